@@ -17,9 +17,10 @@ hockey-stick characterisation ``D^beta <= k  <=>  H_{2^k}(P||Q) <= beta`` with
 ``H_c(P||Q) = sum_x max(0, p(x) - c q(x))``): for any event ``O`` with value ``c``, the set
 ``{x: p(x) >= c q(x)}`` is a prefix with value at least ``c``. So one sort, two prefix sums
 and a maximum over ``N`` candidates give the supremum over all ``2^N`` events, in
-``O(N log N)``. For many ``beta`` at once the optimal prefix is located by binary search on
-``H`` evaluated at the sorted ratios (``H`` is non-increasing in ``c``), in
-``O(N log N + M log N)``.
+``O(N log N)``. For one ``beta`` on a large table only the outcomes whose ratio lies in a
+verified bracket around the optimum are sorted (see :func:`_sup_scalar`); for many ``beta`` at
+once the optimal prefix is located by binary search on ``H`` evaluated at the sorted ratios
+(``H`` is non-increasing in ``c``), in ``O(N log N + M log N)``.
 
 Conventions.
 
@@ -149,24 +150,25 @@ def _sup_ratio_float(p: NDArray[np.float64], q: NDArray[np.float64],
 
     ``inf`` when unbounded, ``0`` when no event has ``P(O) > beta``.
     """
-    if not np.all(p > 0):
-        keep = p > 0
-        p, q = p[keep], q[keep]
-    zero_q = q == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = p / q  # +inf where q = 0 < p, nan where p = q = 0, 0 where p = 0 < q
     p_inf = 0.0
-    if zero_q.any():  # outcomes with ratio +inf lead every prefix
-        p_inf = math.fsum(p[zero_q])
-        p, q = p[~zero_q], q[~zero_q]
+    if not (r.min() > 0 and r.max() < math.inf):  # slow path only when some cell needs care
+        keep = p > 0  # outcomes with p = 0 never help an event
+        p, q, r = p[keep], q[keep], r[keep]
+        zero_q = q == 0
+        if zero_q.any():  # outcomes with ratio +inf lead every prefix
+            p_inf = math.fsum(p[zero_q])
+            p, q, r = p[~zero_q], q[~zero_q], r[~zero_q]
     out = np.zeros(betas.shape, dtype=np.float64)
     unbounded = betas < p_inf
     out[unbounded] = math.inf
     todo = ~unbounded
     if p.size == 0 or not todo.any():
         return out
-    r = p / q
     b = betas[todo]
     if b.size == 1:
-        out[todo] = _sup_scalar(r, p, q, p_inf, float(b[0]))
+        out[todo] = _sup_scalar(r, p, q, p_inf, 0.0, float(b[0]))
         return out
     order = np.argsort(r)[::-1]
     P = np.cumsum(p[order])
@@ -192,44 +194,119 @@ def _sup_ratio_float(p: NDArray[np.float64], q: NDArray[np.float64],
     return out
 
 
-_TOP_SLACK = 1e-9  # relative margin on the certificate c >= t (covers float rounding of c)
-
-
 def _prefix_max(r: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.float64],
-                p_inf: float, beta: float) -> float:
-    """max over prefixes j (ratios sorted decreasingly) with P_j > beta of (P_j - beta)/Q_j; 0 if none."""
-    order = np.argsort(r)[::-1]
-    P = np.cumsum(p[order])
-    if p_inf:
-        P += p_inf
-    Q = np.cumsum(q[order])
+                P0: float, Q0: float, beta: float) -> float:
+    """Best value over the events ``A ∪ (prefix of the outcomes sorted by r, decreasing)``.
+
+    ``A`` is a set of outcomes known to lie above all of these, with masses ``(P0, Q0)``; the
+    empty prefix (``A`` alone) is a candidate when ``Q0 > 0``. Returns 0 if no candidate has
+    ``P > beta``.
+
+    Ties: inside a group of equal ratio ``t`` the prefix value is
+    ``t + (P_s - t Q_s - beta)/(Q_s + dQ)``, monotone in ``dQ``, so its maximum over the valid
+    prefixes of the group sits at the group's start or end. When the ratios take few distinct
+    values the groups are therefore summed (``bincount``) instead of sorting every outcome.
+    """
+    best = (P0 - beta) / Q0 if (Q0 > 0 and P0 > beta) else 0.0
+    if r.size == 0:
+        return best
+    rs = np.sort(r)
+    distinct = np.flatnonzero(rs[1:] != rs[:-1]).size + 1
+    if distinct * 8 <= r.size:  # heavy ties: one candidate per group boundary
+        u = rs[np.concatenate(([True], rs[1:] != rs[:-1]))]
+        g = np.searchsorted(u, r)
+        pg = np.bincount(g, weights=p, minlength=u.size)[::-1]
+        qg = np.bincount(g, weights=q, minlength=u.size)[::-1]
+    else:
+        order = np.argsort(r)[::-1]
+        pg, qg = p[order], q[order]
+    P = np.cumsum(pg)
+    P += P0
+    Q = np.cumsum(qg)
+    Q += Q0
     valid = P > beta
-    if not valid.any():
-        return 0.0
-    return float(np.max((P[valid] - beta) / Q[valid]))
+    if valid.any():
+        best = max(best, float(np.max((P[valid] - beta) / Q[valid])))
+    return best
+
+
+_SAMPLE = 8192  # sample size used to place the bracket around c*
 
 
 def _sup_scalar(r: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.float64],
-                p_inf: float, beta: float) -> float:
-    """``c*`` for one beta: sort only the top of the ratios when that provably suffices.
+                P0: float, Q0: float, beta: float) -> float:
+    """``c*`` for one beta, sorting only the outcomes whose ratio lies near ``c*``.
 
-    Let ``T = {r >= t}`` be the ``m`` largest ratios (``t`` found by :func:`numpy.partition` in
-    ``O(N)``) and ``c`` the best prefix value inside ``T``. ``c`` is the value of a real event,
-    so ``c <= c*``; the supremum is attained by the prefix ``{r >= c*}``, which lies inside ``T``
-    as soon as ``c >= t``. Then ``c = c*`` exactly. Otherwise ``m`` grows 16-fold, up to a full
-    sort. This keeps the ``O(N log N)`` sorted-ratio algorithm, restricted to the part of the
-    order that can matter.
+    ``(P0, Q0)`` are the masses of outcomes known to lie above all of ``r`` (at the top level:
+    the outcomes with ``q = 0 < p``, ``Q0 = 0``). ``H(c) = P0 - c Q0 + sum_{r > c} (p - c q)`` is
+    continuous and non-increasing, and ``c* = min{c : H(c) <= beta}``. A bracket
+    ``t_lo < c* <= t_hi`` is *verified* by ``H(t_lo) > beta >= H(t_hi)`` (O(N) passes). Then every
+    outcome with ``r > t_hi`` is in the optimal event, none with ``r <= t_lo`` is, and the
+    optimal event is those above plus a prefix of the outcomes in between, sorted by ratio:
+    the same problem on fewer outcomes, solved the same way until it is small enough to sort.
+    The bracket is placed from a random sample, which only affects speed, never the result,
+    and widened until verified.
     """
     n = r.size
-    m = 4096
-    while 2 * m < n:
-        t = float(np.partition(r, n - m)[n - m])
-        idx = np.flatnonzero(r >= t)
-        c = _prefix_max(r[idx], p[idx], q[idx], p_inf, beta)
-        if c > 0 and c * (1.0 - _TOP_SLACK) >= t:
-            return c
-        m *= 16
-    return _prefix_max(r, p, q, p_inf, beta)
+    if n <= 4 * _SAMPLE:
+        return _prefix_max(r, p, q, P0, Q0, beta)
+    rng = np.random.default_rng(0x5EED)  # fixed: the result never depends on the sample
+    idx = rng.integers(0, n, size=_SAMPLE)
+    rsamp = r[idx]
+    order = np.argsort(rsamp)[::-1]
+    rso = rsamp[order]
+    scale = n / _SAMPLE
+    # estimated H at each sample ratio: outcomes strictly above it, scaled up
+    Ph = P0 + scale * np.concatenate(([0.0], np.cumsum(p[idx][order])[:-1]))
+    Qh = Q0 + scale * np.concatenate(([0.0], np.cumsum(q[idx][order])[:-1]))
+    Hh = np.maximum.accumulate(Ph - rso * Qh)
+    j = int(np.searchsorted(Hh, beta, side="right"))  # estimated rank of c* in the sample
+    P_all, Q_all = float(np.sum(p)), float(np.sum(q))
+    cache: dict[float, tuple[float, float, float]] = {}
+
+    def H(t: float) -> tuple[float, float, float]:
+        """(H(t), P, Q) for the event {r > t} together with the outcomes above."""
+        if t not in cache:
+            mask = r > t
+            cnt = int(np.count_nonzero(mask))
+            if 8 * cnt <= n:  # sparse: sum the few selected outcomes
+                k = np.flatnonzero(mask)
+                Pa, Qa = float(np.sum(p[k])), float(np.sum(q[k]))
+            elif 8 * (n - cnt) <= n:  # dense: subtract the few unselected ones
+                k = np.flatnonzero(~mask)
+                Pa, Qa = P_all - float(np.sum(p[k])), Q_all - float(np.sum(q[k]))
+            else:
+                w = mask.astype(np.float64)
+                Pa, Qa = float(p @ w), float(q @ w)
+            Pa += P0
+            Qa += Q0
+            cache[t] = (Pa - t * Qa, Pa, Qa)
+        return cache[t]
+
+    neg = -rso  # increasing, for searchsorted
+    g = int(3 * math.sqrt(j + 1)) + 2  # about three standard deviations of the sampled rank
+    while True:
+        hi_pos, lo_pos = j - g, j + g
+        t_hi = math.inf if hi_pos < 0 else float(rso[hi_pos])
+        # t_lo: a sample ratio strictly below t_hi, at or beyond lo_pos
+        lo_pos = max(lo_pos, int(np.searchsorted(neg, -t_hi, side="right")))
+        t_lo = 0.0 if lo_pos >= _SAMPLE else float(rso[lo_pos])
+        hi_ok = t_hi == math.inf or H(t_hi)[0] <= beta
+        lo_ok = t_lo == 0.0 or H(t_lo)[0] > beta
+        if hi_ok and lo_ok:
+            break
+        j = j - g if not hi_ok else j + g  # c* lies beyond the failed end: recentre there
+        g *= 4
+    if t_hi == math.inf:
+        P1, Q1 = P0, Q0
+        mid = r > t_lo
+    else:
+        _, P1, Q1 = H(t_hi)
+        mid = (r > t_lo) & (r <= t_hi)
+    k = np.flatnonzero(mid)
+    if 10 * k.size > 9 * n:  # the bracket could not narrow the problem: sort it
+        return _prefix_max(r, p, q, P0, Q0, beta)
+    return _sup_scalar(r[k], p[k], q[k], P1, Q1, beta)
 
 
 def _sup_ratio_exact(p: NDArray[Any], q: NDArray[Any], beta: Fraction) -> Fraction | None:

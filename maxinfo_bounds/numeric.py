@@ -284,15 +284,20 @@ def as_table(
         raise InvalidParameter(name, table, what, "entries are not real numbers") from exc
     if arr.ndim != ndim or arr.size == 0:
         raise InvalidParameter(name, table, what, f"got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise InvalidParameter(name, table, f"{what} with finite entries", "NaN or infinity found")
-    if np.any(arr < 0):
+    # NaN propagates through min (so `low >= 0` is False); +inf makes the total below infinite,
+    # so the total check catches it: two passes check finiteness, sign and total.
+    low = arr.min()
+    if not low >= 0:
+        if not np.all(np.isfinite(arr)):
+            raise InvalidParameter(name, table, f"{what} with finite entries",
+                                   "NaN or infinity found")
         raise InvalidParameter(name, table, f"{what} with non-negative entries",
-                               f"min entry {arr.min()!r}")
+                               f"min entry {low!r}")
     if stochastic_rows:
         sums = np.sum(arr, axis=1)
-        bad = np.nonzero(np.abs(sums - 1.0) > tol)[0]
+        bad = np.nonzero(~(np.abs(sums - 1.0) <= tol))[0]
         if bad.size:
+            _refuse_infinite(name, table, what, arr)
             i = int(bad[0])
             exact_sum = math.fsum(arr[i])
             if abs(exact_sum - 1.0) > tol:
@@ -300,12 +305,18 @@ def as_table(
                                        f"sums to {exact_sum!r}")
     else:
         total = math.fsum(arr.ravel()) if arr.size <= 1 << 16 else float(np.sum(arr))
-        if abs(total - 1.0) > tol:
+        if not abs(total - 1.0) <= tol:
+            _refuse_infinite(name, table, what, arr)
             total = math.fsum(arr.ravel())
             if abs(total - 1.0) > tol:
                 raise InvalidParameter(name, table, f"{what} summing to 1 within tol={tol}",
                                        f"sums to {total!r}; tables are never renormalised")
     return arr
+
+
+def _refuse_infinite(name: str, table: Any, what: str, arr: NDArray[Any]) -> None:
+    if not np.all(np.isfinite(arr)):
+        raise InvalidParameter(name, table, f"{what} with finite entries", "NaN or infinity found")
 
 
 def check_same_shape(names: Sequence[str], arrays: Sequence[NDArray[Any]]) -> None:

@@ -1,0 +1,62 @@
+"""The maxinfo and proofs-checks command lines: output, JSON, and one-line errors with exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from maxinfo_bounds.cli import main
+
+
+def test_example_json(capsys):
+    assert main(["example", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    # hand: beta = alpha/2 = 0.025, k = log2(20/0.025) = log2(800) = 9.643856189774724,
+    # gamma = (0.05 - 0.025) * 0.025 / 20 = 3.125e-05
+    assert res["beta"] == 0.025
+    assert res["k_bits"] >= 9.643856189774724
+    assert 3.125e-05 * (1 - 1e-14) < res["gamma"] <= 3.125e-05
+    assert res["bonferroni"] == 0.0025
+
+
+def test_example_table(capsys):
+    assert main(["example"]) == 0
+    out = capsys.readouterr().out
+    assert "gamma (RRST Thm 1.3)" in out and "DFHPRR Thm 6" in out
+
+
+def test_pvalue(capsys):
+    assert main(["pvalue", "--alpha", "0.05", "--k", "1", "--beta", "0.01", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["gamma"] == 0.02
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["pvalue", "--alpha", "1.5", "--k", "1", "--beta", "0"], "alpha=1.5 is invalid"),
+    (["pvalue", "--alpha", "nan", "--k", "1", "--beta", "0"], "alpha=nan is invalid"),
+    (["description", "--range-size", "0", "--beta", "0.1"], "range_size=0 is invalid"),
+    (["pvalue", "--alpha", "x", "--k", "1", "--beta", "0"], "invalid float value"),
+    (["nosuch"], "invalid choice"),
+])
+def test_errors_one_line_exit_2(argv, fragment):
+    proc = subprocess.run([sys.executable, "-m", "maxinfo_bounds.cli", *argv],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0], proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_proofs_checks_quick(tmp_path):
+    from proofs_checks.__main__ import main as pc_main
+    assert pc_main(["run", "measures", "--out", str(tmp_path), "--trials", "30", "--max-n", "8"]) == 0
+    report = json.loads((tmp_path / "measures" / "report.json").read_text())
+    assert report["ok"] and report["trials"] == 30 and report["config"]["seed"] == 20261122
+    assert "numpy" in report["versions"]
+    # resuming a finished run recomputes nothing and gives the same summary
+    assert pc_main(["run", "measures", "--out", str(tmp_path), "--trials", "30", "--max-n", "8"]) == 0
+    assert json.loads((tmp_path / "measures" / "report.json").read_text())["checks"] == report["checks"]
+    lines = (tmp_path / "measures" / "trials.jsonl").read_text().splitlines()
+    assert len(lines) == 30

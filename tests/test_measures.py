@@ -1,0 +1,431 @@
+"""Tests of maxinfo_bounds.measures.
+
+Expected values carry their provenance: "hand" (computed on paper, shown in the comment),
+"brute force" (proofs_checks.bruteforce: every one of the 2^N events), or "50-digit mpmath".
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction as F
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from maxinfo_bounds import InvalidParameter
+from maxinfo_bounds.measures import (
+    approx_max_divergence,
+    approx_max_information,
+    dp_delta,
+    dp_epsilon,
+    hockey_stick,
+    is_indistinguishable,
+    is_pointwise_indistinguishable,
+    kl_divergence,
+    log_ratio_tail,
+    max_divergence,
+    max_information,
+    mutual_information,
+    tv_distance,
+)
+from proofs_checks.bruteforce import hockey_stick_all_events, sup_ratio_all_events
+
+from .strategies import betas, exact_dist, exact_joint, exact_pair, exact_stochastic
+
+# Randomized response with e^eps = 3 (eps = ln 3): keep the bit w.p. 3/4.
+RR = [[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]]
+# Its joint table with a uniform input bit.
+RR_JOINT = [[F(3, 8), F(1, 8)], [F(1, 8), F(3, 8)]]
+
+
+def _floats(rows):
+    return np.array([[float(x) for x in r] for r in rows])
+
+
+# ------------------------------------------------------------------------------------------
+# known values (hand computations)
+
+
+class TestRandomizedResponseByHand:
+    def test_max_information(self):
+        # P(x,y)/(P(x)P(y)) = (3/8)/(1/4) = 3/2 on the diagonal: log2(3/2) bits
+        r = max_information(RR_JOINT)
+        assert r.ratio == F(3, 2)
+        assert max_information(_floats(RR_JOINT)) == pytest.approx(math.log2(1.5), rel=1e-15)
+
+    def test_approx_max_information_at_beta(self):
+        # beta = 1/8: best event is the diagonal, (3/4 - 1/8)/(1/2) = 5/4 (hand);
+        # a single diagonal cell gives (3/8 - 1/8)/(1/4) = 1, worse.
+        assert approx_max_information(RR_JOINT, F(1, 8)).ratio == F(5, 4)
+        # beta = 3/4: the whole space, (1 - 3/4)/1 = 1/4 -> -2 bits (hand)
+        assert approx_max_information(RR_JOINT, F(3, 4)).ratio == F(1, 4)
+        assert float(approx_max_information(RR_JOINT, F(3, 4))) == -2.0
+
+    def test_mutual_information(self):
+        # I = 1 - h(1/4) = 1 + (3/4)log2(3/4) + (1/4)log2(1/4) = 0.18872187554086716... (50 digits)
+        mpmath.mp.dps = 50
+        ref = 1 + mpmath.mpf(3) / 4 * mpmath.log(mpmath.mpf(3) / 4, 2) + mpmath.mpf(1) / 4 * mpmath.log(
+            mpmath.mpf(1) / 4, 2)
+        exact = mutual_information(RR_JOINT, dps=40)
+        assert abs(exact - ref) < mpmath.mpf(10) ** -38
+        assert mutual_information(_floats(RR_JOINT)) == pytest.approx(float(ref), rel=1e-14)
+        nats = mutual_information(_floats(RR_JOINT), unit="nats")
+        assert nats == pytest.approx(float(ref * mpmath.log(2)), rel=1e-14)
+
+    def test_dp_parameters(self):
+        assert dp_epsilon(RR, 0, [(0, 1)]).ratio == 3  # e^eps = 3 (hand)
+        assert dp_epsilon(_floats(RR), 0.0, [(0, 1)]) == pytest.approx(math.log(3), rel=1e-15)
+        assert dp_delta(RR, 0, [(0, 1)]) == F(1, 2)  # TV distance (hand)
+        # eps = ln 2: delta = 3/4 - 2 * 1/4 = 1/4 (hand)
+        d = dp_delta(RR, F(0), [(0, 1)])
+        assert d == F(1, 2)
+        mpmath.mp.dps = 50
+        d2 = dp_delta(RR, math.log(2), [(0, 1)], dps=40)
+        # eps is the float ln 2 (below ln 2 by 2.3e-17): delta = 3/4 - e^eps/4, 50 digits
+        eps_exact = mpmath.mpf(F(math.log(2)).numerator) / F(math.log(2)).denominator
+        assert abs(d2 - (mpmath.mpf(3) / 4 - mpmath.exp(eps_exact) / 4)) < mpmath.mpf(10) ** -38
+
+    def test_tv_kl_hockey(self):
+        a, b = RR
+        assert tv_distance(a, b) == F(1, 2)
+        assert hockey_stick(a, b, 2) == F(1, 4)  # 3/4 - 2/4 (hand)
+        assert hockey_stick(_floats(RR)[0], _floats(RR)[1], 2.0) == 0.25
+        # KL = (3/4)log2 3 + (1/4)log2(1/3) = (1/2) log2 3 (hand)
+        assert kl_divergence(_floats(RR)[0], _floats(RR)[1]) == pytest.approx(0.5 * math.log2(3), rel=1e-15)
+
+
+# ------------------------------------------------------------------------------------------
+# the fast algorithm equals the supremum over all 2^N events (N <= 12)
+
+
+@given(exact_pair(max_n=12), betas)
+@example(([F(1)], [F(1)]), F(0))
+@example(([F(1, 2), F(1, 2)], [F(1), F(0)]), F(1, 2))  # P(O) = beta exactly where Q(O) = 0
+@example(([F(1, 2), F(1, 2)], [F(1), F(0)]), F(49, 100))  # unbounded
+def test_exact_equals_brute_force(pq, beta):
+    p, q = pq
+    brute = sup_ratio_all_events(p, q, beta)  # brute force over all 2^N events
+    got = approx_max_divergence(p, q, beta)
+    assert got.ratio == brute
+
+
+@given(exact_pair(max_n=12), st.lists(betas, min_size=1, max_size=8))
+def test_float_paths_match_brute_force(pq, bl):
+    p, q = pq
+    pf, qf = [float(x) for x in p], [float(x) for x in q]
+    many = approx_max_divergence(pf, qf, np.array([float(b) for b in bl]))
+    for b, k_many in zip(bl, many):
+        ref = sup_ratio_all_events(p, q, b)  # brute force
+        k_one = approx_max_divergence(pf, qf, float(b))
+        for k in (k_one, float(k_many)):
+            if ref is None:
+                assert k == math.inf
+            elif ref == 0:
+                assert k == -math.inf
+            else:
+                assert k == pytest.approx(math.log2(ref), rel=1e-12, abs=1e-12)
+
+
+def test_exhaustive_small_supports():
+    """Every table with entries in {0, 1/4, ..., 1} on N <= 3 points, every beta in (1/8)Z."""
+    grid = [F(i, 4) for i in range(5)]
+    for n in (1, 2, 3):
+        dists = [d for d in itertools.product(grid, repeat=n) if sum(d) == 1]
+        for p in dists:
+            for q in dists:
+                for b in [F(i, 8) for i in range(8)]:
+                    assert approx_max_divergence(list(p), list(q), b).ratio == sup_ratio_all_events(p, q, b)
+
+
+@given(exact_pair(max_n=10), st.fractions(min_value=0, max_value=8, max_denominator=16))
+def test_hockey_stick_is_sup_over_events(pq, c):
+    p, q = pq
+    assert hockey_stick(p, q, c) == hockey_stick_all_events(p, q, c)  # brute force
+
+
+# ------------------------------------------------------------------------------------------
+# large tables: the partial-sort path against an independent characterisation
+
+
+def _hockey(p, q, c):
+    return float(np.sum(np.maximum(p - c * q, 0.0)))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("beta", [0.0, 1e-6, 1e-3, 0.05, 0.4, 0.9])
+def test_large_table_meets_hockey_stick_characterisation(seed, beta):
+    """c* = 2^k is the least c with H_c <= beta: H at c* is <= beta, H just below c* is > beta."""
+    rng = np.random.default_rng(seed)
+    J = rng.dirichlet(np.full(40000, 0.3)).reshape(5000, 8)
+    k = approx_max_information(J, beta)
+    p = J.ravel()
+    q = np.multiply.outer(J.sum(axis=1), J.sum(axis=0)).ravel()
+    c = 2.0 ** k
+    assert _hockey(p, q, c * (1 + 1e-9)) <= beta + 1e-12
+    assert _hockey(p, q, c * (1 - 1e-9)) > beta - 1e-12
+    # and the many-beta path agrees with the one-beta path
+    many = approx_max_information(J, np.array([beta, 0.5]))
+    assert many[0] == pytest.approx(k, rel=1e-12, abs=1e-12)
+
+
+def test_large_table_with_heavy_ties():
+    """A mechanism table (randomized response on 14 bits, output = noisy first bit): many ties."""
+    n_rows = 1 << 14
+    J = np.zeros((n_rows, 2))
+    first = (np.arange(n_rows) >> 13) & 1
+    J[np.arange(n_rows), first] = 0.75 / n_rows
+    J[np.arange(n_rows), 1 - first] = 0.25 / n_rows
+    # same values as the 2x2 table (the other 13 bits are independent of the output): hand
+    assert approx_max_information(J) == pytest.approx(math.log2(1.5), rel=1e-14)
+    assert approx_max_information(J, 0.125) == pytest.approx(math.log2(1.25), rel=1e-12)
+
+
+# ------------------------------------------------------------------------------------------
+# structural properties
+
+
+@given(exact_pair(max_n=8), st.lists(betas, min_size=2, max_size=6))
+def test_non_increasing_in_beta(pq, bl):
+    p, q = pq
+    vals = [approx_max_divergence(p, q, b) for b in sorted(bl)]
+    for a, b in zip(vals, vals[1:]):
+        ra = math.inf if a.ratio is None else a.ratio
+        rb = math.inf if b.ratio is None else b.ratio
+        assert rb <= ra
+
+
+@given(exact_dist(4), exact_dist(3), betas)
+def test_product_table(px, py, beta):
+    """X independent of Y: I_inf = 0; I^beta = log2(1 - beta) (best event: the whole space)."""
+    J = [[a * b for b in py] for a in px]
+    assert approx_max_information(J, 0).ratio == 1
+    assert approx_max_information(J, beta).ratio == 1 - beta
+
+
+@given(exact_joint(), exact_stochastic(4, 3), betas)
+def test_data_processing(J, K, beta):
+    """Post-processing Y by any stochastic matrix never increases I^beta."""
+    ncols = len(J[0])
+    K = K[:ncols]
+    J2 = [[sum((J[x][y] * K[y][z] for y in range(ncols)), F(0)) for z in range(3)] for x in range(len(J))]
+    before = approx_max_information(J, beta).ratio
+    after = approx_max_information(J2, beta).ratio
+    assert after <= before
+
+
+@given(exact_joint(), betas)
+def test_symmetry(J, beta):
+    JT = [list(c) for c in zip(*J)]
+    assert approx_max_information(J, beta).ratio == approx_max_information(JT, beta).ratio
+
+
+@given(exact_joint())
+def test_max_information_dominates_mutual_information(J):
+    mi = mutual_information(J, dps=30)
+    mx = max_information(J).value(dps=30)
+    assert mi <= mx + mpmath.mpf(10) ** -25
+
+
+@given(exact_joint(), st.floats(min_value=-3, max_value=3))
+def test_lemma_3_2(J, k):
+    """RRST Lemma 3.2: if Pr[Z >= k] <= beta then I^beta_inf <= k (Z the information density)."""
+    Jf = _floats(J)
+    beta = log_ratio_tail(Jf, k)
+    if beta >= 1:
+        return
+    val = approx_max_information(Jf, beta)
+    assert val <= k + 1e-12
+
+
+def test_log_ratio_tail_by_hand():
+    # Z = log2(3/2) with prob 3/4 and log2(1/2) = -1 with prob 1/4 (hand)
+    J = _floats(RR_JOINT)
+    assert log_ratio_tail(J, -1.0) == 1.0
+    assert log_ratio_tail(J, 0.0) == 0.75
+    assert log_ratio_tail(J, 0.6) == 0.0
+
+
+# ------------------------------------------------------------------------------------------
+# differential privacy of mechanism matrices
+
+
+def _all_neighbor_pairs(m):
+    return [(i, j) for i in range(m) for j in range(i + 1, m)]
+
+
+@given(exact_stochastic(3, 4), st.sampled_from([0, F(1, 2), 1, F(3, 2)]))
+def test_dp_delta_matches_direct_check(M, eps):
+    """dp_delta = max over ordered pairs and all output sets O of M_i(O) - e^eps M_j(O)."""
+    pairs = _all_neighbor_pairs(3)
+    mpmath.mp.dps = 40
+    c = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator) if eps else 1
+    direct = mpmath.mpf(0)
+    for i, j in pairs + [(j, i) for i, j in pairs]:
+        for mask in itertools.product((0, 1), repeat=4):
+            a = sum((M[i][y] for y in range(4) if mask[y]), F(0))
+            b = sum((M[j][y] for y in range(4) if mask[y]), F(0))
+            direct = max(direct, mpmath.mpf(a.numerator) / a.denominator - c * (
+                mpmath.mpf(b.numerator) / b.denominator))
+    got = dp_delta(M, eps, pairs, dps=30)
+    if isinstance(got, F):  # eps = 0: exact rational result
+        got = mpmath.mpf(got.numerator) / got.denominator
+    assert abs(got - direct) < mpmath.mpf(10) ** -25
+    gf = dp_delta(_floats(M), float(eps), pairs)
+    assert gf == pytest.approx(float(direct), abs=1e-14)
+
+
+@given(exact_stochastic(3, 4), st.sampled_from([F(0), F(1, 64), F(1, 8), F(1, 3)]))
+def test_dp_epsilon_is_least(M, delta):
+    """Boundary pair: (eps*, delta)-DP holds; (eps* - 1e-9, delta)-DP fails (when eps* > 0)."""
+    pairs = _all_neighbor_pairs(3)
+    e = dp_epsilon(M, delta, pairs)
+    if e.is_infinite:
+        # some pair has an output set with M_i(O) > delta and M_j(O) = 0
+        assert any(sup_ratio_all_events(M[i], M[j], delta) is None
+                   for i, j in pairs + [(j, i) for i, j in pairs])
+        return
+    eps = float(e)
+    ok = is_indistinguishable  # per-pair predicate
+    assert all(ok(M[i], M[j], e.enclosure()[1], delta) for i, j in pairs)
+    if e.ratio > 1:
+        below = e.enclosure()[0] - 1e-9
+        assert not all(ok(M[i], M[j], below, delta) for i, j in pairs)
+    assert dp_epsilon(_floats(M), float(delta), pairs) == pytest.approx(eps, abs=1e-12)
+
+
+def test_indistinguishability_predicates_by_hand():
+    a, b = RR
+    assert is_indistinguishable(a, b, math.log(3), 0)  # float ln 3 > ln 3 (50 digits)
+    assert not is_indistinguishable(a, b, math.nextafter(math.log(3), 0), 0)
+    assert is_indistinguishable(a, b, 0, F(1, 2))  # TV = 1/2
+    assert not is_indistinguishable(a, b, 0, F(1, 2) - F(1, 10**12))
+    # point-wise: ratios 3 and 1/3 on both points
+    assert is_pointwise_indistinguishable(a, b, 1.1, 0)
+    assert not is_pointwise_indistinguishable(a, b, 1.0, 0)
+    assert is_pointwise_indistinguishable(a, b, 1.0, F(1))
+    # point-wise: x = (1/2, 1/2), z = (1/4, 3/4): point 0 has ratio 2, point 1 ratio 2/3
+    x, z = [F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]
+    assert is_pointwise_indistinguishable(x, z, 0.5, F(1, 2))  # only point 1 (ln 1.5 = 0.405)
+    assert not is_pointwise_indistinguishable(x, z, 0.5, F(1, 2) - F(1, 100))
+    # float paths
+    assert is_pointwise_indistinguishable([0.5, 0.5], [0.25, 0.75], 0.7, 0.0)
+    assert not is_pointwise_indistinguishable([0.5, 0.5], [0.25, 0.75], 0.69, 0.0)
+
+
+@given(exact_pair(max_n=6), st.sampled_from([0, F(1, 2), 1]), betas)
+def test_indistinguishable_matches_event_check(pq, eps, delta):
+    """Def 2.1 checked directly over all events, exactly (e^eps via 40-digit mpmath)."""
+    p, q = pq
+    mpmath.mp.dps = 40
+    c = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator) if eps else mpmath.mpf(1)
+    ok = True
+    for mask in itertools.product((0, 1), repeat=len(p)):
+        P = sum((x for x, m in zip(p, mask) if m), F(0))
+        Q = sum((x for x, m in zip(q, mask) if m), F(0))
+        Pm = mpmath.mpf(P.numerator) / P.denominator
+        Qm = mpmath.mpf(Q.numerator) / Q.denominator
+        dm = mpmath.mpf(delta.numerator) / delta.denominator
+        if Pm > c * Qm + dm or Qm > c * Pm + dm:
+            ok = False
+    assert is_indistinguishable(p, q, eps, delta) == ok
+
+
+# ------------------------------------------------------------------------------------------
+# units and exact mode
+
+
+def test_units_and_exact_values():
+    p, q = [F(1, 2), F(1, 2)], [F(1, 8), F(7, 8)]
+    d = max_divergence(p, q)
+    assert d.ratio == 4 and float(d) == 2.0  # log2(4) (hand)
+    assert d.enclosure() == (2.0, 2.0)
+    n = max_divergence(p, q, unit="nats")
+    mpmath.mp.dps = 50
+    assert abs(n.value(dps=45) - mpmath.log(4)) < mpmath.mpf(10) ** -44
+    lo, hi = n.enclosure()
+    assert lo <= math.log(4) <= hi and hi - lo <= 2 * math.ulp(math.log(4))
+    assert max_divergence([0.5, 0.5], [0.125, 0.875], unit="nats") == pytest.approx(math.log(4), rel=1e-15)
+    # exact=True reads floats at their exact binary value
+    assert max_divergence([0.5, 0.5], [0.125, 0.875], exact=True).ratio == 4
+
+
+def test_unbounded_and_empty():
+    assert max_divergence([0.5, 0.5], [1.0, 0.0]) == math.inf
+    assert max_divergence([F(1, 2), F(1, 2)], [F(1), F(0)]).is_infinite
+    assert approx_max_divergence([0.5, 0.5], [1.0, 0.0], 0.5) == pytest.approx(-1.0)  # (1-1/2)/1 (hand)
+    assert kl_divergence([0.5, 0.5], [1.0, 0.0]) == math.inf
+    assert kl_divergence([F(1, 2), F(1, 2)], [F(1), F(0)]) == mpmath.inf
+
+
+def test_beta_array_shape():
+    out = approx_max_information(_floats(RR_JOINT), np.array([[0.0, 0.125], [0.75, 0.5]]))
+    assert out.shape == (2, 2)
+    assert out[0, 0] == pytest.approx(math.log2(1.5), rel=1e-15)
+    assert out[0, 1] == pytest.approx(math.log2(1.25), rel=1e-15)
+    assert out[1, 0] == pytest.approx(-2.0, rel=1e-15)
+    ex = approx_max_information(RR_JOINT, [F(0), F(1, 8)])
+    assert [e.ratio for e in ex] == [F(3, 2), F(5, 4)]
+
+
+# ------------------------------------------------------------------------------------------
+# bad input: refused, never renormalised, never NaN
+
+
+@pytest.mark.parametrize(
+    "p, q, fragment",
+    [
+        ([0.5, 0.6], [0.5, 0.5], "summing to 1"),
+        ([0.5, 0.5], [0.5, 0.4], "summing to 1"),
+        ([1.5, -0.5], [0.5, 0.5], "non-negative"),
+        ([math.nan, 1.0], [0.5, 0.5], "finite"),
+        ([0.5, 0.5], [1 / 3, 1 / 3, 1 / 3], "same shape"),
+        ([[0.5, 0.5]], [[0.5, 0.5]], "1-D"),
+        ([], [], "1-D"),
+        ([F(1, 2), F(1, 3)], [F(1, 2), F(1, 2)], "exactly 1"),
+        (["a", "b"], [0.5, 0.5], "real numbers"),
+    ],
+)
+def test_bad_tables_refused(p, q, fragment):
+    with pytest.raises(InvalidParameter) as err:
+        approx_max_divergence(p, q)
+    assert fragment in str(err.value)
+    assert isinstance(err.value, ValueError)
+
+
+def test_tolerance_is_documented_and_applied():
+    p = [0.5, 0.5 + 5e-10]  # off by 5e-10 < PROB_TOL: accepted as given
+    assert max_divergence(p, [0.5, 0.5]) == pytest.approx(math.log2(1.000000001), rel=1e-6)
+    with pytest.raises(InvalidParameter, match="tol=1e-12"):
+        max_divergence(p, [0.5, 0.5], tol=1e-12)
+
+
+@pytest.mark.parametrize("beta", [-0.1, 1.0, 1.5, math.nan, math.inf, "0.1", True])
+def test_bad_beta(beta):
+    with pytest.raises(InvalidParameter, match=r"beta=.* must be a real number in \[0, 1\)"):
+        approx_max_divergence([0.5, 0.5], [0.5, 0.5], beta)
+
+
+def test_bad_beta_array():
+    with pytest.raises(InvalidParameter, match="beta"):
+        approx_max_divergence([0.5, 0.5], [0.5, 0.5], np.array([0.1, np.nan]))
+
+
+def test_bad_unit_and_mechanism():
+    with pytest.raises(InvalidParameter, match="unit='bytes'"):
+        max_divergence([1.0], [1.0], unit="bytes")  # type: ignore[arg-type]
+    with pytest.raises(InvalidParameter, match=r"mechanism\[1\]"):
+        dp_delta([[0.5, 0.5], [0.5, 0.4]], 0.1, [(0, 1)])
+    with pytest.raises(InvalidParameter, match="neighbors"):
+        dp_delta([[0.5, 0.5], [0.5, 0.5]], 0.1, [(0, 0)])
+    with pytest.raises(InvalidParameter, match=r"neighbors\[0\]\[1\]=5"):
+        dp_delta([[0.5, 0.5], [0.5, 0.5]], 0.1, [(0, 5)])
+    with pytest.raises(InvalidParameter, match="eps=-1"):
+        dp_delta([[0.5, 0.5], [0.5, 0.5]], -1.0, [(0, 1)])
+    with pytest.raises(InvalidParameter, match="delta=1"):
+        dp_epsilon([[0.5, 0.5], [0.5, 0.5]], 1.0, [(0, 1)])
+    with pytest.raises(InvalidParameter, match="joint"):
+        mutual_information([0.5, 0.5])

@@ -1,0 +1,41 @@
+"""Project-level checks: mypy on the public package, the docs site builds without warnings."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_mypy_clean():
+    from mypy import api
+
+    out, err, status = api.run(["--config-file", str(ROOT / "pyproject.toml"),
+                                str(ROOT / "maxinfo_bounds")])
+    assert status == 0, out + err
+
+
+def test_docs_build_strict(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",
+                           str(tmp_path / "site")], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (tmp_path / "site" / "measures" / "index.html").exists()
+
+
+def test_public_api_names():
+    """The names DESIGN.md promises and that exist so far."""
+    import maxinfo_bounds
+    import maxinfo_bounds.measures as m
+
+    for name in ["hockey_stick", "approx_max_divergence", "max_divergence", "approx_max_information",
+                 "max_information", "mutual_information", "kl_divergence", "tv_distance", "dp_delta",
+                 "dp_epsilon"]:
+        assert callable(getattr(m, name))
+    for name in ["pvalue_correction", "description_length_max_information", "InvalidParameter",
+                 "RegimeError"]:
+        assert hasattr(maxinfo_bounds, name)
+    assert issubclass(maxinfo_bounds.InvalidParameter, ValueError)
+    assert issubclass(maxinfo_bounds.RegimeError, ValueError)
+    assert (ROOT / "maxinfo_bounds" / "py.typed").exists()

@@ -1,0 +1,73 @@
+"""The first certified evaluators: RRST Thm 1.3 and DFHPRR Thm 6, against 50-digit mpmath."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction as F
+
+import mpmath
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from maxinfo_bounds import InvalidParameter, description_length_max_information, pvalue_correction
+
+
+def _mp(x: float) -> mpmath.mpf:
+    return mpmath.mpf(F(x).numerator) / F(x).denominator  # exact value of the float
+
+
+@given(st.floats(0, 1), st.floats(0, 200), st.floats(0, 1))
+@example(0.05, 1.0, 0.01)
+@example(0.05, 10.5, 1e-6)
+@example(1.0, 0.0, 0.0)
+def test_pvalue_correction_rounded_down(alpha, k, beta):
+    mpmath.mp.dps = 50
+    exact = max((_mp(alpha) - _mp(beta)) * mpmath.power(2, -_mp(k)), 0)  # 50-digit reference
+    got = pvalue_correction(alpha, k, beta)
+    assert _mp(got) <= exact
+    # and tight: within 2 ulps of the exact value (or both 0 / subnormal)
+    assert exact - _mp(got) <= 2 * mpmath.mpf(math.ulp(got)) + mpmath.mpf(2) ** -1074
+
+
+def test_pvalue_correction_values():
+    assert pvalue_correction(0.05, 1.0, 0.01) == 0.02  # (0.05-0.01)/2 exact in binary? see below
+    # hand: (alpha - beta)/2^k with alpha=0.05, beta=0.01, k=1: exact rational of the floats,
+    # rounded down; 0.02 is the float nearest, check it is not above the exact value
+    assert F(pvalue_correction(0.05, 1.0, 0.01)) <= (F(0.05) - F(0.01)) / 2
+    assert pvalue_correction(0.05, 0.0, 0.06) == 0.0
+    assert pvalue_correction(0.05, math.inf, 0.0) == 0.0
+
+
+@given(st.integers(1, 10**12), st.floats(1e-300, 1.0))
+@example(1024, 0.5)
+@example(1, 1.0)
+def test_description_length_rounded_up(m, beta):
+    mpmath.mp.dps = 50
+    exact = mpmath.log(mpmath.mpf(m) / _mp(beta), 2)  # 50-digit reference
+    got = description_length_max_information(m, beta)
+    assert _mp(got) >= exact
+    assert _mp(got) - exact <= 2 * mpmath.mpf(math.ulp(got)) + mpmath.mpf(10) ** -40
+
+
+def test_description_length_exact_powers_of_two():
+    assert description_length_max_information(1024, 0.5) == 11.0  # log2(2048), exact
+    assert description_length_max_information(1, 1.0) == 0.0
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"alpha": 1.5, "k": 1.0, "beta": 0.0}, "alpha"),
+    ({"alpha": 0.05, "k": -1.0, "beta": 0.0}, "k"),
+    ({"alpha": 0.05, "k": math.nan, "beta": 0.0}, "k"),
+    ({"alpha": 0.05, "k": 1.0, "beta": -0.1}, "beta"),
+])
+def test_pvalue_bad_input(kwargs, name):
+    with pytest.raises(InvalidParameter, match=rf"^{name}="):
+        pvalue_correction(**kwargs)
+
+
+def test_description_bad_input():
+    with pytest.raises(InvalidParameter, match=r"range_size=0 is invalid: must be an integer in \[1, inf\]"):
+        description_length_max_information(0, 0.1)
+    with pytest.raises(InvalidParameter, match=r"beta=0.0 is invalid: must be a real number in \(0, 1\]"):
+        description_length_max_information(4, 0.0)
