@@ -61,7 +61,7 @@ def main() -> None:
     ns = ap.parse_args()
     print(f"# python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}")
     many = np.linspace(0.0, 0.99, 1000)
-    ok = True
+    missed: list[str] = []
     for tname, J in [("random", random_table()), ("mechanism", mechanism_table())]:
         r = ratios(J)
         fns: dict[str, Callable[[], object]] = {"numpy sort of the ratios": lambda r=r: np.sort(r)}
@@ -82,10 +82,11 @@ def main() -> None:
                 good = t <= 1.5
             else:
                 target, good = "(baseline)", True
-            ok &= good or name.startswith("one beta = 0.5")  # reported, see docs/benchmarks.md
+            if not good:
+                missed.append(f"{tname}: {name} ({t / base:.2f}x sort, {t * 1e3:.1f} ms)")
             flag = "" if target == "(baseline)" else ("ok" if good else "MISSED")
             print(f"{name:32s} {t * 1e3:10.1f} {t / base:8.2f}  {target} {flag}")
-    print("\nall targets met (beta <= 0.05)" if ok else "\nsome target MISSED")
+    print("\nall targets met" if not missed else "\ntargets missed:\n  " + "\n  ".join(missed))
 
 
 if __name__ == "__main__":

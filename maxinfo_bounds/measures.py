@@ -111,9 +111,9 @@ def _joint(joint: Any, exact: bool | None, tol: float) -> tuple[NDArray[Any], ND
             for b, pb in enumerate(py):
                 prod[a, b] = pa * pb
         return j.ravel(), prod.ravel(), True
-    px = j @ np.ones(j.shape[1])   # BLAS mat-vec: several times faster than j.sum(axis=1)
-    py = np.ones(j.shape[0]) @ j
-    return j.ravel(), np.multiply.outer(px, py).ravel(), False
+    mx = j @ np.ones(j.shape[1])   # BLAS mat-vec: several times faster than j.sum(axis=1)
+    my = np.ones(j.shape[0]) @ j
+    return j.ravel(), np.multiply.outer(mx, my).ravel(), False
 
 
 def _betas(beta: Any, exact: bool) -> tuple[list[Fraction] | NDArray[np.float64], bool]:
@@ -215,15 +215,13 @@ def _prefix_max(r: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.fl
     if distinct * 8 <= r.size:  # heavy ties: one candidate per group boundary
         u = rs[np.concatenate(([True], rs[1:] != rs[:-1]))]
         g = np.searchsorted(u, r)
-        pg = np.bincount(g, weights=p, minlength=u.size)[::-1]
-        qg = np.bincount(g, weights=q, minlength=u.size)[::-1]
+        pg: NDArray[np.float64] = np.bincount(g, weights=p, minlength=u.size)[::-1].astype(np.float64)
+        qg: NDArray[np.float64] = np.bincount(g, weights=q, minlength=u.size)[::-1].astype(np.float64)
     else:
         order = np.argsort(r)[::-1]
         pg, qg = p[order], q[order]
-    P = np.cumsum(pg)
-    P += P0
-    Q = np.cumsum(qg)
-    Q += Q0
+    P: NDArray[np.float64] = np.cumsum(pg) + P0
+    Q: NDArray[np.float64] = np.cumsum(qg) + Q0
     valid = P > beta
     if valid.any():
         best = max(best, float(np.max((P[valid] - beta) / Q[valid])))

@@ -231,7 +231,7 @@ def _to_fraction(name: str, v: object) -> Fraction:
             raise InvalidParameter(name, v, "finite, non-negative probabilities")
         return Fraction(f)  # exact binary value of the float
     if isinstance(v, Rational):
-        return Fraction(v.numerator, v.denominator)
+        return Fraction(int(v.numerator), int(v.denominator))
     raise InvalidParameter(name, v, "a table of probabilities (Fraction, int or float)")
 
 
