@@ -429,3 +429,38 @@ def test_bad_unit_and_mechanism():
         dp_epsilon([[0.5, 0.5], [0.5, 0.5]], 1.0, [(0, 1)])
     with pytest.raises(InvalidParameter, match="joint"):
         mutual_information([0.5, 0.5])
+
+
+def _reference_sup(p, q, beta):
+    """Plain full-sort reference: max over all prefixes of the ratio order (written here, not imported)."""
+    keep = p > 0
+    p, q = p[keep], q[keep]
+    order = np.argsort(-(p / q), kind="stable")
+    P, Q = np.cumsum(p[order]), np.cumsum(q[order])
+    ok = P > beta
+    return float(np.max((P[ok] - beta) / Q[ok]))
+
+
+def _exp_mechanism_table(bits, eps):
+    """X uniform on {0,1}^bits; Y = coordinate picked by the exponential mechanism (score x_j)."""
+    x = ((np.arange(1 << bits)[:, None] >> np.arange(bits)[None, :]) & 1).astype(np.float64)
+    w = np.exp(eps * x)
+    return w / w.sum(axis=1, keepdims=True) / (1 << bits)
+
+
+@pytest.mark.parametrize("table", ["ties", "random"])
+@pytest.mark.parametrize("beta", [0.0, 1e-5, 2e-3, 0.05, 0.3, 0.7, 0.95])
+def test_bracket_path_matches_full_sort(table, beta):
+    """Large tables (> 32768 cells) take the bracketed path; it must equal a full sort."""
+    if table == "ties":
+        J = _exp_mechanism_table(13, 0.7)  # 106,496 cells, few distinct ratios
+    else:
+        J = np.random.default_rng(7).random((8192, 12))
+        J /= J.sum()
+    p = J.ravel()
+    q = np.multiply.outer(J.sum(axis=1), J.sum(axis=0)).ravel()
+    ref = _reference_sup(p, q, beta)
+    got = approx_max_information(J, beta)
+    assert 2.0 ** got == pytest.approx(ref, rel=1e-11)
+    many = approx_max_information(J, np.array([beta, 0.5, 0.0]))
+    assert 2.0 ** many[0] == pytest.approx(ref, rel=1e-11)
