@@ -103,10 +103,15 @@ def _cmd_pvalue(ns: argparse.Namespace) -> int:
     gamma = pvalue_correction(ns.alpha, ns.k, ns.beta)
     res = {"theorem": "RRST Thm 1.3", "alpha": ns.alpha, "k_bits": ns.k, "beta": ns.beta,
            "gamma": gamma, "rounding": "down"}
-    if ns.json:
+    return _emit(res, ns.json)
+
+
+def _emit(res: dict[str, Any], as_json: bool) -> int:
+    """Print a flat result as JSON or as a two-column table; return exit status 0."""
+    if as_json:
         print(json.dumps(res, indent=2))
     else:
-        _print_table([(k, v) for k, v in res.items()])
+        _print_table(list(res.items()))
     return 0
 
 
@@ -114,11 +119,7 @@ def _cmd_description(ns: argparse.Namespace) -> int:
     k = description_length_max_information(ns.range_size, ns.beta)
     res = {"theorem": "DFHPRR Thm 6", "range_size": ns.range_size, "beta": ns.beta,
            "k_bits": k, "rounding": "up"}
-    if ns.json:
-        print(json.dumps(res, indent=2))
-    else:
-        _print_table([(k_, v) for k_, v in res.items()])
-    return 0
+    return _emit(res, ns.json)
 
 
 def _build_parser() -> argparse.ArgumentParser:
