@@ -9,6 +9,9 @@ Commands::
     maxinfo pvalue --alpha A --k K --beta B RRST Thm 1.3: gamma = max((alpha - beta)/2^k, 0)
     maxinfo description --range-size M --beta B
                                             DFHPRR Thm 6: k = log2(M / beta) bits
+    maxinfo catalog [--markdown]            the encoded results, one line each (or the docs page)
+    maxinfo explain ID                      statement, conditions, parameters of one result
+    maxinfo bound ID --PARAM VALUE ...      evaluate one result of the catalog
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from . import __version__
+from .catalog import Bound, catalog_markdown, entries, get
 from .numeric import MaxinfoError
 from .theorems.description import description_length_max_information
 from .theorems.pvalues import pvalue_correction
@@ -48,7 +52,7 @@ def example(alpha: float = 0.05, range_size: int = 20) -> dict[str, Any]:
     True
     """
     beta = alpha / 2
-    k = description_length_max_information(range_size, beta)
+    k = description_length_max_information(range_size, beta).k
     gamma = pvalue_correction(alpha, k, beta)
     return {
         "scenario": (
@@ -116,10 +120,59 @@ def _emit(res: dict[str, Any], as_json: bool) -> int:
 
 
 def _cmd_description(ns: argparse.Namespace) -> int:
-    k = description_length_max_information(ns.range_size, ns.beta)
+    k = description_length_max_information(ns.range_size, ns.beta).k
     res = {"theorem": "DFHPRR Thm 6", "range_size": ns.range_size, "beta": ns.beta,
            "k_bits": k, "rounding": "up"}
     return _emit(res, ns.json)
+
+
+def _cmd_catalog(ns: argparse.Namespace) -> int:
+    if ns.markdown:
+        sys.stdout.write(catalog_markdown())
+        return 0
+    rows = [{"id": e.id, "source": f"{e.paper} {e.number}", "title": e.title} for e in entries()]
+    if ns.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        width = max(len(r["id"]) for r in rows)
+        for r in rows:
+            print(f"{r['id'].ljust(width)}  {r['title']}  [{r['source']}]")
+    return 0
+
+
+def _cmd_explain(ns: argparse.Namespace) -> int:
+    e = get(ns.id)
+    if ns.json:
+        print(json.dumps({"id": e.id, "paper": e.paper, "number": e.number, "title": e.title,
+                          "latex": e.latex, "conditions": list(e.conditions), "units": e.units,
+                          "params": [{"name": p.name, "domain": p.domain, "help": p.help}
+                                     for p in e.params],
+                          "returns": e.returns, "sympy": str(e.sympy_statement())}, indent=2))
+    else:
+        print(e.explain())
+    return 0
+
+
+def _cmd_bound(ns: argparse.Namespace) -> int:
+    e = get(ns.id)
+    sub = _Parser(prog=f"maxinfo bound {e.id}")
+    for prm in e.params:
+        sub.add_argument(f"--{prm.name.replace('_', '-')}", dest=prm.name, type=prm.kind,
+                         required=True, help=f"{prm.help} ({prm.domain})")
+    vals = vars(sub.parse_args(ns.params))
+    res = e.evaluator(**vals)
+    out: dict[str, Any] = {"theorem": e.id, "source": f"{e.paper} {e.number}", **vals}
+    if isinstance(res, Bound):
+        out.update(k_bits=res.k, beta=res.beta, k_rounding="up", product_only=res.product_only,
+                   variant=res.variant, in_regime=res.in_regime,
+                   conditions_checked=list(res.conditions))
+    else:
+        out.update(gamma=res, gamma_rounding="down")
+    if ns.json:
+        print(json.dumps(out, indent=2))
+    else:
+        _print_table([(k, ", ".join(v) if isinstance(v, list) else v) for k, v in out.items()])
+    return 0
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -146,6 +199,22 @@ def _build_parser() -> argparse.ArgumentParser:
     de.add_argument("--beta", type=float, required=True, help="in (0, 1]")
     de.add_argument("--json", action="store_true")
     de.set_defaults(fn=_cmd_description)
+
+    ca = sub.add_parser("catalog", help="list the encoded results")
+    ca.add_argument("--json", action="store_true")
+    ca.add_argument("--markdown", action="store_true", help="the docs page (docs/catalog.md)")
+    ca.set_defaults(fn=_cmd_catalog)
+
+    xp = sub.add_parser("explain", help="statement, conditions and parameters of a result")
+    xp.add_argument("id")
+    xp.add_argument("--json", action="store_true")
+    xp.set_defaults(fn=_cmd_explain)
+
+    bo = sub.add_parser("bound", help="evaluate a result: maxinfo bound ID --param value ...")
+    bo.add_argument("--json", action="store_true")
+    bo.add_argument("id")
+    bo.add_argument("params", nargs=argparse.REMAINDER)
+    bo.set_defaults(fn=_cmd_bound)
     return p
 
 

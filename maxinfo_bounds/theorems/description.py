@@ -9,13 +9,25 @@ DFHPRR Thm 6: an algorithm whose output takes values in a finite set ``Y`` has, 
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
-from ..numeric import ExactLog, check_int, check_real
+import numpy as np
+import sympy
+
+from ..catalog import Bound, Param, Theorem, register
+from ..numeric import ExactLog, check_int, check_real, check_real_array, fast_up, is_array
 
 __all__ = ["description_length_max_information"]
 
+_M = sympy.Symbol("m", positive=True, integer=True)
+_BETA = sympy.Symbol("beta", positive=True)
 
-def description_length_max_information(range_size: int, beta: float) -> float:
+
+def _statement() -> Any:
+    return sympy.log(_M / _BETA, 2)
+
+
+def description_length_max_information(range_size: Any, beta: Any) -> Any:
     r"""β-approximate max-information bound log2(|Y|/β) for a range of ``range_size`` values.
 
     .. math:: I^{\beta}_\infty(A, n) \le \log_2(|Y|/\beta)
@@ -24,17 +36,37 @@ def description_length_max_information(range_size: int, beta: float) -> float:
     Units: bits.
     Conditions:
       * ``range_size`` an integer >= 1, ``beta`` in (0, 1].
-    Returns: an upper bound rounded up (mpmath interval arithmetic).
+    Returns: a :class:`~maxinfo_bounds.catalog.Bound`, ``k`` rounded up: ``|Y|/beta`` is an exact
+    rational (beta read at its exact binary value), whose log2 is exact for powers of two and
+    enclosed by interval arithmetic otherwise. Arrays give a float64 array of ``k``.
 
     Examples
     --------
-    >>> description_length_max_information(1024, 0.5)      # log2(2048) = 11, hand
+    >>> description_length_max_information(1024, 0.5).k      # log2(2048) = 11, hand
     11.0
-    >>> description_length_max_information(20, 0.005)   # 50 digits: 11.96578428466208704...
+    >>> description_length_max_information(20, 0.005).k   # 50 digits: 11.96578428466208704...
     11.965784284662089
     """
-    m = check_int("range_size", range_size, low=1)
+    if is_array(range_size, beta):
+        ma = check_real_array("range_size", range_size, low=1.0, integer=True)
+        ba = check_real_array("beta", beta, low=0.0, high=1.0, low_open=True)
+        return fast_up(np.log2(ma) - np.log2(ba))
+    mi = check_int("range_size", range_size, low=1)
     b = float(check_real("beta", beta, low=0.0, high=1.0, low_open=True))
-    # |Y|/beta is an exact rational (beta read at its exact binary value): log2 of it is exact
-    # for powers of two and otherwise enclosed by interval arithmetic, then rounded up.
-    return ExactLog(Fraction(m) / Fraction(b), "bits").enclosure()[1]
+    k = ExactLog(Fraction(mi) / Fraction(b), "bits").enclosure()[1]
+    return Bound(k=k, beta=b, theorem="DFHPRR-6",
+                 conditions=("range_size >= 1 integer", "0 < beta <= 1"))
+
+
+register(Theorem(
+    id="DFHPRR-6", paper="DFHPRR", number="Thm 6",
+    title="Description length bounds approximate max-information",
+    latex=r"I^{\beta}_\infty(\mathcal{A}, n) \le \log_2(|\mathcal{Y}|/\beta)",
+    conditions=("A outputs one of |Y| = range_size values", "0 < beta <= 1",
+                "any distribution of the data"),
+    units="k in bits",
+    params=(Param("range_size", int, "[1, inf) integer", "number of possible outputs |Y|"),
+            Param("beta", float, "(0, 1]", "approximation parameter")),
+    evaluator=description_length_max_information, sympy_statement=_statement,
+    returns="Bound(k bits rounded up, beta)",
+))

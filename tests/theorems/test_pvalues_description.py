@@ -45,14 +45,14 @@ def test_pvalue_correction_values():
 def test_description_length_rounded_up(m, beta):
     mpmath.mp.dps = 50
     exact = mpmath.log(mpmath.mpf(m) / _mp(beta), 2)  # 50-digit reference
-    got = description_length_max_information(m, beta)
+    got = description_length_max_information(m, beta).k
     assert _mp(got) >= exact
     assert _mp(got) - exact <= 2 * mpmath.mpf(math.ulp(got)) + mpmath.mpf(10) ** -40
 
 
 def test_description_length_exact_powers_of_two():
-    assert description_length_max_information(1024, 0.5) == 11.0  # log2(2048), exact
-    assert description_length_max_information(1, 1.0) == 0.0
+    assert description_length_max_information(1024, 0.5).k == 11.0  # log2(2048), exact
+    assert description_length_max_information(1, 1.0).k == 0.0
 
 
 @pytest.mark.parametrize("kwargs, name", [
@@ -71,3 +71,67 @@ def test_description_bad_input():
         description_length_max_information(0, 0.1)
     with pytest.raises(InvalidParameter, match=r"beta=0.0 is invalid: must be a real number in \(0, 1\]"):
         description_length_max_information(4, 0.0)
+
+
+# ------------------------------------------------------------------------------------------
+# 10,000-point sweeps against 50-digit references (scalar and vectorised paths)
+
+import numpy as np  # noqa: E402
+
+from .reference import DPS, check_down, check_up, log_uniform, mp  # noqa: E402
+
+N_POINTS = 10_000
+
+
+def _gamma_ref(a, k, b):
+    with mpmath.workdps(DPS):
+        return max((mp(a) - mp(b)) * mpmath.power(2, -mp(k)), mpmath.mpf(0))
+
+
+def _pvalue_points(seed):
+    rng = np.random.default_rng(seed)
+    alpha = rng.uniform(0, 1, N_POINTS)
+    beta = alpha * rng.uniform(0, 1.2, N_POINTS) * (rng.random(N_POINTS) < 0.9)
+    beta = np.minimum(beta, 1.0)
+    k = np.where(rng.random(N_POINTS) < 0.2, np.floor(rng.uniform(0, 60, N_POINTS)),
+                 log_uniform(rng, 1e-12, 900, N_POINTS))
+    return alpha, k, beta
+
+
+def test_pvalue_sweep_scalar():
+    alpha, k, beta = _pvalue_points(3)
+    for a, kk, b in zip(alpha, k, beta):
+        check_down(pvalue_correction(float(a), float(kk), float(b)), _gamma_ref(a, kk, b), 2**-50)
+
+
+def test_pvalue_sweep_vectorised():
+    alpha, k, beta = _pvalue_points(4)
+    g = pvalue_correction(alpha, k, beta)
+    for i in range(N_POINTS):
+        check_down(g[i], _gamma_ref(alpha[i], k[i], beta[i]), 2**-40)
+
+
+def _desc_ref(m, b):
+    with mpmath.workdps(DPS):
+        return mpmath.log(mpmath.mpf(m) / mp(b), 2)
+
+
+def test_description_sweeps():
+    rng = np.random.default_rng(5)
+    m = np.floor(log_uniform(rng, 1, 1e15, N_POINTS))
+    beta = log_uniform(rng, 1e-300, 1.0, N_POINTS)
+    arr = description_length_max_information(m, beta)
+    for i in range(N_POINTS):
+        ref = _desc_ref(int(m[i]), beta[i])
+        check_up(description_length_max_information(int(m[i]), float(beta[i])).k, ref, 2**-50)
+        check_up(arr[i], ref, 2**-40)
+
+
+def test_pvalue_extremes():
+    # k huge: gamma tiny but positive and correct (no underflow to 0 while representable)
+    g = pvalue_correction(0.05, 900.5, 1e-300)
+    check_down(g, _gamma_ref(0.05, 900.5, 1e-300), 2**-50)
+    assert g > 0
+    assert pvalue_correction(np.array([0.05]), np.array([np.inf]), np.array([0.0]))[0] == 0.0
+    with pytest.raises(InvalidParameter, match="k="):
+        pvalue_correction(np.array([0.05]), np.array([np.nan]), np.array([0.0]))

@@ -1,0 +1,63 @@
+"""The catalog: complete entries, generated docs current, CLI commands over it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from maxinfo_bounds.catalog import Bound, catalog_markdown, entries, get
+from maxinfo_bounds.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_docs_catalog_is_current():
+    """docs/catalog.md is generated: regenerate with `maxinfo catalog --markdown > docs/catalog.md`."""
+    assert (ROOT / "docs" / "catalog.md").read_text() == catalog_markdown()
+
+
+def test_entries_complete():
+    ids = [e.id for e in entries()]
+    assert ids == sorted(set(ids))
+    for e in entries():
+        assert e.paper in {"RRST", "DFHPRR"} and e.number and e.latex and e.conditions
+        assert e.params and e.units and e.returns
+        assert e.sympy_statement().free_symbols  # a real expression, not a placeholder
+        assert e.evaluator.__doc__ and "Theorem:" in e.evaluator.__doc__
+
+
+def test_bound_repr():
+    b = get("RRST-1.4b").evaluator(0.1, 1000, 1e-6)
+    assert isinstance(b, Bound) and float(b) == b.k
+    assert "product inputs" in str(b) and r"\infty,P" in b._repr_latex_()
+
+
+def test_cli_catalog_explain_bound(capsys):
+    assert main(["catalog", "--json"]) == 0
+    assert {r["id"] for r in json.loads(capsys.readouterr().out)} == {e.id for e in entries()}
+    assert main(["explain", "RRST-1.4a"]) == 0
+    assert "DFHPRR Thm 7" in capsys.readouterr().out
+    assert main(["bound", "--json", "RRST-1.4a", "--eps", "0.5", "--n", "4"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # 2 log2(e) = 2.8853900817779268 (hand); rounded up
+    assert out["k_bits"] >= 2.8853900817779268 and out["k_rounding"] == "up"
+    assert main(["bound", "--json", "RRST-1.3", "--alpha", "0.05", "--k", "2", "--beta", "0.01"]) == 0
+    assert json.loads(capsys.readouterr().out)["gamma"] == 0.01  # (0.05-0.01)/4, exact rational rounded down
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["bound", "RRST-1.4a", "--eps", "-1", "--n", "3"], "eps=-1.0 is invalid"),
+    (["bound", "RRST-1.4a", "--eps", "1"], "the following arguments are required: --n"),
+    (["bound", "NOPE"], "theorem_id='NOPE' is invalid"),
+    (["explain", "NOPE"], "theorem_id='NOPE' is invalid"),
+])
+def test_cli_errors(argv, fragment):
+    proc = subprocess.run([sys.executable, "-m", "maxinfo_bounds.cli", *argv],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0], proc.stderr

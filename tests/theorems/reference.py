@@ -1,0 +1,44 @@
+"""50-digit reference helpers for the theorem tests."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+
+DPS = 50
+
+
+def mp(x: float) -> mpmath.mpf:
+    """The exact value of a float (or int) as an mpf (at the current precision, >= 53 bits)."""
+    f = Fraction(float(x)) if not isinstance(x, int) else Fraction(x)
+    with mpmath.workdps(DPS + 20):
+        return mpmath.mpf(f.numerator) / f.denominator
+
+
+def log_uniform(rng: np.random.Generator, lo: float, hi: float, size: int) -> np.ndarray:
+    return np.exp(rng.uniform(np.log(lo), np.log(hi), size))
+
+
+def check_up(got: float, exact: mpmath.mpf, rel: float) -> None:
+    """got is an upper bound of exact, and not looser than rel (relative)."""
+    g = mp(got)
+    assert g >= exact, (got, exact)
+    assert g - exact <= abs(exact) * rel + mpmath.mpf(10) ** -300, (got, exact)
+
+
+def check_down(got: float, exact: mpmath.mpf, rel: float) -> None:
+    g = mp(got)
+    assert g <= exact, (got, exact)
+    assert exact - g <= abs(exact) * rel + mpmath.mpf(2) ** -1074, (got, exact)
+
+
+def sympy_value(expr, **values) -> mpmath.mpf:
+    """Evaluate a catalog sympy statement at 60 digits, substituting symbols by name."""
+    from fractions import Fraction as _F
+
+    import sympy
+
+    subs = {s: sympy.Rational(_F(values[s.name])) for s in expr.free_symbols}
+    return mpmath.mpf(str(sympy.N(expr.subs(subs), 60)))
