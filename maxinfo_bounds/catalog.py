@@ -96,7 +96,7 @@ class Theorem:
 
 
 _REGISTRY: dict[str, Theorem] = {}
-_MODULES = ("pvalues", "description", "maxinfo_dp")
+_MODULES = ("pvalues", "description", "maxinfo_dp", "mutual_info", "composition")
 
 
 def register(entry: Theorem) -> Theorem:

@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .catalog import Bound, catalog_markdown, entries, get
-from .numeric import MaxinfoError
+from .numeric import InvalidParameter, MaxinfoError
 from .theorems.description import description_length_max_information
 from .theorems.pvalues import pvalue_correction
 
@@ -155,6 +155,9 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
 
 def _cmd_bound(ns: argparse.Namespace) -> int:
     e = get(ns.id)
+    if any(prm.kind not in (int, float) for prm in e.params):
+        raise InvalidParameter("theorem_id", e.id, "a result with numeric parameters (this one "
+                               "takes a list of bounds: use Python or the study planner)")
     sub = _Parser(prog=f"maxinfo bound {e.id}")
     for prm in e.params:
         sub.add_argument(f"--{prm.name.replace('_', '-')}", dest=prm.name, type=prm.kind,

@@ -20,6 +20,7 @@ import sympy
 
 from ..catalog import Param, Theorem, register
 from ..numeric import (
+    InvalidParameter,
     check_real,
     check_real_array,
     enclosure,
@@ -29,7 +30,7 @@ from ..numeric import (
     iv_prec,
 )
 
-__all__ = ["pvalue_correction"]
+__all__ = ["pvalue_correction", "mi_pvalue_correction", "russo_zou_pvalue_correction"]
 
 _ALPHA, _BETA, _K = sympy.symbols("alpha beta k", nonnegative=True)
 
@@ -95,5 +96,163 @@ register(Theorem(
             Param("k", float, "[0, inf]", "max-information bound, bits"),
             Param("beta", float, "[0, 1]", "approximation parameter of the bound")),
     evaluator=pvalue_correction, sympy_statement=_statement,
+    returns="float gamma, rounded down",
+))
+
+
+# --------------------------------------------------------------------------------------------
+# from a mutual-information bound (RRST App. C)
+
+_M = sympy.Symbol("m", nonnegative=True)
+
+
+def _statement_mi() -> Any:
+    return _ALPHA / 2 * 2 ** (-2 / _ALPHA * (_M + sympy.Rational(54, 100)))
+
+
+def _statement_rz() -> Any:
+    g = sympy.Symbol("gamma", positive=True)
+    return sympy.Le(g + sympy.sqrt(_M / sympy.log(1 / (2 * g))), _ALPHA)
+
+
+def mi_pvalue_correction(alpha: Any, m: Any, *, variant: str = "optimal", dps: int = 30) -> Any:
+    r"""p-value correction for a selection with mutual information at most ``m`` bits.
+
+    .. math:: \gamma(\alpha) = \frac{\alpha}{2}\, 2^{-\frac{2}{\alpha}(m + 0.54)} \quad(\text{paper})
+
+    Theorem: RRST Cor C.2 (Lemma 1.5 then Thm C.1). ``variant="paper"`` is the closed form,
+    which takes ``k = 2(m + 0.54)/alpha``. ``variant="optimal"`` (default) maximises
+    ``(alpha - beta*(k)) / 2^k`` over ``k`` with the exact ``beta*(k)`` of Lemma 1.5's proof
+    (:func:`~maxinfo_bounds.theorems.mutual_info.mi_beta_exact`), and is never below the paper's
+    value (the paper's choice is among the candidates).
+    Units: ``m`` in bits.
+    Conditions:
+      * ``alpha`` in [0, 1], ``m >= 0`` (finite); ``I(X; A(X)) <= m`` for the data distribution.
+    Returns: gamma rounded down (float). Arrays: evaluated point by point.
+
+    Examples
+    --------
+    >>> g = mi_pvalue_correction(0.05, 1.0, variant="paper")  # 0.025 * 2^(-61.6) = 7.15e-21, hand
+    >>> 7.1e-21 < g < 7.2e-21
+    True
+    >>> mi_pvalue_correction(0.05, 1.0) > g
+    True
+    """
+    if variant not in ("optimal", "paper"):
+        raise InvalidParameter("variant", variant, "'optimal' or 'paper'")
+    if is_array(alpha, m):
+        aa, ma = np.broadcast_arrays(check_real_array("alpha", alpha, low=0.0, high=1.0),
+                                     check_real_array("m", m, low=0.0))
+        return np.array([mi_pvalue_correction(float(x), float(y), variant=variant, dps=dps)
+                         for x, y in zip(aa.ravel(), ma.ravel())]).reshape(aa.shape)
+    a = float(check_real("alpha", alpha, low=0.0, high=1.0))
+    mf = float(check_real("m", m, low=0.0))
+    if a == 0.0:
+        return 0.0
+    c = Fraction(mf) + Fraction(54, 100)
+
+    def paper(iv: Any) -> Any:
+        C = iv.mpf(c.numerator) / c.denominator
+        A = iv.mpf(a)
+        return A / 2 * iv.exp(-2 / A * C * iv.log(2))
+
+    g_paper = max(enclosure(paper, prec=iv_prec(dps))[0], 0.0)
+    if variant == "paper":
+        return g_paper
+    from scipy.optimize import minimize_scalar
+
+    from .mutual_info import mi_beta_exact, mi_beta_float
+
+    def neg_log_gamma(k: float) -> float:
+        b = mi_beta_float(mf, k) if k > 0 else 1.0
+        return math.inf if b >= a else -(math.log2(a - b) - k)
+
+    k_paper = 2 * float(c) / a
+    res = minimize_scalar(neg_log_gamma, bounds=(max(mf / a, 1e-9), 4 * k_paper + 64),
+                          method="bounded", options={"xatol": 1e-10})
+    best = g_paper
+    for k in (float(res.x), k_paper):
+        b = mi_beta_exact(mf, k, dps=dps)
+        if b < a:
+            best = max(best, pvalue_correction(a, k, b, dps=dps))
+    return best
+
+
+def russo_zou_pvalue_correction(alpha: Any, m: Any, *, dps: int = 30) -> float:
+    r"""The largest γ that Russo–Zou's mutual-information bound certifies at level α.
+
+    .. math:: \Pr[p \le \gamma] \le \gamma + \sqrt{\frac{m_{\mathrm{nats}}}{\ln(1/(2\gamma))}} \le \alpha
+
+    Theorem: RRST Thm C.3 (Russo & Zou, Prop. 7), a baseline for comparison. Russo–Zou state
+    their bound with natural logarithms, so ``m`` (bits) enters as ``m ln 2`` nats.
+    Units: ``m`` in bits.
+    Conditions:
+      * ``alpha`` in [0, 1], ``m >= 0`` (finite).
+    Returns: gamma rounded down: the root of ``gamma + sqrt(m ln2 / ln(1/(2 gamma))) = alpha`` in
+    (0, 1/2) (``alpha`` itself when ``m = 0``), certified by interval arithmetic. RRST note it is
+    at most ``min(alpha/2, 2^{-log2(e) m_nats/alpha^2}/2)``.
+
+    Examples
+    --------
+    >>> g = russo_zou_pvalue_correction(0.05, 0.05)
+    >>> g < min(0.025, 0.5 * math.exp(-0.05 * math.log(2) / 0.05**2))    # RRST's upper envelope
+    True
+    """
+    a = float(check_real("alpha", alpha, low=0.0, high=1.0))
+    mf = float(check_real("m", m, low=0.0))
+    if mf == 0.0:
+        return a
+    if a == 0.0:
+        return 0.0
+    m_nats = mf * math.log(2)
+    # in u = ln(1/(2 gamma)) > 0: h(u) = e^{-u}/2 + sqrt(m/u) is decreasing; solve h(u) = alpha
+    from scipy.optimize import brentq
+
+    def h(u: float) -> float:
+        return 0.5 * math.exp(-u) + math.sqrt(m_nats / u) - a
+
+    u_hi = max(1.0, 4 * m_nats / a**2 + 50)
+    while h(u_hi) > 0:
+        u_hi *= 4
+    u_lo = min(1e-300, u_hi)
+    u_star = brentq(h, u_lo, u_hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+    g = 0.5 * math.exp(-u_star)
+    prec = iv_prec(dps)
+    step = math.ulp(g)
+    for _ in range(2200):  # the step doubles each time
+        if g <= 0.0:
+            return 0.0
+        gg = g
+        _, hi = enclosure(lambda iv: iv.mpf(gg) + iv.sqrt(iv.mpf(mf) * iv.log(2)
+                                                          / iv.log(1 / (2 * iv.mpf(gg)))),
+                          prec=prec)
+        if hi <= a:
+            return g
+        g, step = g - step, 2 * step
+    raise ArithmeticError(f"could not certify gamma for alpha={a}, m={mf}")  # pragma: no cover
+
+
+register(Theorem(
+    id="RRST-C.2", paper="RRST", number="Cor C.2 (Lemma 1.5 with Thm C.1)",
+    title="p-value correction from a mutual-information bound",
+    latex=r"\gamma(\alpha) = \frac{\alpha}{2}\cdot 2^{-\frac{2}{\alpha}(m + 0.54)}",
+    conditions=("I(X; A(X)) <= m bits", "0 <= alpha <= 1",
+                "optimal variant: max over k of (alpha - beta*(k))/2^k, never below the paper's"),
+    units="m in bits",
+    params=(Param("alpha", float, "[0, 1]", "significance level"),
+            Param("m", float, "[0, inf)", "mutual information bound, bits")),
+    evaluator=mi_pvalue_correction, sympy_statement=_statement_mi,
+    returns="float gamma, rounded down (variant 'optimal' (default) or 'paper')",
+))
+
+register(Theorem(
+    id="RRST-C.3", paper="RRST", number="Thm C.3 (Russo & Zou Prop. 7)",
+    title="Russo-Zou p-value correction from mutual information (baseline)",
+    latex=r"\Pr[p \le \gamma] \le \gamma + \sqrt{m / \ln(1/(2\gamma))}",
+    conditions=("I(X; A(X)) <= m (taken in bits, converted to nats)", "0 <= alpha <= 1"),
+    units="m in bits (nats inside the formula)",
+    params=(Param("alpha", float, "[0, 1]", "significance level"),
+            Param("m", float, "[0, inf)", "mutual information bound, bits")),
+    evaluator=russo_zou_pvalue_correction, sympy_statement=_statement_rz,
     returns="float gamma, rounded down",
 ))

@@ -1,0 +1,101 @@
+r"""Adaptive composition of max-information bounds, and its ordering caveat.
+
+RRST Thm A.3 (= DFHPRR Lemma 5): if ``I^{beta1}_infty(A1, n) <= k1`` and, for every output
+``y`` of ``A1``, ``I^{beta2}_infty(A2(., y), n) <= k2``, then ``A(X) = A2(X, A1(X))`` has
+
+.. math:: I^{\beta_1+\beta_2}_\infty(A, n) \le k_1 + k_2 .
+
+The caveat (RRST §4, Thm 4.1): the second stage is applied to data *conditioned on* the first
+stage's output, which is no longer a product distribution. A bound that holds only for
+product (i.i.d.) inputs, such as RRST Thm 1.4 (second part) or Thm 3.1, may therefore only be
+the **first** stage; composing one after another step is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from ..catalog import Bound, Param, Theorem, register
+from ..numeric import InvalidParameter, RegimeError, float_up
+
+__all__ = ["compose_max_information"]
+
+
+def _statement() -> Any:
+    k1, k2, b1, b2 = sympy.symbols("k1 k2 beta1 beta2", nonnegative=True)
+    return sympy.Tuple(k1 + k2, b1 + b2)
+
+
+def compose_max_information(bounds: Sequence[Bound], *, strict: bool = True) -> Bound:
+    r"""The (k, β) bound of adaptively composed steps: k and β add up.
+
+    .. math:: I^{\sum_i \beta_i}_\infty(A, n) \le \sum_i k_i
+
+    Theorem: RRST Thm A.3 = DFHPRR Lemma 5 (applied stage by stage).
+    Units: bits.
+    Conditions:
+      * at least one bound; every step's bound holds for each output of the previous steps.
+      * only the first bound may be ``product_only`` (RRST §4): the data a later step sees are
+        conditioned on earlier outputs, hence not a product distribution.
+      * every bound is in its theorem's regime (``strict=False`` accepts out-of-regime bounds
+        and marks the result ``in_regime=False``; it is then not a proven bound).
+    Returns: a :class:`~maxinfo_bounds.catalog.Bound` with ``k`` and ``beta`` the exact sums of
+    the inputs rounded up; ``product_only`` if the first bound is.
+    Raises: :class:`~maxinfo_bounds.numeric.RegimeError` naming the offending step.
+
+    Examples
+    --------
+    >>> from maxinfo_bounds.catalog import Bound
+    >>> c = compose_max_information([Bound(1.5, 0.01, "x"), Bound(2.0, 0.02, "y")])
+    >>> c.k, c.beta      # 0.01 + 0.02 as exact binary values is just above 0.03: rounded up
+    (3.5, 0.030000000000000002)
+    >>> compose_max_information([Bound(1.0, 0.0, "a"), Bound(2.0, 0.01, "b", product_only=True)])
+    Traceback (most recent call last):
+    ...
+    maxinfo_bounds.numeric.RegimeError: RRST Thm A.3 does not apply: it requires only the first step to have a product-only bound (RRST §4: a later step sees data conditioned on earlier outputs, not a product distribution), got bounds[1]='b (product_only)'
+    """
+    try:
+        items = list(bounds)
+    except TypeError as exc:
+        raise InvalidParameter("bounds", bounds, "a sequence of Bound") from exc
+    if not items:
+        raise InvalidParameter("bounds", items, "a non-empty sequence of Bound")
+    in_regime = True
+    for i, b in enumerate(items):
+        if not isinstance(b, Bound):
+            raise InvalidParameter(f"bounds[{i}]", b, "a maxinfo_bounds.catalog.Bound")
+        if i > 0 and b.product_only:
+            raise RegimeError(
+                "RRST Thm A.3", f"bounds[{i}]", f"{b.theorem} (product_only)",
+                "only the first step to have a product-only bound (RRST §4: a later step sees "
+                "data conditioned on earlier outputs, not a product distribution)")
+        if not b.in_regime:
+            if strict:
+                raise RegimeError("RRST Thm A.3", f"bounds[{i}]", f"{b.theorem} (out of regime)",
+                                  "every composed bound to be proven (in its theorem's regime)")
+            in_regime = False
+    k = float_up(sum((Fraction(b.k) for b in items), Fraction(0)))
+    beta = float_up(sum((Fraction(b.beta) for b in items), Fraction(0)))
+    return Bound(k=k, beta=beta, theorem="RRST-A.3", product_only=items[0].product_only,
+                 in_regime=in_regime, conditions=(
+                     f"{len(items)} adaptive steps: " + " then ".join(b.theorem for b in items),
+                     "only the first step may be product-only"))
+
+
+register(Theorem(
+    id="RRST-A.3", paper="RRST", number="Thm A.3; DFHPRR Lemma 5",
+    title="Adaptive composition of approximate max-information",
+    latex=(r"I^{\beta_1}_\infty(A_1,n) \le k_1,\ I^{\beta_2}_\infty(A_2(\cdot,y),n) \le k_2"
+           r"\implies I^{\beta_1+\beta_2}_\infty(A_2(X, A_1(X)), n) \le k_1 + k_2"),
+    conditions=("each step's bound holds for every output of the previous steps",
+                "a product-only bound (i.i.d. data) may only be the first step (RRST §4)"),
+    units="k in bits",
+    params=(Param("bounds", list, "non-empty list of Bound", "the steps, in order"),),
+    evaluator=compose_max_information, sympy_statement=_statement,
+    returns="Bound(sum of k rounded up, sum of beta rounded up)",
+    notes="Not callable from `maxinfo bound` (its input is a list of bounds); use Python or the planner.",
+))

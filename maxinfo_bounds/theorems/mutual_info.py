@@ -1,0 +1,190 @@
+r"""From mutual information to approximate max-information.
+
+RRST Lemma 1.5 (first part): if ``I(X; Y) <= m`` bits then for every ``k > 0``,
+``I^{beta(k)}_infty(X; Y) <= k`` with
+
+.. math:: \beta(k) = \frac{m + 0.54}{k}.
+
+What the proof shows (RRST App. C, eq. (24) and the Jensen step): with
+``beta(k) = Pr[Z > k]``, ``Z`` the information density in bits,
+
+.. math:: f_k(\beta) = k\beta + (1-\beta)\log_2(1-\beta) \le m .
+
+``f_k`` is convex with ``f_k(0) = 0`` and ``f_k(1^-) = k``, so for ``0 <= m < k`` the set
+``{beta : f_k(beta) <= m}`` is ``[0, beta*]`` with ``beta*`` the unique root of ``f_k = m`` in
+(0, 1): the **exact** variant. The paper's 0.54 bounds ``max_w (1-w) log2(1/(1-w)) =
+log2(e)/e = 0.5307...``, so ``beta* <= (m + 0.54)/k`` always: the exact variant is never
+worse. (In nats the maximum would be ``1/e``; the constant is consistent with the paper's
+base-2 logarithm.)
+
+The second part of Lemma 1.5 (max-information to mutual information) mixes ``ln`` and ``log``
+in its statement; it is left for the proof-step certification to settle (see docs/errata.md).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import sympy
+from scipy.optimize import brentq
+
+from ..catalog import Bound, Param, Theorem, register
+from ..numeric import (
+    InvalidParameter,
+    check_real,
+    check_real_array,
+    enclosure,
+    fast_up,
+    float_up,
+    is_array,
+    iv_prec,
+)
+
+__all__ = ["mi_to_approx_max_information", "mi_beta_exact"]
+
+_M, _K = sympy.symbols("m k", positive=True)
+_B = sympy.Symbol("beta", positive=True)
+
+#: The paper's constant; the true maximum of (1 - w) log2(1/(1 - w)) is log2(e)/e = 0.53074...
+PAPER_CONSTANT = 0.54
+
+
+def _statement() -> Any:
+    return (_M + sympy.Rational(54, 100)) / _K
+
+
+def _f_float(b: float, k: float) -> float:
+    return k * b + (1.0 - b) * math.log2(1.0 - b) if b < 1.0 else k
+
+
+def _f_iv(iv: Any, b: float, k: float) -> Any:
+    B = iv.mpf(b)
+    one_minus = 1 - B
+    return iv.mpf(k) * B + one_minus * iv.log(one_minus) / iv.log(2)
+
+
+def mi_beta_exact(m: float, k: float, *, dps: int = 30) -> float:
+    """Certified upper bound on ``beta* = max{beta in [0, 1]: k beta + (1-beta) log2(1-beta) <= m}``.
+
+    Units: ``m`` and ``k`` in bits. Returns 1.0 when ``m >= k`` (no constraint). The root is
+    located with :func:`scipy.optimize.brentq` and then certified: the returned float ``b``
+    satisfies ``f_k(b) > m`` in interval arithmetic, so ``beta* < b`` (``f_k`` is convex with
+    ``f_k(0) = 0 <= m``).
+
+    >>> mi_beta_exact(1.0, 10.0) < (1.0 + 0.54) / 10.0     # never worse than the paper
+    True
+    """
+    mf = float(check_real("m", m, low=0.0))
+    kf = float(check_real("k", k, low=0.0, low_open=True))
+    if mf >= kf:
+        return 1.0
+    if mf == 0.0 and kf >= math.log2(math.e):
+        # f_k is non-decreasing from f_k(0) = 0 when k >= log2 e: beta* = 0 exactly
+        return 0.0
+    # f_k is convex with its minimum at 1 - 2^(k - log2 e) (or at 0 when k >= log2 e), where
+    # it is <= f_k(0) = 0 <= m; the root we want lies between that minimum and 1.
+    lo_b = 0.0 if kf >= math.log2(math.e) else 1.0 - 2.0 ** (kf - math.log2(math.e))
+    hi_b = 1.0 - 2.0**-53
+    if _f_float(hi_b, kf) <= mf:
+        return 1.0
+    b = _root(mf, kf, lo_b, hi_b)
+    prec = iv_prec(dps)
+    step = math.ulp(b) if b > 0 else 2.0**-1074
+    for _ in range(2200):  # the step doubles: reaches any distance below 1 well within this
+        if b >= 1.0:
+            return 1.0
+        bb = b
+        lo, _ = enclosure(lambda iv: _f_iv(iv, bb, kf), prec=prec)
+        if lo > mf:
+            return b
+        b, step = b + step, 2 * step
+    raise ArithmeticError(f"could not certify beta* for m={mf}, k={kf}")  # pragma: no cover
+
+
+def _root(m: float, k: float, lo_b: float, hi_b: float) -> float:
+    return float(brentq(lambda b: _f_float(b, k) - m, lo_b, hi_b, xtol=1e-300,
+                        rtol=4 * np.finfo(float).eps, maxiter=400))
+
+
+def mi_beta_float(m: float, k: float) -> float:
+    """Uncertified float ``beta*`` (for optimisers; certify the final choice with mi_beta_exact)."""
+    if m >= k:
+        return 1.0
+    if m == 0.0 and k >= math.log2(math.e):
+        return 0.0
+    lo_b = 0.0 if k >= math.log2(math.e) else 1.0 - 2.0 ** (k - math.log2(math.e))
+    hi_b = 1.0 - 2.0**-53
+    if _f_float(hi_b, k) <= m:
+        return 1.0
+    return _root(m, k, lo_b, hi_b)
+
+
+def mi_to_approx_max_information(m: Any, k: Any, *, variant: str = "exact",
+                                 dps: int = 30) -> Any:
+    r"""A (k, β) max-information bound from a mutual-information bound ``m`` bits.
+
+    .. math:: I(X;Y) \le m \implies I^{\beta(k)}_\infty(X;Y) \le k,\quad \beta(k) = \frac{m+0.54}{k}\ (\text{paper})
+
+    Theorem: RRST Lemma 1.5 (first part). ``variant="exact"`` (default) uses the root
+    ``beta*`` of the proof's inequality ``k beta + (1-beta) log2(1-beta) = m`` (never larger
+    than the paper's; see the module docstring), ``variant="paper"`` the closed form.
+    Units: ``m`` and ``k`` in bits.
+    Conditions:
+      * ``m >= 0``, ``k > 0`` (finite).
+      * holds for the joint distribution of (X, Y) the MI bound is about; an algorithm-level
+        bound ``I(X; A(X)) <= m`` for every data distribution gives ``I^beta_infty(A, n) <= k``.
+    Returns: a :class:`~maxinfo_bounds.catalog.Bound` with ``beta`` rounded up (capped at 1,
+    which is vacuous). Arrays: a float64 array of ``beta`` (``variant="paper"`` vectorised;
+    ``"exact"`` evaluated point by point).
+
+    Examples
+    --------
+    >>> mi_to_approx_max_information(1.0, 10.0, variant="paper").beta   # (1 + 0.54)/10, hand
+    0.15400000000000003
+    >>> b = mi_to_approx_max_information(1.0, 10.0)   # root of 10 b + (1-b) log2(1-b) = 1
+    >>> 0.1156 < b.beta < 0.1157
+    True
+    """
+    if variant not in ("exact", "paper"):
+        raise InvalidParameter("variant", variant, "'exact' or 'paper'")
+    if is_array(m, k):
+        ma = check_real_array("m", m, low=0.0)
+        ka = check_real_array("k", k, low=0.0, low_open=True)
+        if variant == "paper":
+            return np.minimum(fast_up((ma + PAPER_CONSTANT) / ka), 1.0)
+        mb, kb = np.broadcast_arrays(ma, ka)
+        return np.array([mi_beta_exact(float(a), float(b), dps=dps)
+                         for a, b in zip(mb.ravel(), kb.ravel())]).reshape(mb.shape)
+    mf = float(check_real("m", m, low=0.0))
+    kf = float(check_real("k", k, low=0.0, low_open=True))
+    if kf == math.inf:
+        raise InvalidParameter("k", k, "a real number in (0, inf)")
+    if variant == "paper":
+        beta = min(_paper_beta_up(mf, kf), 1.0)
+    else:
+        beta = mi_beta_exact(mf, kf, dps=dps)
+    return Bound(k=kf, beta=beta, theorem="RRST-1.5a", variant=variant,
+                 conditions=("I(X;Y) <= m bits", "m >= 0", "k > 0"))
+
+
+def _paper_beta_up(m: float, k: float) -> float:
+    """``(m + 0.54)/k`` rounded up, exactly (0.54 read as the decimal 54/100)."""
+    from fractions import Fraction
+
+    return float_up((Fraction(m) + Fraction(54, 100)) / Fraction(k))
+
+
+register(Theorem(
+    id="RRST-1.5a", paper="RRST", number="Lemma 1.5 (first part)",
+    title="Mutual information bounds approximate max-information",
+    latex=r"I(X;Y) \le m \implies I^{\beta(k)}_\infty(X;Y) \le k,\ \beta(k) = \frac{m + 0.54}{k}",
+    conditions=("I(X;Y) <= m (bits), m >= 0", "any k > 0",
+                "exact variant: beta(k) = root of k b + (1 - b) log2(1 - b) = m (never larger)"),
+    units="m and k in bits",
+    params=(Param("m", float, "[0, inf)", "mutual information bound, bits"),
+            Param("k", float, "(0, inf)", "target max-information, bits")),
+    evaluator=mi_to_approx_max_information, sympy_statement=_statement,
+    returns="Bound(k, beta rounded up; variant 'exact' (default) or 'paper')",
+))
