@@ -96,7 +96,8 @@ class Theorem:
 
 
 _REGISTRY: dict[str, Theorem] = {}
-_MODULES = ("pvalues", "description", "maxinfo_dp", "mutual_info", "composition")
+_MODULES = ("pvalues", "description", "maxinfo_dp", "mutual_info", "composition",
+            "generalization")
 
 
 def register(entry: Theorem) -> Theorem:

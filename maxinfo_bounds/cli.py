@@ -12,6 +12,7 @@ Commands::
     maxinfo catalog [--markdown]            the encoded results, one line each (or the docs page)
     maxinfo explain ID                      statement, conditions, parameters of one result
     maxinfo bound ID --PARAM VALUE ...      evaluate one result of the catalog
+    maxinfo solve {eps,k,n} ...             the largest eps / k / n meeting a target (certified)
 """
 
 from __future__ import annotations
@@ -178,6 +179,38 @@ def _cmd_bound(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_solve(ns: argparse.Namespace) -> int:
+    from .theorems import solvers
+
+    def need(name: str) -> Any:
+        val = getattr(ns, name)
+        if val is None:
+            raise InvalidParameter(name, None, f"given (--{name.replace('_', '-')}) for "
+                                   f"'solve {ns.what}'")
+        return val
+
+    route = "RRST Thm 1.4b + Thm 1.3 (i.i.d. data)" if ns.beta is not None else \
+        "RRST Thm 1.4a + Thm 1.3 (any data)"
+    out: dict[str, Any] = {"solve": ns.what}
+    if ns.what == "eps":
+        out.update(eps_nats=solvers.max_eps_for_gamma(need("alpha"), need("target_gamma"),
+                                                      need("n"), beta=ns.beta), route=route)
+    elif ns.what == "k":
+        out.update(k_bits=solvers.max_k_for_gamma(need("alpha"), need("beta"),
+                                                  need("target_gamma")), route="RRST Thm 1.3")
+    elif ns.target_k is not None:
+        out.update(n=solvers.max_n_for_k(ns.target_k, need("eps"), beta=ns.beta),
+                   route=route.split(" + ")[0])
+    else:
+        out.update(n=solvers.max_n_for_gamma(need("alpha"), need("target_gamma"), need("eps"),
+                                             beta=ns.beta), route=route)
+    out.update({k: v for k, v in vars(ns).items()
+                if k in ("alpha", "beta", "target_gamma", "target_k", "n", "eps")
+                and v is not None and k not in out})
+    out["certified"] = "the target holds at the returned value (certified evaluators)"
+    return _emit(out, ns.json)
+
+
 def _build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="maxinfo", description="Certified max-information bounds and p-value "
                 "corrections for adaptive data analysis (information in bits).")
@@ -218,6 +251,17 @@ def _build_parser() -> argparse.ArgumentParser:
     bo.add_argument("id")
     bo.add_argument("params", nargs=argparse.REMAINDER)
     bo.set_defaults(fn=_cmd_bound)
+
+    so = sub.add_parser("solve", help="largest eps, k or n meeting a target gamma (or k)")
+    so.add_argument("what", choices=["eps", "k", "n"])
+    so.add_argument("--alpha", type=float)
+    so.add_argument("--target-gamma", type=float)
+    so.add_argument("--target-k", type=float, help="with 'solve n': bound on k, bits")
+    so.add_argument("--n", type=int)
+    so.add_argument("--eps", type=float, help="pure DP parameter, nats")
+    so.add_argument("--beta", type=float, help="use the i.i.d. bound (RRST Thm 1.4b) at this beta")
+    so.add_argument("--json", action="store_true")
+    so.set_defaults(fn=_cmd_solve)
     return p
 
 

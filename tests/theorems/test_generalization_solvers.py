@@ -1,0 +1,91 @@
+"""DFHPRR Thm 4 + Hoeffding, its remarks, and the certified inverse solvers."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from maxinfo_bounds import InvalidParameter
+from maxinfo_bounds.cli import main
+from maxinfo_bounds.theorems.generalization import hoeffding_transfer
+from maxinfo_bounds.theorems.maxinfo_dp import pure_dp_max_information, pure_dp_max_information_product
+from maxinfo_bounds.theorems.pvalues import pvalue_correction
+from maxinfo_bounds.theorems.solvers import (
+    max_eps_for_gamma,
+    max_k_for_gamma,
+    max_n_for_gamma,
+    max_n_for_k,
+)
+
+from .reference import DPS, check_up, log_uniform, mp
+
+
+def _ref(k, b, t, n):
+    with mpmath.workdps(DPS):
+        return min(2 * mpmath.exp(mp(k) * mpmath.log(2) - 2 * mp(t) ** 2 * n) + mp(b), mpmath.mpf(1))
+
+
+def test_hoeffding_sweep():
+    rng = np.random.default_rng(21)
+    N = 10_000
+    k = log_uniform(rng, 1e-6, 500, N)
+    b = rng.uniform(0, 0.1, N)
+    t = log_uniform(rng, 1e-4, 1, N)
+    n = np.floor(log_uniform(rng, 1, 1e9, N))
+    arr = hoeffding_transfer(k, b, t, n)
+    for i in range(N):
+        ref = _ref(k[i], b[i], t[i], int(n[i]))
+        check_up(arr[i], ref, 2**-40)
+        if i % 10 == 0:  # the scalar path is slower: every tenth point (1,000 points)
+            check_up(hoeffding_transfer(float(k[i]), float(b[i]), float(t[i]), int(n[i])), ref, 2**-50)
+
+
+def test_dfhprr_remarks():
+    """2^{log2(e) tau^2 n} * 2 e^{-2 tau^2 n} = 2 e^{-tau^2 n}; and Thm 8's constant is 1/2 + 1/sqrt(2)."""
+    tau, n = 0.05, 4000
+    k = math.log2(math.e) * tau**2 * n
+    assert hoeffding_transfer(k, 0.0, tau, n) == pytest.approx(2 * math.exp(-(tau**2) * n), rel=1e-13)
+    beta = 2 * math.exp(-(tau**2) * n)
+    kb = pure_dp_max_information_product(tau, n, beta).k
+    const = kb / (math.log2(math.e) * tau**2 * n)
+    assert const <= 1.25  # DFHPRR's "1.25 log e tau^2 n"
+    assert const == pytest.approx(0.5 + 1 / math.sqrt(2), rel=1e-12)  # hand: ln(2/beta) = tau^2 n
+
+
+def test_solvers_are_certified_and_tight():
+    for n in (1, 10, 1000, 10**9):
+        e = max_eps_for_gamma(0.05, 1e-3, n)
+        assert pvalue_correction(0.05, pure_dp_max_information(e, n).k, 0.0) >= 1e-3
+        e2 = math.nextafter(e, math.inf) * (1 + 1e-12)
+        assert pvalue_correction(0.05, pure_dp_max_information(e2, n).k, 0.0) < 1e-3
+        # hand: eps = ln(0.05/1e-3)/n
+        assert e == pytest.approx(math.log(50) / n, rel=1e-12)
+    e = max_eps_for_gamma(0.05, 1e-4, 1000, beta=1e-3)
+    assert pvalue_correction(0.05, pure_dp_max_information_product(e, 1000, 1e-3).k, 1e-3) >= 1e-4
+    k = max_k_for_gamma(0.05, 0.001, 1e-4)
+    assert pvalue_correction(0.05, k, 0.001) >= 1e-4 > pvalue_correction(0.05, k * (1 + 1e-12), 0.001)
+    n = max_n_for_gamma(0.05, 1e-3, 0.01)
+    assert n == 391  # hand: floor(ln(50)/0.01)
+    assert max_n_for_k(1.0, 0.01) == 69  # hand: floor(ln 2 / 0.01)
+    nk = max_n_for_k(5.0, 0.01, beta=1e-6)
+    assert pure_dp_max_information_product(0.01, nk, 1e-6).k <= 5.0 < pure_dp_max_information_product(0.01, nk + 1, 1e-6).k
+
+
+def test_solver_bad_targets():
+    with pytest.raises(InvalidParameter, match="target_gamma"):
+        max_k_for_gamma(0.05, 0.01, 0.2)
+    with pytest.raises(InvalidParameter, match="target_gamma"):
+        max_eps_for_gamma(0.05, 0.2, 10)
+    with pytest.raises(InvalidParameter, match="target_k"):
+        max_n_for_k(1e-6, 1.0)
+
+
+def test_cli_solve(capsys):
+    assert main(["solve", "n", "--alpha", "0.05", "--target-gamma", "1e-3", "--eps", "0.01", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["n"] == 391
+    assert main(["solve", "eps", "--alpha", "0.05", "--n", "100"]) == 2
+    assert "target_gamma=None is invalid" in capsys.readouterr().err
