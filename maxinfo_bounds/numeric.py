@@ -616,3 +616,18 @@ def iv_prec(dps: int) -> int:
     """Interval working precision (bits) for ``dps`` significant decimal digits, plus guard bits."""
     check_int("dps", dps, low=15, high=10_000)
     return int(dps * 3.3219280948873626) + 24
+
+
+def nudge_until(x: float, ok: Callable[[float], bool], *, up: bool) -> float:
+    """Move a float estimate ``x`` (e.g. a root from scipy) until a certified check ``ok`` holds.
+
+    Steps start at one ulp and double, so any distance is covered in about a hundred checks;
+    the result is within a factor two of the smallest step that satisfies ``ok``.
+    """
+    step = math.ulp(x) if x != 0.0 else 2.0**-1074
+    for _ in range(2200):
+        if ok(x):
+            return x
+        x = x + step if up else x - step
+        step *= 2
+    raise ArithmeticError("nudge_until: the certified check never held")  # pragma: no cover

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from maxinfo_bounds.catalog import Bound, catalog_markdown, entries, get
 from maxinfo_bounds.cli import main
+
+from .cli_helpers import assert_one_line_error
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,8 +56,4 @@ def test_cli_catalog_explain_bound(capsys):
     (["explain", "NOPE"], "theorem_id='NOPE' is invalid"),
 ])
 def test_cli_errors(argv, fragment):
-    proc = subprocess.run([sys.executable, "-m", "maxinfo_bounds.cli", *argv],
-                          capture_output=True, text=True)
-    assert proc.returncode == 2
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and fragment in lines[0], proc.stderr
+    assert_one_line_error("maxinfo_bounds.cli", argv, fragment)

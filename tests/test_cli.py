@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from maxinfo_bounds.cli import main
+
+from .cli_helpers import assert_one_line_error
 
 
 def test_example_json(capsys):
@@ -41,12 +41,7 @@ def test_pvalue(capsys):
     (["nosuch"], "invalid choice"),
 ])
 def test_errors_one_line_exit_2(argv, fragment):
-    proc = subprocess.run([sys.executable, "-m", "maxinfo_bounds.cli", *argv],
-                          capture_output=True, text=True)
-    assert proc.returncode == 2
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and fragment in lines[0], proc.stderr
-    assert "Traceback" not in proc.stderr
+    assert_one_line_error("maxinfo_bounds.cli", argv, fragment)
 
 
 def test_proofs_checks_quick(tmp_path):

@@ -40,6 +40,7 @@ from ..numeric import (
     float_up,
     is_array,
     iv_prec,
+    nudge_until,
 )
 
 __all__ = ["mi_to_approx_max_information", "mi_beta_exact"]
@@ -78,29 +79,15 @@ def mi_beta_exact(m: float, k: float, *, dps: int = 30) -> float:
     """
     mf = float(check_real("m", m, low=0.0))
     kf = float(check_real("k", k, low=0.0, low_open=True))
-    if mf >= kf:
-        return 1.0
-    if mf == 0.0 and kf >= math.log2(math.e):
-        # f_k is non-decreasing from f_k(0) = 0 when k >= log2 e: beta* = 0 exactly
-        return 0.0
-    # f_k is convex with its minimum at 1 - 2^(k - log2 e) (or at 0 when k >= log2 e), where
-    # it is <= f_k(0) = 0 <= m; the root we want lies between that minimum and 1.
-    lo_b = 0.0 if kf >= math.log2(math.e) else 1.0 - 2.0 ** (kf - math.log2(math.e))
-    hi_b = 1.0 - 2.0**-53
-    if _f_float(hi_b, kf) <= mf:
-        return 1.0
-    b = _root(mf, kf, lo_b, hi_b)
+    b = mi_beta_float(mf, kf)
+    if b in (0.0, 1.0):  # 0.0: exact (m = 0, k >= log2 e); 1.0: vacuous, trivially valid
+        return b
     prec = iv_prec(dps)
-    step = math.ulp(b) if b > 0 else 2.0**-1074
-    for _ in range(2200):  # the step doubles: reaches any distance below 1 well within this
-        if b >= 1.0:
-            return 1.0
-        bb = b
-        lo, _ = enclosure(lambda iv: _f_iv(iv, bb, kf), prec=prec)
-        if lo > mf:
-            return b
-        b, step = b + step, 2 * step
-    raise ArithmeticError(f"could not certify beta* for m={mf}, k={kf}")  # pragma: no cover
+
+    def certified_above_root(x: float) -> bool:
+        return bool(x >= 1.0 or enclosure(lambda iv: _f_iv(iv, x, kf), prec=prec)[0] > mf)
+
+    return min(nudge_until(b, certified_above_root, up=True), 1.0)
 
 
 def _root(m: float, k: float, lo_b: float, hi_b: float) -> float:
@@ -113,7 +100,10 @@ def mi_beta_float(m: float, k: float) -> float:
     if m >= k:
         return 1.0
     if m == 0.0 and k >= math.log2(math.e):
+        # f_k is non-decreasing from f_k(0) = 0 when k >= log2 e: beta* = 0 exactly
         return 0.0
+    # f_k is convex with its minimum at 1 - 2^(k - log2 e) (or at 0 when k >= log2 e), where
+    # it is <= f_k(0) = 0 <= m; the root we want lies between that minimum and 1.
     lo_b = 0.0 if k >= math.log2(math.e) else 1.0 - 2.0 ** (k - math.log2(math.e))
     hi_b = 1.0 - 2.0**-53
     if _f_float(hi_b, k) <= m:

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import sympy
+from scipy.optimize import brentq, minimize_scalar
 
 from ..catalog import Param, Theorem, register
 from ..numeric import (
@@ -28,7 +29,9 @@ from ..numeric import (
     float_down,
     is_array,
     iv_prec,
+    nudge_until,
 )
+from .mutual_info import mi_beta_exact, mi_beta_float
 
 __all__ = ["pvalue_correction", "mi_pvalue_correction", "russo_zou_pvalue_correction"]
 
@@ -159,10 +162,6 @@ def mi_pvalue_correction(alpha: Any, m: Any, *, variant: str = "optimal", dps: i
     g_paper = max(enclosure(paper, prec=iv_prec(dps))[0], 0.0)
     if variant == "paper":
         return g_paper
-    from scipy.optimize import minimize_scalar
-
-    from .mutual_info import mi_beta_exact, mi_beta_float
-
     def neg_log_gamma(k: float) -> float:
         b = mi_beta_float(mf, k) if k > 0 else 1.0
         return math.inf if b >= a else -(math.log2(a - b) - k)
@@ -206,8 +205,6 @@ def russo_zou_pvalue_correction(alpha: Any, m: Any, *, dps: int = 30) -> float:
         return 0.0
     m_nats = mf * math.log(2)
     # in u = ln(1/(2 gamma)) > 0: h(u) = e^{-u}/2 + sqrt(m/u) is decreasing; solve h(u) = alpha
-    from scipy.optimize import brentq
-
     def h(u: float) -> float:
         return 0.5 * math.exp(-u) + math.sqrt(m_nats / u) - a
 
@@ -218,18 +215,16 @@ def russo_zou_pvalue_correction(alpha: Any, m: Any, *, dps: int = 30) -> float:
     u_star = brentq(h, u_lo, u_hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
     g = 0.5 * math.exp(-u_star)
     prec = iv_prec(dps)
-    step = math.ulp(g)
-    for _ in range(2200):  # the step doubles each time
-        if g <= 0.0:
-            return 0.0
-        gg = g
-        _, hi = enclosure(lambda iv: iv.mpf(gg) + iv.sqrt(iv.mpf(mf) * iv.log(2)
-                                                          / iv.log(1 / (2 * iv.mpf(gg)))),
+
+    def certified_valid(x: float) -> bool:
+        if x <= 0.0:
+            return True
+        _, hi = enclosure(lambda iv: iv.mpf(x) + iv.sqrt(iv.mpf(mf) * iv.log(2)
+                                                         / iv.log(1 / (2 * iv.mpf(x)))),
                           prec=prec)
-        if hi <= a:
-            return g
-        g, step = g - step, 2 * step
-    raise ArithmeticError(f"could not certify gamma for alpha={a}, m={mf}")  # pragma: no cover
+        return hi <= a
+
+    return max(nudge_until(g, certified_valid, up=False), 0.0)
 
 
 register(Theorem(
