@@ -13,6 +13,8 @@ Commands::
     maxinfo explain ID                      statement, conditions, parameters of one result
     maxinfo bound ID --PARAM VALUE ...      evaluate one result of the catalog
     maxinfo solve {eps,k,n} ...             the largest eps / k / n meeting a target (certified)
+    maxinfo correct --alpha A [--eps E --n N [--iid]] [--mi-bits M] [--range-size R]
+                                            the best certified gamma for one selection step
 """
 
 from __future__ import annotations
@@ -211,6 +213,23 @@ def _cmd_solve(ns: argparse.Namespace) -> int:
     return _emit(out, ns.json)
 
 
+def _cmd_correct(ns: argparse.Namespace) -> int:
+    from .corrections import correct
+
+    c = correct(ns.alpha, eps=ns.eps, n=ns.n, iid=ns.iid, mi_bits=ns.mi_bits,
+                range_size=ns.range_size)
+    out: dict[str, Any] = {"alpha": c.alpha, "gamma": c.gamma, "gamma_rounding": "down",
+                           "k_bits": c.k, "beta": c.beta, "route": " -> ".join(c.route)}
+    if ns.json:
+        out["candidates"] = [{"route": r, "gamma": g} for r, g in c.candidates]
+        print(json.dumps(out, indent=2))
+    else:
+        _print_table([(k, v) for k, v in out.items() if v is not None])
+        for r, g in c.candidates:
+            print(f"  candidate: {r}: gamma = {g!r}")
+    return 0
+
+
 def _build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="maxinfo", description="Certified max-information bounds and p-value "
                 "corrections for adaptive data analysis (information in bits).")
@@ -262,6 +281,16 @@ def _build_parser() -> argparse.ArgumentParser:
     so.add_argument("--beta", type=float, help="use the i.i.d. bound (RRST Thm 1.4b) at this beta")
     so.add_argument("--json", action="store_true")
     so.set_defaults(fn=_cmd_solve)
+
+    co = sub.add_parser("correct", help="best certified gamma for one selection step")
+    co.add_argument("--alpha", type=float, required=True)
+    co.add_argument("--eps", type=float, help="the step is eps-DP (pure, nats)")
+    co.add_argument("--n", type=int, help="number of records (with --eps)")
+    co.add_argument("--iid", action="store_true", help="records are i.i.d. (allows RRST Thm 1.4b)")
+    co.add_argument("--mi-bits", type=float, help="mutual information bound, bits")
+    co.add_argument("--range-size", type=int, help="number of possible outputs")
+    co.add_argument("--json", action="store_true")
+    co.set_defaults(fn=_cmd_correct)
     return p
 
 

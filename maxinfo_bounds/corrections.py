@@ -1,0 +1,117 @@
+"""One-step p-value corrections: from a described selection step to the threshold to use.
+
+Given what is known about the step that chose the test (pure DP, a mutual-information bound,
+or a finite range of outputs), :func:`correct` tries every applicable route of the catalog,
+optimises the free parameter (β) of each, certifies the final evaluation, and returns the
+route with the largest corrected threshold γ(α), with its derivation. (Multi-step analyses are
+the study planner's job.)
+
+Optimisation uses :func:`scipy.optimize.minimize_scalar` on a float surrogate; only the final
+candidate's evaluation is certified (any β gives a valid γ, so the optimiser needs no
+certification, only the number returned does).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+
+from .numeric import InvalidParameter, check_int, check_real
+from .theorems.description import description_length_max_information
+from .theorems.maxinfo_dp import pure_dp_max_information, pure_dp_max_information_product
+from .theorems.pvalues import mi_pvalue_correction, pvalue_correction
+
+__all__ = ["Correction", "correct"]
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A corrected threshold ``gamma`` (rounded down) and how it was obtained."""
+
+    alpha: float
+    gamma: float
+    k: float | None
+    beta: float | None
+    route: tuple[str, ...]
+    candidates: tuple[tuple[str, float], ...] = field(default=())
+
+    def __str__(self) -> str:
+        kb = "" if self.k is None else f", k={self.k!r} bits, beta={self.beta!r}"
+        return f"gamma={self.gamma!r} at alpha={self.alpha!r}{kb} via {' -> '.join(self.route)}"
+
+    def _repr_latex_(self) -> str:
+        arrow = r" $\to$ "
+        return rf"$\gamma({self.alpha!r}) = {self.gamma!r}$ via " + arrow.join(self.route)
+
+
+def _best_beta(alpha: float, k_of_beta: Any) -> float:
+    """β in (0, alpha) maximising log2(alpha - β) - k(β) (float surrogate; not certified)."""
+    def neg(logb: float) -> float:
+        b = math.exp(logb)
+        if b >= alpha:
+            return math.inf
+        return -(math.log2(alpha - b) - float(k_of_beta(b)))
+
+    res = minimize_scalar(neg, bounds=(math.log(1e-300), math.log(alpha) - 1e-12),
+                          method="bounded", options={"xatol": 1e-9})
+    grid = np.linspace(math.log(1e-300), math.log(alpha) - 1e-9, 64)
+    best = min([float(res.x), *grid], key=neg)
+    return math.exp(best)
+
+
+def correct(alpha: float, *, eps: float | None = None, n: int | None = None, iid: bool = False,
+            mi_bits: float | None = None, range_size: int | None = None) -> Correction:
+    """The largest certified γ(α) for one selection step described by what is known about it.
+
+    Routes tried (each where its conditions hold):
+
+    * ``eps`` and ``n``: RRST Thm 1.4a (any data) → Thm 1.3; with ``iid=True`` also
+      Thm 1.4b with the best β (i.i.d. data) → Thm 1.3.
+    * ``mi_bits``: RRST Cor C.2, optimal variant.
+    * ``range_size``: DFHPRR Thm 6 at β = α/2 (the exact optimum of (α − β)β/|Y|) → Thm 1.3.
+
+    Several descriptions may be given at once (e.g. a DP step whose output is also a choice
+    among ``range_size`` candidates); the best route wins.
+
+    >>> c = correct(0.05, range_size=20)
+    >>> c.route
+    ('DFHPRR-6', 'RRST-1.3')
+    >>> 3.12e-05 < c.gamma <= 3.125e-05      # alpha^2 / (4 * 20), hand
+    True
+    """
+    a = float(check_real("alpha", alpha, low=0.0, high=1.0, low_open=True))
+    cands: list[tuple[str, float, float | None, float | None, tuple[str, ...]]] = []
+    if eps is not None or n is not None:
+        if eps is None or n is None:
+            raise InvalidParameter("eps" if eps is None else "n", None,
+                                   "given together with the other (a pure DP step needs eps and n)")
+        e = float(check_real("eps", eps, low=0.0, low_open=True))
+        ni = check_int("n", n, low=1)
+        k = pure_dp_max_information(e, ni).k
+        cands.append(("pure DP, any data", pvalue_correction(a, k, 0.0), k, 0.0,
+                      ("RRST-1.4a", "RRST-1.3")))
+        if iid:
+            lg = math.log2(math.e)
+            b = _best_beta(a, lambda bb: lg * (e * e * ni / 2 + e * math.sqrt(ni * math.log(2 / bb) / 2)))
+            kb = pure_dp_max_information_product(e, ni, b).k
+            cands.append(("pure DP, i.i.d. data", pvalue_correction(a, kb, b), kb, b,
+                          ("RRST-1.4b", "RRST-1.3")))
+    if mi_bits is not None:
+        cands.append(("mutual information", mi_pvalue_correction(a, mi_bits), None, None,
+                      ("RRST-1.5a", "RRST-C.2")))
+    if range_size is not None:
+        m = check_int("range_size", range_size, low=1)
+        b = a / 2
+        kd = description_length_max_information(m, b).k
+        cands.append(("description length", pvalue_correction(a, kd, b), kd, b,
+                      ("DFHPRR-6", "RRST-1.3")))
+    if not cands:
+        raise InvalidParameter("description", None,
+                               "at least one of eps and n, mi_bits, or range_size")
+    name, g, k_, b_, route = max(cands, key=lambda c: c[1])
+    return Correction(alpha=a, gamma=g, k=k_, beta=b_, route=route,
+                      candidates=tuple((c[0], c[1]) for c in cands))

@@ -1,0 +1,57 @@
+"""One-step corrections: every route certified, the best route chosen, beta optimised."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from maxinfo_bounds import InvalidParameter
+from maxinfo_bounds.cli import main
+from maxinfo_bounds.corrections import correct
+from maxinfo_bounds.theorems.description import description_length_max_information
+from maxinfo_bounds.theorems.maxinfo_dp import pure_dp_max_information_product
+from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction, pvalue_correction
+
+
+def test_description_route_hand():
+    c = correct(0.05, range_size=20)
+    # hand: beta = 0.025, k = log2(800), gamma = 0.025 * 0.025 / 20 = 3.125e-5
+    assert c.beta == 0.025 and c.k == description_length_max_information(20, 0.025).k
+    assert c.gamma == pvalue_correction(0.05, c.k, 0.025) and c.gamma <= 3.125e-5
+
+
+@pytest.mark.parametrize("eps, n", [(0.01, 1000), (0.1, 100), (0.001, 10**6), (0.05, 10**4)])
+def test_iid_route_certified_and_near_optimal(eps, n):
+    c = correct(0.05, eps=eps, n=n, iid=True)
+    if c.route[0] == "RRST-1.4b":
+        assert c.k == pure_dp_max_information_product(eps, n, c.beta).k
+        assert c.gamma == pvalue_correction(0.05, c.k, c.beta)
+    # no beta on a fine grid does better than the optimiser (by more than 1e-6 relative)
+    grid = np.exp(np.linspace(math.log(1e-12), math.log(0.0499), 400))
+    best = max(pvalue_correction(0.05, pure_dp_max_information_product(eps, n, float(b)).k, float(b))
+               for b in grid)
+    assert c.gamma >= best * (1 - 1e-6)
+
+
+def test_best_route_wins_and_mi_route():
+    c = correct(0.05, eps=0.01, n=1000, iid=True, range_size=20)
+    assert c.gamma == max(g for _, g in c.candidates) and c.route[0] == "RRST-1.4b"
+    assert correct(0.05, mi_bits=1.0).gamma == mi_pvalue_correction(0.05, 1.0)
+    # without iid, the pure DP route is the any-data one only
+    assert correct(0.05, eps=0.01, n=1000).route == ("RRST-1.4a", "RRST-1.3")
+
+
+def test_bad_descriptions():
+    with pytest.raises(InvalidParameter, match="description"):
+        correct(0.05)
+    with pytest.raises(InvalidParameter, match="^n="):
+        correct(0.05, eps=0.1)
+
+
+def test_cli_correct(capsys):
+    assert main(["correct", "--alpha", "0.05", "--range-size", "20", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["route"] == "DFHPRR-6 -> RRST-1.3" and out["gamma"] <= 3.125e-5
