@@ -1,0 +1,98 @@
+"""RRST Thm 3.1 made explicit: both variants against independent 50-digit evaluations, the
+erratum in Lemma 3.7, the optimiser, the regime, and the ordering flag."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from maxinfo_bounds import InvalidParameter, RegimeError
+from maxinfo_bounds.theorems.composition import compose_max_information
+from maxinfo_bounds.theorems.description import description_length_max_information
+from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
+
+from .reference import DPS, check_up, mp
+
+
+def _ref(eps, delta, n, t, dh, variant):
+    """Independent 50-digit transcription of the proof's bound (RRST eq. (7), Claims 3.4-3.6)."""
+    with mpmath.workdps(DPS):
+        E, D, T, H = mp(eps), mp(delta), mp(t), mp(dh)
+        L = 1 / mpmath.log(2)  # log2(e)
+        d1 = 2 * D / H + 2 * D / (1 - mpmath.exp(-E))
+        d2 = 2 * H / (1 - mpmath.exp(-3 * E))
+        a = mpmath.exp(3 * E)
+        if variant == "paper":
+            nu = (72 * E**2 + H * (24 * a**2 / (1 - 1 / a) + L * (2 * a + 1))
+                  + H**2 * 2 * L * (4 * a**4 + 4 * a**3 - 3 * a**2 - 2 * a + 1) / (a**2 - 2 * a + 1))
+            return n * nu + 6 * T * E * mpmath.sqrt(n), mpmath.exp(-T**2 / 2) + n * (d1 + d2)
+        c = 6 * E * L
+        nu = c * (a**2 / (1 - d2) - 1) + mpmath.log((1 - d2) / (1 - a * d2 - H), 2)
+        return n * nu + c * T * mpmath.sqrt(n), mpmath.exp(-T**2 / 2) + n * (d1 + d2 - d1 * d2)
+
+
+@pytest.mark.parametrize("variant", ["paper", "sound"])
+def test_against_50_digits(variant):
+    rng = np.random.default_rng(31)
+    for _ in range(300):
+        eps = float(np.exp(rng.uniform(math.log(1e-6), math.log(0.5))))
+        n = int(np.exp(rng.uniform(0, math.log(1e9))))
+        delta = eps * float(np.exp(rng.uniform(math.log(1e-30), math.log(0.5))))
+        t, dh = eps * math.sqrt(2 * n), math.sqrt(eps * delta) / 15
+        b = approx_dp_max_information(eps, delta, n, variant=variant, strict=False)
+        k_ref, beta_ref = _ref(eps, delta, n, t, dh, variant)
+        check_up(b.k, k_ref, 2**-50)
+        check_up(b.beta, min(beta_ref, mpmath.mpf(1)), 2**-50)
+        assert b.product_only and b.theorem == "RRST-3.1"
+
+
+def test_lemma_3_7_step_fails_above_0_2094():
+    """6 eps (e^{6 eps} - 1) <= 72 eps^2 (used to reach eq. (7)) holds iff e^x - 1 <= 2x, x = 6 eps."""
+    with mpmath.workdps(DPS):
+        x0 = mpmath.findroot(lambda x: mpmath.exp(x) - 1 - 2 * x, 1.25)
+        assert abs(x0 / 6 - mpmath.mpf("0.2094052")) < mpmath.mpf(10) ** -6  # 50 digits
+        for eps, holds in [(0.2, True), (0.209, True), (0.21, False), (0.25, False), (0.5, False)]:
+            E = mpmath.mpf(eps)
+            assert (6 * E * (mpmath.exp(6 * E) - 1) <= 72 * E**2) == holds
+    # consequence: at eps = 0.5 the sound bound exceeds the paper's, at small eps it is smaller
+    assert approx_dp_max_information(0.5, 1e-18, 500).k > approx_dp_max_information(
+        0.5, 1e-18, 500, variant="paper").k
+    assert approx_dp_max_information(0.05, 1e-20, 10**4).k < approx_dp_max_information(
+        0.05, 1e-20, 10**4, variant="paper").k
+
+
+@pytest.mark.parametrize("variant", ["paper", "sound"])
+@pytest.mark.parametrize("eps, delta, n", [(0.1, 1e-14, 1000), (0.05, 1e-20, 10**4), (0.3, 1e-16, 1000)])
+def test_optimiser_never_worse_than_paper_choice(variant, eps, delta, n):
+    base = approx_dp_max_information(eps, delta, n, variant=variant)
+    opt = approx_dp_max_information(eps, delta, n, variant=variant, beta=base.beta)
+    assert opt.beta <= base.beta and opt.k <= base.k
+    # and the certified point it reports reproduces its numbers
+    t = float(opt.conditions[3].split("= ")[1])
+    dh = float(opt.conditions[4].split("= ")[1])
+    again = approx_dp_max_information(eps, delta, n, variant=variant, t=t, delta_hat=dh)
+    assert (again.k, again.beta) == (opt.k, opt.beta)
+
+
+def test_regime_and_flags():
+    with pytest.raises(RegimeError, match=r"RRST Thm 3.1 .* eps in \(0, 1/2\], got eps=0.6"):
+        approx_dp_max_information(0.6, 1e-20, 100)
+    with pytest.raises(RegimeError, match="delta in"):
+        approx_dp_max_information(0.1, 0.2, 100)
+    out = approx_dp_max_information(0.6, 1e-20, 100, strict=False)
+    assert not out.in_regime and "OUT OF REGIME" in str(out)
+    with pytest.raises(RegimeError, match="delta_hat"):
+        approx_dp_max_information(0.1, 1e-14, 100, variant="paper", t=1.0, delta_hat=0.1)
+    with pytest.raises(InvalidParameter, match="beta"):
+        approx_dp_max_information(0.1, 1e-8, 1000, beta=1e-3)  # unreachable: n sqrt(delta/eps) too big
+    with pytest.raises(InvalidParameter, match="delta_hat"):
+        approx_dp_max_information(0.1, 1e-14, 100, t=1.0)
+    # product-only: allowed first, refused after another step (RRST §4)
+    b = approx_dp_max_information(0.1, 1e-14, 1000)
+    d = description_length_max_information(2**10, 1e-3)
+    assert compose_max_information([b, d]).product_only
+    with pytest.raises(RegimeError, match="product_only"):
+        compose_max_information([d, b])
