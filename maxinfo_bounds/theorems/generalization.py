@@ -17,15 +17,36 @@ and a ``tau``-DP algorithm on i.i.d. data has ``beta``-approximate max-informati
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import sympy
 
 from ..catalog import Param, Theorem, register
-from ..numeric import check_int, check_real, check_real_array, enclosure, fast_up, is_array, iv_prec
+from scipy.optimize import minimize_scalar
 
-__all__ = ["hoeffding_transfer"]
+from ..numeric import (
+    InvalidParameter,
+    RegimeError,
+    check_int,
+    check_real,
+    check_real_array,
+    enclosure,
+    fast_up,
+    float_up,
+    is_array,
+    iv_prec,
+)
+
+__all__ = [
+    "TailBound",
+    "hoeffding_transfer",
+    "mcdiarmid_transfer",
+    "bnsssu_transfer",
+    "pvalue_sensitivity_lower_bound",
+]
 
 
 def _statement() -> Any:
@@ -82,5 +103,192 @@ register(Theorem(
             Param("tau", float, "(0, inf)", "accuracy"),
             Param("n", int, "[1, inf) integer", "number of samples")),
     evaluator=hoeffding_transfer, sympy_statement=_statement,
+    returns="float probability bound, rounded up (capped at 1)",
+))
+
+
+# --------------------------------------------------------------------------------------------
+# low-sensitivity queries (RRST App. B and D)
+
+
+@dataclass(frozen=True)
+class TailBound:
+    """``Pr[|q(P^n) - q(X)| >= deviation] < probability`` (both rounded up), with provenance."""
+
+    deviation: float
+    probability: float
+    theorem: str
+    conditions: tuple[str, ...] = ()
+    in_regime: bool = True
+
+    def __str__(self) -> str:
+        flag = "" if self.in_regime else "  [OUT OF REGIME: not a proven bound]"
+        return (f"Pr[|q(P^n) - q(X)| >= {self.deviation!r}] < {self.probability!r} "
+                f"({self.theorem}){flag}")
+
+
+def bnsssu_transfer(eps: float, delta: float, n: int, sensitivity: float, *,
+                    strict: bool = True) -> TailBound:
+    r"""Generalization of (ε, δ)-DP selection of Δ-sensitive queries (Bassily et al.).
+
+    .. math:: \Pr\bigl[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge 18\varepsilon\Delta n\bigr] < \delta/\varepsilon
+
+    Theorem: RRST Thm B.2 (quoting BNSSSU). Units: ``eps`` in nats; deviation in the query's units.
+    Conditions:
+      * ``eps`` in (0, 1/3), ``delta`` in (0, eps/4), ``n >= ln(4 eps/delta)/eps^2``;
+        ``sensitivity > 0``; i.i.d. data. Outside: RegimeError (``strict=False`` marks it).
+
+    >>> b = bnsssu_transfer(0.1, 1e-6, 2000, 1e-3)
+    >>> round(b.deviation, 12), round(b.probability, 18)   # 18 * 0.1 * 1e-3 * 2000 = 3.6, hand
+    (3.6, 1e-05)
+    """
+    e = float(check_real("eps", eps, low=0.0, low_open=True))
+    d = float(check_real("delta", delta, low=0.0, high=1.0, low_open=True))
+    ni = check_int("n", n, low=1)
+    s = float(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
+    if s == math.inf or e == math.inf:
+        raise InvalidParameter("sensitivity" if s == math.inf else "eps", math.inf, "finite")
+    bad = []
+    if not e < 1 / 3:
+        bad.append(("eps", "eps in (0, 1/3)", e))
+    if not d < e / 4:
+        bad.append(("delta", "delta in (0, eps/4)", d))
+    if not ni >= math.log(4 * e / d) / e**2:
+        bad.append(("n", "n >= ln(4 eps/delta)/eps^2", float(ni)))
+    if bad and strict:
+        raise RegimeError("RRST Thm B.2", bad[0][0], bad[0][2], bad[0][1])
+    dev = float_up(18 * Fraction(e) * Fraction(s) * ni)
+    prob = float_up(Fraction(d) / Fraction(e))
+    return TailBound(deviation=dev, probability=min(prob, 1.0), theorem="RRST-B.2",
+                     conditions=("eps in (0, 1/3)", "delta in (0, eps/4)",
+                                 "n >= ln(4 eps/delta)/eps^2", "i.i.d. data"),
+                     in_regime=not bad)
+
+
+def mcdiarmid_transfer(k: float, beta: float, tau: float, n: int, sensitivity: float, *,
+                       variant: str = "sound", dps: int = 30) -> float:
+    r"""Max-information transfers McDiarmid's inequality to adaptively chosen Δ-sensitive queries.
+
+    .. math:: \Pr[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge \tau] \le 2^{k}\cdot 2\exp\!\Bigl(-\frac{2\tau^2}{n\Delta^2}\Bigr) + \beta
+
+    Theorem: RRST Thm D.1's route (the event bound of max-information with McDiarmid, Thm A.9).
+    ``variant="sound"`` (default) has the factor 2 of the two-sided deviation; Thm A.9 is
+    one-sided and the paper's proof writes ``2^k exp(-2 C^2 eps^2 n) + beta`` for ``|.|``
+    (``variant="paper"``); see docs/errata.md.
+    Units: ``k`` in bits.
+    Conditions: ``k >= 0``, ``beta`` in [0, 1], ``tau > 0``, ``n >= 1``, ``sensitivity > 0``;
+    the selection has ``I^beta_infty <= k`` on i.i.d. data.
+    Returns: the probability bound rounded up (capped at 1).
+
+    >>> mcdiarmid_transfer(0.0, 0.0, 0.5, 128, 0.0625)   # 2 exp(-2 * 0.25 / 0.5) = 2/e, hand
+    0.7357588823428847
+    """
+    if variant not in ("sound", "paper"):
+        raise InvalidParameter("variant", variant, "'sound' or 'paper'")
+    kf = float(check_real("k", k, low=0.0))
+    bf = float(check_real("beta", beta, low=0.0, high=1.0))
+    tf = float(check_real("tau", tau, low=0.0, low_open=True))
+    ni = check_int("n", n, low=1)
+    sf = float(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
+    two = 2 if variant == "sound" else 1
+
+    def val(iv: Any) -> Any:
+        T, S = iv.mpf(tf), iv.mpf(sf)
+        return two * iv.exp(iv.mpf(kf) * iv.log(2) - 2 * T * T / (ni * S * S)) + iv.mpf(bf)
+
+    return min(enclosure(val, prec=iv_prec(dps))[1], 1.0)
+
+
+def _b1_constant(d: Any, M: Any) -> Any:
+    """(1/2 - delta) / sqrt(ln(1/delta)/2): the constant of Lemma B.1's proof at delta."""
+    return (M.mpf(1) / 2 - d) / M.sqrt(M.log(1 / d) / 2)
+
+
+class _FloatM:
+    @staticmethod
+    def mpf(x: Any) -> float:
+        return float(x)
+
+    sqrt = staticmethod(math.sqrt)
+    log = staticmethod(math.log)
+
+
+def pvalue_sensitivity_lower_bound(n: int, *, variant: str = "optimal", dps: int = 30) -> float:
+    r"""Lower bound on the sensitivity of any p-value ``p o phi`` on n records.
+
+    .. math:: \Delta \ge \frac{1/2 - \delta}{\sqrt{\tfrac{n}{2}\ln(1/\delta)}}\ \ \forall\,\delta\in(0, 1/2);
+        \quad \Delta > 0.37/\sqrt{n}\ (\delta = 0.08)
+
+    Theorem: RRST Lemma B.1. ``variant="paper"``: ``0.37/sqrt(n)`` (the proof at
+    ``delta = 0.08`` gives 0.373741...); ``variant="optimal"`` (default): the best ``delta``
+    (about 0.0840, constant 0.373810 against 0.373741 at 0.08: the paper's choice is almost
+    optimal), evaluated certified at the optimiser's ``delta``.
+    Returns: a lower bound, rounded down.
+
+    >>> round(pvalue_sensitivity_lower_bound(1), 6), pvalue_sensitivity_lower_bound(1, variant="paper")
+    (0.37381, 0.37)
+    """
+    if variant not in ("optimal", "paper"):
+        raise InvalidParameter("variant", variant, "'optimal' or 'paper'")
+    ni = check_int("n", n, low=1)
+    if variant == "paper":
+        return enclosure(lambda iv: iv.mpf(37) / 100 / iv.sqrt(iv.mpf(ni)))[0]
+    res = minimize_scalar(lambda d: -float(_b1_constant(d, _FloatM)), bounds=(1e-6, 0.49),
+                          method="bounded", options={"xatol": 1e-12})
+    d = float(res.x)
+    return enclosure(lambda iv: _b1_constant(iv.mpf(d), iv) / iv.sqrt(iv.mpf(ni)),
+                     prec=iv_prec(dps))[0]
+
+
+_D = sympy.Symbol("delta", positive=True)
+_N = sympy.Symbol("n", positive=True)
+
+register(Theorem(
+    id="RRST-B.1", paper="RRST", number="Lemma B.1",
+    title="p-values have sensitivity at least 0.37/sqrt(n)",
+    latex=r"\Delta(p\circ\phi) \ge \frac{1/2-\delta}{\sqrt{\frac{n}{2}\ln(1/\delta)}} > \frac{0.37}{\sqrt n}",
+    conditions=("phi a test statistic with a continuous null distribution (p o phi uniform)",
+                "n >= 1"),
+    units="sensitivity of a [0, 1]-valued function",
+    params=(Param("n", int, "[1, inf) integer", "number of records"),),
+    evaluator=pvalue_sensitivity_lower_bound,
+    sympy_statement=lambda: (sympy.Rational(1, 2) - _D) / sympy.sqrt(_N / 2 * sympy.log(1 / _D)),
+    returns="float lower bound, rounded down (variant 'optimal' (default) or 'paper')",
+))
+
+register(Theorem(
+    id="RRST-B.2", paper="RRST", number="Thm B.2 (BNSSSU)",
+    title="(eps, delta)-DP selection of low-sensitivity queries generalizes",
+    latex=r"\Pr\left[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge 18\varepsilon\Delta n\right] < \delta/\varepsilon",
+    conditions=("A (eps, delta)-DP choosing a Delta-sensitive query q", "eps in (0, 1/3)",
+                "delta in (0, eps/4)", "n >= ln(4 eps/delta)/eps^2", "i.i.d. data"),
+    units="eps in nats",
+    params=(Param("eps", float, "(0, 1/3)", "DP parameter, nats"),
+            Param("delta", float, "(0, eps/4)", "DP parameter"),
+            Param("n", int, "[ln(4eps/delta)/eps^2, inf)", "number of records"),
+            Param("sensitivity", float, "(0, inf)", "sensitivity Delta of the queries")),
+    evaluator=bnsssu_transfer,
+    sympy_statement=lambda: sympy.Tuple(
+        18 * sympy.Symbol("epsilon") * sympy.Symbol("Delta") * _N,
+        sympy.Symbol("delta") / sympy.Symbol("epsilon")),
+    returns="TailBound(deviation rounded up, probability rounded up)",
+))
+
+register(Theorem(
+    id="RRST-D.1", paper="RRST", number="Thm D.1 (max-information + McDiarmid)",
+    title="Max-information transfers McDiarmid's inequality to adaptive queries",
+    latex=(r"\Pr[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge \tau] \le 2^{k}\cdot 2"
+           r"\exp(-2\tau^2/(n\Delta^2)) + \beta"),
+    conditions=("the selection has I^beta_inf <= k bits on i.i.d. data", "q Delta-sensitive",
+                "sound variant: two-sided McDiarmid (factor 2); paper: without it"),
+    units="k in bits",
+    params=(Param("k", float, "[0, inf)", "max-information bound, bits"),
+            Param("beta", float, "[0, 1]", "approximation parameter"),
+            Param("tau", float, "(0, inf)", "deviation"),
+            Param("n", int, "[1, inf) integer", "number of records"),
+            Param("sensitivity", float, "(0, inf)", "sensitivity Delta of the query")),
+    evaluator=mcdiarmid_transfer,
+    sympy_statement=lambda: (2 ** sympy.Symbol("k") * 2 * sympy.exp(
+        -2 * sympy.Symbol("tau") ** 2 / (_N * sympy.Symbol("Delta") ** 2)) + sympy.Symbol("beta")),
     returns="float probability bound, rounded up (capped at 1)",
 ))

@@ -89,3 +89,52 @@ def test_cli_solve(capsys):
     assert json.loads(capsys.readouterr().out)["n"] == 391
     assert main(["solve", "eps", "--alpha", "0.05", "--n", "100"]) == 2
     assert "target_gamma=None is invalid" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------------------
+# RRST App. B and D
+
+
+from maxinfo_bounds import RegimeError  # noqa: E402
+from maxinfo_bounds.theorems.generalization import (  # noqa: E402
+    bnsssu_transfer,
+    mcdiarmid_transfer,
+    pvalue_sensitivity_lower_bound,
+)
+
+
+def test_lemma_b1_constants():
+    with mpmath.workdps(DPS):
+        at_008 = (mpmath.mpf("0.5") - mpmath.mpf("0.08")) / mpmath.sqrt(mpmath.log(1 / mpmath.mpf("0.08")) / 2)
+        assert mpmath.mpf("0.37") < at_008 < mpmath.mpf("0.373742")  # the paper's step (50 digits)
+        best = mpmath.findroot(lambda d: mpmath.diff(
+            lambda x: (mpmath.mpf(1) / 2 - x) / mpmath.sqrt(mpmath.log(1 / x) / 2), d), 0.08)
+        c_best = (mpmath.mpf(1) / 2 - best) / mpmath.sqrt(mpmath.log(1 / best) / 2)
+    for n in (1, 7, 10**6, 10**12):
+        lo = pvalue_sensitivity_lower_bound(n)
+        assert mp(lo) <= c_best / mpmath.sqrt(n)  # certified below the best constant of the proof
+        assert mp(lo) >= c_best / mpmath.sqrt(n) * (1 - mpmath.mpf(10) ** -12)  # and essentially at it
+        assert pvalue_sensitivity_lower_bound(n, variant="paper") <= 0.37 / math.sqrt(n)
+    # RRST's conclusion: 18 eps (0.37) sqrt(n) >= 1 on Thm B.2's range n >= ln(4eps/delta)/eps^2
+    for eps, delta in [(0.3, 1e-3), (0.1, 1e-6), (0.01, 1e-9)]:
+        n = math.ceil(math.log(4 * eps / delta) / eps**2)
+        assert 18 * eps * pvalue_sensitivity_lower_bound(n) * n >= 1
+
+
+def test_bnsssu_and_regime():
+    b = bnsssu_transfer(0.1, 1e-6, 2000, 1e-3)
+    assert b.deviation >= 3.6 and b.deviation == pytest.approx(3.6, rel=1e-15)  # 18*0.1*1e-3*2000
+    assert b.probability >= 1e-6 / 0.1 * (1 - 1e-15)
+    with pytest.raises(RegimeError, match="n >= ln"):
+        bnsssu_transfer(0.1, 1e-6, 100, 1e-3)
+    with pytest.raises(RegimeError, match="eps in"):
+        bnsssu_transfer(0.5, 1e-6, 10**6, 1e-3)
+    assert not bnsssu_transfer(0.1, 1e-6, 100, 1e-3, strict=False).in_regime
+
+
+def test_mcdiarmid_two_sided():
+    for k, b, tau, n, s in [(0.0, 0.0, 0.5, 128, 0.0625), (3.0, 1e-4, 0.05, 10**4, 1e-3)]:
+        with mpmath.workdps(DPS):
+            core = mpmath.exp(mp(k) * mpmath.log(2) - 2 * mp(tau) ** 2 / (n * mp(s) ** 2))
+        check_up(mcdiarmid_transfer(k, b, tau, n, s), min(2 * core + mp(b), mpmath.mpf(1)), 2**-50)
+        check_up(mcdiarmid_transfer(k, b, tau, n, s, variant="paper"), min(core + mp(b), mpmath.mpf(1)), 2**-50)
