@@ -98,7 +98,6 @@ class Theorem:
 _REGISTRY: dict[str, Theorem] = {}
 _MODULES = ("pvalues", "description", "maxinfo_dp", "mutual_info", "composition",
             "generalization")
-# (maxinfo_dp also registers RRST-3.1; generalization registers DFHPRR-4, RRST-B.1, B.2, D.1)
 
 
 def register(entry: Theorem) -> Theorem:

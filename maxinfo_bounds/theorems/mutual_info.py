@@ -17,8 +17,9 @@ log2(e)/e = 0.5307...``, so ``beta* <= (m + 0.54)/k`` always: the exact variant 
 worse. (In nats the maximum would be ``1/e``; the constant is consistent with the paper's
 base-2 logarithm.)
 
-The second part of Lemma 1.5 (max-information to mutual information) mixes ``ln`` and ``log``
-in its statement; it is left for the proof-step certification to settle (see docs/errata.md).
+The second part of Lemma 1.5 (max-information to mutual information) is
+:func:`approx_max_information_to_mi`; its statement mixes ``ln`` and ``log`` and bounds the
+mutual information in nats (see its docstring and docs/errata.md).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from scipy.optimize import brentq
 from ..catalog import Bound, Param, Theorem, register
 from ..numeric import (
     InvalidParameter,
+    RegimeError,
+    check_int,
     check_real,
     check_real_array,
     enclosure,
@@ -43,7 +46,12 @@ from ..numeric import (
     nudge_until,
 )
 
-__all__ = ["mi_to_approx_max_information", "mi_beta_exact"]
+__all__ = [
+    "mi_to_approx_max_information",
+    "mi_beta_exact",
+    "mi_beta_float",
+    "approx_max_information_to_mi",
+]
 
 _M, _K = sympy.symbols("m k", positive=True)
 _B = sympy.Symbol("beta", positive=True)
@@ -177,4 +185,95 @@ register(Theorem(
             Param("k", float, "(0, inf)", "target max-information, bits")),
     evaluator=mi_to_approx_max_information, sympy_statement=_statement,
     returns="Bound(k, beta rounded up; variant 'exact' (default) or 'paper')",
+))
+
+
+# --------------------------------------------------------------------------------------------
+# the other direction: approximate max-information to mutual information (Lemma 1.5, part 2)
+
+
+def _statement_part2() -> Any:
+    k, b, s = sympy.symbols("k beta Sigma", positive=True)
+    return 2 * k * sympy.log(2) + 2 * b * sympy.log(s / (2 * b), 2) / (1 - 2**-k)
+
+
+def approx_max_information_to_mi(k: float, beta: float, support_size: int, *,
+                                 variant: str = "sound", unit: str = "bits",
+                                 strict: bool = True, dps: int = 30) -> float:
+    r"""A mutual-information bound from ``I^beta_infty(X; Y) <= k`` bits; X on ``support_size`` values.
+
+    .. math:: I(X;Y) \le 2k\ln 2 + \frac{2\beta\log_2(|\Sigma|/2\beta)}{1 - 2^{-k}}\quad(\text{paper; in nats})
+
+    Theorem: RRST Lemma 1.5 (second part; the journal version's looser bound).
+    Units: ``k`` in bits. The proof computes ``I`` with natural logarithms, so the paper's
+    right-hand side bounds ``I`` **in nats** (its ``log2`` terms over-bound the ``ln`` terms the
+    proof produces); in bits it is that value divided by ``ln 2``. ``unit`` selects the unit of
+    the returned bound (default bits).
+    Variants:
+      * ``"paper"``: the displayed formula, read in nats.
+      * ``"sound"`` (default): the proof's own intermediate bound, tightened:
+        ``2k ln 2 + b (ln|Sigma| + ln(1/b))`` nats with ``b = beta/(1 - 2^{-k})``. Only the
+        upper tail of the information density is needed, and one-sided indistinguishability
+        gives ``Pr[B] < beta/(1 - 2^{-k})``, half the ``2 beta/(1 - 2^{-k})`` of Lemma A.6
+        (which also covers the lower tail); ``H(X') <= ln|Sigma|`` in nats.
+    Conditions:
+      * ``k > 0``; ``support_size >= 1``; paper: ``0 <= beta <= 3(1 - 2^{-k})/20``; sound:
+        ``beta/(1 - 2^{-k}) <= 1/e`` (where ``w ln(1/w)`` is increasing). Outside:
+        :class:`~maxinfo_bounds.numeric.RegimeError` (``strict=False`` returns the value).
+    Returns: an upper bound on ``I(X; Y)`` rounded up, in ``unit``.
+
+    >>> round(approx_max_information_to_mi(1.0, 0.0, 2), 12)     # 2k ln2 nats = 2k bits, hand
+    2.0
+    >>> approx_max_information_to_mi(1.0, 0.01, 1024) < approx_max_information_to_mi(
+    ...     1.0, 0.01, 1024, variant="paper")
+    True
+    """
+    if variant not in ("sound", "paper"):
+        raise InvalidParameter("variant", variant, "'sound' or 'paper'")
+    if unit not in ("bits", "nats"):
+        raise InvalidParameter("unit", unit, "'bits' or 'nats'")
+    kf = float(check_real("k", k, low=0.0, low_open=True))
+    if kf == math.inf:
+        raise InvalidParameter("k", k, "a real number in (0, inf)")
+    bf = float(check_real("beta", beta, low=0.0, high=1.0))
+    s = check_int("support_size", support_size, low=1)
+    one_minus = -math.expm1(-kf * math.log(2))
+    if variant == "paper":
+        ok = bf <= 3 * one_minus / 20
+        cond = "0 <= beta <= 3(1 - 2^-k)/20"
+    else:
+        ok = bf / one_minus <= 1 / math.e
+        cond = "beta/(1 - 2^-k) <= 1/e"
+    if not ok and strict:
+        raise RegimeError("RRST Lemma 1.5 (second part)", "beta", bf, cond)
+
+    def val(iv: Any) -> Any:
+        K, B, S = iv.mpf(kf), iv.mpf(bf), iv.mpf(s)
+        ln2 = iv.log(2)
+        om = 1 - iv.exp(-K * ln2)
+        if bf == 0.0:
+            nats = 2 * K * ln2
+        elif variant == "paper":
+            nats = 2 * K * ln2 + 2 * B * (iv.log(S / (2 * B)) / ln2) / om
+        else:
+            b1 = B / om
+            nats = 2 * K * ln2 + b1 * (iv.log(S) + iv.log(1 / b1))
+        return nats if unit == "nats" else nats / ln2
+
+    return enclosure(val, prec=iv_prec(dps))[1]
+
+
+register(Theorem(
+    id="RRST-1.5b", paper="RRST", number="Lemma 1.5 (second part)",
+    title="Approximate max-information bounds mutual information",
+    latex=r"I(X;Y) \le 2k\ln 2 + \frac{2\beta\log(|\Sigma|/2\beta)}{1-2^{-k}}\ \text{(nats)}",
+    conditions=("I^beta_inf(X;Y) <= k bits, k > 0", "X takes |Sigma| = support_size values",
+                "paper: 0 <= beta <= 3(1 - 2^-k)/20; sound: beta/(1 - 2^-k) <= 1/e",
+                "the bound is on I in nats (the proof's unit); returned in bits by default"),
+    units="k in bits; result in bits (unit='nats' available)",
+    params=(Param("k", float, "(0, inf)", "max-information bound, bits"),
+            Param("beta", float, "[0, 3(1-2^-k)/20]", "approximation parameter"),
+            Param("support_size", int, "[1, inf) integer", "number of values of X")),
+    evaluator=approx_max_information_to_mi, sympy_statement=_statement_part2,
+    returns="float upper bound on I(X;Y), rounded up (variant 'sound' (default) or 'paper')",
 ))

@@ -25,7 +25,7 @@ from maxinfo_bounds.theorems.pvalues import (
 )
 
 from ..strategies import exact_joint
-from .reference import DPS, check_down, log_uniform, mp
+from .reference import DPS, check_down, check_up, log_uniform, mp
 
 
 def _f(b, k):
@@ -171,3 +171,41 @@ def test_bad_variants():
         mi_to_approx_max_information(1.0, 2.0, variant="nope")
     with pytest.raises(InvalidParameter, match="variant"):
         mi_pvalue_correction(0.05, 1.0, variant="nope")
+
+
+# ------------------------------------------------------------------------------------------
+# Lemma 1.5, second part
+
+
+from hypothesis import assume  # noqa: E402
+
+from maxinfo_bounds.theorems.mutual_info import approx_max_information_to_mi  # noqa: E402
+
+
+@given(exact_joint(max_rows=4, max_cols=3), st.sampled_from([F(0), F(1, 100), F(1, 20), F(1, 10)]))
+def test_lemma_1_5_part2_holds_on_exact_tables(J, beta):
+    """Exact I^beta (k, rounded up) -> the lemma's MI bound must be >= the exact MI (40 digits)."""
+    k = approx_max_information(J, beta).enclosure()[1]
+    assume(k > 1e-9)
+    mi_bits = mutual_information(J, dps=40)
+    for variant in ("sound", "paper"):
+        try:
+            bound = approx_max_information_to_mi(k, float(beta), len(J), variant=variant)
+        except RegimeError:
+            continue
+        assert mp(bound) >= mi_bits
+
+
+def test_lemma_1_5_part2_units_and_values():
+    # beta = 0: 2k ln 2 nats = 2k bits (hand)
+    assert approx_max_information_to_mi(1.5, 0.0, 8, unit="nats") == pytest.approx(3 * math.log(2), rel=1e-15)
+    # paper formula at 50 digits, in nats
+    k, b, s = 2.0, 0.05, 1024
+    with mpmath.workdps(DPS):
+        ref = 2 * mp(k) * mpmath.log(2) + 2 * mp(b) * mpmath.log(s / (2 * mp(b)), 2) / (1 - mpmath.power(2, -mp(k)))
+    check_up(approx_max_information_to_mi(k, b, s, variant="paper", unit="nats"), ref, 2**-50)
+    with pytest.raises(RegimeError, match="beta"):
+        approx_max_information_to_mi(1.0, 0.1, 8, variant="paper")  # 0.1 > 3(1/2)/20 = 0.075
+    # the sound variant (one-sided tail, ln|Sigma|) is never above the paper's where both apply
+    for k, b, s in [(1.0, 0.05, 2), (3.0, 0.1, 10**6), (10.0, 0.001, 2**40)]:
+        assert approx_max_information_to_mi(k, b, s) <= approx_max_information_to_mi(k, b, s, variant="paper")
