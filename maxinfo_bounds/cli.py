@@ -15,6 +15,8 @@ Commands::
     maxinfo solve {eps,k,n} ...             the largest eps / k / n meeting a target (certified)
     maxinfo correct --alpha A [--eps E --n N [--iid]] [--mi-bits M] [--range-size R]
                                             the best certified gamma for one selection step
+    maxinfo plot ID --vary P --range LO:HI [--log-x] [--out F.png|F.svg] --PARAM VALUE ...
+                                            a result against one parameter (matplotlib)
 """
 
 from __future__ import annotations
@@ -230,6 +232,71 @@ def _cmd_correct(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _result_value(res: Any) -> float:
+    """The plotted number of a result: k (bits) of a Bound, else the float / probability."""
+    if isinstance(res, Bound):
+        return float(res.k)
+    if hasattr(res, "probability"):
+        return float(res.probability)
+    return float(res)
+
+
+def _cmd_plot(ns: argparse.Namespace) -> int:
+    import numpy as np
+
+    e = get(ns.id)
+    kinds = {p.name: p.kind for p in e.params}
+    if any(k not in (int, float) for k in kinds.values()):
+        raise InvalidParameter("theorem_id", e.id, "a result with numeric parameters")
+    if ns.vary not in kinds:
+        raise InvalidParameter("vary", ns.vary, "one of " + ", ".join(kinds))
+    try:
+        lo_s, hi_s = ns.range.split(":")
+        lo, hi = float(lo_s), float(hi_s)
+    except ValueError as exc:
+        raise InvalidParameter("range", ns.range, "LO:HI with two numbers") from exc
+    if not (lo < hi) or (ns.log_x and lo <= 0):
+        raise InvalidParameter("range", ns.range, "LO < HI (and LO > 0 with --log-x)")
+    if not 2 <= ns.points <= 10_000:
+        raise InvalidParameter("points", ns.points, "an integer in [2, 10000]")
+    sub = _Parser(prog=f"maxinfo plot {e.id}")
+    for prm in e.params:
+        if prm.name != ns.vary:
+            sub.add_argument(f"--{prm.name.replace('_', '-')}", dest=prm.name, type=prm.kind,
+                             required=True, help=f"{prm.help} ({prm.domain})")
+    fixed = vars(sub.parse_args(ns.params))
+    xs = np.geomspace(lo, hi, ns.points) if ns.log_x else np.linspace(lo, hi, ns.points)
+    if kinds[ns.vary] is int:
+        xs = np.unique(np.round(xs)).astype(int)
+    results = [(x.item(), e.evaluator(**{**fixed, ns.vary: x.item()})) for x in xs]
+    pts = [(x, _result_value(r)) for x, r in results]
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".")
+    if ns.log_x:
+        ax.set_xscale("log")
+    ylab = "k (bits, rounded up)" if isinstance(results[0][1], Bound) else "value (certified)"
+    ax.set_xlabel(ns.vary)
+    ax.set_ylabel(ylab)
+    ax.set_title(f"{e.id}: {e.title}\n" + ", ".join(f"{k}={v}" for k, v in fixed.items()),
+                 fontsize=9)
+    fig.tight_layout()
+    fig.savefig(ns.out)
+    plt.close(fig)
+    out = {"theorem": e.id, "vary": ns.vary, "fixed": fixed, "out": str(ns.out),
+           "x": [p[0] for p in pts], "y": [p[1] for p in pts], "y_label": ylab}
+    if ns.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"wrote {ns.out} ({len(pts)} points of {e.id} against {ns.vary})")
+    return 0
+
+
 def _build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="maxinfo", description="Certified max-information bounds and p-value "
                 "corrections for adaptive data analysis (information in bits).")
@@ -291,6 +358,17 @@ def _build_parser() -> argparse.ArgumentParser:
     co.add_argument("--range-size", type=int, help="number of possible outputs")
     co.add_argument("--json", action="store_true")
     co.set_defaults(fn=_cmd_correct)
+
+    pl = sub.add_parser("plot", help="a result against one parameter, PNG or SVG")
+    pl.add_argument("--json", action="store_true")
+    pl.add_argument("--vary", required=True, help="the parameter on the x axis")
+    pl.add_argument("--range", required=True, help="LO:HI")
+    pl.add_argument("--points", type=int, default=60)
+    pl.add_argument("--log-x", action="store_true")
+    pl.add_argument("--out", default="maxinfo-plot.png", help="file name; .png or .svg")
+    pl.add_argument("id")
+    pl.add_argument("params", nargs=argparse.REMAINDER)
+    pl.set_defaults(fn=_cmd_plot)
     return p
 
 
