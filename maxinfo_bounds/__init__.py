@@ -1,19 +1,50 @@
 """maxinfo_bounds: certified max-information bounds and p-value corrections for adaptive data analysis.
 
-Information is in bits unless stated. See ``docs/`` and ``../shared/DESIGN.md``.
+Information is in bits unless stated; DP's eps in nats. See ``docs/`` and ``../shared/DESIGN.md``.
+Upper bounds are rounded up, thresholds and lower bounds down.
 """
 
+from .catalog import Bound
+from .corrections import Correction, correct
 from .numeric import ExactLog, InvalidParameter, RegimeError
+from .theorems.composition import compose_max_information
 from .theorems.description import description_length_max_information
-from .theorems.pvalues import pvalue_correction
+from .theorems.generalization import (
+    bnsssu_transfer,
+    hoeffding_transfer,
+    mcdiarmid_transfer,
+    pvalue_sensitivity_lower_bound,
+)
+from .theorems.maxinfo_dp import (
+    approx_dp_max_information,
+    pure_dp_max_information,
+    pure_dp_max_information_product,
+)
+from .theorems.mutual_info import approx_max_information_to_mi, mi_to_approx_max_information
+from .theorems.pvalues import mi_pvalue_correction, pvalue_correction, russo_zou_pvalue_correction
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Bound",
+    "Correction",
     "ExactLog",
     "InvalidParameter",
     "RegimeError",
+    "approx_dp_max_information",
+    "approx_max_information_to_mi",
+    "bnsssu_transfer",
+    "compose_max_information",
+    "correct",
     "description_length_max_information",
+    "hoeffding_transfer",
+    "mcdiarmid_transfer",
+    "mi_pvalue_correction",
+    "mi_to_approx_max_information",
+    "pure_dp_max_information",
+    "pure_dp_max_information_product",
     "pvalue_correction",
+    "pvalue_sensitivity_lower_bound",
+    "russo_zou_pvalue_correction",
     "__version__",
 ]
