@@ -129,7 +129,8 @@ def catalog_markdown() -> str:
            "do not edit by hand (a test checks it is current).", "",
            "Every evaluator is certified: upper bounds are rounded up and corrected thresholds "
            "down (mpmath interval arithmetic; the vectorised numpy paths add a relative margin "
-           "of 2^-44 in the safe direction). Information is in bits.", "",
+           "of 2^-44 in the safe direction, plus 2^-49 per unit of the size of a computed "
+           "exponent). Information is in bits.", "",
            "| id | source | result |", "| --- | --- | --- |"]
     for e in entries():
         out.append(f"| [`{e.id}`](#{e.id.lower().replace('.', '')}) | "

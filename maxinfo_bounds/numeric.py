@@ -568,16 +568,33 @@ def iter_pairs(name: str, neighbors: Iterable[Any], n_rows: int) -> list[tuple[i
 FAST_REL_MARGIN: float = 2.0 ** -44
 
 
-def fast_up(y: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Push float results of a closed form up by :data:`FAST_REL_MARGIN` (upper bounds)."""
-    out: NDArray[np.float64] = np.nextafter(y + np.abs(y) * FAST_REL_MARGIN, np.inf)
+#: Extra relative margin per unit of |argument| of an exponential whose argument is itself
+#: computed: exp(x (1 + r)) = exp(x) exp(x r), so a relative error r <= 8 ulp of x becomes a
+#: relative error of about |x| r in the result. 2^-49 is 16 ulp per unit of |x|.
+FAST_EXP_MARGIN: float = 2.0 ** -49
+
+
+def _margin(y: NDArray[np.float64], exp_arg: Any) -> NDArray[np.float64]:
+    rel = FAST_REL_MARGIN if exp_arg is None else FAST_REL_MARGIN + np.abs(exp_arg) * FAST_EXP_MARGIN
+    out: NDArray[np.float64] = np.abs(y) * rel
     return out
 
 
-def fast_down(y: NDArray[np.float64], *, floor: float = 0.0) -> NDArray[np.float64]:
+def fast_up(y: NDArray[np.float64], *, exp_arg: Any = None) -> NDArray[np.float64]:
+    """Push float results of a closed form up by :data:`FAST_REL_MARGIN` (upper bounds).
+
+    ``exp_arg``: the (computed) argument of an exponential factor in ``y``, whose rounding is
+    amplified by its size; adds ``|exp_arg| * FAST_EXP_MARGIN`` to the relative margin.
+    """
+    out: NDArray[np.float64] = np.nextafter(y + _margin(y, exp_arg), np.inf)
+    return out
+
+
+def fast_down(y: NDArray[np.float64], *, floor: float = 0.0,
+              exp_arg: Any = None) -> NDArray[np.float64]:
     """Push float results down by :data:`FAST_REL_MARGIN` (thresholds, lower bounds), >= floor."""
     out: NDArray[np.float64] = np.maximum(
-        np.nextafter(y - np.abs(y) * FAST_REL_MARGIN, -np.inf), floor)
+        np.nextafter(y - _margin(y, exp_arg), -np.inf), floor)
     return out
 
 

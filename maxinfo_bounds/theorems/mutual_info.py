@@ -199,7 +199,7 @@ def _statement_part2() -> Any:
 
 def approx_max_information_to_mi(k: float, beta: float, support_size: int, *,
                                  variant: str = "sound", unit: str = "bits",
-                                 strict: bool = True, dps: int = 30) -> float:
+                                 strict: bool = True, dps: int = 30) -> Any:
     r"""A mutual-information bound from ``I^beta_infty(X; Y) <= k`` bits; X on ``support_size`` values.
 
     .. math:: I(X;Y) \le 2k\ln 2 + \frac{2\beta\log_2(|\Sigma|/2\beta)}{1 - 2^{-k}}\quad(\text{paper; in nats})
@@ -232,6 +232,8 @@ def approx_max_information_to_mi(k: float, beta: float, support_size: int, *,
         raise InvalidParameter("variant", variant, "'sound' or 'paper'")
     if unit not in ("bits", "nats"):
         raise InvalidParameter("unit", unit, "'bits' or 'nats'")
+    if is_array(k, beta, support_size):
+        return _to_mi_vectorised(k, beta, support_size, variant, unit, strict)
     kf = float(check_real("k", k, low=0.0, low_open=True))
     if kf == math.inf:
         raise InvalidParameter("k", k, "a real number in (0, inf)")
@@ -261,6 +263,31 @@ def approx_max_information_to_mi(k: float, beta: float, support_size: int, *,
         return nats if unit == "nats" else nats / ln2
 
     return enclosure(val, prec=iv_prec(dps))[1]
+
+
+def _to_mi_vectorised(k: Any, beta: Any, support_size: Any, variant: str, unit: str,
+                      strict: bool) -> Any:
+    ka = check_real_array("k", k, low=0.0, low_open=True)
+    ba = check_real_array("beta", beta, low=0.0, high=1.0)
+    sa = check_real_array("support_size", support_size, low=1.0, integer=True)
+    ka, ba, sa = np.broadcast_arrays(ka, ba, sa)
+    if not np.all(np.isfinite(ka)):
+        raise InvalidParameter("k", float(ka[~np.isfinite(ka)].ravel()[0]), "finite")
+    om = -np.expm1(-ka * math.log(2))
+    ok = (ba <= 3 * om / 20) if variant == "paper" else (ba / om <= 1 / math.e)
+    if strict and not ok.all():
+        i = int(np.flatnonzero(~ok.ravel())[0])
+        raise RegimeError("RRST Lemma 1.5 (second part)", f"beta[{i}]", float(ba.ravel()[i]),
+                          "0 <= beta <= 3(1 - 2^-k)/20" if variant == "paper"
+                          else "beta/(1 - 2^-k) <= 1/e")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if variant == "paper":
+            tail = 2 * ba * (np.log2(sa) - np.log2(2 * ba)) / om
+        else:
+            b1 = ba / om
+            tail = b1 * (np.log(sa) - np.log(b1))
+        nats = 2 * ka * math.log(2) + np.where(ba > 0, tail, 0.0)
+    return fast_up(nats if unit == "nats" else nats / math.log(2))
 
 
 register(Theorem(

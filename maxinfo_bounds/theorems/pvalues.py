@@ -131,7 +131,9 @@ def mi_pvalue_correction(alpha: Any, m: Any, *, variant: str = "optimal", dps: i
     Units: ``m`` in bits.
     Conditions:
       * ``alpha`` in [0, 1], ``m >= 0`` (finite); ``I(X; A(X)) <= m`` for the data distribution.
-    Returns: gamma rounded down (float). Arrays: evaluated point by point.
+    Returns: gamma rounded down (float). Arrays: the paper variant by its vectorised closed
+    form (pushed down by a relative 2^-44); the optimal variant point by point (each a 1-D
+    optimisation), certified.
 
     Examples
     --------
@@ -146,6 +148,11 @@ def mi_pvalue_correction(alpha: Any, m: Any, *, variant: str = "optimal", dps: i
     if is_array(alpha, m):
         aa, ma = np.broadcast_arrays(check_real_array("alpha", alpha, low=0.0, high=1.0),
                                      check_real_array("m", m, low=0.0))
+        if variant == "paper":
+            with np.errstate(divide="ignore", under="ignore"):
+                x = np.where(aa > 0, -2 / np.where(aa > 0, aa, 1.0) * (ma + 0.54), 0.0)
+                g = np.where(aa > 0, aa / 2 * np.exp2(x), 0.0)
+            return fast_down(g, exp_arg=x)
         return np.array([mi_pvalue_correction(float(x), float(y), variant=variant, dps=dps)
                          for x, y in zip(aa.ravel(), ma.ravel())]).reshape(aa.shape)
     a = float(check_real("alpha", alpha, low=0.0, high=1.0))

@@ -39,7 +39,8 @@ def test_hoeffding_sweep():
     arr = hoeffding_transfer(k, b, t, n)
     for i in range(N):
         ref = _ref(k[i], b[i], t[i], int(n[i]))
-        check_up(arr[i], ref, 2**-40)
+        arg = k[i] * math.log(2) + 2 * t[i] ** 2 * n[i]  # documented margin for computed exponents
+        check_up(arr[i], ref, 2**-40 + arg * 2.0**-46)
         if i % 10 == 0:  # the scalar path is slower: every tenth point (1,000 points)
             check_up(hoeffding_transfer(float(k[i]), float(b[i]), float(t[i]), int(n[i])), ref, 2**-50)
 
