@@ -13,7 +13,7 @@ Commands::
     maxinfo explain ID                      statement, conditions, parameters of one result
     maxinfo bound ID --PARAM VALUE ...      evaluate one result of the catalog
     maxinfo solve {eps,k,n} ...             the largest eps / k / n meeting a target (certified)
-    maxinfo correct --alpha A [--eps E --n N [--iid]] [--mi-bits M] [--range-size R]
+    maxinfo correct --alpha A [--eps E [--delta D] --n N [--iid]] [--mi-bits M] [--range-size R]
                                             the best certified gamma for one selection step
     maxinfo plot ID --vary P --range LO:HI [--log-x] [--out F.png|F.svg] --PARAM VALUE ...
                                             a result against one parameter (matplotlib)
@@ -218,17 +218,20 @@ def _cmd_solve(ns: argparse.Namespace) -> int:
 def _cmd_correct(ns: argparse.Namespace) -> int:
     from .corrections import correct
 
-    c = correct(ns.alpha, eps=ns.eps, n=ns.n, iid=ns.iid, mi_bits=ns.mi_bits,
+    c = correct(ns.alpha, eps=ns.eps, n=ns.n, iid=ns.iid, delta=ns.delta, mi_bits=ns.mi_bits,
                 range_size=ns.range_size)
     out: dict[str, Any] = {"alpha": c.alpha, "gamma": c.gamma, "gamma_rounding": "down",
                            "k_bits": c.k, "beta": c.beta, "route": " -> ".join(c.route)}
     if ns.json:
         out["candidates"] = [{"route": r, "gamma": g} for r, g in c.candidates]
+        out["notes"] = list(c.notes)
         print(json.dumps(out, indent=2))
     else:
         _print_table([(k, v) for k, v in out.items() if v is not None])
         for r, g in c.candidates:
             print(f"  candidate: {r}: gamma = {g!r}")
+        for note in c.notes:
+            print(f"  note: {note}")
     return 0
 
 
@@ -353,7 +356,9 @@ def _build_parser() -> argparse.ArgumentParser:
     co.add_argument("--alpha", type=float, required=True)
     co.add_argument("--eps", type=float, help="the step is eps-DP (pure, nats)")
     co.add_argument("--n", type=int, help="number of records (with --eps)")
-    co.add_argument("--iid", action="store_true", help="records are i.i.d. (allows RRST Thm 1.4b)")
+    co.add_argument("--delta", type=float, help="approximate DP: the step is (eps, delta)-DP")
+    co.add_argument("--iid", action="store_true",
+                    help="records are i.i.d. (allows RRST Thm 1.4b and Thm 3.1)")
     co.add_argument("--mi-bits", type=float, help="mutual information bound, bits")
     co.add_argument("--range-size", type=int, help="number of possible outputs")
     co.add_argument("--json", action="store_true")

@@ -38,6 +38,7 @@ class Correction:
     beta: float | None
     route: tuple[str, ...]
     candidates: tuple[tuple[str, float], ...] = field(default=())
+    notes: tuple[str, ...] = field(default=())
 
     def __str__(self) -> str:
         kb = "" if self.k is None else f", k={self.k!r} bits, beta={self.beta!r}"
@@ -64,13 +65,18 @@ def _best_beta(alpha: float, k_of_beta: Any) -> float:
 
 
 def correct(alpha: float, *, eps: float | None = None, n: int | None = None, iid: bool = False,
-            mi_bits: float | None = None, range_size: int | None = None) -> Correction:
+            delta: float | None = None, mi_bits: float | None = None,
+            range_size: int | None = None) -> Correction:
     """The largest certified γ(α) for one selection step described by what is known about it.
 
     Routes tried (each where its conditions hold):
 
     * ``eps`` and ``n``: RRST Thm 1.4a (any data) → Thm 1.3; with ``iid=True`` also
       Thm 1.4b with the best β (i.i.d. data) → Thm 1.3.
+    * ``eps``, ``delta > 0`` and ``n`` (approximate DP): RRST Thm 3.1 (sound variant, t and δ̂
+      optimised for each β, β optimised) → Thm 1.3, only with ``iid=True``: approximate DP
+      gives no max-information bound for other data (RRST §4); without it the route is
+      reported as unavailable.
     * ``mi_bits``: RRST Cor C.2, optimal variant.
     * ``range_size``: DFHPRR Thm 6 at β = α/2 (the exact optimum of (α − β)β/|Y|) → Thm 1.3.
 
@@ -85,7 +91,17 @@ def correct(alpha: float, *, eps: float | None = None, n: int | None = None, iid
     """
     a = float(check_real("alpha", alpha, low=0.0, high=1.0, low_open=True))
     cands: list[tuple[str, float, float | None, float | None, tuple[str, ...]]] = []
-    if eps is not None or n is not None:
+    notes: list[str] = []
+    if delta is not None:
+        if eps is None or n is None:
+            raise InvalidParameter("eps" if eps is None else "n", None,
+                                   "given with delta (an approximate DP step needs eps, delta, n)")
+        if not iid:
+            notes.append("approximate DP: no max-information bound without i.i.d. data "
+                         "(RRST §4); pass iid=True if the records are i.i.d.")
+        else:
+            cands.append(_approx_dp_route(a, eps, delta, n))
+    if (eps is not None or n is not None) and delta is None:
         if eps is None or n is None:
             raise InvalidParameter("eps" if eps is None else "n", None,
                                    "given together with the other (a pure DP step needs eps and n)")
@@ -111,7 +127,34 @@ def correct(alpha: float, *, eps: float | None = None, n: int | None = None, iid
                       ("DFHPRR-6", "RRST-1.3")))
     if not cands:
         raise InvalidParameter("description", None,
-                               "at least one of eps and n, mi_bits, or range_size")
+                               "at least one applicable route (eps and n; eps, delta, n with iid; "
+                               "mi_bits; or range_size)" + (f" -- {notes[0]}" if notes else ""))
     name, g, k_, b_, route = max(cands, key=lambda c: c[1])
     return Correction(alpha=a, gamma=g, k=k_, beta=b_, route=route,
-                      candidates=tuple((c[0], c[1]) for c in cands))
+                      candidates=tuple((c[0], c[1]) for c in cands), notes=tuple(notes))
+
+
+def _approx_dp_route(a: float, eps: float, delta: float,
+                     n: int) -> tuple[str, float, float | None, float | None, tuple[str, ...]]:
+    """RRST Thm 3.1 (sound) then Thm 1.3, with the target beta chosen to maximise gamma."""
+    from .theorems.maxinfo_dp import approx_dp_max_information
+
+    def k_at(b: float) -> float:
+        try:
+            return float(approx_dp_max_information(eps, delta, n, beta=b).k)
+        except InvalidParameter:
+            return 1e18  # this beta is not reachable (finite: the optimiser must not see inf)
+
+    b0 = approx_dp_max_information(eps, delta, n)  # the paper's choice; raises RegimeError
+    lo = math.log(min(b0.beta, a) * 1e-12 + 1e-300)
+    res = minimize_scalar(lambda lb: (k_at(math.exp(lb)) - math.log2(max(a - math.exp(lb), 1e-300))),
+                          bounds=(lo, math.log(a) - 1e-9), method="bounded",
+                          options={"xatol": 1e-6, "maxiter": 60})
+    best: tuple[float, float, float] = (0.0, b0.k, b0.beta)
+    for b in (math.exp(float(res.x)), b0.beta):
+        if b < a:
+            bound = approx_dp_max_information(eps, delta, n, beta=b) if b != b0.beta else b0
+            g = pvalue_correction(a, bound.k, bound.beta)
+            if g > best[0]:
+                best = (g, bound.k, bound.beta)
+    return ("approximate DP, i.i.d. data", best[0], best[1], best[2], ("RRST-3.1", "RRST-1.3"))

@@ -55,3 +55,23 @@ def test_cli_correct(capsys):
     assert main(["correct", "--alpha", "0.05", "--range-size", "20", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["route"] == "DFHPRR-6 -> RRST-1.3" and out["gamma"] <= 3.125e-5
+
+
+def test_approx_dp_route_needs_iid_and_is_certified():
+    from maxinfo_bounds import RegimeError
+    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
+
+    c = correct(0.05, eps=0.01, delta=1e-30, n=100, iid=True, range_size=5)
+    assert c.route == ("RRST-3.1", "RRST-1.3")
+    # the (k, beta) pair is a Thm 3.1 bound: re-optimising at that beta does at least as well
+    again = approx_dp_max_information(0.01, 1e-30, 100, beta=c.beta)
+    assert again.beta <= c.beta and again.k <= c.k * (1 + 1e-6)
+    assert c.gamma == pvalue_correction(0.05, c.k, c.beta)
+    # never worse than the paper's (t, delta_hat) at its own beta
+    b0 = approx_dp_max_information(0.01, 1e-30, 100)
+    assert c.gamma >= pvalue_correction(0.05, b0.k, b0.beta)
+    with pytest.raises(InvalidParameter, match="no max-information bound without i.i.d."):
+        correct(0.05, eps=0.01, delta=1e-30, n=100)
+    assert correct(0.05, eps=0.01, delta=1e-30, n=100, range_size=5).notes  # route skipped, said
+    with pytest.raises(RegimeError, match="eps in"):
+        correct(0.05, eps=0.9, delta=1e-30, n=100, iid=True)
