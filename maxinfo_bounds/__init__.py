@@ -20,7 +20,11 @@ from .theorems.maxinfo_dp import (
     pure_dp_max_information,
     pure_dp_max_information_product,
 )
-from .theorems.mutual_info import approx_max_information_to_mi, mi_to_approx_max_information
+from .theorems.mutual_info import (
+    approx_dp_mutual_information,
+    approx_max_information_to_mi,
+    mi_to_approx_max_information,
+)
 from .theorems.pvalues import mi_pvalue_correction, pvalue_correction, russo_zou_pvalue_correction
 
 __version__ = "0.1.0"
@@ -32,6 +36,7 @@ __all__ = [
     "InvalidParameter",
     "RegimeError",
     "approx_dp_max_information",
+    "approx_dp_mutual_information",
     "approx_max_information_to_mi",
     "bnsssu_transfer",
     "compose_max_information",

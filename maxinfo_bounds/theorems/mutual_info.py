@@ -51,6 +51,7 @@ __all__ = [
     "mi_beta_exact",
     "mi_beta_float",
     "approx_max_information_to_mi",
+    "approx_dp_mutual_information",
 ]
 
 _M, _K = sympy.symbols("m k", positive=True)
@@ -304,3 +305,44 @@ register(Theorem(
     evaluator=approx_max_information_to_mi, sympy_statement=_statement_part2,
     returns="float upper bound on I(X;Y), rounded up (variant 'sound' (default) or 'paper')",
 ))
+
+
+def approx_dp_mutual_information(eps: float, delta: float, n: int, domain_size: int, *,
+                                 beta: float | None = None, variant: str = "sound",
+                                 unit: str = "bits") -> float:
+    r"""Mutual information of an (ε, δ)-DP algorithm on n i.i.d. records, explicit.
+
+    RRST Cor 1.6 states ``I(X; A(X)) = O(n eps^2 + n sqrt(delta/eps)(1 + ln(...) + n log|X|))``
+    under ``eps = Omega(1/sqrt(n))`` and ``delta = O(eps/n^2)``, conditions whose constants the
+    paper does not give, so the corollary itself has no explicit form. Its proof is a route we
+    can evaluate explicitly: RRST Thm 3.1 (``variant``; ``beta`` a target, or by default the
+    best of 25 targets in [1e-12, 0.3], each certified) gives ``(k, beta)``, and Lemma 1.5
+    (second part) with
+    ``|Sigma| = domain_size^n`` turns it into a mutual-information bound.
+    Units: ``eps`` in nats; result in bits (``unit="nats"`` available). Conditions: those of
+    both results (RegimeError otherwise). Returns: an upper bound, rounded up.
+
+    >>> m = approx_dp_mutual_information(0.05, 1e-30, 100, 2)
+    >>> 0 < m < 100
+    True
+    """
+    from .maxinfo_dp import approx_dp_max_information
+
+    d = check_int("domain_size", domain_size, low=1)
+    ni = check_int("n", n, low=1)
+    if beta is not None:
+        b = approx_dp_max_information(eps, delta, ni, beta=beta, variant=variant)
+        return float(approx_max_information_to_mi(b.k, b.beta, d**ni, variant=variant, unit=unit))
+    approx_dp_max_information(eps, delta, ni, variant=variant)  # regime check (RegimeError)
+    best = math.inf
+    for target in np.geomspace(1e-12, 0.3, 25):  # each candidate is a certified bound
+        try:
+            b = approx_dp_max_information(eps, delta, ni, beta=float(target), variant=variant)
+            best = min(best, float(approx_max_information_to_mi(
+                b.k, b.beta, d**ni, variant=variant, unit=unit)))
+        except (InvalidParameter, RegimeError):
+            continue
+    if best == math.inf:
+        raise InvalidParameter("delta", delta, "small enough that some beta <= 0.3 is reachable "
+                               "by RRST Thm 3.1 (roughly n sqrt(delta/eps) << 1)")
+    return best

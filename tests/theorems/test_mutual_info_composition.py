@@ -209,3 +209,16 @@ def test_lemma_1_5_part2_units_and_values():
     # the sound variant (one-sided tail, ln|Sigma|) is never above the paper's where both apply
     for k, b, s in [(1.0, 0.05, 2), (3.0, 0.1, 10**6), (10.0, 0.001, 2**40)]:
         assert approx_max_information_to_mi(k, b, s) <= approx_max_information_to_mi(k, b, s, variant="paper")
+
+
+def test_cor_1_6_route():
+    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
+    from maxinfo_bounds.theorems.mutual_info import approx_dp_mutual_information
+
+    m = approx_dp_mutual_information(0.05, 1e-30, 100, 2, beta=1e-3)
+    b = approx_dp_max_information(0.05, 1e-30, 100, beta=1e-3)
+    assert m == approx_max_information_to_mi(b.k, b.beta, 2**100)  # the route, composed
+    assert m >= 2 * b.k  # hand: the 2k ln2 nats = 2k bits term alone
+    assert approx_dp_mutual_information(0.05, 1e-30, 100, 2) <= m  # the default searches beta
+    with pytest.raises(RegimeError):
+        approx_dp_mutual_information(0.9, 1e-30, 100, 2)
