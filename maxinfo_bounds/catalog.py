@@ -80,6 +80,8 @@ class Theorem:
     returns: str
     notes: str = ""
     aliases: tuple[str, ...] = field(default=())
+    #: JSON/CLI name of a scalar result (with its unit), e.g. "gamma" or "m_bits"
+    value_name: str = "value"
 
     def explain(self) -> str:
         """A plain-text explanation (what ``maxinfo explain ID`` prints)."""

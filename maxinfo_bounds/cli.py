@@ -174,8 +174,12 @@ def _cmd_bound(ns: argparse.Namespace) -> int:
         out.update(k_bits=res.k, beta=res.beta, k_rounding="up", product_only=res.product_only,
                    variant=res.variant, in_regime=res.in_regime,
                    conditions_checked=list(res.conditions))
+    elif hasattr(res, "deviation"):
+        out.update(deviation=res.deviation, probability=res.probability, rounding="up",
+                   in_regime=res.in_regime, conditions_checked=list(res.conditions))
     else:
-        out.update(gamma=res, gamma_rounding="down")
+        down = e.value_name in ("gamma", "sensitivity_lower_bound")
+        out.update({e.value_name: res, "rounding": "down" if down else "up"})
     if ns.json:
         print(json.dumps(out, indent=2))
     else:

@@ -94,7 +94,7 @@ def hoeffding_transfer(k: Any, beta: Any, tau: Any, n: Any, *, dps: int = 30) ->
 
 
 register(Theorem(
-    id="DFHPRR-4", paper="DFHPRR", number="Thm 4 with Hoeffding (after Lemma 5)",
+    id="DFHPRR-4", value_name="probability", paper="DFHPRR", number="Thm 4 with Hoeffding (after Lemma 5)",
     title="Max-information transfers Hoeffding's bound to adaptively chosen estimates",
     latex=r"\Pr[|\hat L - L| > \tau] \le 2^{k}\cdot 2e^{-2\tau^{2} n} + \beta",
     conditions=("the selection has I^beta_inf <= k bits", "[0, 1]-valued loss, n i.i.d. samples",
@@ -127,6 +127,10 @@ class TailBound:
         flag = "" if self.in_regime else "  [OUT OF REGIME: not a proven bound]"
         return (f"Pr[|q(P^n) - q(X)| >= {self.deviation!r}] < {self.probability!r} "
                 f"({self.theorem}){flag}")
+
+    def _repr_latex_(self) -> str:
+        return (rf"$\Pr[|q(\mathcal{{P}}^n) - q(\mathbf{{X}})| \ge {self.deviation!r}] < "
+                rf"{self.probability!r}\quad\text{{({self.theorem})}}$")
 
 
 def bnsssu_transfer(eps: float, delta: float, n: int, sensitivity: float, *,
@@ -261,7 +265,7 @@ _D = sympy.Symbol("delta", positive=True)
 _N = sympy.Symbol("n", positive=True)
 
 register(Theorem(
-    id="RRST-B.1", paper="RRST", number="Lemma B.1",
+    id="RRST-B.1", value_name="sensitivity_lower_bound", paper="RRST", number="Lemma B.1",
     title="p-values have sensitivity at least 0.37/sqrt(n)",
     latex=r"\Delta(p\circ\phi) \ge \frac{1/2-\delta}{\sqrt{\frac{n}{2}\ln(1/\delta)}} > \frac{0.37}{\sqrt n}",
     conditions=("phi a test statistic with a continuous null distribution (p o phi uniform)",
@@ -292,7 +296,7 @@ register(Theorem(
 ))
 
 register(Theorem(
-    id="RRST-D.1", paper="RRST", number="Thm D.1 (max-information + McDiarmid)",
+    id="RRST-D.1", value_name="probability", paper="RRST", number="Thm D.1 (max-information + McDiarmid)",
     title="Max-information transfers McDiarmid's inequality to adaptive queries",
     latex=(r"\Pr[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge \tau] \le 2^{k}\cdot 2"
            r"\exp(-2\tau^2/(n\Delta^2)) + \beta"),

@@ -292,7 +292,7 @@ def _to_mi_vectorised(k: Any, beta: Any, support_size: Any, variant: str, unit: 
 
 
 register(Theorem(
-    id="RRST-1.5b", paper="RRST", number="Lemma 1.5 (second part)",
+    id="RRST-1.5b", value_name="m_bits", paper="RRST", number="Lemma 1.5 (second part)",
     title="Approximate max-information bounds mutual information",
     latex=r"I(X;Y) \le 2k\ln 2 + \frac{2\beta\log(|\Sigma|/2\beta)}{1-2^{-k}}\ \text{(nats)}",
     conditions=("I^beta_inf(X;Y) <= k bits, k > 0", "X takes |Sigma| = support_size values",

@@ -89,7 +89,7 @@ def pvalue_correction(alpha: Any, k: Any, beta: Any, *, dps: int = 30) -> Any:
 
 
 register(Theorem(
-    id="RRST-1.3", paper="RRST", number="Thm 1.3 (product data); Thm C.1 (any data)",
+    id="RRST-1.3", value_name="gamma", paper="RRST", number="Thm 1.3 (product data); Thm C.1 (any data)",
     title="p-value correction from a max-information bound",
     latex=r"\gamma(\alpha) = \max\left(\frac{\alpha - \beta}{2^{k}}, 0\right)",
     conditions=("the selection procedure has I^beta_inf <= k bits (I^beta_inf,P for Thm 1.3)",
@@ -184,7 +184,7 @@ def mi_pvalue_correction(alpha: Any, m: Any, *, variant: str = "optimal", dps: i
     return best
 
 
-def russo_zou_pvalue_correction(alpha: Any, m: Any, *, dps: int = 30) -> float:
+def russo_zou_pvalue_correction(alpha: Any, m: Any, *, dps: int = 30) -> Any:
     r"""The largest γ that Russo–Zou's mutual-information bound certifies at level α.
 
     .. math:: \Pr[p \le \gamma] \le \gamma + \sqrt{\frac{m_{\mathrm{nats}}}{\ln(1/(2\gamma))}} \le \alpha
@@ -195,7 +195,8 @@ def russo_zou_pvalue_correction(alpha: Any, m: Any, *, dps: int = 30) -> float:
     Conditions:
       * ``alpha`` in [0, 1], ``m >= 0`` (finite).
     Returns: gamma rounded down: the root of ``gamma + sqrt(m ln2 / ln(1/(2 gamma))) = alpha`` in
-    (0, 1/2) (``alpha`` itself when ``m = 0``), certified by interval arithmetic. RRST note it is
+    (0, 1/2) (``alpha`` itself when ``m = 0``), certified by interval arithmetic (arrays: point
+    by point, each a root). RRST note it is
     at most ``min(alpha/2, 2^{-log2(e) m_nats/alpha^2}/2)``.
 
     Examples
@@ -204,6 +205,11 @@ def russo_zou_pvalue_correction(alpha: Any, m: Any, *, dps: int = 30) -> float:
     >>> g < min(0.025, 0.5 * math.exp(-0.05 * math.log(2) / 0.05**2))    # RRST's upper envelope
     True
     """
+    if is_array(alpha, m):
+        aa, ma = np.broadcast_arrays(check_real_array("alpha", alpha, low=0.0, high=1.0),
+                                     check_real_array("m", m, low=0.0))
+        return np.array([russo_zou_pvalue_correction(float(x), float(y), dps=dps)
+                         for x, y in zip(aa.ravel(), ma.ravel())]).reshape(aa.shape)
     a = float(check_real("alpha", alpha, low=0.0, high=1.0))
     mf = float(check_real("m", m, low=0.0))
     if mf == 0.0:
@@ -235,7 +241,7 @@ def russo_zou_pvalue_correction(alpha: Any, m: Any, *, dps: int = 30) -> float:
 
 
 register(Theorem(
-    id="RRST-C.2", paper="RRST", number="Cor C.2 (Lemma 1.5 with Thm C.1)",
+    id="RRST-C.2", value_name="gamma", paper="RRST", number="Cor C.2 (Lemma 1.5 with Thm C.1)",
     title="p-value correction from a mutual-information bound",
     latex=r"\gamma(\alpha) = \frac{\alpha}{2}\cdot 2^{-\frac{2}{\alpha}(m + 0.54)}",
     conditions=("I(X; A(X)) <= m bits", "0 <= alpha <= 1",
@@ -248,7 +254,7 @@ register(Theorem(
 ))
 
 register(Theorem(
-    id="RRST-C.3", paper="RRST", number="Thm C.3 (Russo & Zou Prop. 7)",
+    id="RRST-C.3", value_name="gamma", paper="RRST", number="Thm C.3 (Russo & Zou Prop. 7)",
     title="Russo-Zou p-value correction from mutual information (baseline)",
     latex=r"\Pr[p \le \gamma] \le \gamma + \sqrt{m / \ln(1/(2\gamma))}",
     conditions=("I(X; A(X)) <= m (taken in bits, converted to nats)", "0 <= alpha <= 1"),
