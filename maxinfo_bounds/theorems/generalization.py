@@ -133,8 +133,8 @@ class TailBound:
                 rf"{self.probability!r}\quad\text{{({self.theorem})}}$")
 
 
-def bnsssu_transfer(eps: float, delta: float, n: int, sensitivity: float, *,
-                    strict: bool = True) -> TailBound:
+def bnsssu_transfer(eps: Any, delta: Any, n: Any, sensitivity: Any, *,
+                    strict: bool = True) -> Any:
     r"""Generalization of (ε, δ)-DP selection of Δ-sensitive queries (Bassily et al.).
 
     .. math:: \Pr\bigl[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge 18\varepsilon\Delta n\bigr] < \delta/\varepsilon
@@ -143,11 +143,25 @@ def bnsssu_transfer(eps: float, delta: float, n: int, sensitivity: float, *,
     Conditions:
       * ``eps`` in (0, 1/3), ``delta`` in (0, eps/4), ``n >= ln(4 eps/delta)/eps^2``;
         ``sensitivity > 0``; i.i.d. data. Outside: RegimeError (``strict=False`` marks it).
+    Returns: a :class:`TailBound`; arrays: ``(deviation, probability)`` float64 arrays
+    (vectorised, rounded up).
 
     >>> b = bnsssu_transfer(0.1, 1e-6, 2000, 1e-3)
     >>> round(b.deviation, 12), round(b.probability, 18)   # 18 * 0.1 * 1e-3 * 2000 = 3.6, hand
     (3.6, 1e-05)
     """
+    if is_array(eps, delta, n, sensitivity):
+        ea, da, na, sa = np.broadcast_arrays(
+            check_real_array("eps", eps, low=0.0, low_open=True),
+            check_real_array("delta", delta, low=0.0, high=1.0, low_open=True),
+            check_real_array("n", n, low=1.0, integer=True),
+            check_real_array("sensitivity", sensitivity, low=0.0, low_open=True))
+        bad = (ea >= 1 / 3) | (da >= ea / 4) | (na < np.log(4 * ea / da) / ea**2)
+        if strict and bad.any():
+            i = int(np.flatnonzero(bad.ravel())[0])
+            bnsssu_transfer(float(ea.ravel()[i]), float(da.ravel()[i]), int(na.ravel()[i]),
+                            float(sa.ravel()[i]))  # raises the RegimeError naming the condition
+        return fast_up(18 * ea * sa * na), np.minimum(fast_up(da / ea), 1.0)
     e = float(check_real("eps", eps, low=0.0, low_open=True))
     d = float(check_real("delta", delta, low=0.0, high=1.0, low_open=True))
     ni = check_int("n", n, low=1)

@@ -45,10 +45,10 @@ def test_sympy_statement_agrees_with_evaluator(tid, values, call):
 
 def test_sweep_russo_zou():
     rng = np.random.default_rng(51)
-    a = rng.uniform(0.001, 0.5, 1000)
-    m = log_uniform(rng, 1e-8, 5, 1000)
+    a = rng.uniform(0.001, 0.5, 10_000)
+    m = log_uniform(rng, 1e-8, 5, 10_000)
     arr = russo_zou_pvalue_correction(a, m)
-    for i in range(1000):
+    for i in range(10_000):
         g = arr[i]
         if g == 0.0:
             continue
@@ -60,7 +60,7 @@ def test_sweep_russo_zou():
 
 def test_sweep_mi_pvalue_optimal_valid_and_dominant():
     rng = np.random.default_rng(52)
-    for a, m in zip(rng.uniform(0.005, 0.2, 60), log_uniform(rng, 1e-3, 20, 60)):
+    for a, m in zip(rng.uniform(0.005, 0.2, 2000), log_uniform(rng, 1e-3, 20, 2000)):
         opt = mi_pvalue_correction(float(a), float(m))
         assert opt >= mi_pvalue_correction(float(a), float(m), variant="paper")
         assert opt <= a  # a valid correction never exceeds alpha here (beta* >= 0, k > 0)
@@ -68,7 +68,7 @@ def test_sweep_mi_pvalue_optimal_valid_and_dominant():
 
 def test_sweep_lemma_1_5_scalar_paths():
     rng = np.random.default_rng(53)
-    for _ in range(1000):
+    for _ in range(10_000):
         m, k = float(log_uniform(rng, 1e-4, 50, 1)[0]), float(log_uniform(rng, 0.01, 500, 1)[0])
         b = mi_to_approx_max_information(m, k, variant="paper").beta
         with mpmath.workdps(DPS):
@@ -86,7 +86,7 @@ def test_sweep_lemma_1_5_scalar_paths():
 
 def test_sweep_d1_b2_scalar():
     rng = np.random.default_rng(54)
-    for _ in range(1000):
+    for _ in range(10_000):
         k, b = float(rng.uniform(0, 40)), float(rng.uniform(0, 0.1))
         tau, n, s = float(log_uniform(rng, 1e-3, 1, 1)[0]), int(log_uniform(rng, 1, 1e8, 1)[0]), \
             float(log_uniform(rng, 1e-6, 0.1, 1)[0])
@@ -112,3 +112,16 @@ def test_extremes_finite():
     assert math.isfinite(approx_max_information_to_mi(1e-12, 0.0, 10**12))
     assert 0 < russo_zou_pvalue_correction(1e-3, 1e-9) <= 1e-3
     assert russo_zou_pvalue_correction(1e-12, 1e-12) == 0.0  # e^{-6.9e11}/2 underflows: 0 is the safe side
+
+
+def test_b2_vectorised():
+    rng = np.random.default_rng(55)
+    e = rng.uniform(1e-3, 0.33, 10_000)
+    d = e / 4 * log_uniform(rng, 1e-12, 0.99, 10_000)
+    n = np.floor(np.log(4 * e / d) / e**2) + np.floor(log_uniform(rng, 1, 1e6, 10_000))
+    s = log_uniform(rng, 1e-6, 0.1, 10_000)
+    dev, prob = bnsssu_transfer(e, d, n, s)
+    for i in range(0, 10_000):
+        with mpmath.workdps(DPS):
+            check_up(dev[i], 18 * mp(e[i]) * mp(s[i]) * int(n[i]), 2**-40)
+            check_up(prob[i], mp(d[i]) / mp(e[i]), 2**-40)
