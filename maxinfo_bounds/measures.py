@@ -259,20 +259,21 @@ def _sup_scalar(r: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.fl
     Qh = Q0 + scale * np.concatenate(([0.0], np.cumsum(q[idx][order])[:-1]))
     Hh = np.maximum.accumulate(Ph - rso * Qh)
     j = int(np.searchsorted(Hh, beta, side="right"))  # estimated rank of c* in the sample
-    P_all, Q_all = float(np.sum(p)), float(np.sum(q))
     cache: dict[float, tuple[float, float, float]] = {}
+    masks: dict[float, NDArray[np.bool_]] = {}
 
     def H(t: float) -> tuple[float, float, float]:
         """(H(t), P, Q) for the event {r > t} together with the outcomes above."""
         if t not in cache:
-            mask = r > t
+            mask = masks[t] = r > t
             cnt = int(np.count_nonzero(mask))
             if 8 * cnt <= n:  # sparse: sum the few selected outcomes
                 k = np.flatnonzero(mask)
                 Pa, Qa = float(np.sum(p[k])), float(np.sum(q[k]))
             elif 8 * (n - cnt) <= n:  # dense: subtract the few unselected ones
                 k = np.flatnonzero(~mask)
-                Pa, Qa = P_all - float(np.sum(p[k])), Q_all - float(np.sum(q[k]))
+                Pa = float(np.sum(p)) - float(np.sum(p[k]))
+                Qa = float(np.sum(q)) - float(np.sum(q[k]))
             else:
                 w = mask.astype(np.float64)
                 Pa, Qa = float(p @ w), float(q @ w)
@@ -295,12 +296,13 @@ def _sup_scalar(r: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.fl
             break
         j = j - g if not hi_ok else j + g  # c* lies beyond the failed end: recentre there
         g *= 4
+    above_lo = masks[t_lo] if t_lo in masks else r > t_lo
     if t_hi == math.inf:
         P1, Q1 = P0, Q0
-        mid = r > t_lo
+        mid = above_lo
     else:
         _, P1, Q1 = H(t_hi)
-        mid = (r > t_lo) & (r <= t_hi)
+        mid = above_lo > masks[t_hi]  # r > t_lo and not r > t_hi (booleans: a > b is a & ~b)
     k = np.flatnonzero(mid)
     if 10 * k.size > 9 * n:  # the bracket could not narrow the problem: sort it
         return _prefix_max(r, p, q, P0, Q0, beta)
