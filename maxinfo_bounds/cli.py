@@ -174,6 +174,9 @@ def _cmd_bound(ns: argparse.Namespace) -> int:
         out.update(k_bits=res.k, beta=res.beta, k_rounding="up", product_only=res.product_only,
                    variant=res.variant, in_regime=res.in_regime,
                    conditions_checked=list(res.conditions))
+    elif hasattr(res, "eps") and hasattr(res, "delta"):
+        out.update(eps_total_nats=res.eps, delta_total=res.delta, rounding="up",
+                   conditions_checked=list(res.conditions))
     elif hasattr(res, "deviation"):
         out.update(deviation=res.deviation, probability=res.probability, rounding="up",
                    in_regime=res.in_regime, conditions_checked=list(res.conditions))
