@@ -648,3 +648,14 @@ def nudge_until(x: float, ok: Callable[[float], bool], *, up: bool) -> float:
         x = x + step if up else x - step
         step *= 2
     raise ArithmeticError("nudge_until: the certified check never held")  # pragma: no cover
+
+
+def as_nonempty_list(name: str, obj: Any, what: str) -> list[Any]:
+    """``list(obj)``, refusing non-iterables and empty sequences with InvalidParameter."""
+    try:
+        items = list(obj)
+    except TypeError as exc:
+        raise InvalidParameter(name, obj, f"a sequence of {what}") from exc
+    if not items:
+        raise InvalidParameter(name, items, f"a non-empty sequence of {what}")
+    return items

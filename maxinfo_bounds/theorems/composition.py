@@ -20,7 +20,7 @@ from typing import Any
 import sympy
 
 from ..catalog import Bound, Param, Theorem, register
-from ..numeric import InvalidParameter, RegimeError, float_up
+from ..numeric import InvalidParameter, RegimeError, as_nonempty_list, float_up
 
 __all__ = ["compose_max_information"]
 
@@ -58,12 +58,7 @@ def compose_max_information(bounds: Sequence[Bound], *, strict: bool = True) -> 
     ...
     maxinfo_bounds.numeric.RegimeError: RRST Thm A.3 does not apply: it requires only the first step to have a product-only bound (RRST §4: a later step sees data conditioned on earlier outputs, not a product distribution), got bounds[1]='b (product_only)'
     """
-    try:
-        items = list(bounds)
-    except TypeError as exc:
-        raise InvalidParameter("bounds", bounds, "a sequence of Bound") from exc
-    if not items:
-        raise InvalidParameter("bounds", items, "a non-empty sequence of Bound")
+    items = as_nonempty_list("bounds", bounds, "Bound")
     in_regime = True
     for i, b in enumerate(items):
         if not isinstance(b, Bound):

@@ -26,6 +26,7 @@ from ..catalog import Param, Theorem, register
 from ..numeric import (
     InvalidParameter,
     RegimeError,
+    as_nonempty_list,
     check_int,
     check_real,
     enclosure,
@@ -61,12 +62,7 @@ class DPGuarantee:
 
 
 def _steps(steps: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
-    try:
-        items = list(steps)
-    except TypeError as exc:
-        raise InvalidParameter("steps", steps, "a sequence of (eps, delta) pairs") from exc
-    if not items:
-        raise InvalidParameter("steps", items, "a non-empty sequence of (eps, delta) pairs")
+    items = as_nonempty_list("steps", steps, "(eps, delta) pairs")
     out = []
     for i, st in enumerate(items):
         try:
@@ -75,8 +71,6 @@ def _steps(steps: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
             raise InvalidParameter(f"steps[{i}]", st, "an (eps, delta) pair") from exc
         out.append((float(check_real(f"steps[{i}].eps", e, low=0.0)),
                     float(check_real(f"steps[{i}].delta", d, low=0.0, high=1.0))))
-        if out[-1][0] == math.inf:
-            raise InvalidParameter(f"steps[{i}].eps", e, "finite")
     return out
 
 
@@ -168,11 +162,7 @@ def laplace_epsilon(sensitivity: float, scale: float) -> float:
     >>> laplace_epsilon(1.0, 10.0)
     0.1
     """
-    s = check_real("sensitivity", sensitivity, low=0.0, low_open=True)
-    b = check_real("scale", scale, low=0.0, low_open=True)
-    if s == math.inf or b == math.inf:
-        raise InvalidParameter("sensitivity" if s == math.inf else "scale", math.inf, "finite")
-    return float_up(Fraction(s) / Fraction(b))
+    return _ratio_up("sensitivity", sensitivity, "scale", scale)
 
 
 def laplace_scale(sensitivity: float, eps: float) -> float:
@@ -181,11 +171,14 @@ def laplace_scale(sensitivity: float, eps: float) -> float:
     >>> laplace_scale(1.0, 0.1)   # 1/0.1 with 0.1 read exactly = 9.99999999999999944..., up: 10
     10.0
     """
-    s = check_real("sensitivity", sensitivity, low=0.0, low_open=True)
-    e = check_real("eps", eps, low=0.0, low_open=True)
-    if s == math.inf or e == math.inf:
-        raise InvalidParameter("sensitivity" if s == math.inf else "eps", math.inf, "finite")
-    return float_up(Fraction(s) / Fraction(e))
+    return _ratio_up("sensitivity", sensitivity, "eps", eps)
+
+
+def _ratio_up(num_name: str, num: float, den_name: str, den: float) -> float:
+    """``num/den`` for two positive finite reals (check_real refuses inf), exact, rounded up."""
+    a = check_real(num_name, num, low=0.0, low_open=True)
+    b = check_real(den_name, den, low=0.0, low_open=True)
+    return float_up(Fraction(a) / Fraction(b))
 
 
 def gaussian_sigma(sensitivity: float, eps: float, delta: float, *, strict: bool = True,
@@ -202,8 +195,6 @@ def gaussian_sigma(sensitivity: float, eps: float, delta: float, *, strict: bool
     s = float(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
     e = float(check_real("eps", eps, low=0.0, low_open=True))
     d = float(check_real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True))
-    if s == math.inf:
-        raise InvalidParameter("sensitivity", sensitivity, "finite")
     if not e < 1 and strict:
         raise RegimeError("Dwork-Roth Thm A.1", "eps", e, "eps in (0, 1)")
     return enclosure(lambda iv: iv.mpf(s) * iv.sqrt(2 * iv.log(iv.mpf(5) / 4 / iv.mpf(d)))

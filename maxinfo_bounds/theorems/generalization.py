@@ -166,8 +166,6 @@ def bnsssu_transfer(eps: Any, delta: Any, n: Any, sensitivity: Any, *,
     d = float(check_real("delta", delta, low=0.0, high=1.0, low_open=True))
     ni = check_int("n", n, low=1)
     s = float(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
-    if s == math.inf or e == math.inf:
-        raise InvalidParameter("sensitivity" if s == math.inf else "eps", math.inf, "finite")
     bad = []
     if not e < 1 / 3:
         bad.append(("eps", "eps in (0, 1/3)", e))

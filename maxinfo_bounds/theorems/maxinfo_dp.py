@@ -303,8 +303,6 @@ def approx_dp_max_information(eps: Any, delta: Any, n: Any, *, beta: float | Non
     e = float(check_real("eps", eps, low=0.0, low_open=True))
     d = float(check_real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True))
     ni = check_int("n", n, low=1)
-    if e == math.inf:
-        raise InvalidParameter("eps", eps, "a real number in (0, inf)")
     if (t is None) != (delta_hat is None):
         raise InvalidParameter("t" if t is None else "delta_hat", None,
                                "given together with the other")

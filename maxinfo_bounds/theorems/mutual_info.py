@@ -158,8 +158,6 @@ def mi_to_approx_max_information(m: Any, k: Any, *, variant: str = "exact",
                          for a, b in zip(mb.ravel(), kb.ravel())]).reshape(mb.shape)
     mf = float(check_real("m", m, low=0.0))
     kf = float(check_real("k", k, low=0.0, low_open=True))
-    if kf == math.inf:
-        raise InvalidParameter("k", k, "a real number in (0, inf)")
     if variant == "paper":
         beta = min(_paper_beta_up(mf, kf), 1.0)
     else:
@@ -236,8 +234,6 @@ def approx_max_information_to_mi(k: float, beta: float, support_size: int, *,
     if is_array(k, beta, support_size):
         return _to_mi_vectorised(k, beta, support_size, variant, unit, strict)
     kf = float(check_real("k", k, low=0.0, low_open=True))
-    if kf == math.inf:
-        raise InvalidParameter("k", k, "a real number in (0, inf)")
     bf = float(check_real("beta", beta, low=0.0, high=1.0))
     s = check_int("support_size", support_size, low=1)
     one_minus = -math.expm1(-kf * math.log(2))
