@@ -9,12 +9,14 @@ from .corrections import Correction, correct
 from .numeric import ExactLog, InvalidParameter, RegimeError
 from .theorems.composition import compose_max_information
 from .theorems.description import description_length_max_information
+from .theorems.dp_accounting import DPGuarantee, dp_max_information
 from .theorems.generalization import (
     bnsssu_transfer,
     hoeffding_transfer,
     mcdiarmid_transfer,
     pvalue_sensitivity_lower_bound,
 )
+from .theorems.holdout import SparseValidate, Thresholdout
 from .theorems.maxinfo_dp import (
     approx_dp_max_information,
     pure_dp_max_information,
@@ -32,6 +34,9 @@ __version__ = "0.1.0"
 __all__ = [
     "Bound",
     "Correction",
+    "DPGuarantee",
+    "SparseValidate",
+    "Thresholdout",
     "ExactLog",
     "InvalidParameter",
     "RegimeError",
@@ -42,6 +47,7 @@ __all__ = [
     "compose_max_information",
     "correct",
     "description_length_max_information",
+    "dp_max_information",
     "hoeffding_transfer",
     "mcdiarmid_transfer",
     "mi_pvalue_correction",

@@ -99,7 +99,7 @@ class Theorem:
 
 _REGISTRY: dict[str, Theorem] = {}
 _MODULES = ("pvalues", "description", "maxinfo_dp", "mutual_info", "composition",
-            "generalization", "dp_accounting")
+            "generalization", "dp_accounting", "holdout")
 
 
 def register(entry: Theorem) -> Theorem:

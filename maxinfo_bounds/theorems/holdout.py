@@ -1,0 +1,390 @@
+r"""The reusable holdout: Thresholdout and SparseValidate, with their guarantees.
+
+* :class:`Thresholdout` implements DFHPRR §3's pseudocode exactly (the order of the random draws
+  included), answers statistical queries phi: X -> [0, 1], tracks its overfitting budget and
+  reports its privacy (Notes, Thresholdout lemma), the max-information that follows (RRST
+  Thm 1.4 / 3.1) and DFHPRR Thm 9's parameter choice.
+* :class:`SparseValidate` implements DFHPRR Thm 10's validator, and :func:`sparse_validate_factor`
+  its union-bound factor l_i exactly (Python integers).
+
+Units: eps in nats, k in bits. Every privacy parameter and probability bound is rounded up.
+
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> train, hold = rng.random(1000), rng.random(1000)
+>>> th = Thresholdout(train, hold, threshold=0.04, sigma=0.01, budget=10, rng=1)
+>>> a = th.query(lambda x: (x > 0.5).astype(float))   # train and holdout agree: training mean
+>>> a == float(np.mean(train > 0.5)), th.remaining_budget
+(True, 10)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+import numpy as np
+import sympy
+from numpy.typing import NDArray
+
+from ..catalog import Bound, Param, Theorem, register
+from ..numeric import (
+    InvalidParameter,
+    MaxinfoError,
+    RegimeError,
+    check_int,
+    check_real,
+    enclosure,
+    float_up,
+)
+from .dp_accounting import DPGuarantee, compose_dp, dp_max_information
+
+__all__ = [
+    "BudgetExhausted",
+    "Thresholdout",
+    "thresholdout_dp",
+    "thresholdout_theorem9",
+    "Theorem9Parameters",
+    "SparseValidate",
+    "sparse_validate_factor",
+    "sparse_validate_bound",
+]
+
+
+class BudgetExhausted(MaxinfoError, RuntimeError):
+    """A reusable holdout was asked a query after its budget was spent."""
+
+
+def _rng(rng: Any) -> np.random.Generator:
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or isinstance(rng, (int, np.integer, np.random.SeedSequence)):
+        if rng is None:
+            raise InvalidParameter("rng", rng, "a numpy Generator or an integer seed "
+                                   "(results must be reproducible)")
+        return np.random.default_rng(rng)
+    raise InvalidParameter("rng", rng, "a numpy Generator or an integer seed")
+
+
+def thresholdout_dp(budget: int, sigma: float, n: int, *, delta: float = 0.0,
+                    variant: Literal["sound", "paper"] = "sound") -> DPGuarantee:
+    r"""Privacy of Thresholdout with budget B, noise rate sigma, holdout size n (Laplace noise).
+
+    Each over-threshold answer is an AboveThreshold run (threshold noise Lap(2σ), query noise
+    Lap(4σ), sensitivity 1/n: 1/(σn)) plus the noisy answer (Lap(σ): 1/(σn)), so 2/(σn) per unit
+    of budget; answers under the threshold are the training mean and cost nothing.
+
+    Theorem: Notes, Thresholdout lemma: (2B/(σn), 0)-DP, and
+    (sqrt(32 B ln(2/δ))/(σn), δ)-DP for δ > 0 (``variant="paper"``: that closed form, which is
+    Dwork & Roth Cor 3.21's and is claimed only where it is at least advanced composition, so
+    valid). ``variant="sound"`` (default): the smaller of basic composition and advanced
+    composition (Dwork & Roth Thm 3.20) of the B runs at total δ; never larger than the paper's.
+
+    >>> thresholdout_dp(10, 0.01, 1000).eps          # 2 * 10 / (0.01 * 1000)
+    2.0
+    """
+    b = check_int("budget", budget, low=1)
+    s = Fraction(check_real("sigma", sigma, low=0.0, low_open=True))
+    ni = check_int("n", n, low=1)
+    d = float(check_real("delta", delta, low=0.0, high=1.0, high_open=True))
+    if variant not in ("sound", "paper"):
+        raise InvalidParameter("variant", variant, "'sound' or 'paper'")
+    step = float_up(2 / (s * ni))
+    conds = (f"budget B = {b}", f"sigma = {float(s)!r}", f"holdout n = {ni}", "Laplace noise")
+    if d == 0:
+        return DPGuarantee(float_up(2 * b / (s * ni)), 0.0, "Notes-Thresholdout", conds)
+    if variant == "paper":
+        e = enclosure(lambda iv: iv.sqrt(32 * b * iv.log(2 / iv.mpf(d))) / (iv.mpf(float(s)) * ni))[1]
+        adv = compose_dp([(step, 0.0)] * b, d).eps
+        if not adv <= e:  # the closed form is only a theorem where advanced composition backs it
+            raise RegimeError("Notes Thresholdout lemma (Dwork-Roth Cor 3.21)", "delta", d,
+                              "a delta at which the closed form is at least advanced composition")
+        return DPGuarantee(e, d, "Notes-Thresholdout", (*conds, "paper closed form"))
+    g = compose_dp([(step, 0.0)] * b, d)
+    return DPGuarantee(g.eps, g.delta, "Notes-Thresholdout", (*conds, *g.conditions))
+
+
+@dataclass(frozen=True)
+class Theorem9Parameters:
+    """DFHPRR Thm 9's settings for accuracy tau, m queries, failure probability beta."""
+
+    tau: float
+    m: int
+    budget: int
+    beta: float
+    threshold: float
+    sigma: float
+    #: ln(m/beta)/tau^2 * min(B, sqrt(B ln(ln(m/beta)/tau))): n0 up to the unstated constant
+    n0_shape: float
+    note: str = ("DFHPRR Thm 9 states n >= n0 = O(n0_shape) without the constant, so no "
+                 "explicit sample size follows from it; n0_shape is the bound's shape only.")
+
+
+def thresholdout_theorem9(tau: float, m: int, budget: int, beta: float) -> Theorem9Parameters:
+    r"""DFHPRR Thm 9: T = 3τ/4, σ = τ/(96 ln(4m/β)); the guarantee needs n >= n0 = O(shape).
+
+    Theorem: DFHPRR Thm 9. Conditions: τ, β > 0 (β < 1), m >= B >= 1. ``sigma`` is within an ulp
+    of the formula (rounded down); the privacy of a run is always reported from the σ it
+    actually uses. The O(·) constant of n0 is not stated in the paper, so only its shape
+    ln(m/β)/τ² · min(B, sqrt(B ln(ln(m/β)/τ))) is returned, never a sample size.
+
+    >>> p = thresholdout_theorem9(0.01, 1000, 10, 0.05)
+    >>> p.threshold, round(p.sigma, 10)               # 0.0075, 0.01 / (96 ln 80000) = 9.22664...e-06
+    (0.0075, 9.2266e-06)
+    """
+    t = float(check_real("tau", tau, low=0.0, low_open=True))
+    mm = check_int("m", m, low=1)
+    bb = check_int("budget", budget, low=1, high=mm)
+    be = float(check_real("beta", beta, low=0.0, high=1.0, low_open=True, high_open=True))
+    thr = float(Fraction(3) * Fraction(t) / 4)
+    sig = enclosure(lambda iv: iv.mpf(t) / (96 * iv.log(4 * iv.mpf(mm) / iv.mpf(be))))[0]
+    lm = math.log(mm / be)
+    inner = math.log(lm / t) if lm / t > 1 else 0.0
+    shape = lm / t**2 * min(bb, math.sqrt(bb * inner))
+    return Theorem9Parameters(t, mm, bb, be, thr, sig, shape)
+
+
+class Thresholdout:
+    r"""DFHPRR's Thresholdout (§3), exactly as in the paper's pseudocode.
+
+    Parameters
+    ----------
+    train, holdout:
+        The training and holdout datasets (arrays whose first axis indexes records). A query
+        is a callable ``phi`` mapping such an array to one value in [0, 1] per record; or call
+        :meth:`query_values` with the two arrays of values directly.
+    threshold:
+        T. ``sigma``: the noise rate σ. ``budget``: B, the number of over-threshold answers.
+    noise:
+        ``"laplace"`` (the paper's algorithm: threshold noise Lap(2σ), comparison noise Lap(4σ),
+        answer noise Lap(σ)) or ``"gaussian"`` (the paper's experiment: the same draws with
+        N(0, (cσ)²) in place of Lap(cσ); no DP guarantee is claimed for it).
+    rng:
+        A seeded ``numpy.random.Generator`` (or an integer seed).
+    on_exhausted:
+        ``"bottom"``: answer ``None`` (the paper's ⊥) once the budget is spent; ``"raise"``:
+        raise :class:`BudgetExhausted`.
+
+    Random draws happen in the pseudocode's order: γ at start; per query η; on an over-threshold
+    answer ξ then a fresh γ.
+    """
+
+    def __init__(self, train: Any, holdout: Any, *, threshold: float, sigma: float, budget: int,
+                 rng: Any, noise: Literal["laplace", "gaussian"] = "laplace",
+                 on_exhausted: Literal["bottom", "raise"] = "bottom") -> None:
+        self._train = np.asarray(train)
+        self._holdout = np.asarray(holdout)
+        if self._train.ndim == 0 or len(self._train) == 0:
+            raise InvalidParameter("train", train, "a non-empty dataset (array of records)")
+        if self._holdout.ndim == 0 or len(self._holdout) == 0:
+            raise InvalidParameter("holdout", holdout, "a non-empty dataset (array of records)")
+        self.threshold = float(check_real("threshold", threshold, low=0.0))
+        self.sigma = float(check_real("sigma", sigma, low=0.0, low_open=True))
+        self.budget = check_int("budget", budget, low=1)
+        if noise not in ("laplace", "gaussian"):
+            raise InvalidParameter("noise", noise, "'laplace' or 'gaussian'")
+        if on_exhausted not in ("bottom", "raise"):
+            raise InvalidParameter("on_exhausted", on_exhausted, "'bottom' or 'raise'")
+        self.noise = noise
+        self.on_exhausted = on_exhausted
+        self._rng = _rng(rng)
+        self.remaining_budget = self.budget
+        self.queries_answered = 0
+        self.over_threshold = 0
+        self._t_hat = self.threshold + self._draw(2.0)
+
+    @property
+    def n_holdout(self) -> int:
+        return int(len(self._holdout))
+
+    def _draw(self, c: float) -> float:
+        if self.noise == "laplace":
+            return float(self._rng.laplace(0.0, c * self.sigma))
+        return float(self._rng.normal(0.0, c * self.sigma))
+
+    def query(self, phi: Callable[[Any], Any]) -> float | None:
+        """Answer ``phi``: the training mean, or the noisy holdout mean if they differ."""
+        if not callable(phi):
+            raise InvalidParameter("phi", phi, "a callable mapping records to values in [0, 1]")
+        return self.query_values(phi(self._train), phi(self._holdout))
+
+    def query_values(self, train_values: Any, holdout_values: Any) -> float | None:
+        """Answer a query given its values on every training and holdout record."""
+        tv = self._values("train_values", train_values, len(self._train))
+        hv = self._values("holdout_values", holdout_values, len(self._holdout))
+        if self.remaining_budget < 1:
+            if self.on_exhausted == "raise":
+                raise BudgetExhausted(f"Thresholdout budget B = {self.budget} is spent "
+                                      f"after {self.queries_answered} answers")
+            return None
+        self.queries_answered += 1
+        e_t = math.fsum(tv) / len(tv)
+        e_h = math.fsum(hv) / len(hv)
+        eta = self._draw(4.0)
+        if abs(e_h - e_t) > self._t_hat + eta:
+            xi = self._draw(1.0)
+            gamma = self._draw(2.0)
+            self.remaining_budget -= 1
+            self.over_threshold += 1
+            self._t_hat = self.threshold + gamma
+            return e_h + xi
+        return e_t
+
+    @staticmethod
+    def _values(name: str, v: Any, n: int) -> NDArray[np.float64]:
+        arr = np.asarray(v, dtype=np.float64)
+        if arr.shape != (n,):
+            raise InvalidParameter(name, f"shape {arr.shape}", f"shape ({n},): one value per record")
+        if not (np.all(arr >= 0.0) and np.all(arr <= 1.0)):  # also refuses NaN
+            raise InvalidParameter(name, "values outside [0, 1]", "[0, 1] (phi: X -> [0, 1])")
+        return arr
+
+    def dp_guarantee(self, delta: float = 0.0, *,
+                     variant: Literal["sound", "paper"] = "sound") -> DPGuarantee:
+        """The run's (eps, delta)-DP over the whole budget (see :func:`thresholdout_dp`)."""
+        if self.noise != "laplace":
+            raise RegimeError("Notes Thresholdout lemma", "noise", self.noise,
+                              "'laplace' (no DP guarantee is claimed for the Gaussian variant)")
+        return thresholdout_dp(self.budget, self.sigma, self.n_holdout, delta=delta,
+                               variant=variant)
+
+    def max_information(self, *, delta: float = 0.0, iid: bool = False,
+                        beta: float | None = None) -> Bound:
+        """Max-information (bits) of the transcript about the holdout set (RRST Thm 1.4 / 3.1)."""
+        return dp_max_information(self.dp_guarantee(delta), self.n_holdout, iid=iid, beta=beta)
+
+    def __repr__(self) -> str:
+        return (f"Thresholdout(n_holdout={self.n_holdout}, threshold={self.threshold!r}, "
+                f"sigma={self.sigma!r}, budget={self.budget}, remaining={self.remaining_budget}, "
+                f"noise={self.noise!r})")
+
+
+# --------------------------------------------------------------------------------------------
+# SparseValidate (DFHPRR Thm 10)
+# --------------------------------------------------------------------------------------------
+
+def sparse_validate_factor(i: int, budget: int, *,
+                           variant: Literal["paper", "histories"] = "paper") -> int:
+    r"""The union-bound factor of DFHPRR Thm 10 for the i-th query, exactly.
+
+    ``variant="paper"``: l_i = Σ_{j=0}^{min(i-1, B)} C(i, j), as stated (≤ m^B).
+    ``variant="histories"``: Σ_{j=0}^{min(i-1, B)} C(i-1, j), the number of answer histories
+    that can precede query i (the quantity the union bound of the proof runs over); never
+    larger than the paper's factor.
+
+    >>> sparse_validate_factor(3, 1), sparse_validate_factor(3, 1, variant="histories")
+    (4, 3)
+    """
+    ii = check_int("i", i, low=1)
+    bb = check_int("budget", budget, low=0)
+    if variant not in ("paper", "histories"):
+        raise InvalidParameter("variant", variant, "'paper' or 'histories'")
+    top = ii if variant == "paper" else ii - 1
+    return sum(math.comb(top, j) for j in range(min(ii - 1, bb) + 1))
+
+
+def sparse_validate_bound(i: int, budget: int, beta_i: float, *,
+                          variant: Literal["paper", "histories"] = "paper") -> float:
+    r"""DFHPRR Thm 10: P[psi_i(S) = 1] <= l_i beta_i (capped at 1), rounded up.
+
+    Theorem: DFHPRR Thm 10 (each query psi_i from a set Psi_i whose members each fail on a
+    fresh sample with probability at most beta_i).
+
+    >>> sparse_validate_bound(3, 1, 0.01)
+    0.04
+    """
+    be = Fraction(check_real("beta_i", beta_i, low=0.0, high=1.0))
+    return min(float_up(sparse_validate_factor(i, budget, variant=variant) * be), 1.0)
+
+
+class SparseValidate:
+    """DFHPRR's SparseValidate(m, B): answers psi(S_h) for Boolean queries on the holdout set,
+    at most m queries and at most B answers equal to 1.
+
+    >>> sv = SparseValidate([0, 1, 1, 0], m=3, budget=1)
+    >>> sv.query(lambda s: sum(s) > 3), sv.query(lambda s: sum(s) >= 2), sv.query(lambda s: True)
+    (False, True, None)
+    """
+
+    def __init__(self, holdout: Any, *, m: int, budget: int,
+                 on_exhausted: Literal["bottom", "raise"] = "bottom") -> None:
+        self._holdout = holdout
+        self.m = check_int("m", m, low=1)
+        self.budget = check_int("budget", budget, low=1, high=self.m)
+        if on_exhausted not in ("bottom", "raise"):
+            raise InvalidParameter("on_exhausted", on_exhausted, "'bottom' or 'raise'")
+        self.on_exhausted = on_exhausted
+        self.queries_answered = 0
+        self.ones = 0
+
+    @property
+    def exhausted(self) -> bool:
+        return self.queries_answered >= self.m or self.ones >= self.budget
+
+    def query(self, psi: Callable[[Any], Any]) -> bool | None:
+        """psi(S_h) as a bool, or None (⊥) / BudgetExhausted once a budget is spent."""
+        if not callable(psi):
+            raise InvalidParameter("psi", psi, "a callable mapping the holdout set to a bit")
+        if self.exhausted:
+            if self.on_exhausted == "raise":
+                raise BudgetExhausted(f"SparseValidate budgets spent (m = {self.m}, "
+                                      f"B = {self.budget})")
+            return None
+        bit = psi(self._holdout)
+        if bit not in (0, 1, True, False):
+            raise InvalidParameter("psi(holdout)", bit, "a bit (0, 1, True or False)")
+        self.queries_answered += 1
+        self.ones += int(bool(bit))
+        return bool(bit)
+
+    def failure_bound(self, i: int, beta_i: float) -> float:
+        """DFHPRR Thm 10's bound on P[psi_i(S) = 1] for this validator's budget."""
+        return sparse_validate_bound(check_int("i", i, low=1, high=self.m), self.budget, beta_i)
+
+
+def _thresholdout_eps(budget: int, sigma: float, n: int) -> DPGuarantee:
+    """Theorem: Notes, Thresholdout lemma (pure part): (2B/(σn), 0)-DP."""
+    return thresholdout_dp(budget, sigma, n)
+
+
+def _sv_bound(i: int, budget: int, beta_i: float) -> float:
+    """Theorem: DFHPRR Thm 10: P[psi_i(S) = 1] <= l_i beta_i."""
+    return sparse_validate_bound(i, budget, beta_i)
+
+
+register(Theorem(
+    id="Notes-Thresholdout", paper="Notes", number="Thresholdout lemma",
+    title="Thresholdout is (2B/(sigma n), 0)-DP",
+    latex=r"\varepsilon = \frac{2B}{\sigma n};\quad \varepsilon_\delta = "
+          r"\frac{\sqrt{32 B \ln(2/\delta)}}{\sigma n}",
+    conditions=("Laplace noise as in DFHPRR's pseudocode", "statistical queries phi: X -> [0, 1]",
+                "holdout of n records; the training set is fixed"),
+    units="eps in nats",
+    params=(Param("budget", int, "[1, inf) integer", "overfitting budget B"),
+            Param("sigma", float, "(0, inf)", "noise rate sigma"),
+            Param("n", int, "[1, inf) integer", "holdout size")),
+    evaluator=_thresholdout_eps,
+    sympy_statement=lambda: 2 * sympy.Symbol("B") / (sympy.Symbol("sigma") * sympy.Symbol("n")),
+    returns="DPGuarantee(eps rounded up, 0)",
+    value_name="eps_nats",
+))
+
+register(Theorem(
+    id="DFHPRR-10", paper="DFHPRR", number="Thm 10",
+    title="SparseValidate: a query's failure probability grows by at most l_i",
+    latex=r"\Pr[\psi_i(S)=1] \le \ell_i\beta_i,\ \ell_i = \sum_{j=0}^{\min(i-1,B)}\binom{i}{j}",
+    conditions=("each candidate psi in Psi_i fails on a fresh sample w.p. <= beta_i",
+                "validator budgets m (queries) and B (ones)"),
+    units="probability",
+    params=(Param("i", int, "[1, inf) integer", "query index"),
+            Param("budget", int, "[0, inf) integer", "budget B of ones"),
+            Param("beta_i", float, "[0, 1]", "fresh-sample failure probability")),
+    evaluator=_sv_bound,
+    sympy_statement=lambda: sympy.Sum(sympy.binomial(sympy.Symbol("i"), sympy.Symbol("j")),
+                                      (sympy.Symbol("j"), 0, sympy.Symbol("B"))) * sympy.Symbol("beta_i"),
+    returns="probability bound rounded up (at most 1)",
+    value_name="probability",
+))
