@@ -239,14 +239,19 @@ def _kov_delta_enclosure(eps: float, delta: float, k: int, eps_total: float,
                          prec: int) -> tuple[float, float]:
     """Certified enclosure of the optimal delta of k-fold (eps, delta) at ``eps_total``."""
     fe, fg = Fraction(eps), Fraction(eps_total)
-    top = [l for l in range(k + 1) if (k - 2 * l) * fe > fg]  # the positive terms, decided exactly
+    # the positive terms are l = 0 .. top - 1, decided exactly: (k - 2l) eps > eps_total
+    top = sum(1 for l in range(k + 1) if (k - 2 * l) * fe > fg)
 
     def f(iv: Any) -> Any:
         E = iv.exp(iv.mpf(eps))
         eg = iv.exp(iv.mpf(eps_total))
         s = iv.mpf(0)
-        for l in top:
-            s += iv.mpf(math.comb(k, l)) * (E ** (k - l) - eg * E ** l)
+        a = E ** k          # C(k, l) E^(k-l), updated term by term
+        b = iv.mpf(1)       # C(k, l) E^l
+        for l in range(top):
+            s += a - eg * b
+            a = a * (k - l) / ((l + 1) * E)
+            b = b * (k - l) * E / (l + 1)
         keep = (1 - iv.mpf(delta)) ** k
         return 1 - keep + keep * (s / (1 + E) ** k)
 

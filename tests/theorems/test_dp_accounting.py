@@ -12,12 +12,25 @@ import pytest
 from maxinfo_bounds import InvalidParameter, RegimeError
 from maxinfo_bounds.measures import dp_epsilon
 from maxinfo_bounds.theorems.dp_accounting import (
+    above_threshold_epsilon,
     advanced_composition,
+    analytic_gaussian_sigma,
     basic_composition,
     compose_dp,
+    dp_max_information,
+    exponential_mechanism_coefficient,
+    exponential_mechanism_epsilon,
+    from_dp_event,
+    gaussian_delta,
+    gaussian_epsilon,
     gaussian_sigma,
     laplace_epsilon,
     laplace_scale,
+    optimal_composition,
+    optimal_composition_delta,
+    report_noisy_max_epsilon,
+    sparse_vector,
+    sparse_vector_scales,
 )
 
 from .reference import DPS, check_up, log_uniform, mp
@@ -70,3 +83,259 @@ def test_gaussian_sigma():
     with pytest.raises(RegimeError, match=r"eps in \(0, 1\)"):
         gaussian_sigma(1.0, 1.5, 1e-5)
     assert gaussian_sigma(1.0, 1.5, 1e-5, strict=False) > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Optimal homogeneous composition (KOV15 Thm 3.3)
+# ---------------------------------------------------------------------------------------------
+
+def _rr_pair(e, d):
+    """The (eps, delta) randomized response pair of KOV15 (4 outcomes), 60 digits."""
+    with mpmath.workdps(60):
+        E = mpmath.exp(mp(e))
+        D = mp(d)
+        P = [D, (1 - D) * E / (1 + E), (1 - D) / (1 + E), mpmath.mpf(0)]
+        Q = [mpmath.mpf(0), (1 - D) / (1 + E), (1 - D) * E / (1 + E), D]
+    return P, Q
+
+
+def _brute_hockey(e, d, k, eg):
+    """max over events of P^k(S) - e^eg Q^k(S), by enumerating all 4^k outcomes (60 digits)."""
+    import itertools
+
+    P, Q = _rr_pair(e, d)
+    with mpmath.workdps(60):
+        c = mpmath.exp(mp(eg))
+        tot = mpmath.mpf(0)
+        for o in itertools.product(range(4), repeat=k):
+            p = mpmath.fprod(P[i] for i in o)
+            q = mpmath.fprod(Q[i] for i in o)
+            tot += max(mpmath.mpf(0), p - c * q)
+    return tot
+
+
+@pytest.mark.parametrize("e, d, k", [(0.5, 0.0, 1), (0.3, 1e-3, 3), (1.2, 0.01, 5), (0.05, 0.0, 6)])
+def test_kov_delta_matches_brute_force(e, d, k):
+    for eg in [0.0, e / 3, e, 2.5 * e, k * e * 0.9, k * e]:
+        ref = _brute_hockey(e, d, k, eg)
+        got = optimal_composition_delta(e, d, k, eg)
+        if ref < 1e-50:  # exactly 0 (eg = k eps, delta = 0): the 60-digit sum leaves rounding noise
+            assert 0 <= got < 1e-40
+        else:
+            check_up(got, ref, 2**-49)
+
+
+def test_kov_hand_values_and_rr_is_eps_delta_dp():
+    # the pair itself is (eps, delta)-DP: its delta at eps is delta (exactly, two-point check)
+    P, Q = _rr_pair(0.7, 0.01)
+    with mpmath.workdps(60):
+        assert abs(sum(max(0, p - mpmath.exp(mp(0.7)) * q) for p, q in zip(P, Q)) - mp(0.01)) < 1e-50
+    # k = 2, delta = 0, eps_total = 0: tanh(eps/2)
+    for e in [0.01, 0.5, 3.0]:
+        with mpmath.workdps(DPS):
+            check_up(optimal_composition_delta(e, 0.0, 2, 0.0), mpmath.tanh(mp(e) / 2), 2**-50)
+    # k = 1: the optimal eps at delta_total = delta is eps itself
+    g = optimal_composition(0.4, 1e-4, 1, 1e-4)
+    assert F(g.eps) >= F(0.4) and g.eps <= 0.4 * (1 + 1e-14)
+
+
+def test_kov_sweep_certified_tight_and_below_advanced():
+    rng = np.random.default_rng(33)
+    for _ in range(150):
+        e = float(log_uniform(rng, 1e-3, 2.0, 1)[0])
+        k = int(log_uniform(rng, 1, 300, 1)[0])
+        d = float(rng.choice([0.0, float(log_uniform(rng, 1e-12, 1e-4, 1)[0])]))
+        floor = 1 - (1 - d) ** k
+        dt = float(min(0.5, floor + float(log_uniform(rng, 1e-10, 0.1, 1)[0])))
+        g = optimal_composition(e, d, k, dt)
+        # reference delta of the composition at the returned eps, and slightly below it
+        ref_at = _kov_ref(e, d, k, g.eps)
+        assert ref_at <= mp(dt)
+        if g.eps > 0:
+            assert _kov_ref(e, d, k, g.eps * (1 - 1e-9)) > mp(dt) or g.eps * (1 - 1e-9) < 1e-300
+        if d * k < dt:
+            assert g.eps <= compose_dp([(e, d)] * k, dt).eps * (1 + 1e-12)
+        assert g.eps <= F(k) * F(e) * (1 + F(1, 10**12))
+
+
+def _kov_ref(e, d, k, eg):
+    """50-digit KOV delta, summing the terms in a different form (probabilities p^l q^(k-l))."""
+    with mpmath.workdps(DPS + 20):
+        E = mpmath.exp(mp(e))
+        p, q = E / (1 + E), 1 / (1 + E)
+        c = mpmath.exp(mp(eg))
+        s = mpmath.mpf(0)
+        for l in range(k + 1):
+            t = mpmath.binomial(k, l) * (p ** (k - l) * q ** l - c * p ** l * q ** (k - l))
+            if t > 0:
+                s += t
+        keep = (1 - mp(d)) ** k
+        return 1 - keep + keep * s
+
+
+def test_kov_errors_and_monotone():
+    with pytest.raises(InvalidParameter, match="delta_total"):
+        optimal_composition(0.1, 1e-3, 10, 1e-3)  # below 1 - (1 - 1e-3)^10
+    with pytest.raises(InvalidParameter, match="'k'|k"):
+        optimal_composition(0.1, 0.0, 0, 1e-3)
+    es = [optimal_composition(0.1, 0.0, k, 1e-6).eps for k in (1, 10, 100, 1000)]
+    assert es == sorted(es)
+    es = [optimal_composition(0.1, 0.0, 100, dt).eps for dt in (1e-9, 1e-6, 1e-3)]
+    assert es == sorted(es, reverse=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Analytic Gaussian (Balle-Wang 2018 Thm 8)
+# ---------------------------------------------------------------------------------------------
+
+def _bw_delta(s, sigma, e):
+    with mpmath.workdps(DPS):
+        S, sg, E = mp(s), mp(sigma), mp(e)
+        return mpmath.ncdf(S / (2 * sg) - E * sg / S) - mpmath.exp(E) * mpmath.ncdf(-S / (2 * sg) - E * sg / S)
+
+
+def test_analytic_gaussian_sweep():
+    rng = np.random.default_rng(8)
+    for _ in range(300):
+        s = float(log_uniform(rng, 1e-3, 1e3, 1)[0])
+        e = float(log_uniform(rng, 1e-3, 20.0, 1)[0])
+        d = float(log_uniform(rng, 1e-15, 0.3, 1)[0])
+        sig = analytic_gaussian_sigma(s, e, d)
+        assert _bw_delta(s, sig, e) <= mp(d)
+        assert _bw_delta(s, sig * (1 - 1e-10), e) > mp(d)
+        if e < 1:
+            assert sig <= gaussian_sigma(s, e, d)
+        ee = gaussian_epsilon(sig, s, d)
+        assert ee <= e * (1 + 1e-9) and _bw_delta(s, sig, ee) <= mp(d)
+        check_up(gaussian_delta(sig, s, e), _bw_delta(s, sig, e), 2**-45)
+
+
+def test_analytic_gaussian_against_dp_accounting():
+    """Google's PLD accountant (pessimistic) must give at least the exact eps, and close to it."""
+    import dp_accounting
+
+    for sigma, d in [(1.0, 1e-5), (3.0, 1e-6), (0.7, 1e-3)]:
+        pld = from_dp_event(dp_accounting.GaussianDpEvent(noise_multiplier=sigma), d)
+        exact = gaussian_epsilon(sigma, 1.0, d)
+        assert exact <= pld.eps <= exact * 1.02 + 1e-3
+
+
+def test_from_dp_event_laplace_closed_form():
+    """Laplace(b), sensitivity 1: delta(eps) = 1 - exp((eps - 1/b)/2), so eps(delta) = 1/b + 2 ln(1 - delta)."""
+    import dp_accounting
+
+    for b, d in [(10.0, 1e-3), (2.0, 1e-2)]:
+        g = from_dp_event(dp_accounting.LaplaceDpEvent(noise_multiplier=b), d)
+        exact = 1 / b + 2 * math.log1p(-d)
+        assert exact <= g.eps <= exact + 2e-3 and g.delta == d
+    with pytest.raises(InvalidParameter, match="delta"):
+        from_dp_event(dp_accounting.LaplaceDpEvent(noise_multiplier=1.0), 0.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Exponential mechanism, report noisy max, sparse vector
+# ---------------------------------------------------------------------------------------------
+
+def test_exponential_mechanism_exact_dp_on_small_tables():
+    """Random score tables on neighbouring datasets (scores differ by at most Delta): the exact
+    DP eps of the two output distributions (measures.dp_epsilon) is at most the claimed eps."""
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        r = int(rng.integers(2, 6))
+        delta_u = float(rng.uniform(0.1, 2.0))
+        c = float(rng.uniform(0.05, 3.0))
+        u = rng.uniform(-3, 3, r)
+        mono = bool(rng.integers(0, 2))
+        shift = rng.uniform(0, delta_u, r) if mono else rng.uniform(-delta_u, delta_u, r)
+        rows = np.array([np.exp(c * u), np.exp(c * (u + shift))])
+        rows /= rows.sum(axis=1, keepdims=True)
+        rows[:, -1] = 1 - rows[:, :-1].sum(axis=1)
+        exact = dp_epsilon(rows, 0, [(0, 1)])
+        g = exponential_mechanism_epsilon(delta_u, c, monotone=mono)
+        assert float(exact) <= g.eps * (1 + 1e-9) + 1e-12
+    # near-tight case: many outputs, one score up by Delta and the rest down: ratio -> e^{2c Delta}
+    r, c = 2000, 0.5
+    u = np.zeros(r)
+    a = np.exp(c * u)
+    b = np.exp(c * (u - 1.0))
+    b[0] = np.exp(c * 1.0)
+    ratio = (b[0] / b.sum()) / (a[0] / a.sum())
+    assert math.log(ratio) > 0.99 * exponential_mechanism_epsilon(1.0, c).eps
+    assert exponential_mechanism_coefficient(2.0, 1.0) == 0.25
+    assert exponential_mechanism_coefficient(2.0, 1.0, monotone=True) == 0.5
+
+
+def test_report_noisy_max_and_sparse_vector_hand():
+    assert report_noisy_max_epsilon(1.0, 10.0).eps == 0.2
+    assert report_noisy_max_epsilon(1.0, 10.0, monotone=True).eps == 0.1
+    assert above_threshold_epsilon(1.0, 2.0, 4.0) == 1.0
+    assert above_threshold_epsilon(0.5, 1.0, 1.0) == 1.5
+    # DR Alg. 2, delta = 0: sigma = 2c Delta / eps, threshold noise Lap(sigma), query noise Lap(2 sigma)
+    for c, e, s in [(1, 1.0, 1.0), (5, 0.5, 1.0), (7, 2.0, 0.25)]:
+        b1, b2 = sparse_vector_scales(c, e, sensitivity=s)
+        assert F(b1) >= 2 * c * F(s) / F(e) and b1 <= 2 * c * s / e * (1 + 1e-12)
+        assert F(b2) >= 4 * c * F(s) / F(e) and b2 <= 4 * c * s / e * (1 + 1e-12)
+        assert sparse_vector(c, b1, b2, sensitivity=s).eps <= e
+    # delta > 0: never more noise than DR Alg. 2's sigma = sqrt(32 c ln(1/delta)) Delta / eps
+    for c, e, d in [(50, 0.5, 1e-6), (200, 0.9, 1e-9)]:
+        b1, b2 = sparse_vector_scales(c, e, delta=d)
+        assert b1 <= math.sqrt(32 * c * math.log(1 / d)) / e
+        assert sparse_vector(c, b1, b2, delta=d).eps <= e
+
+
+def test_dp_max_information_routes():
+    from maxinfo_bounds import DPGuarantee
+
+    g = DPGuarantee(0.01, 0.0, "given")
+    b = dp_max_information(g, 1000)
+    with mpmath.workdps(DPS):
+        check_up(b.k, mp(0.01) * 1000 / mpmath.log(2), 2**-50)  # RRST 1.4a: log2(e) eps n
+    bp = dp_max_information(g, 1000, iid=True, beta=1e-6)
+    assert bp.k <= b.k
+    with pytest.raises(RegimeError, match="iid"):
+        dp_max_information(DPGuarantee(0.1, 1e-8, "given"), 1000)
+    ba = dp_max_information(DPGuarantee(0.1, 1e-8, "given"), 1000, iid=True)
+    assert ba.theorem == "RRST-3.1" and ba.product_only
+
+
+# ---------------------------------------------------------------------------------------------
+# Hypothesis: monotonicity and limits
+# ---------------------------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_eps = st.floats(1e-3, 2.0)
+_delta = st.floats(1e-12, 1e-3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_eps, st.integers(1, 60), _delta, st.floats(1.5, 100.0))
+def test_kov_monotone_and_dominated(e, k, dt, factor):
+    a = optimal_composition(e, 0.0, k, dt)
+    b = optimal_composition(e, 0.0, k, min(dt * factor, 0.9))
+    assert b.eps <= a.eps  # more delta, less eps
+    assert optimal_composition(e, 0.0, k + 1, dt).eps >= a.eps  # one more step costs
+    assert a.eps <= advanced_composition([(e, 0.0)] * k, dt).eps * (1 + 1e-12)
+    assert a.eps <= k * e * (1 + 1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(1e-2, 10.0), _delta, st.floats(1.01, 10.0))
+def test_analytic_gaussian_monotone(e, d, factor):
+    s = analytic_gaussian_sigma(1.0, e, d)
+    assert analytic_gaussian_sigma(1.0, e * factor, d) <= s   # more eps, less noise
+    assert analytic_gaussian_sigma(1.0, e, min(d * factor, 0.9)) <= s
+    assert analytic_gaussian_sigma(2.0, e, d) == pytest.approx(2 * s, rel=1e-12)  # scale invariance
+    assert gaussian_delta(s, 1.0, e) <= d
+
+
+def test_limits():
+    # eps -> 0: the Gaussian's delta tends to 2 Phi(Delta / 2 sigma) - 1 (a TV distance)
+    with mpmath.workdps(DPS):
+        check_up(gaussian_delta(2.0, 1.0, 0.0), 2 * mpmath.ncdf(mpmath.mpf(1) / 4) - 1, 2**-45)
+    # KOV, delta_total -> 1: eps -> 0 ; large k, small eps: close to advanced composition's sqrt term
+    assert optimal_composition(0.1, 0.0, 10, 0.99).eps == 0.0
+    k, e, dt = 10_000, 0.001, 1e-6
+    kov = optimal_composition(e, 0.0, k, dt).eps
+    assert 0.5 * e * math.sqrt(2 * k * math.log(1 / dt)) < kov < advanced_composition([(e, 0.0)] * k, dt).eps

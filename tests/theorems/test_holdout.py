@@ -1,0 +1,206 @@
+"""Thresholdout and SparseValidate: the pseudocode transcribed, budgets, noise scale, guarantees."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction as F
+
+import mpmath
+import numpy as np
+import pytest
+from scipy import stats
+
+from maxinfo_bounds import InvalidParameter, RegimeError, SparseValidate, Thresholdout
+from maxinfo_bounds.theorems.dp_accounting import advanced_composition
+from maxinfo_bounds.theorems.holdout import (
+    BudgetExhausted,
+    sparse_validate_bound,
+    sparse_validate_factor,
+    thresholdout_dp,
+    thresholdout_theorem9,
+)
+
+from .reference import DPS, check_up, mp
+
+
+def _pseudocode(train_means, hold_means, T, sigma, B, seed):
+    """DFHPRR §3's pseudocode, line by line (Laplace noise), on precomputed query means."""
+    rng = np.random.default_rng(seed)
+    gamma = rng.laplace(0.0, 2 * sigma)            # 1. sample gamma ~ Lap(2 sigma)
+    T_hat = T + gamma
+    out = []
+    for et, eh in zip(train_means, hold_means):    # 2. for each query
+        if B < 1:                                  # (a) if B < 1 output bottom
+            out.append(None)
+            continue
+        eta = rng.laplace(0.0, 4 * sigma)          # i. eta ~ Lap(4 sigma)
+        if abs(eh - et) > T_hat + eta:             # ii.
+            xi = rng.laplace(0.0, sigma)           # A. xi ~ Lap(sigma), gamma ~ Lap(2 sigma)
+            gamma = rng.laplace(0.0, 2 * sigma)
+            B -= 1                                 # B.
+            T_hat = T + gamma
+            out.append(eh + xi)                    # C.
+        else:
+            out.append(et)                         # iii.
+    return out
+
+
+def test_answers_match_pseudocode_on_fixed_seeds():
+    rng = np.random.default_rng(2024)
+    n = 500
+    train = rng.integers(0, 2, size=(n, 40)).astype(float)
+    hold = rng.integers(0, 2, size=(n, 40)).astype(float)
+    hold[:, :10] = 1.0  # the first ten features overfit: training mean ~1/2, holdout mean 1
+    for seed in (0, 1, 7):
+        th = Thresholdout(train, hold, threshold=0.04, sigma=0.01, budget=6, rng=seed)
+        got = [th.query(lambda x, j=j: x[:, j]) for j in range(40)]
+        ref = _pseudocode(train.mean(axis=0), hold.mean(axis=0), 0.04, 0.01, 6, seed)
+        assert got == ref
+        assert th.remaining_budget == 0 and got[-1] is None
+        assert sum(a is not None and a not in train.mean(axis=0) for a in got) == 6
+
+
+def test_budget_accounting_and_refusal():
+    th = Thresholdout(np.zeros(100), np.ones(100), threshold=0.01, sigma=1e-4, budget=3, rng=0,
+                      on_exhausted="raise")
+    for i in range(3):
+        assert th.query_values(np.zeros(100), np.ones(100)) == pytest.approx(1.0, abs=0.01)
+        assert th.remaining_budget == 2 - i
+    with pytest.raises(BudgetExhausted, match="B = 3"):
+        th.query_values(np.zeros(100), np.ones(100))
+    # a query that agrees costs nothing
+    th2 = Thresholdout(np.zeros(100), np.zeros(100), threshold=0.1, sigma=1e-4, budget=1, rng=0)
+    for _ in range(50):
+        assert th2.query_values(np.zeros(100), np.zeros(100)) == 0.0
+    assert th2.remaining_budget == 1 and th2.queries_answered == 50
+
+
+@pytest.mark.parametrize("noise", ["laplace", "gaussian"])
+def test_noise_has_the_stated_scale(noise):
+    """Always over threshold: every answer is the holdout mean (1) plus xi; xi must be
+    Lap(sigma) (resp. N(0, sigma^2)): Kolmogorov-Smirnov on 4,000 answers, fixed seed."""
+    sigma = 0.003
+    th = Thresholdout(np.zeros(10), np.ones(10), threshold=0.0, sigma=sigma, budget=4000, rng=11,
+                      noise=noise)
+    xs = np.array([th.query_values(np.zeros(10), np.ones(10)) for _ in range(4000)]) - 1.0
+    dist = stats.laplace(scale=sigma) if noise == "laplace" else stats.norm(scale=sigma)
+    assert stats.kstest(xs, dist.cdf).pvalue > 1e-3
+    wrong = stats.laplace(scale=1.5 * sigma) if noise == "laplace" else stats.norm(scale=1.5 * sigma)
+    assert stats.kstest(xs, wrong.cdf).pvalue < 1e-6  # the test can tell a wrong scale
+
+
+def test_threshold_noise_rate():
+    """The threshold noise gamma ~ Lap(2 sigma) is redrawn only after an over-threshold answer,
+    and each query draws eta ~ Lap(4 sigma): a renewal process. With c = |diff| - T, a cycle
+    lasts Geometric(p(gamma)) queries, p(g) = P[eta < c - g], so the long-run fraction of
+    over-threshold answers is 1 / E[1/p(gamma)]: 1/(4 ln 2) = 0.3607 at c = 0 (by hand), and by
+    quadrature at c = 4 sigma. 60,000 queries; tolerance 4 standard deviations of the renewal CLT
+    (cycle-length variance by quadrature)."""
+    from scipy.integrate import quad
+
+    sigma, n_q = 0.01, 60_000
+    for c, seed in [(0.0, 3), (0.04, 4)]:
+        lap2, lap4 = stats.laplace(scale=2 * sigma), stats.laplace(scale=4 * sigma)
+        m1 = quad(lambda g: lap2.pdf(g) / lap4.cdf(c - g), -1, 1, points=[0.0, c], limit=200)[0]
+        m2 = quad(lambda g: lap2.pdf(g) * (2 - lap4.cdf(c - g)) / lap4.cdf(c - g) ** 2, -1, 1,
+                  points=[0.0, c], limit=200)[0]
+        if c == 0:
+            assert m1 == pytest.approx(4 * math.log(2), rel=1e-9)
+        th = Thresholdout(np.zeros(4), np.full(4, 0.5 + c), threshold=0.5, sigma=sigma,
+                          budget=10**6, rng=seed)
+        over = sum(th.query_values(np.zeros(4), np.full(4, 0.5 + c)) != 0.0 for _ in range(n_q))
+        rel_sd = math.sqrt((m2 - m1 * m1) / (n_q / m1)) / m1
+        assert abs(over / n_q * m1 - 1) < 4 * rel_sd, (over / n_q, 1 / m1, rel_sd)
+
+
+def test_dp_parameters():
+    assert thresholdout_dp(10, 0.01, 1000).eps == 2.0
+    check_up(thresholdout_dp(7, 0.003, 333).eps, mp(14) / (mp(0.003) * 333), 2**-50)
+    for B, s, n, d in [(100, 0.01, 10_000, 1e-6), (1000, 0.05, 50_000, 1e-9)]:
+        paper = thresholdout_dp(B, s, n, delta=d, variant="paper")
+        with mpmath.workdps(DPS):
+            check_up(paper.eps, mpmath.sqrt(32 * B * mpmath.log(2 / mp(d))) / (mp(s) * n), 2**-50)
+        sound = thresholdout_dp(B, s, n, delta=d)
+        assert sound.eps <= paper.eps and sound.delta <= d
+        assert sound.eps == advanced_composition([(2 / (s * n) * (1 + 2**-52), 0.0)] * B, d).eps or \
+            sound.eps <= advanced_composition([(2 / (s * n) * (1 + 2**-50), 0.0)] * B, d).eps
+    th = Thresholdout(np.zeros(1000), np.zeros(1000), threshold=0.04, sigma=0.01, budget=10, rng=0)
+    assert th.dp_guarantee().eps == 2.0
+    # RRST Thm 1.4a: k = log2(e) eps n = log2(e) * 2B/sigma bits
+    with mpmath.workdps(DPS):
+        check_up(th.max_information().k, 2.0 * 1000 / mpmath.log(2), 2**-48)
+    g = Thresholdout(np.zeros(10), np.zeros(10), threshold=0.04, sigma=0.01, budget=1, rng=0,
+                     noise="gaussian")
+    with pytest.raises(RegimeError, match="noise"):
+        g.dp_guarantee()
+
+
+def test_theorem9_parameters():
+    p = thresholdout_theorem9(0.01, 1000, 10, 0.05)
+    assert p.threshold == 0.0075
+    assert p.sigma <= 0.01 / (96 * math.log(80_000)) <= p.sigma * (1 + 1e-15)
+    lm = math.log(1000 / 0.05)
+    assert p.n0_shape == pytest.approx(lm / 1e-4 * min(10, math.sqrt(10 * math.log(lm / 0.01))))
+    with pytest.raises(InvalidParameter, match="budget"):
+        thresholdout_theorem9(0.01, 5, 10, 0.05)
+
+
+def test_bad_inputs():
+    th = Thresholdout(np.zeros(5), np.zeros(5), threshold=0.04, sigma=0.01, budget=1, rng=0)
+    with pytest.raises(InvalidParameter, match=r"\[0, 1\]"):
+        th.query_values(np.full(5, 1.5), np.zeros(5))
+    with pytest.raises(InvalidParameter, match="one value per record"):
+        th.query_values(np.zeros(4), np.zeros(5))
+    with pytest.raises(InvalidParameter, match=r"\[0, 1\]"):
+        th.query_values(np.full(5, np.nan), np.zeros(5))
+    with pytest.raises(InvalidParameter, match="rng"):
+        Thresholdout(np.zeros(5), np.zeros(5), threshold=0.04, sigma=0.01, budget=1, rng=None)
+    with pytest.raises(InvalidParameter, match="sigma"):
+        Thresholdout(np.zeros(5), np.zeros(5), threshold=0.04, sigma=0.0, budget=1, rng=0)
+    with pytest.raises(InvalidParameter, match="noise"):
+        Thresholdout(np.zeros(5), np.zeros(5), threshold=0.04, sigma=0.1, budget=1, rng=0, noise="x")
+
+
+# ---------------------------------------------------------------------------------------------
+# SparseValidate
+# ---------------------------------------------------------------------------------------------
+
+def test_sparse_validate_factor_exact():
+    # hand: i = 3, B = 1: C(3,0) + C(3,1) = 4 ; i = 5, B = 2: 1 + 5 + 10 = 16
+    assert sparse_validate_factor(3, 1) == 4 and sparse_validate_factor(5, 2) == 16
+    assert sparse_validate_factor(1, 5) == 1            # min(i - 1, B) = 0
+    big = sparse_validate_factor(1000, 40)
+    assert big == sum(math.comb(1000, j) for j in range(41)) and big.bit_length() > 200
+    # 'histories' is the number of answer strings of length i-1 with at most B ones (brute force)
+    for i in range(1, 10):
+        for B in range(0, 5):
+            count = sum(1 for h in itertools.product((0, 1), repeat=i - 1) if sum(h) <= B)
+            assert sparse_validate_factor(i, B, variant="histories") == count
+            assert count <= sparse_validate_factor(i, B)
+
+
+def test_sparse_validate_paper_bound_m_to_the_B_fails_at_B_1():
+    """DFHPRR Thm 10 also states l_i <= m^B; at B = 1, l_m = 1 + m > m (docs/errata.md)."""
+    for m in range(2, 50):
+        assert sparse_validate_factor(m, 1) == m + 1 > m ** 1
+    for m in range(2, 30):
+        for B in range(2, 6):
+            assert sparse_validate_factor(m, B) <= m ** B  # B >= 2: the stated bound holds here
+
+
+def test_sparse_validate_run():
+    hold = np.array([0, 1, 1, 0, 1])
+    sv = SparseValidate(hold, m=4, budget=2)
+    assert sv.query(lambda s: s.sum() >= 3) is True
+    assert sv.query(lambda s: s.sum() >= 10) is False
+    assert sv.query(lambda s: s[1] == 1) is True
+    assert sv.exhausted and sv.query(lambda s: True) is None
+    assert sv.failure_bound(3, 0.001) == sparse_validate_bound(3, 2, 0.001)
+    assert F(sparse_validate_bound(3, 2, 0.001)) >= 7 * F(0.001)
+    with pytest.raises(InvalidParameter, match="psi"):
+        SparseValidate(hold, m=4, budget=2).query(lambda s: 3)
+    sv = SparseValidate(hold, m=1, budget=1, on_exhausted="raise")
+    sv.query(lambda s: False)
+    with pytest.raises(BudgetExhausted):
+        sv.query(lambda s: False)
