@@ -635,13 +635,14 @@ def iv_prec(dps: int) -> int:
     return int(dps * 3.3219280948873626) + 24
 
 
-def nudge_until(x: float, ok: Callable[[float], bool], *, up: bool) -> float:
+def nudge_until(x: float, ok: Callable[[float], bool], *, up: bool, rel_step: float = 0.0) -> float:
     """Move a float estimate ``x`` (e.g. a root from scipy) until a certified check ``ok`` holds.
 
-    Steps start at one ulp and double, so any distance is covered in about a hundred checks;
-    the result is within a factor two of the smallest step that satisfies ``ok``.
+    Steps start at one ulp (or ``rel_step * |x|`` if larger, for expensive checks whose float
+    surrogate is known to be off by many ulps) and double, so any distance is covered in about a
+    hundred checks; the result is within a factor two of the smallest step that satisfies ``ok``.
     """
-    step = math.ulp(x) if x != 0.0 else 2.0**-1074
+    step = max(math.ulp(x) if x != 0.0 else 2.0**-1074, rel_step * abs(x))
     for _ in range(2200):
         if ok(x):
             return x

@@ -33,6 +33,10 @@ SYMPY_CASES = [
     ("RRST-3.1", dict(epsilon=0.1, delta=1e-14, n=1000, t=0.1 * math.sqrt(2000),
                       delta_hat=math.sqrt(0.1 * 1e-14) / 15),
      lambda: get("RRST-3.1").evaluator(0.1, 1e-14, 1000, variant="paper").k),
+    ("Notes-Thresholdout", dict(B=10, sigma=0.003, n=977),
+     lambda: get("Notes-Thresholdout").evaluator(10, 0.003, 977).eps),
+    ("DR-3.25", dict(c=5, Delta=0.7, b1=2.5, b2=3.0), lambda: get("DR-3.25").evaluator(5, 2.5, 3.0, 0.7).eps),
+    ("DFHPRR-10", dict(i=7, B=3, beta_i=0.001), lambda: get("DFHPRR-10").evaluator(7, 3, 0.001)),
 ]
 
 
@@ -41,6 +45,23 @@ def test_sympy_statement_agrees_with_evaluator(tid, values, call):
     ref = sympy_value(get(tid).sympy_statement(), **values)
     got = mp(call())
     assert abs(got - ref) <= abs(ref) * mpmath.mpf(2) ** -40 + mpmath.mpf(10) ** -300
+
+
+@pytest.mark.parametrize("tid, call, values, target", [
+    ("KOV15-3.3", lambda: get("KOV15-3.3").evaluator(0.3, 1e-4, 12, 1e-2).eps,
+     dict(epsilon=0.3, delta=1e-4, k=12), 1e-2),
+    ("BW18-8", lambda: get("BW18-8").evaluator(0.8, 0.5, 1e-6), dict(Delta=0.8, epsilon=0.5), 1e-6),
+])
+def test_sympy_statement_at_solved_value(tid, call, values, target):
+    """Entries whose evaluator solves the statement for one variable: the statement, evaluated
+    by sympy at the returned value, meets the target (and is within 1e-9 relative of it)."""
+    got = call()
+    name = "epsilon_g" if tid == "KOV15-3.3" else "sigma"
+    expr = get(tid).sympy_statement()
+    if tid == "KOV15-3.3":
+        expr = expr.doit()
+    ref = sympy_value(expr, **values, **{name: got})
+    assert ref <= mp(target) and ref >= mp(target) * (1 - 1e-9)
 
 
 def test_sweep_russo_zou():
