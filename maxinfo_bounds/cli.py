@@ -17,6 +17,8 @@ Commands::
                                             the best certified gamma for one selection step
     maxinfo plot ID --vary P --range LO:HI [--log-x] [--out F.png|F.svg] --PARAM VALUE ...
                                             a result against one parameter (matplotlib)
+    maxinfo plan STUDY.toml [--sweep P=LO:HI[:NUM] [--plot F.png]] [--solve P --target-gamma G]
+                                            the study planner: the threshold for a planned study
 """
 
 from __future__ import annotations
@@ -307,6 +309,119 @@ def _cmd_plot(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _print_plan(r: Any) -> None:
+    print(f"study      {r.study}")
+    print(f"alpha      {r.alpha!r}")
+    print(f"gamma      {r.gamma!r}   (corrected threshold, rounded down)")
+    if r.k is not None:
+        print(f"k          {r.k!r} bits (rounded up)")
+        print(f"beta       {r.beta!r}")
+    print(f"route      {r.route}")
+    print("\nderivation:")
+    for i, c in enumerate(r.chain, 1):
+        cond = f"  [{'; '.join(c.conditions)}]" if c.conditions else ""
+        print(f"  {i:2d}. {c.what}: {', '.join(c.theorems)}: {c.inputs} -> {c.output}{cond}")
+    print("\ncomparison:")
+    w = max(len(c.method) for c in r.comparisons)
+    for c in r.comparisons:
+        flag = "valid" if c.valid else "NOT valid"
+        print(f"  {c.method.ljust(w)}  {c.threshold!r:<24} {flag:<9}  {c.note}")
+    print("\nroutes tried:")
+    for name, g, why in r.candidates:
+        print(f"  {name}: " + (f"gamma = {g!r}" if g is not None else f"unavailable ({why})"))
+
+
+def _parse_sweep(spec: str) -> tuple[str, list[float]]:
+    import numpy as np
+
+    from .plan import _INT_PARAMS
+
+    try:
+        param, rng = spec.split("=", 1)
+        parts = rng.split(":")
+        lo, hi = float(parts[0]), float(parts[1])
+        num = int(parts[2]) if len(parts) > 2 else 200
+        if len(parts) > 3:
+            raise ValueError
+    except (ValueError, IndexError):
+        raise InvalidParameter("sweep", spec, "PARAM=LO:HI or PARAM=LO:HI:NUM") from None
+    if not (0 < lo < hi) or not 2 <= num <= 10_000:
+        raise InvalidParameter("sweep", spec, "0 < LO < HI and 2 <= NUM <= 10000")
+    if param.split(".")[-1] in _INT_PARAMS:
+        if hi - lo + 1 <= num:
+            return param, [float(v) for v in range(int(lo), int(hi) + 1)]
+        return param, [float(v) for v in np.unique(np.round(np.geomspace(lo, hi, num)))]
+    xs = np.geomspace(lo, hi, num) if hi / lo >= 100 else np.linspace(lo, hi, num)
+    return param, [float(x) for x in xs]
+
+
+def _cmd_plan(ns: argparse.Namespace) -> int:
+    from . import plan as planner
+
+    study = planner.load_study(ns.study)
+    if ns.sweep and ns.solve:
+        raise InvalidParameter("sweep", ns.sweep, "not combined with --solve")
+    if ns.solve:
+        if ns.target_gamma is None:
+            raise InvalidParameter("target_gamma", None, "given with --solve (a threshold in (0, 1])")
+        v, r = planner.solve(study, ns.solve, ns.target_gamma)
+        out = {"study": study.name, "solve": ns.solve, "target_gamma": ns.target_gamma,
+               "value": v, "gamma_at_value": r.gamma, "route": r.route,
+               "direction": "smallest" if ns.solve.split(".")[-1] in ("n", "scale", "sigma")
+               else "largest", "maxinfo_bounds_version": __version__}
+        if ns.json:
+            print(json.dumps(out, indent=2))
+        else:
+            _print_table(list(out.items()))
+        return 0
+    if ns.sweep:
+        param, values = _parse_sweep(ns.sweep)
+        rows = planner.sweep(study, param, values)
+        out_path = ns.plot or "maxinfo-plan-sweep.png"
+        _plot_sweep(study.name, param, rows, out_path)
+        if ns.json:
+            print(json.dumps({"study": study.name, "param": param, "plot": out_path,
+                              "maxinfo_bounds_version": __version__,
+                              "points": [{"value": v, "gamma": g, "route": why}
+                                         for v, g, why in rows]}, indent=2))
+        else:
+            print(f"{param:>14}  gamma (rounded down)       route")
+            for v, g, why in rows:
+                print(f"{v:>14.6g}  {g!r:<24}  {why}" if g is not None else
+                      f"{v:>14.6g}  {'no valid route':<24}  {why}")
+            print(f"wrote {out_path}")
+        return 0
+    r = planner.plan(study)
+    if ns.json:
+        d = r.as_dict()
+        d["source"] = study.source
+        d["maxinfo_bounds_version"] = __version__
+        print(json.dumps(d, indent=2))
+    else:
+        _print_plan(r)
+    return 0
+
+
+def _plot_sweep(name: str, param: str, rows: Sequence[tuple[float, float | None, str]],
+                out: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pts = [(v, g) for v, g, _ in rows if g is not None and g > 0]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    if pts:
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".")
+        ax.set_yscale("log")
+    ax.set_xlabel(param)
+    ax.set_ylabel("gamma(alpha), certified (rounded down)")
+    ax.set_title(f"{name}: corrected threshold against {param}", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+
+
 def _build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="maxinfo", description="Certified max-information bounds and p-value "
                 "corrections for adaptive data analysis (information in bits).")
@@ -381,6 +496,16 @@ def _build_parser() -> argparse.ArgumentParser:
     pl.add_argument("id")
     pl.add_argument("params", nargs=argparse.REMAINDER)
     pl.set_defaults(fn=_cmd_plot)
+
+    pn = sub.add_parser("plan", help="the study planner: threshold for a planned study (TOML)")
+    pn.add_argument("study", help="a study file (TOML); see docs/planner.md and examples/")
+    pn.add_argument("--json", action="store_true")
+    pn.add_argument("--sweep", help="PARAM=LO:HI[:NUM]: gamma against a parameter (n, alpha, "
+                    "times, a step field, or steps[i].field)")
+    pn.add_argument("--plot", help="with --sweep: the plot file (.png or .svg)")
+    pn.add_argument("--solve", help="the parameter to solve for (largest value; smallest n)")
+    pn.add_argument("--target-gamma", type=float, help="with --solve: the threshold to reach")
+    pn.set_defaults(fn=_cmd_plan)
     return p
 
 
@@ -391,7 +516,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(ns.fn(ns))
     except MaxinfoError as exc:
-        print(f"maxinfo: error: {exc}", file=sys.stderr)
+        msg = " ".join(str(exc).split())  # one line
+        print(f"maxinfo: error: {msg}", file=sys.stderr)
         return 2
 
 

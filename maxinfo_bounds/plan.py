@@ -53,7 +53,6 @@ from .theorems.composition import compose_max_information
 from .theorems.description import description_length_max_information
 from .theorems.dp_accounting import (
     DPGuarantee,
-    basic_composition,
     compose_dp,
     exponential_mechanism_epsilon,
     gaussian_epsilon,
@@ -235,6 +234,8 @@ def _parse_step(src: str, i: int, raw: Any) -> Step:
         else:
             params[key] = _num(src, f"{at}.{key}", v)
     times = _int(src, f"{at}.times", raw.get("times", 1))
+    if times > MAX_TIMES:
+        raise PlanError(_where(src, f"{at}.times"), f"{times} is invalid: must be at most {MAX_TIMES}")
     return Step(typ, params, times, str(raw.get("label", f"{at} ({typ})")))
 
 
@@ -308,7 +309,7 @@ def _step_dp(study: Study, i: int, st: Step) -> tuple[DPGuarantee, Link]:
     except InvalidParameter as exc:
         raise PlanError(at, str(exc)) from None
     inputs = ", ".join(f"{k}={v!r}" for k, v in p.items())
-    return g, Link(st.label, (g.theorem,), inputs, f"({g.eps!r}, {g.delta!r})-DP per run",
+    return g, Link(st.label or f"steps[{i}] ({st.type})", (g.theorem,), inputs, f"({g.eps!r}, {g.delta!r})-DP per run",
                    g.conditions)
 
 
@@ -321,13 +322,23 @@ class _Stage:
     kind: str                      # "dp" | "description" | "mi"
     steps: list[int]
     links: list[Link]
-    dp: list[tuple[float, float]] = field(default_factory=list)   # expanded (eps, delta) runs
+    dp: list[tuple[float, float, int]] = field(default_factory=list)   # (eps, delta, runs)
     range_size: int = 1
     mi_bits: float = 0.0
 
     @property
     def pure(self) -> bool:
-        return all(d == 0 for _, d in self.dp)
+        return all(d == 0 for _, d, _ in self.dp)
+
+    @property
+    def runs(self) -> int:
+        return sum(c for _, _, c in self.dp)
+
+    def basic(self) -> DPGuarantee:
+        """Basic composition (Dwork-Roth Thm 3.16) of the counted runs, exact sums rounded up."""
+        e = float_up(sum((c * Fraction(x) for x, _, c in self.dp), Fraction(0)))
+        d = float_up(sum((c * Fraction(y) for _, y, c in self.dp), Fraction(0)))
+        return DPGuarantee(e, min(d, 1.0), "DR-3.16", (f"{self.runs} adaptive steps",))
 
 
 def _stages(study: Study) -> list[_Stage]:
@@ -344,7 +355,7 @@ def _stages(study: Study) -> list[_Stage]:
             s.steps.append(i)
             s.links.append(replace(link, output=link.output + (f", x{st.times} adaptively"
                                                                if st.times > 1 else "")))
-            s.dp.extend([(g.eps, g.delta)] * st.times)
+            s.dp.append((g.eps, g.delta, st.times))
         elif kind == "description":
             m = int(st.params["range_size"]) ** st.times
             if stages and stages[-1].kind == "description":
@@ -354,11 +365,11 @@ def _stages(study: Study) -> list[_Stage]:
                 stages.append(s)
             s.steps.append(i)
             s.range_size *= m
-            s.links.append(Link(st.label, ("DFHPRR-6",), f"range_size={st.params['range_size']}"
+            s.links.append(Link(st.label or f"steps[{i}] ({st.type})", ("DFHPRR-6",), f"range_size={st.params['range_size']}"
                                 f", times={st.times}", f"{m} possible outputs"))
         else:
             m_total = float_up(Fraction(st.params["mi_bits"]) * st.times)
-            stages.append(_Stage("mi", [i], [Link(st.label, ("RRST-1.5a",),
+            stages.append(_Stage("mi", [i], [Link(st.label or f"steps[{i}] ({st.type})", ("RRST-1.5a",),
                                                   f"mi_bits={st.params['mi_bits']!r}, times={st.times}",
                                                   f"I <= {m_total!r} bits (chain rule)")],
                                  mi_bits=m_total))
@@ -426,7 +437,8 @@ def _thm31_float_k(eps: float, delta: float, n: int, beta: float) -> float:
     for tt, dh in _thm31_candidates(eps, delta, n, beta, "sound"):
         if _thm31_regime(eps, delta, dh, "sound"):
             continue
-        k, b = _thm31_parts(_NpMath, f(eps), f(delta), f(n), f(tt), f(dh), "sound")
+        with np.errstate(all="ignore"):
+            k, b = _thm31_parts(_NpMath, f(eps), f(delta), f(n), f(tt), f(dh), "sound")
         if float(b) <= beta and math.isfinite(float(k)):
             best = min(best, float(k))
     return best
@@ -513,9 +525,9 @@ def _maxinfo_route(study: Study, stages: list[_Stage], first_dp: DPGuarantee | N
             if j == 0 and first_dp is not None and first_link is not None:
                 g, link = first_dp, first_link
             else:
-                g = basic_composition(s.dp)
+                g = s.basic()
                 link = Link("DP composition of the stage", ("DR-3.16",),
-                            f"{len(s.dp)} adaptive runs", f"({g.eps!r}, {g.delta!r})-DP",
+                            f"{s.runs} adaptive runs", f"({g.eps!r}, {g.delta!r})-DP",
                             g.conditions)
             if g.delta > 0 and (j > 0 or not study.iid):
                 first_step = s.steps[0]
@@ -577,7 +589,7 @@ def _mi_route(study: Study, stages: list[_Stage]) -> tuple[float, PlanResult | N
         if s.kind == "dp":
             if not s.pure:
                 return 0.0, None, "an approximate-DP stage has no mutual-information bound here"
-            g = basic_composition(s.dp)
+            g = s.basic()
             k = pure_dp_max_information(g.eps, study.n).k
             chain += [*s.links, Link("MI of the stage", ("DR-3.16", "RRST-1.4a"),
                                      f"eps={g.eps!r}, n={study.n}", f"I <= I_inf <= {k!r} bits")]
@@ -599,6 +611,10 @@ def _mi_route(study: Study, stages: list[_Stage]) -> tuple[float, PlanResult | N
 
 
 _DELTA_GRID = (1e-12, 1e-20, 1e-30)
+#: the tight (advanced / optimal) composition of the first stage is tried up to this many runs
+_TIGHT_MAX_RUNS = 10_000
+#: the largest ``times`` of a step (also the default upper end of ``solve``)
+MAX_TIMES = 10**9
 
 
 def plan(study: Study) -> PlanResult:
@@ -618,25 +634,33 @@ def plan(study: Study) -> PlanResult:
     consider("max-information composition", _maxinfo_route(study, stages, None, None,
                                                            "max-information composition"))
     s0 = stages[0]
-    if s0.kind == "dp" and study.iid and len(s0.dp) > 1:
-        used = sum(Fraction(d) for _, d in s0.dp)
-        same = len(set(s0.dp)) == 1
+    if s0.kind == "dp" and study.iid and s0.runs > _TIGHT_MAX_RUNS:
+        cands.append(("tight DP composition of the first stage", None,
+                      f"skipped: more than {_TIGHT_MAX_RUNS} runs (basic composition used)"))
+    elif s0.kind == "dp" and study.iid and s0.runs > 1:
+        used = sum((c * Fraction(d) for _, d, c in s0.dp), Fraction(0))
+        same = len({(e, d) for e, d, _ in s0.dp}) == 1
+        expanded = [(e, d) for e, d, c in s0.dp for _ in range(c)]
         for dt in _DELTA_GRID:
             if Fraction(dt) <= used:
                 continue
             if same:
-                e0, d0 = s0.dp[0]
+                e0, d0, _ = s0.dp[0]
                 try:
-                    g = optimal_composition(e0, d0, len(s0.dp), dt)
+                    g = optimal_composition(e0, d0, s0.runs, dt)
                 except InvalidParameter:
                     continue
                 link = Link("optimal DP composition of the stage", ("KOV15-3.3",),
-                            f"{len(s0.dp)} x ({e0!r}, {d0!r})", f"({g.eps!r}, {g.delta!r})-DP",
+                            f"{s0.runs} x ({e0!r}, {d0!r})", f"({g.eps!r}, {g.delta!r})-DP",
                             g.conditions)
             else:
-                g = compose_dp(s0.dp, dt)
+                g = compose_dp(expanded, dt)
                 link = Link("advanced DP composition of the stage", (g.theorem,),
-                            f"{len(s0.dp)} runs", f"({g.eps!r}, {g.delta!r})-DP", g.conditions)
+                            f"{s0.runs} runs", f"({g.eps!r}, {g.delta!r})-DP", g.conditions)
+            if g.eps == 0:  # delta_total already covers the whole privacy curve
+                cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
+                              "composed eps is 0: RRST Thm 3.1 needs eps > 0"))
+                continue
             if g.eps > 0.5:  # RRST Thm 3.1 needs eps <= 1/2
                 cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
                               f"composed eps {g.eps!r} > 1/2: outside RRST Thm 3.1"))
@@ -722,6 +746,8 @@ def _with_param(study: Study, param: str, value: Any) -> Study:
 def sweep(study: Study, param: str, values: Sequence[float]) -> list[tuple[float, float | None, str]]:
     """γ(α) at each value of ``param`` (None where the plan has no valid route, with the reason)."""
     out: list[tuple[float, float | None, str]] = []
+    if values:
+        _with_param(study, param, values[0])  # an unknown parameter is refused up front
     for v in values:
         try:
             r = plan(_with_param(study, param, v))
@@ -733,69 +759,62 @@ def sweep(study: Study, param: str, values: Sequence[float]) -> list[tuple[float
 
 def solve(study: Study, param: str, target_gamma: float, *, lo: float | None = None,
           hi: float | None = None) -> tuple[float, PlanResult]:
-    """The largest value of ``param`` (the smallest for ``n``) whose γ(α) meets ``target_gamma``.
+    """The boundary value of ``param`` at which γ(α) still meets ``target_gamma``.
 
-    γ decreases in ``times`` and ``eps`` (and every privacy-loss parameter) and increases in
-    ``n`` and noise scales. Integer parameters are solved exactly (the next integer fails); real
-    ones by bisection to 10^-9 relative. Raises PlanError when no value in range meets the target.
+    γ is monotone in each parameter: it decreases in ``times`` and ``eps`` and increases in noise
+    scales; in ``n`` it decreases for a fixed per-step eps (eps n grows) and increases where eps
+    shrinks like 1/n (Thresholdout). The direction is read from γ at the two ends of the range,
+    and the value returned is the largest (γ decreasing) or smallest (γ increasing) one meeting
+    the target. Integer parameters are solved exactly (one step further fails); real ones by
+    bisection to 10^-9 relative. Raises PlanError when no value in range meets the target.
     """
     t = float(check_real("target_gamma", target_gamma, low=0.0, low_open=True, high=1.0))
     is_int = param.split(".")[-1] in _INT_PARAMS
-    increasing = param.split(".")[-1] in ("n", "scale", "sigma", "threshold_scale", "query_scale",
-                                          "holdout_n")
 
-    def meets(v: float) -> bool:
+    def gamma_at(v: float) -> float:
         try:
-            return plan(_with_param(study, param, v)).gamma >= t
+            return plan(_with_param(study, param, v)).gamma
         except PlanError:
-            return False
+            return -1.0
 
     if is_int:
-        a = int(lo) if lo is not None else 1
-        b = int(hi) if hi is not None else 2**40
-        good_end = b if increasing else a
-        if not meets(good_end):
-            raise PlanError("--target-gamma", f"{t!r} is not met for {param} in [{a}, {b}]")
-        if increasing:  # smallest v with meets(v)
-            step = 1
-            while not meets(a + step - 1) and a + step - 1 < b:
-                step *= 2
-            l, h = a + step // 2 - 1, min(a + step - 1, b)   # meets(h), not meets(l) (or l < a)
-            while h - l > 1:
-                mid = (l + h) // 2
-                if meets(mid):
-                    h = mid
-                else:
-                    l = mid
-            v: float = h
-        else:  # largest v with meets(v)
-            step = 1
-            while meets(a + step) and a + step < b:
-                step *= 2
-            l, h = a + step // 2, min(a + step, b)
-            if meets(h):
-                l = h
-            while h - l > 1:
-                mid = (l + h) // 2
-                if meets(mid):
-                    l = mid
-                else:
-                    h = mid
-            v = l
+        a: float = int(lo) if lo is not None else 1
+        b: float = int(hi) if hi is not None else (MAX_TIMES if param.endswith("times") else 2**40)
     else:
         a = float(lo) if lo is not None else 1e-12
         b = float(hi) if hi is not None else 1e6
-        if not meets(b if increasing else a):
-            raise PlanError("--target-gamma", f"{t!r} is not met for {param} in [{a!r}, {b!r}]")
-        if meets(a if increasing else b):
-            v = a if increasing else b
-        else:
-            ok_end, bad_end = (b, a) if increasing else (a, b)
-            while abs(ok_end - bad_end) > 1e-9 * abs(ok_end):
-                mid = math.sqrt(ok_end * bad_end) if ok_end > 0 and bad_end > 0 else (ok_end + bad_end) / 2
-                if meets(mid):
-                    ok_end = mid
-                else:
-                    bad_end = mid
-            v = ok_end
+    # gamma is monotone in each parameter; which way is read off the two ends
+    ga, gb = gamma_at(a), gamma_at(b)
+    increasing = gb > ga
+    ok_end, bad_end = (b, a) if increasing else (a, b)
+    if max(ga, gb) < t:
+        raise PlanError("--target-gamma", f"{t!r} is not met for {param} in [{a!r}, {b!r}]")
+    if min(ga, gb) >= t:
+        v = bad_end  # the whole range meets the target
+    elif is_int:
+        # exponential search from the good end, then bisection: ok_end meets, bad_end does not
+        ok_i, bad_i = int(ok_end), int(bad_end)
+        sign = 1 if bad_i > ok_i else -1
+        step = 1
+        while step < abs(bad_i - ok_i):
+            probe = ok_i + sign * step
+            if gamma_at(probe) < t:
+                bad_i = probe
+                break
+            ok_i, step = probe, step * 2
+        while abs(bad_i - ok_i) > 1:
+            mid = (ok_i + bad_i) // 2
+            if gamma_at(mid) >= t:
+                ok_i = mid
+            else:
+                bad_i = mid
+        v = ok_i
+    else:
+        while abs(ok_end - bad_end) > 1e-9 * abs(ok_end):
+            mid = math.sqrt(ok_end * bad_end)
+            if gamma_at(mid) >= t:
+                ok_end = mid
+            else:
+                bad_end = mid
+        v = ok_end
     return v, plan(_with_param(study, param, v))

@@ -231,7 +231,7 @@ def _thm31_regime(eps: float, delta: float, dhat: float, variant: str) -> list[t
     if variant == "paper" and not dhat <= eps / 15:
         bad.append(("delta_hat", "delta_hat in (0, eps/15] (Lemma 3.7)", dhat))
     if variant == "sound":
-        d2 = 2 * dhat / (1 - math.exp(-3 * eps))
+        d2 = 2 * dhat / (-math.expm1(-3 * eps))
         if not (d2 < 1 and math.exp(3 * eps) * d2 + dhat < 1):
             bad.append(("delta_hat", "e^{3eps} delta'' + delta_hat < 1 (Lemma 3.7's logarithm)",
                         dhat))
@@ -404,8 +404,8 @@ def _thm31_candidates(eps: float, delta: float, n: int, beta: float,
     nudged up by 1e-9 relative so that the certified ``beta`` stays within the target.
     """
     def rem(dh: float) -> float:
-        d1 = 2 * delta / dh + 2 * delta / (1 - math.exp(-eps))
-        d2 = 2 * dh / (1 - math.exp(-3 * eps))
+        d1 = 2 * delta / dh + 2 * delta / -math.expm1(-eps)   # expm1: no cancellation at tiny eps
+        d2 = 2 * dh / -math.expm1(-3 * eps)
         return beta - n * ((d1 + d2 - d1 * d2) if variant == "sound" else (d1 + d2))
 
     def k_of(logdh: float) -> float:
@@ -415,7 +415,8 @@ def _thm31_candidates(eps: float, delta: float, n: int, beta: float,
             return math.inf
         tt = math.sqrt(2 * math.log(1 / r))
         f = np.float64
-        k, _ = _thm31_parts(_NpMath, f(eps), f(delta), f(n), f(tt), f(dh), variant)
+        with np.errstate(all="ignore"):  # float surrogate only: non-finite means unusable
+            k, _ = _thm31_parts(_NpMath, f(eps), f(delta), f(n), f(tt), f(dh), variant)
         kf = float(k)
         return kf if math.isfinite(kf) else math.inf
 

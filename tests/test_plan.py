@@ -1,0 +1,226 @@
+"""The study planner: examples end to end (API and CLI) against hand computations from the
+theorems, routing, refusal of invalid orderings, inverse solves, bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction as F
+from pathlib import Path
+
+import mpmath
+import pytest
+
+from maxinfo_bounds.cli import main
+from maxinfo_bounds.plan import PlanError, Step, Study, load_study, parse_study, plan, solve, sweep
+from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction
+
+from .cli_helpers import assert_one_line_error
+
+EX = Path(__file__).resolve().parents[1] / "examples"
+
+
+def _gamma_14b_reference(alpha: float, eps: F, n: int) -> mpmath.mpf:
+    """max over beta of (alpha - beta) 2^-k(beta), k = log2(e)(eps^2 n/2 + eps sqrt(n ln(2/beta)/2))
+    (RRST Thm 1.4b then Thm 1.3), also against Thm 1.4a's k = log2(e) eps n at beta = 0; by a
+    50-digit golden-section search on log beta, written independently of the planner."""
+    with mpmath.workdps(50):
+        a = mpmath.mpf(alpha)
+        e = mpmath.mpf(eps.numerator) / eps.denominator
+
+        def g(lb):
+            b = mpmath.exp(lb)
+            k = (e * e * n / 2 + e * mpmath.sqrt(n * mpmath.log(2 / b) / 2)) / mpmath.log(2)
+            return (a - b) * mpmath.power(2, -k)
+
+        lo, hi = mpmath.log(a) - 80, mpmath.log(a) - mpmath.mpf(10) ** -30
+        phi = (mpmath.sqrt(5) - 1) / 2
+        for _ in range(300):
+            m1, m2 = hi - phi * (hi - lo), lo + phi * (hi - lo)
+            if g(m1) < g(m2):
+                lo = m1
+            else:
+                hi = m2
+        best = g((lo + hi) / 2)
+        any_data = a * mpmath.power(2, -e * n / mpmath.log(2))
+        return max(best, any_data)
+
+
+def _check_gamma(got: float, ref: mpmath.mpf) -> None:
+    assert mpmath.mpf(got) <= ref, (got, ref)             # never above the theorem's optimum
+    assert mpmath.mpf(got) >= ref * (1 - mpmath.mpf(10) ** -6), (got, ref)   # near it
+
+
+@pytest.mark.parametrize("name, alpha, eps, n", [
+    ("laplace_queries", 0.05, 100 * F(1e-6) / F(0.1), 10**6),
+    ("dp_feature_selection", 0.05, 5 * F(0.001), 10**5),
+    ("thresholdout_model_search", 0.05, 2 * 10 / (F(0.01) * 10**6), 10**6),
+])
+def test_dp_examples_against_hand(name, alpha, eps, n, capsys):
+    study = load_study(EX / f"{name}.toml")
+    r = plan(study)
+    ref = _gamma_14b_reference(alpha, eps, n)
+    _check_gamma(r.gamma, ref)
+    assert r.route == "max-information composition"
+    assert "RRST-1.4b" in {t for c in r.chain for t in c.theorems}
+    # the CLI gives the same numbers
+    assert main(["plan", str(EX / f"{name}.toml"), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["gamma"] == r.gamma and d["k_bits"] == r.k and d["route"] == r.route
+    assert d["chain"][-1]["theorems"] == ["RRST-1.3"]
+
+
+def test_select_one_of_1000_against_hand(capsys):
+    r = plan(load_study(EX / "select_one_of_1000.toml"))
+    exact = F(1, 20) ** 2 / 4000   # DFHPRR Thm 6 at beta = alpha/2: alpha^2 / (4 |Y|)
+    assert F(r.gamma) <= exact and r.gamma >= float(exact) * (1 - 1e-12)
+    assert r.beta == pytest.approx(0.025, rel=1e-6)
+    bonf = {c.method: c.threshold for c in r.comparisons}
+    assert bonf["Bonferroni over the declared family of 1000"] == 5e-05
+    assert main(["plan", str(EX / "select_one_of_1000.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "DFHPRR-6" in out and "RRST-1.3" in out and "sample splitting" in out
+
+
+def test_refused_example():
+    assert_one_line_error("maxinfo_bounds.cli", ["plan", str(EX / "refused_description_then_approx_dp.toml")],
+                          "RRST §4")
+    with pytest.raises(PlanError, match=r"steps\[1\] is approximate DP.*follows steps\[0\] \(description\)"):
+        plan(load_study(EX / "refused_description_then_approx_dp.toml"))
+
+
+def _study(*steps, iid=True, n=100_000, alpha=0.05):
+    return Study(n=n, iid=iid, alpha=alpha, steps=tuple(steps))
+
+
+def test_routing_merges_and_reroutes():
+    # pure DP then approximate DP, i.i.d.: one DP stage (valid, RRST 3.1 as the first stage)
+    s = _study(Step("dp", {"eps": 0.01}), Step("dp", {"eps": 0.01, "delta": 1e-30}), n=1000)
+    r = plan(s)
+    assert "RRST-3.1" in {t for c in r.chain for t in c.theorems} and r.gamma > 0
+    # same without i.i.d. data: refused with the reason
+    with pytest.raises(PlanError, match="not i.i.d"):
+        plan(_study(Step("dp", {"eps": 0.01}), Step("dp", {"eps": 0.01, "delta": 1e-30}),
+                    n=1000, iid=False))
+    # approximate DP first, then a description: valid (3.1 first, then DFHPRR 6)
+    r = plan(_study(Step("dp", {"eps": 0.01, "delta": 1e-30}), Step("description", {"range_size": 4}), n=1000))
+    ids = [t for c in r.chain for t in c.theorems]
+    assert ids.index("RRST-3.1") < ids.index("DFHPRR-6")
+    # a description then pure DP: the DP stage is not first, so RRST 1.4a (any data), not 1.4b
+    r = plan(_study(Step("description", {"range_size": 4}), Step("dp", {"eps": 1e-6})))
+    ids = {t for c in r.chain for t in c.theorems}
+    assert "RRST-1.4a" in ids and "RRST-1.4b" not in ids
+    # consecutive descriptions merge: range 10 * 10^2 = 1000, the same as one 1000-way choice
+    r2 = plan(_study(Step("description", {"range_size": 10}), Step("description", {"range_size": 10}, times=2)))
+    r1 = plan(_study(Step("description", {"range_size": 1000})))
+    assert r2.gamma == r1.gamma
+
+
+def test_mutual_information_route():
+    s = _study(Step("mutual_information", {"mi_bits": 0.001}), alpha=0.05)
+    r = plan(s)
+    mi = mi_pvalue_correction(0.05, 0.001)
+    assert r.gamma >= mi and max(g for _, g, _ in r.candidates if g is not None) == r.gamma
+    # two MI steps: the chain rule adds them
+    r2 = plan(_study(Step("mutual_information", {"mi_bits": 0.001}, times=2)))
+    cand = dict((n, g) for n, g, _ in r2.candidates)
+    assert cand["mutual information"] == mi_pvalue_correction(0.05, 0.002)
+
+
+def test_plan_never_exceeds_alpha_and_sample_split_row():
+    r = plan(_study(Step("laplace", {"sensitivity": 1e-5, "eps": 1e-4}, times=10)))
+    assert 0 <= r.gamma < 0.05
+    rows = {c.method: c for c in r.comparisons}
+    assert "50000 fresh records" in rows["sample splitting"].note
+    assert not rows["naive (no correction)"].valid
+
+
+def test_inverse_solves_round_trip():
+    study = load_study(EX / "laplace_queries.toml")
+    t = 1e-3
+    v, r = solve(study, "times", t)
+    assert r.gamma >= t
+    from maxinfo_bounds.plan import _with_param
+    assert plan(_with_param(study, "times", v + 1)).gamma < t
+    v, r = solve(study, "n", t)   # fixed per-query eps: gamma falls as n grows, largest n
+    assert r.gamma >= t and plan(_with_param(study, "n", v + 1)).gamma < t
+    th = load_study(EX / "thresholdout_model_search.toml")
+    v, r = solve(th, "n", t)      # Thresholdout: eps = 2B/(sigma n) shrinks, smallest n
+    assert r.gamma >= t and plan(_with_param(th, "n", v - 1)).gamma < t
+    v, r = solve(study, "scale", t)   # smallest noise scale meeting the target
+    assert r.gamma >= t and plan(_with_param(study, "scale", v * (1 - 1e-6))).gamma < t
+    s2 = load_study(EX / "dp_feature_selection.toml")
+    v, r = solve(s2, "eps", t)
+    assert r.gamma >= t and plan(_with_param(s2, "eps", v * (1 + 1e-6))).gamma < t
+    with pytest.raises(PlanError, match="not met"):
+        solve(study, "times", 0.049)
+
+
+def test_sweep_cli(tmp_path, capsys):
+    out = tmp_path / "sweep.png"
+    assert main(["plan", str(EX / "laplace_queries.toml"), "--sweep", "times=1:40", "--plot",
+                 str(out), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    gs = [p["gamma"] for p in d["points"]]
+    assert len(gs) == 40 and gs == sorted(gs, reverse=True) and out.stat().st_size > 1000
+    rows = sweep(load_study(EX / "laplace_queries.toml"), "times", [1, 100])
+    assert rows[0][1] > rows[1][1]
+    assert main(["plan", str(EX / "laplace_queries.toml"), "--solve", "times", "--target-gamma",
+                 "1e-3", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["gamma_at_value"] >= 1e-3 and d["direction"] == "largest"
+
+
+BAD = [
+    ("[data]\nn = 10\n[[steps]]\ntype = 'magic'\n[test]\nalpha = 0.05\n", "steps[0].type"),
+    ("[data]\nn = 10\n[[steps]]\ntype = 'dp'\neps = 0.1\ncolour = 1\n[test]\nalpha = 0.05\n", "steps[0].colour"),
+    ("[data]\niid = true\n[[steps]]\ntype = 'dp'\neps = 0.1\n[test]\nalpha = 0.05\n", "data.n"),
+    ("[data]\nn = 10\n[[steps]]\ntype = 'dp'\neps = -1.0\n[test]\nalpha = 0.05\n", "steps[0].eps"),
+    ("[data]\nn = 10\n[[steps]]\ntype = 'dp'\neps = 'big'\n[test]\nalpha = 0.05\n", "steps[0].eps"),
+    ("[data]\nn = 10\n[[steps]]\ntype = 'dp'\neps = 0.1\n[test]\nalpha = 1.5\n", "test.alpha"),
+    ("[data]\nn = 10\n[[steps]]\ntype = 'dp'\neps = 0.1\ntimes = 0\n[test]\nalpha = 0.05\n", "steps[0].times"),
+    ("[data]\nn = 10\n[[steps]]\ntype = 'laplace'\neps = 0.1\n[test]\nalpha = 0.05\n", "needs (sensitivity, eps)"),
+    ("[data]\nn = 10\n[test]\nalpha = 0.05\n", "steps"),
+    ("[data\nn = 10\n", "not valid TOML"),
+    ("[data]\nn = 10\n[[steps]]\ntype = 'dp'\neps = 0.1\n[test]\nalpha = 0.05\n[extra]\n", "extra"),
+]
+
+
+def _error_in_process(argv, fragment, capsys):
+    """main(argv) returns 2 and prints one stderr line containing fragment, no stdout."""
+    assert main(argv) == 2
+    cap = capsys.readouterr()
+    lines = cap.err.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0] and not cap.out, cap.err
+
+
+@pytest.mark.parametrize("text, fragment", BAD, ids=[f for _, f in BAD])
+def test_bad_study_files(tmp_path, text, fragment, capsys):
+    p = tmp_path / "study.toml"
+    p.write_text(text)
+    _error_in_process(["plan", str(p)], fragment, capsys)
+    _error_in_process(["plan", str(p)], str(p), capsys)
+
+
+def test_bad_study_file_subprocess(tmp_path):
+    """The console path: one line on stderr, status 2, no traceback."""
+    p = tmp_path / "study.toml"
+    p.write_text(BAD[0][0])
+    assert_one_line_error("maxinfo_bounds.cli", ["plan", str(p)], "steps[0].type")
+
+
+def test_missing_file_and_bad_flags(tmp_path, capsys):
+    ex = str(EX / "laplace_queries.toml")
+    _error_in_process(["plan", str(tmp_path / "nope.toml")], "file not found", capsys)
+    _error_in_process(["plan", ex, "--sweep", "times"], "PARAM=LO:HI", capsys)
+    _error_in_process(["plan", ex, "--solve", "times"], "target_gamma", capsys)
+    _error_in_process(["plan", ex, "--sweep", "colour=1:3"], "colour", capsys)
+
+
+def test_parse_study_api():
+    s = parse_study({"data": {"n": 100, "iid": True}, "test": {"alpha": 0.05},
+                     "steps": [{"type": "description", "range_size": 8}]})
+    assert s.n == 100 and s.steps[0].params == {"range_size": 8}
+    with pytest.raises(PlanError, match="data.iid"):
+        parse_study({"data": {"n": 100, "iid": "yes"}, "test": {"alpha": 0.05},
+                     "steps": [{"type": "description", "range_size": 8}]})
