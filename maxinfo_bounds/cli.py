@@ -364,11 +364,10 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
     if ns.solve:
         if ns.target_gamma is None:
             raise InvalidParameter("target_gamma", None, "given with --solve (a threshold in (0, 1])")
-        v, r = planner.solve(study, ns.solve, ns.target_gamma)
+        v, r, direction = planner.solve(study, ns.solve, ns.target_gamma)
         out = {"study": study.name, "solve": ns.solve, "target_gamma": ns.target_gamma,
-               "value": v, "gamma_at_value": r.gamma, "route": r.route,
-               "direction": "smallest" if ns.solve.split(".")[-1] in ("n", "scale", "sigma")
-               else "largest", "maxinfo_bounds_version": __version__}
+               "value": v, "direction": direction, "gamma_at_value": r.gamma, "route": r.route,
+               "maxinfo_bounds_version": __version__}
         if ns.json:
             print(json.dumps(out, indent=2))
         else:

@@ -57,6 +57,7 @@ from .theorems.dp_accounting import (
     exponential_mechanism_epsilon,
     gaussian_epsilon,
     laplace_epsilon,
+    _kov_eps_float,
     optimal_composition,
     report_noisy_max_epsilon,
     sparse_vector,
@@ -424,8 +425,11 @@ class _Curve:
     ``fixed`` curves do not depend on β (their bound has β = 0 or a fixed β)."""
 
     def __init__(self, name: str, k_of: Callable[[float], float] | None,
-                 bound: Callable[[float], Bound], links: list[Link]) -> None:
+                 bound: Callable[[float], Bound], links: list[Link], family: str = "first",
+                 weight: float = 1.0) -> None:
         self.name, self.k_of, self.bound, self.links = name, k_of, bound, links
+        #: curves of one family share one optimisation variable x, with beta = x * weight
+        self.family, self.weight = family, weight
 
 
 def _thm31_float_k(eps: float, delta: float, n: int, beta: float) -> float:
@@ -460,7 +464,7 @@ def _dp_stage_curve(stage: _Stage, n: int, first: bool, iid: bool, g: DPGuarante
         e = g.eps
 
         def kf2(b: float) -> float:
-            return min(k_any.k, _LOG2E * (e * e * n / 2 + e * math.sqrt(n * math.log(2 / b) / 2)))
+            return min(float(k_any.k), _LOG2E * (e * e * n / 2 + e * math.sqrt(n * math.log(2 / b) / 2)))
 
         def kb2(b: float) -> Bound:
             prod: Bound = pure_dp_max_information_product(e, n, b)
@@ -471,14 +475,26 @@ def _dp_stage_curve(stage: _Stage, n: int, first: bool, iid: bool, g: DPGuarante
 
 def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
     """β per curve maximising log2(α − Σβ) − Σk(β) (float surrogate; the result is certified
-    afterwards, so the optimiser needs none). Curves without a β trade-off get β = 0."""
+    afterwards, so the optimiser needs none). Curves without a β trade-off get β = 0.
+
+    Curves of one family share a variable x (β = x · weight): for description-length stages
+    (k = log2 m − log2 β) the Lagrange condition makes every β equal; for mutual-information
+    stages (k ≈ (m + 0.54)/β) it makes β proportional to sqrt(m + 0.54). So at most three
+    variables (first DP stage, descriptions, MI stages), whatever the number of stages.
+    """
     idx = [i for i, c in enumerate(curves) if c.k_of is not None]
     betas = [0.0] * len(curves)
     if not idx:
         return betas
+    fams = sorted({curves[i].family for i in idx})
+    fam_of = [fams.index(curves[i].family) for i in idx]
+    weights = np.array([curves[i].weight for i in idx])
+    wsum = np.array([weights[[j for j, f in enumerate(fam_of) if f == q]].sum()
+                     for q in range(len(fams))])
 
     def obj(x: np.ndarray) -> float:
-        bs = np.exp(x)
+        xs = np.exp(x)
+        bs = xs[fam_of] * weights
         rest = alpha - float(np.sum(bs))
         if rest <= 0 or not np.all(np.isfinite(bs)):
             return 1e300
@@ -489,9 +505,9 @@ def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
             tot += k_of(float(bs[j]))
         return tot - math.log2(rest)
 
-    x0 = np.full(len(idx), math.log(alpha / (2 * len(idx))))
-    if len(idx) == 1:
-        lo, hi = math.log(alpha) - 60, math.log(alpha) - 1e-9
+    x0 = np.log(alpha / (2 * len(fams) * wsum))
+    if len(fams) == 1:
+        lo, hi = float(x0[0]) - 60, float(math.log(alpha / wsum[0])) - 1e-9
         grid = np.linspace(lo, hi, 13)
         start = float(min(grid, key=lambda t: obj(np.array([t]))))
         step = (hi - lo) / 12
@@ -501,11 +517,11 @@ def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
         cands = [np.array([float(res.x)]), np.array([start]), x0]
     else:
         res = minimize(obj, x0, method="Nelder-Mead",
-                       options={"xatol": 1e-6, "fatol": 1e-9, "maxiter": 400 * len(idx)})
+                       options={"xatol": 1e-6, "fatol": 1e-9, "maxiter": 400 * len(fams)})
         cands = [np.asarray(res.x), x0]
     best = min(cands, key=obj)
     for j, i in enumerate(idx):
-        betas[i] = float(math.exp(best[j]))
+        betas[i] = float(math.exp(best[fam_of[j]]) * weights[j])
     return betas
 
 
@@ -545,8 +561,11 @@ def _maxinfo_route(study: Study, stages: list[_Stage], first_dp: DPGuarantee | N
             def kf(b: float, m: int = m) -> float:
                 return math.log2(m) - math.log2(b)
 
-            curves.append(_Curve("DFHPRR-6", kf,
-                                 lambda b, m=m: description_length_max_information(m, b), s.links))
+            def kb_d(b: float, m: int = m) -> Bound:
+                bd: Bound = description_length_max_information(m, b)
+                return bd
+
+            curves.append(_Curve("DFHPRR-6", kf, kb_d, s.links, family="desc"))
         else:
             mi = s.mi_bits
 
@@ -558,7 +577,8 @@ def _maxinfo_route(study: Study, stages: list[_Stage], first_dp: DPGuarantee | N
                 bd: Bound = mi_to_approx_max_information(mi, float_up(Fraction(mi + 0.54) / Fraction(b))
                                                          if b > 0 else 1e300)
                 return bd
-            curves.append(_Curve("RRST-1.5a", kf_mi, kb_mi, s.links))
+            curves.append(_Curve("RRST-1.5a", kf_mi, kb_mi, s.links, family="mi",
+                                 weight=math.sqrt(mi + 0.54)))
     betas = _optimise(study.alpha, curves)
     if any(c.k_of is not None and c.k_of(b) >= 1e299 for c, b in zip(curves, betas)):
         return 0.0, None, "no beta below alpha is reachable by every stage"
@@ -617,6 +637,30 @@ _TIGHT_MAX_RUNS = 10_000
 MAX_TIMES = 10**9
 
 
+def _pruned(study: Study, eps: float, results: list[tuple[float, PlanResult]],
+            cands: list[tuple[str, float | None, str]], dt: float) -> bool:
+    """Skip an RRST Thm 3.1 route that cannot beat the best route found so far.
+
+    Thm 3.1's k >= n c (e^{6 eps} - 1) + c t sqrt(n), c = 6 eps log2 e, and t >=
+    sqrt(2 ln(1/alpha)) since beta >= e^{-t^2/2} must stay below alpha; no route gives gamma above
+    alpha 2^-k. (With a float estimate of eps, shrunk by 0.1%, this is only a time saver: skipping
+    a route never makes the returned gamma invalid.)
+    """
+    if eps > 0.5:
+        cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
+                      f"composed eps {eps!r} > 1/2: outside RRST Thm 3.1"))
+        return True
+    c6 = 6 * eps * _LOG2E
+    k_floor = (study.n * c6 * math.expm1(6 * eps)
+               + c6 * math.sqrt(2 * math.log(1 / study.alpha)) * math.sqrt(study.n))
+    best_g = max((r[0] for r in results), default=0.0)
+    if best_g > 0 and study.alpha * 2.0 ** (-k_floor) * (1 + 1e-9) < best_g:
+        cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
+                      f"cannot beat the best route: k >= {k_floor:.4g} bits"))
+        return True
+    return False
+
+
 def plan(study: Study) -> PlanResult:
     """The largest certified γ(α) over every valid route, with its derivation (see module doc)."""
     if not isinstance(study, Study):
@@ -646,6 +690,8 @@ def plan(study: Study) -> PlanResult:
                 continue
             if same:
                 e0, d0, _ = s0.dp[0]
+                if _pruned(study, _kov_eps_float(e0, d0, s0.runs, dt) * 0.999, results, cands, dt):
+                    continue
                 try:
                     g = optimal_composition(e0, d0, s0.runs, dt)
                 except InvalidParameter:
@@ -665,16 +711,7 @@ def plan(study: Study) -> PlanResult:
                 cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
                               f"composed eps {g.eps!r} > 1/2: outside RRST Thm 3.1"))
                 continue
-            # pruning: Thm 3.1's k >= n c (e^{6 eps} - 1) + c t sqrt(n), c = 6 eps log2 e, and
-            # t >= sqrt(2 ln(1/alpha)) since beta >= e^{-t^2/2} must stay below alpha; no route
-            # gives gamma above alpha 2^-k, so a route whose floor is below the best is skipped.
-            c6 = 6 * g.eps * _LOG2E
-            k_floor = (study.n * c6 * math.expm1(6 * g.eps)
-                       + c6 * math.sqrt(2 * math.log(1 / study.alpha)) * math.sqrt(study.n))
-            best_g = max((r[0] for r in results), default=0.0)
-            if best_g > 0 and study.alpha * 2.0 ** (-k_floor) * (1 + 1e-9) < best_g:
-                cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
-                              f"cannot beat the best route: k >= {k_floor:.4g} bits"))
+            if _pruned(study, g.eps, results, cands, dt):
                 continue
             consider(f"DP first stage at delta={dt!r} (RRST-3.1)",
                      _maxinfo_route(study, stages, g, link,
@@ -758,7 +795,7 @@ def sweep(study: Study, param: str, values: Sequence[float]) -> list[tuple[float
 
 
 def solve(study: Study, param: str, target_gamma: float, *, lo: float | None = None,
-          hi: float | None = None) -> tuple[float, PlanResult]:
+          hi: float | None = None) -> tuple[float, PlanResult, str]:
     """The boundary value of ``param`` at which γ(α) still meets ``target_gamma``.
 
     γ is monotone in each parameter: it decreases in ``times`` and ``eps`` and increases in noise
@@ -766,7 +803,8 @@ def solve(study: Study, param: str, target_gamma: float, *, lo: float | None = N
     shrinks like 1/n (Thresholdout). The direction is read from γ at the two ends of the range,
     and the value returned is the largest (γ decreasing) or smallest (γ increasing) one meeting
     the target. Integer parameters are solved exactly (one step further fails); real ones by
-    bisection to 10^-9 relative. Raises PlanError when no value in range meets the target.
+    bisection to 10^-9 relative. Returns (value, its plan, "largest" or "smallest"). Raises
+    PlanError when no value in range meets the target.
     """
     t = float(check_real("target_gamma", target_gamma, low=0.0, low_open=True, high=1.0))
     is_int = param.split(".")[-1] in _INT_PARAMS
@@ -790,7 +828,7 @@ def solve(study: Study, param: str, target_gamma: float, *, lo: float | None = N
     if max(ga, gb) < t:
         raise PlanError("--target-gamma", f"{t!r} is not met for {param} in [{a!r}, {b!r}]")
     if min(ga, gb) >= t:
-        v = bad_end  # the whole range meets the target
+        v: float = bad_end  # the whole range meets the target
     elif is_int:
         # exponential search from the good end, then bisection: ok_end meets, bad_end does not
         ok_i, bad_i = int(ok_end), int(bad_end)
@@ -808,13 +846,13 @@ def solve(study: Study, param: str, target_gamma: float, *, lo: float | None = N
                 ok_i = mid
             else:
                 bad_i = mid
-        v = ok_i
+        v = float(ok_i)
     else:
         while abs(ok_end - bad_end) > 1e-9 * abs(ok_end):
-            mid = math.sqrt(ok_end * bad_end)
-            if gamma_at(mid) >= t:
-                ok_end = mid
+            mid_f = math.sqrt(ok_end * bad_end)
+            if gamma_at(mid_f) >= t:
+                ok_end = mid_f
             else:
-                bad_end = mid
+                bad_end = mid_f
         v = ok_end
-    return v, plan(_with_param(study, param, v))
+    return v, plan(_with_param(study, param, v)), "smallest" if increasing else "largest"

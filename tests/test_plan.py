@@ -138,19 +138,19 @@ def test_plan_never_exceeds_alpha_and_sample_split_row():
 def test_inverse_solves_round_trip():
     study = load_study(EX / "laplace_queries.toml")
     t = 1e-3
-    v, r = solve(study, "times", t)
+    v, r, _ = solve(study, "times", t)
     assert r.gamma >= t
     from maxinfo_bounds.plan import _with_param
     assert plan(_with_param(study, "times", v + 1)).gamma < t
-    v, r = solve(study, "n", t)   # fixed per-query eps: gamma falls as n grows, largest n
-    assert r.gamma >= t and plan(_with_param(study, "n", v + 1)).gamma < t
+    v, r, direction = solve(study, "n", t)   # fixed per-query eps: gamma falls as n grows
+    assert direction == "largest" and r.gamma >= t and plan(_with_param(study, "n", v + 1)).gamma < t
     th = load_study(EX / "thresholdout_model_search.toml")
-    v, r = solve(th, "n", t)      # Thresholdout: eps = 2B/(sigma n) shrinks, smallest n
-    assert r.gamma >= t and plan(_with_param(th, "n", v - 1)).gamma < t
-    v, r = solve(study, "scale", t)   # smallest noise scale meeting the target
+    v, r, direction = solve(th, "n", t)      # Thresholdout: eps = 2B/(sigma n) shrinks
+    assert direction == "smallest" and r.gamma >= t and plan(_with_param(th, "n", v - 1)).gamma < t
+    v, r, _ = solve(study, "scale", t)   # smallest noise scale meeting the target
     assert r.gamma >= t and plan(_with_param(study, "scale", v * (1 - 1e-6))).gamma < t
     s2 = load_study(EX / "dp_feature_selection.toml")
-    v, r = solve(s2, "eps", t)
+    v, r, _ = solve(s2, "eps", t)
     assert r.gamma >= t and plan(_with_param(s2, "eps", v * (1 + 1e-6))).gamma < t
     with pytest.raises(PlanError, match="not met"):
         solve(study, "times", 0.049)

@@ -273,6 +273,17 @@ def _kov_delta_float(eps: float, delta: float, k: int, eps_total: float) -> floa
     return lost + (1.0 - lost) * d0
 
 
+def _kov_eps_float(eps: float, delta: float, k: int, delta_total: float) -> float:
+    """Float estimate of the optimal eps_total (not certified; root of the float surrogate)."""
+    def f(x: float) -> float:
+        return math.log(max(_kov_delta_float(eps, delta, k, x), 1e-320)) - math.log(delta_total)
+
+    hi = k * eps
+    if f(0.0) <= 0:
+        return 0.0
+    return hi if f(hi) >= 0 else float(brentq(f, 0.0, hi, xtol=1e-15, rtol=1e-15))
+
+
 def optimal_composition_delta(eps: float, delta: float, k: int, eps_total: float, *,
                               dps: int = 30) -> float:
     r"""The exact smallest delta such that every k-fold adaptive composition of (eps, delta)-DP
@@ -327,13 +338,9 @@ def optimal_composition(eps: float, delta: float, k: int, delta_total: float, *,
     if _kov_delta_float(e, d, kk, 0.0) <= dt * (1 + 1e-9) and ok(0.0):
         return DPGuarantee(0.0, dt, "KOV15-3.3", conds)
 
-    def f(x: float) -> float:
-        return math.log(max(_kov_delta_float(e, d, kk, x), 1e-320)) - math.log(dt)
-
-    hi = kk * e
-    x = hi if f(hi) >= 0 else float(brentq(f, 0.0, hi, xtol=1e-15, rtol=1e-15))
-    # the float surrogate sums up to k terms: start the certified search at 2^-50 relative
-    x = nudge_until(x, ok, up=True, rel_step=2.0**-50)
+    x = _kov_eps_float(e, d, kk, dt)
+    # the float surrogate sums up to k terms: start the certified search at 2^-44 relative
+    x = nudge_until(x, ok, up=True, rel_step=2.0**-44)
     return DPGuarantee(min(x, full), dt, "KOV15-3.3", conds)
 
 

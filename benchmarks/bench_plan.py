@@ -1,0 +1,72 @@
+"""Benchmark: the study planner (issue 5 targets: a 1,000-step study in at most 1 s; a 200-point
+sweep in at most 5 s).
+
+Prints median timings, each beside a baseline measured in the same run: the certified
+evaluation of the single theorem the plan ends with (RRST Thm 1.4b at a fixed beta, then
+Thm 1.3), i.e. what planning adds on top of one hand-picked bound.
+
+Studies timed:
+
+* 1,000 listed adaptive Laplace steps (one DP stage; tight composition routes tried);
+* 1,000 listed steps with 1,000 distinct eps (heterogeneous: advanced composition);
+* 1,000 listed steps alternating a 4-way description and a pure DP step (1,000 stages);
+* the 200-point sweep `maxinfo plan examples/laplace_queries.toml --sweep times=1:200`.
+
+Usage: PYTHONPATH=. python benchmarks/bench_plan.py [--repeats R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from maxinfo_bounds.plan import Step, Study, load_study, plan, sweep
+from maxinfo_bounds.theorems.maxinfo_dp import pure_dp_max_information_product
+from maxinfo_bounds.theorems.pvalues import pvalue_correction
+
+
+def median_time(fn: Callable[[], object], repeats: int) -> float:
+    ts = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    return statistics.median(ts)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=5)
+    r = ap.parse_args().repeats
+    print(f"python {platform.python_version()}, numpy {np.__version__}, repeats {r}")
+    n = 10**6
+    same = Study(n=n, iid=True, alpha=0.05,
+                 steps=tuple(Step("laplace", {"sensitivity": 1e-6, "scale": 0.1}) for _ in range(1000)))
+    hetero = Study(n=n, iid=True, alpha=0.05,
+                   steps=tuple(Step("dp", {"eps": 1e-6 * (1 + i / 1000)}) for i in range(1000)))
+    mixed = Study(n=n, iid=False, alpha=0.05,
+                  steps=tuple(Step("description", {"range_size": 4}) if i % 2 else
+                              Step("dp", {"eps": 1e-9}) for i in range(1000)))
+    base = median_time(lambda: pvalue_correction(
+        0.05, pure_dp_max_information_product(1e-3, n, 0.006).k, 0.006), r)
+    print(f"\nbaseline: one certified RRST 1.4b + 1.3 evaluation: {base * 1e3:.2f} ms")
+    print("\n| study (1,000 steps) | median (s) | target | ratio to baseline | gamma |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name, st in [("identical Laplace steps", same), ("heterogeneous DP steps", hetero),
+                     ("alternating description / DP", mixed)]:
+        t = median_time(lambda st=st: plan(st), r)
+        print(f"| {name} | {t:.3f} | 1 | {t / base:.0f} | {plan(st).gamma:.4g} |")
+    ex = load_study(Path(__file__).resolve().parents[1] / "examples" / "laplace_queries.toml")
+    t = median_time(lambda: sweep(ex, "times", list(range(1, 201))), max(1, r // 2))
+    print(f"\n200-point sweep (laplace_queries, times = 1..200): {t:.2f} s (target 5 s), "
+          f"{t / 200 * 1e3:.1f} ms per point, {t / 200 / base:.0f}x the baseline per point")
+
+
+if __name__ == "__main__":
+    main()
