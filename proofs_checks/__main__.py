@@ -1,6 +1,8 @@
 """``proofs-checks``: run verification campaigns and write their reports.
 
     proofs-checks run measures [--out DIR] [--seed S] [--trials T] [--max-n N]
+    proofs-checks run counterexample [--out DIR] [--json PATH] [--quick] [--enumerate-max-n N]
+    proofs-checks run all [--out DIR] [--json PATH] [--quick]
 
 Exit status 0 when every check passed, 1 when a check failed, 2 on bad arguments.
 """
@@ -8,11 +10,13 @@ Exit status 0 when every check passed, 1 when a check failed, 2 on bad arguments
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from . import counterexample
 from .measures_check import MeasuresCheckConfig, run
 
 
@@ -25,23 +29,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = _Parser(prog="proofs-checks", description="Verification campaigns for maxinfo_bounds.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     r = sub.add_parser("run", help="run a campaign")
-    r.add_argument("campaign", choices=["measures"])
+    r.add_argument("campaign", choices=["measures", "counterexample", "all"])
     r.add_argument("--out", type=Path, default=Path("proofs-checks-report"))
+    r.add_argument("--json", type=Path, help="write one record per check to this file")
+    r.add_argument("--quick", action="store_true", help="the small version (as in the tests)")
+    r.add_argument("--enumerate-max-n", type=int, default=counterexample.ENUMERATE_MAX_N,
+                   help="counterexample: enumerate all 2^n datasets up to this n (default 24)")
     r.add_argument("--seed", type=int, default=MeasuresCheckConfig.seed)
     r.add_argument("--trials", type=int, default=MeasuresCheckConfig.trials)
     r.add_argument("--max-n", type=int, default=MeasuresCheckConfig.max_n)
     ns = p.parse_args(argv)
     if ns.trials < 1:
         p.error(f"--trials={ns.trials} is invalid: must be an integer >= 1")
+    ok = True
+    records: list[dict[str, object]] = []
     try:
-        summary = run(MeasuresCheckConfig(seed=ns.seed, trials=ns.trials, max_n=ns.max_n),
-                      ns.out / ns.campaign)
+        if ns.campaign in ("measures", "all"):
+            summary = run(MeasuresCheckConfig(seed=ns.seed, trials=ns.trials, max_n=ns.max_n),
+                          ns.out / "measures")
+            print(f"measures: {summary['checks']} checks, {len(summary['failures'])} failed; "
+                  f"report in {ns.out / 'measures'}")
+            ok &= bool(summary["ok"])
+            records += [{"id": f"measures/{i}", "check": "measures", "verdict": "FAILS",
+                         "note": f} for i, f in enumerate(summary["failures"])]
+        if ns.campaign in ("counterexample", "all"):
+            out = ns.out / "counterexample"
+            cs = counterexample.run(counterexample.CounterexampleConfig(
+                quick=ns.quick, enumerate_max_n=ns.enumerate_max_n), out)
+            print(f"counterexample: {cs['checks']} checks, {cs['not_holding']} not holding "
+                  f"({cs['not_holding_outside_regime']} outside the theorem's regime), "
+                  f"{len(cs['errors'])} errors; report in {out}")
+            ok &= bool(cs["ok"])
+            records += [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()
+                        if line.strip()]
     except ValueError as exc:
         print(f"proofs-checks: error: {exc}", file=sys.stderr)
         return 2
-    print(f"{summary['checks']} checks, {len(summary['failures'])} failed; "
-          f"report in {ns.out / ns.campaign}")
-    return 0 if summary["ok"] else 1
+    if ns.json is not None:
+        ns.json.parent.mkdir(parents=True, exist_ok=True)
+        ns.json.write_text(json.dumps(records, indent=1))
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":  # pragma: no cover

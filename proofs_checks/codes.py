@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -165,8 +165,10 @@ class LinearCode:
         return x ^ int(self.coset_leaders()[s]), int(self.coset_leader_weights()[s])
 
 
+@lru_cache(maxsize=2)
 def all_syndromes(code: LinearCode) -> NDArray[np.int64]:
-    """H x for all 2^n datasets x (index = the bit mask of x), built by doubling."""
+    """H x for all 2^n datasets x (index = the bit mask of x), built by doubling (cached for
+    the last two codes; do not modify the returned array)."""
     _check_bits("the dataset enumeration", code.n)
     syn = np.zeros(1, dtype=np.int64)
     for c in code.columns:
