@@ -386,6 +386,12 @@ def regime_row(eps: float, delta: float, n: int) -> dict[str, Any]:
         k = n - r_paper
         beta1 = (0.5 - delta) / 2
         cor = n - 1 - r_paper - mpmath.log(1 / mpmath.mpf(beta1), 2)
+        comp = n + mpmath.log(1 - mpmath.mpf(0.1) / q, 2)  # exact, composition, beta = 0.1
+    try:  # contrast: what RRST Thm 3.1 gives for B alone on product inputs
+        b31 = approx_dp_max_information(eps, delta, n, strict=False)
+        k31: float | None = float(b31.k) if b31.in_regime else None
+    except (RegimeError, ValueError):
+        k31 = None
     return {
         "eps": eps, "delta": delta, "n": n, "t": t, "r_paper": r_paper, "r_varshamov": r_gv,
         "n_gt_64e": n > 64 * math.e, "n_gt_2e(t-1)": n > 2 * math.e * (t - 1),
@@ -395,6 +401,7 @@ def regime_row(eps: float, delta: float, n: int) -> dict[str, Any]:
         "claim2_maxinfo": bool(pr_not_bot < 2 * mpmath.mpf(delta)),
         "claim3_q": float(q), "claim3": bool(q >= 1 - mpmath.mpf(delta)),
         "cor42_bound_bits": float(cor), "cor42_nonvacuous": bool(cor > 0 and k > 0),
+        "composition_maxinfo_bits_beta_0.1": float(comp), "thm31_B_alone_product_bits": k31,
     }
 
 
@@ -525,13 +532,18 @@ def _write_markdown(out_dir: Path, summary: dict[str, Any], records: list[dict[s
                   f"{r['check']} | {beta} | {v} | {bd} | {r['verdict']} | {r['method']} |")
     md += ["", "## The theorem's own regime (formulas of the proof, exact binomials)", "",
            "| eps | delta | n | t | r = 3t log n | r (Varshamov) | n > 64e | n > 2e(t-1) | "
-           "r < n | claim 2 DP | claim 2 maxinfo | claim 3 | Cor 4.2 bound (bits) |",
-           "| ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | --- | --- | --- | ---: |"]
+           "r < n | claim 2 DP | claim 2 maxinfo | claim 3 | Cor 4.2 bound (bits) | "
+           "I(X; B(X, A(X))) exact, beta = 0.1 | Thm 3.1 for B alone (product inputs) |",
+           "| ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | --- | --- | --- | ---: "
+           "| ---: | ---: |"]
     for g in summary["regime"]:
         md.append(f"| {g['eps']} | {g['delta']} | {g['n']} | {g['t']} | {g['r_paper']} | "
                   f"{g['r_varshamov']} | {g['n_gt_64e']} | {g['n_gt_2e(t-1)']} | "
                   f"{g['code_exists_paper_r']} | {g['claim2_dp']} | {g['claim2_maxinfo']} | "
-                  f"{g['claim3']} | {g['cor42_bound_bits']:.1f} |")
+                  f"{g['claim3']} | {g['cor42_bound_bits']:.1f} | "
+                  f"{g['composition_maxinfo_bits_beta_0.1']:.1f} | "
+                  + (f"{g['thm31_B_alone_product_bits']:.4g}" if g['thm31_B_alone_product_bits']
+                     is not None else "outside its regime") + " |")
     md += ["", "Smallest n at which every condition the proof uses holds and Cor 4.2 is "
            "non-vacuous (beta1 = (1/2 - delta)/2):", ""]
     md += [f"- {k}: n = {v}" for k, v in summary["smallest_n_all_conditions_and_cor42_nonvacuous"].items()]
