@@ -179,6 +179,9 @@ def _cmd_bound(ns: argparse.Namespace) -> int:
     elif hasattr(res, "eps") and hasattr(res, "delta"):
         out.update(eps_total_nats=res.eps, delta_total=res.delta, rounding="up",
                    conditions_checked=list(res.conditions))
+    elif hasattr(res, "n0_shape"):   # DFHPRR Thm 9's parameters
+        out.update(threshold=res.threshold, sigma=res.sigma, sigma_rounding="down (within an ulp)",
+                   n0_shape=res.n0_shape, note=res.note)
     elif hasattr(res, "deviation"):
         out.update(deviation=res.deviation, probability=res.probability, rounding="up",
                    in_regime=res.in_regime, conditions_checked=list(res.conditions))

@@ -224,3 +224,19 @@ def test_parse_study_api():
     with pytest.raises(PlanError, match="data.iid"):
         parse_study({"data": {"n": 100, "iid": "yes"}, "test": {"alpha": 0.05},
                      "steps": [{"type": "description", "range_size": 8}]})
+
+
+def test_every_cited_id_is_in_the_catalog():
+    """The derivation a user cites names catalog entries (`maxinfo explain ID` works for each)."""
+    from maxinfo_bounds.catalog import entries
+
+    ids = {e.id for e in entries()} | {"given", "entropy"}
+    studies = [load_study(p) for p in EX.glob("*.toml") if not p.name.startswith("refused")]
+    studies.append(_study(Step("description", {"range_size": 4}), Step("dp", {"eps": 1e-6}),
+                          Step("mutual_information", {"mi_bits": 0.01})))
+    studies.append(_study(Step("report_noisy_max", {"sensitivity": 1.0, "scale": 1e4}),
+                          Step("gaussian", {"sensitivity": 1e-5, "sigma": 1e-3, "delta": 1e-30}),
+                          Step("sparse_vector", {"c": 2, "eps": 1e-4}), n=1000))
+    for s in studies:
+        for link in plan(s).chain:
+            assert set(link.theorems) <= ids, link

@@ -503,7 +503,7 @@ def report_noisy_max_epsilon(sensitivity: float, scale: float, *,
                              monotone: bool = False) -> DPGuarantee:
     r"""Report noisy max (the index of the largest of the scores plus i.i.d. Lap(b) noise).
 
-    (Δ/b, 0)-DP for monotone scores such as counting queries (Dwork & Roth Claim 3.9, stated
+    Theorem: Dwork & Roth Claim 3.9. (Δ/b, 0)-DP for monotone scores such as counting queries (stated
     there for counts with Lap(1/eps)); (2Δ/b, 0)-DP for arbitrary sensitivity-Δ scores (each
     score and the comparison level can move by Δ). eps rounded up.
 
@@ -767,4 +767,104 @@ register(Theorem(
                                                  + 2 * sympy.Symbol("Delta") / sympy.Symbol("b2")),
     returns="DPGuarantee(eps rounded up, 0)",
     value_name="eps_nats",
+))
+
+
+def _laplace(sensitivity: float, scale: float) -> float:
+    """Theorem: Dwork & Roth Thm 3.6 (see :func:`laplace_epsilon`)."""
+    return laplace_epsilon(sensitivity, scale)
+
+
+register(Theorem(
+    id="DR-3.6", paper="Dwork-Roth", number="Thm 3.6 (Laplace mechanism)",
+    title="Laplace noise Lap(b) on an L1-sensitivity-Delta query is (Delta/b, 0)-DP",
+    latex=r"\varepsilon = \Delta_1 / b",
+    conditions=("L1 sensitivity Delta over neighbouring datasets", "noise Lap(b), b > 0"),
+    units="eps in nats",
+    params=(Param("sensitivity", float, "(0, inf)", "L1 sensitivity Delta"),
+            Param("scale", float, "(0, inf)", "Laplace scale b")),
+    evaluator=_laplace,
+    sympy_statement=lambda: sympy.Symbol("Delta") / sympy.Symbol("b"),
+    returns="eps rounded up", value_name="eps_nats",
+))
+
+
+def _basic(eps: float, delta: float, k: int) -> DPGuarantee:
+    """Theorem: Dwork & Roth Thm 3.16 (see :func:`basic_composition`)."""
+    return basic_composition([(eps, delta)] * check_int("k", k, low=1))
+
+
+register(Theorem(
+    id="DR-3.16", paper="Dwork-Roth", number="Thm 3.16 (basic composition)",
+    title="k adaptive (eps, delta)-DP steps are (k eps, k delta)-DP",
+    latex=r"(\textstyle\sum_i \varepsilon_i,\ \sum_i \delta_i)",
+    conditions=("k adaptive steps, step i (eps_i, delta_i)-DP",),
+    units="eps in nats",
+    params=(Param("eps", float, "[0, inf)", "per-step eps, nats"),
+            Param("delta", float, "[0, 1]", "per-step delta"),
+            Param("k", int, "[1, inf) integer", "number of steps")),
+    evaluator=_basic,
+    sympy_statement=lambda: sympy.Symbol("k") * sympy.Symbol("epsilon"),
+    returns="DPGuarantee(eps rounded up, delta rounded up)", value_name="eps_nats",
+))
+
+
+def _classic_gaussian(sensitivity: float, eps: float, delta: float) -> float:
+    """Theorem: Dwork & Roth Thm A.1 (see :func:`gaussian_sigma`)."""
+    return gaussian_sigma(sensitivity, eps, delta)
+
+
+register(Theorem(
+    id="DR-A.1", paper="Dwork-Roth", number="Thm A.1 (Gaussian mechanism)",
+    title="Classic Gaussian calibration sigma = Delta sqrt(2 ln(1.25/delta))/eps, eps < 1",
+    latex=r"\sigma \ge \Delta_2\sqrt{2\ln(1.25/\delta)}/\varepsilon",
+    conditions=("L2 sensitivity Delta", "0 < eps < 1", "0 < delta < 1"),
+    units="eps in nats; sigma in the query's units",
+    params=(Param("sensitivity", float, "(0, inf)", "L2 sensitivity Delta"),
+            Param("eps", float, "(0, 1)", "target eps, nats"),
+            Param("delta", float, "(0, 1)", "target delta")),
+    evaluator=_classic_gaussian,
+    sympy_statement=lambda: sympy.Symbol("Delta") * sympy.sqrt(
+        2 * sympy.log(sympy.Rational(5, 4) / sympy.Symbol("delta"))) / sympy.Symbol("epsilon"),
+    returns="sigma rounded up", value_name="sigma",
+))
+
+
+def _expmech(sensitivity: float, coefficient: float) -> DPGuarantee:
+    """Theorem: McSherry-Talwar / Dwork & Roth Thm 3.10 (see :func:`exponential_mechanism_epsilon`)."""
+    return exponential_mechanism_epsilon(sensitivity, coefficient)
+
+
+register(Theorem(
+    id="DR-3.10", paper="Dwork-Roth", number="Thm 3.10 (exponential mechanism)",
+    title="Sampling r with probability proportional to exp(c u(x, r)) is (2 c Delta_u, 0)-DP",
+    latex=r"\varepsilon = 2 c \Delta_u",
+    conditions=("score u of sensitivity Delta_u", "(c Delta_u for monotone scores: "
+                "exponential_mechanism_epsilon(monotone=True))"),
+    units="eps in nats",
+    params=(Param("sensitivity", float, "(0, inf)", "score sensitivity Delta_u"),
+            Param("coefficient", float, "(0, inf)", "c in exp(c u)")),
+    evaluator=_expmech,
+    sympy_statement=lambda: 2 * sympy.Symbol("c") * sympy.Symbol("Delta_u"),
+    returns="DPGuarantee(eps rounded up, 0)", value_name="eps_nats",
+))
+
+
+def _rnm(sensitivity: float, scale: float) -> DPGuarantee:
+    """Theorem: Dwork & Roth Claim 3.9 (see :func:`report_noisy_max_epsilon`)."""
+    return report_noisy_max_epsilon(sensitivity, scale)
+
+
+register(Theorem(
+    id="DR-3.9", paper="Dwork-Roth", number="Claim 3.9 (report noisy max)",
+    title="Report noisy max with Lap(b) noise is (2 Delta/b, 0)-DP (Delta/b for monotone scores)",
+    latex=r"\varepsilon = 2\Delta/b",
+    conditions=("scores of sensitivity Delta", "i.i.d. Lap(b) noise",
+                "(Delta/b for monotone scores, e.g. counts: report_noisy_max_epsilon(monotone=True))"),
+    units="eps in nats",
+    params=(Param("sensitivity", float, "(0, inf)", "score sensitivity Delta"),
+            Param("scale", float, "(0, inf)", "Laplace scale b")),
+    evaluator=_rnm,
+    sympy_statement=lambda: 2 * sympy.Symbol("Delta") / sympy.Symbol("b"),
+    returns="DPGuarantee(eps rounded up, 0)", value_name="eps_nats",
 ))

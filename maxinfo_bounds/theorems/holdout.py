@@ -388,3 +388,27 @@ register(Theorem(
     returns="probability bound rounded up (at most 1)",
     value_name="probability",
 ))
+
+
+def _thm9(tau: float, m: int, budget: int, beta: float) -> Theorem9Parameters:
+    """Theorem: DFHPRR Thm 9 (see :func:`thresholdout_theorem9`)."""
+    return thresholdout_theorem9(tau, m, budget, beta)
+
+
+register(Theorem(
+    id="DFHPRR-9", paper="DFHPRR", number="Thm 9",
+    title="Thresholdout parameters: T = 3 tau/4, sigma = tau/(96 ln(4m/beta))",
+    latex=r"T = \tfrac{3\tau}{4},\ \sigma = \frac{\tau}{96\ln(4m/\beta)},\ n \ge n_0 = "
+          r"O\!\left(\frac{\ln(m/\beta)}{\tau^2}\min\{B, \sqrt{B\ln(\ln(m/\beta)/\tau)}\}\right)",
+    conditions=("holdout of n i.i.d. records", "m >= B >= 1 queries phi: X -> [0, 1]",
+                "n0's constant is not stated: no sample size is derived"),
+    units="T and sigma in the query's units",
+    params=(Param("tau", float, "(0, inf)", "accuracy tau"),
+            Param("m", int, "[1, inf) integer", "number of queries"),
+            Param("budget", int, "[1, m] integer", "budget B"),
+            Param("beta", float, "(0, 1)", "failure probability")),
+    evaluator=_thm9,
+    sympy_statement=lambda: sympy.Symbol("tau") / (96 * sympy.log(4 * sympy.Symbol("m")
+                                                                    / sympy.Symbol("beta"))),
+    returns="Theorem9Parameters(threshold, sigma rounded down, n0_shape)", value_name="sigma",
+))

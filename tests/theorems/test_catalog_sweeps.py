@@ -37,6 +37,12 @@ SYMPY_CASES = [
      lambda: get("Notes-Thresholdout").evaluator(10, 0.003, 977).eps),
     ("DR-3.25", dict(c=5, Delta=0.7, b1=2.5, b2=3.0), lambda: get("DR-3.25").evaluator(5, 2.5, 3.0, 0.7).eps),
     ("DFHPRR-10", dict(i=7, B=3, beta_i=0.001), lambda: get("DFHPRR-10").evaluator(7, 3, 0.001)),
+    ("DR-3.6", dict(Delta=0.3, b=7.0), lambda: get("DR-3.6").evaluator(0.3, 7.0)),
+    ("DR-3.16", dict(k=17, epsilon=0.03), lambda: get("DR-3.16").evaluator(0.03, 0.0, 17).eps),
+    ("DR-A.1", dict(Delta=2.0, epsilon=0.3, delta=1e-7), lambda: get("DR-A.1").evaluator(2.0, 0.3, 1e-7)),
+    ("DR-3.10", dict(c=0.7, Delta_u=0.2), lambda: get("DR-3.10").evaluator(0.2, 0.7).eps),
+    ("DR-3.9", dict(Delta=0.2, b=3.0), lambda: get("DR-3.9").evaluator(0.2, 3.0).eps),
+    ("DFHPRR-9", dict(tau=0.01, m=1000, beta=0.05), lambda: get("DFHPRR-9").evaluator(0.01, 1000, 10, 0.05).sigma),
 ]
 
 
