@@ -2,6 +2,7 @@
 
     proofs-checks run measures [--out DIR] [--seed S] [--trials T] [--max-n N]
     proofs-checks run counterexample [--out DIR] [--json PATH] [--quick] [--enumerate-max-n N]
+    proofs-checks run claims [--out DIR] [--json PATH]
     proofs-checks run all [--out DIR] [--json PATH] [--quick]
 
 Exit status 0 when every check passed, 1 when a check failed, 2 on bad arguments.
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from . import counterexample
+from . import claims, counterexample
 from .measures_check import MeasuresCheckConfig, run
 
 
@@ -29,7 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = _Parser(prog="proofs-checks", description="Verification campaigns for maxinfo_bounds.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     r = sub.add_parser("run", help="run a campaign")
-    r.add_argument("campaign", choices=["measures", "counterexample", "all"])
+    r.add_argument("campaign", choices=["measures", "counterexample", "claims", "all"])
     r.add_argument("--out", type=Path, default=Path("proofs-checks-report"))
     r.add_argument("--json", type=Path, help="write one record per check to this file")
     r.add_argument("--quick", action="store_true", help="the small version (as in the tests)")
@@ -62,6 +63,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             ok &= bool(cs["ok"])
             records += [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()
                         if line.strip()]
+        if ns.campaign in ("claims", "all"):
+            out = ns.out / "claims"
+            cl = claims.run(out)
+            print(f"claims: {cl['claims']} claims, {cl['certified']} certified, "
+                  f"{len(cl['refuted'])} refuted (each with a certified correction), "
+                  f"{len(cl['undecided'])} undecided; report in {out}")
+            ok &= bool(cl["ok"])
+            records += cl["records"]
     except ValueError as exc:
         print(f"proofs-checks: error: {exc}", file=sys.stderr)
         return 2

@@ -1,0 +1,198 @@
+"""Proof steps as machine-checked claims (issue 8, first part: the registry and its runner).
+
+Each claim is one quantitative step of a proof: its location, a sympy expression, the parameter
+domain the paper states (a box, with coupling constraints), and its kind:
+
+* ``identity``: lhs == rhs (sympy simplification, cross-checked at random points);
+* ``inequality``: g >= 0 on the domain (interval certification, :mod:`proofs_checks.interval`);
+* ``precondition``: a parameter choice satisfies what a lemma assumes (an inequality).
+
+A refuted claim names the corrected claim (``sound``) that the proof does support, which is
+checked in turn; docs/errata.md records each. RRST's ``log`` is base 2 (``log2`` below).
+Not yet covered (issue 8 continues): the remaining steps of Thm 3.1 (Claims 3.3–3.6, Lemma 3.8,
+Azuma), Lemma 1.5's second direction, Cor C.2 vs Russo–Zou, Lemma B.1, DFHPRR Thm 4's remark.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy
+
+import maxinfo_bounds
+
+from .interval import Verdict, certify_inequality, check_identity
+
+__all__ = ["Claim", "CLAIMS", "check_claim", "run"]
+
+eps, delta, x, y, B, k, alpha, beta, n = sympy.symbols("eps delta x y B k alpha beta n",
+                                                       positive=True)
+rho = sympy.Symbol("rho", positive=True)
+
+
+def log2(v: Any) -> Any:
+    return sympy.log(v) / sympy.log(2)
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    location: str
+    statement: str
+    kind: str                                    # identity | inequality | precondition
+    expr: Callable[[], Any]                      # g (>= 0), or (lhs, rhs) for identities
+    box: dict[str, tuple[float, float]]
+    constraints: Callable[[], Sequence[Any]] = lambda: ()
+    expected: str = "certified"                  # what the campaign found (tests hold it)
+    sound: str | None = None                     # id of the corrected claim, if refuted
+    note: str = ""
+    max_boxes: int = 20_000
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+CLAIMS: list[Claim] = [
+    Claim("RRST-1.3.gamma", "RRST Thm 1.3 (proof, last line)",
+          "2^k * gamma + beta = alpha at gamma = (alpha - beta)/2^k", "identity",
+          lambda: (2**k * (alpha - beta) / 2**k + beta, alpha),
+          {"k": (0.0, 50.0), "alpha": (0.0, 1.0), "beta": (0.0, 1.0)}),
+    Claim("RRST-1.4.bits", "RRST Thm 1.4 (pure DP: ratio <= e^{eps n})",
+          "log2(e^{eps n}) = eps n log2(e) bits", "identity",
+          lambda: (log2(sympy.exp(eps * n)), eps * n / sympy.log(2)),
+          {"eps": (0.001, 2.0), "n": (1.0, 1e4)}),
+    Claim("RRST-3.1.L3.7.72eps2", "RRST Lemma 3.7 (to reach eq. (7))",
+          "6 eps (e^{6 eps} - 1) <= 72 eps^2 for eps in (0, 1/2] (divided by eps^2)",
+          "inequality", lambda: 72 - 6 * (sympy.exp(6 * eps) - 1) / eps,
+          {"eps": (1e-6, 0.5)}, expected="refuted", sound="RRST-3.1.L3.7.72eps2.sound",
+          note="fails for eps > 0.20946 (root of e^{6 eps} - 1 = 12 eps)"),
+    Claim("RRST-3.1.L3.7.72eps2.sound", "RRST Lemma 3.7, corrected range",
+          "6 eps (e^{6 eps} - 1) <= 72 eps^2 for eps in (0, 0.2094]", "inequality",
+          lambda: 72 - 6 * (sympy.exp(6 * eps) - 1) / eps, {"eps": (1e-6, 0.2094)},
+          note="the calculator's sound variant keeps Lemma 3.7's exact form instead"),
+    Claim("RRST-3.1.choice.dhat", "RRST Thm 3.1 proof, final parameter choice",
+          "delta_hat = sqrt(eps delta)/15 <= eps/15 (Lemma 3.7's range) when delta = rho eps, "
+          "rho in (0, 1]", "precondition",
+          lambda: eps * (1 - sympy.sqrt(rho)) / 15,   # sqrt(eps * rho eps) = eps sqrt(rho)
+          {"eps": (1e-6, 0.5), "rho": (1e-12, 1.0)}),
+    Claim("RRST-4.1.t33", "RRST §4.2 (setting t)",
+          "t = 8 log2(1/delta)/eps + 1 >= 33 for eps <= 1/2, delta <= 1/4", "inequality",
+          lambda: 8 * log2(1 / delta) / eps + 1 - 33,
+          {"eps": (1e-6, 0.5), "delta": (1e-12, 0.25)}),
+    Claim("RRST-4.1.eq13", "RRST eq. (13) (Laplace tail)",
+          "P[L < -log2(1/delta)/eps] = e^{-log2(1/delta)}/2 <= delta for delta <= 1/4",
+          "inequality", lambda: delta - sympy.exp(-log2(1 / delta)) / 2,
+          {"delta": (1e-12, 0.25)}),
+    Claim("RRST-4.1.eq17.n", "RRST eq. (17) ('n > 8es = 2e(t-1)') vs the statement's n > 64e",
+          "64e >= 2e(t - 1) for all eps in (0, 1/2], delta in (0, 1/4] (so n > 64e suffices)",
+          "inequality", lambda: 64 - 2 * 8 * log2(1 / delta) / eps,
+          {"eps": (1e-3, 0.5), "delta": (1e-12, 0.25)}, expected="refuted",
+          sound="RRST-4.1.eq17.n.sound",
+          note="holds only at eps = 1/2, delta = 1/4; the proof needs n > 2e(t-1)"),
+    Claim("RRST-4.1.eq17.n.sound", "RRST eq. (17), corrected condition",
+          "with n >= 2e(t - 1): 4es/n <= 1/2 (s = (t-1)/4), so s (4es/n)^s <= s 2^{-s}",
+          "inequality",
+          lambda: sympy.cancel(sympy.Rational(1, 2) - 4 * sympy.E * ((x - 1) / 4) / (2 * sympy.E * (x - 1) * y)),
+          {"x": (33.0, 1e6), "y": (1.0, 1e3)},
+          note="x = t, y = n / (2e(t-1)) >= 1"),
+    Claim("RRST-4.1.eq18.a", "RRST eq. (18)",
+          "delta log2(1/delta) <= 1 for delta in (0, 1/4]", "inequality",
+          lambda: 1 - delta * log2(1 / delta), {"delta": (1e-12, 0.25)}),
+    Claim("RRST-4.1.eq18.b", "RRST eq. (18)",
+          "(2/eps) delta^{2/eps - 2} <= 1 for eps in (0, 1/2], delta in (0, 1/4]", "inequality",
+          lambda: 1 - (2 / eps) * sympy.exp((2 / eps - 2) * sympy.log(delta)),
+          {"eps": (1e-3, 0.5), "delta": (1e-12, 0.25)}),
+    Claim("RRST-4.1.eq18.identity", "RRST eq. (18)",
+          "s 2^{-s} = (2 log2(1/delta)/eps) delta^{2/eps} at s = (t-1)/4 = 2 log2(1/delta)/eps",
+          "identity",
+          lambda: ((2 * log2(1 / delta) / eps) * 2 ** (-(2 * log2(1 / delta) / eps)),
+                   (2 * log2(1 / delta) / eps) * sympy.exp((2 / eps) * sympy.log(delta))),
+          {"eps": (0.01, 0.5), "delta": (1e-6, 0.25)}),
+    Claim("RRST-4.1.eq20", "RRST eq. (20)",
+          "log2(1/(1 - 2 delta)) <= 1 for delta in (0, 1/4]", "inequality",
+          lambda: 1 - log2(1 / (1 - 2 * delta)), {"delta": (1e-12, 0.25)},
+          note="equality at delta = 1/4, decided exactly"),
+    Claim("RRST-4.1.part3.w", "RRST Thm 4.1 proof, part 3",
+          "w = (t-1)/4 - log2(1/delta)/eps equals log2(1/delta)/eps at t = 8 log2(1/delta)/eps + 1",
+          "identity",
+          lambda: ((8 * log2(1 / delta) / eps + 1 - 1) / 4 - log2(1 / delta) / eps,
+                   log2(1 / delta) / eps),
+          {"eps": (0.01, 0.5), "delta": (1e-6, 0.25)}),
+    Claim("RRST-1.5a.0.54", "RRST Lemma 1.5 (first part): the constant 0.54",
+          "(1 - beta) log2(1 - beta) >= -0.54 for beta in [0, 1) (y = 1 - beta)", "inequality",
+          lambda: y * log2(y) + sympy.Rational(54, 100), {"y": (1e-12, 1.0)},
+          note="the minimum is -log2(e)/e = -0.5307 at y = 1/e"),
+    Claim("Notes-Thresholdout.closed-form", "Notes, Thresholdout lemma (eps, delta) form",
+          "x sqrt(8 B ln(2/delta)) >= advanced composition of B steps of x = 2/(sigma n), "
+          "where the closed form is at most 1 (divided by x)", "inequality",
+          lambda: (sympy.sqrt(8 * B * sympy.log(2 / delta)) - sympy.sqrt(2 * B * sympy.log(1 / delta))
+                   - B * (sympy.exp(x) - 1)),
+          {"x": (1e-9, 0.5), "B": (1.0, 1e4), "delta": (1e-12, 0.5)},
+          constraints=lambda: (1 - x * sympy.sqrt(8 * B * sympy.log(2 / delta)),),
+          note="valid where the Notes' eps <= 1 (Dwork-Roth Cor 3.21's condition)"),
+]
+
+
+def check_claim(c: Claim) -> Verdict:
+    """Run one claim's check."""
+    if c.kind == "identity":
+        lhs, rhs = c.expr()
+        return check_identity(lhs, rhs, c.box)
+    return certify_inequality(c.expr(), c.box, constraints=tuple(c.constraints()),
+                              max_boxes=c.max_boxes)
+
+
+def _versions() -> dict[str, str]:
+    return {"python": platform.python_version(), "numpy": np.__version__, "sympy": sympy.__version__,
+            "mpmath": mpmath.__version__, "maxinfo_bounds": maxinfo_bounds.__version__}
+
+
+def run(out_dir: Path, *, progress: bool = True) -> dict[str, Any]:
+    """Check every claim; write report.md, report.json and records.jsonl into ``out_dir``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    records = []
+    t_all = time.monotonic()
+    for i, c in enumerate(CLAIMS):
+        v = check_claim(c)
+        rec = {"id": c.id, "location": c.location, "statement": c.statement, "kind": c.kind,
+               "inputs": {k_: list(b) for k_, b in c.box.items()},
+               "value": v.value_at_counterexample, "counterexample": v.counterexample,
+               "refuted_region": v.refuted_region, "bound": "g >= 0" if c.kind != "identity"
+               else "lhs == rhs", "verdict": v.status, "expected": c.expected,
+               "as_expected": v.status == c.expected, "sound": c.sound, "detail": v.detail,
+               "note": c.note, "boxes": v.boxes, "seconds": round(v.seconds, 4)}
+        records.append(rec)
+        if progress:
+            print(f"[claims] {i + 1}/{len(CLAIMS)} {c.id}: {v.status} ({v.seconds:.2f}s)",
+                  file=sys.stderr)
+    summary = {"campaign": "claims", "versions": _versions(), "claims": len(records),
+               "certified": sum(r["verdict"] == "certified" for r in records),
+               "refuted": [r["id"] for r in records if r["verdict"] == "refuted"],
+               "undecided": [r["id"] for r in records if r["verdict"] == "undecided"],
+               "seconds": round(time.monotonic() - t_all, 2),
+               "ok": all(r["as_expected"] for r in records)
+               and all(any(s["id"] == r["sound"] and s["verdict"] == "certified" for s in records)
+                       for r in records if r["verdict"] == "refuted")}
+    (out_dir / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    (out_dir / "report.json").write_text(json.dumps({**summary, "records": records}, indent=1))
+    md = ["# Proof steps as machine-checked claims", "",
+          f"- versions: {summary['versions']}",
+          f"- {summary['claims']} claims: {summary['certified']} certified, "
+          f"{len(summary['refuted'])} refuted, {len(summary['undecided'])} undecided; "
+          f"{summary['seconds']} s", "",
+          "| claim | location | statement | verdict | counterexample / certificate | corrected by | s |",
+          "| --- | --- | --- | --- | --- | --- | ---: |"]
+    for r in records:
+        ce = (f"{ {k_: float(f'{v:.6g}') for k_, v in r['counterexample'].items()} } "
+              f"g = {r['value']:.4g}" if r["counterexample"] else r["detail"])
+        md.append(f"| {r['id']} | {r['location']} | {r['statement']} | {r['verdict']} | {ce} | "
+                  f"{r['sound'] or ''} | {r['seconds']} |")
+    (out_dir / "report.md").write_text("\n".join(md) + "\n")
+    return {**summary, "records": records}
