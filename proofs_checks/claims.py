@@ -37,6 +37,8 @@ __all__ = ["Claim", "CLAIMS", "check_claim", "run"]
 eps, delta, x, y, B, k, alpha, beta, n = sympy.symbols("eps delta x y B k alpha beta n",
                                                        positive=True)
 rho = sympy.Symbol("rho", positive=True)
+q, u, z, theta = sympy.symbols("q u z theta", nonnegative=True)
+E3 = sympy.exp(3 * eps)
 
 
 def log2(v: Any) -> Any:
@@ -82,6 +84,42 @@ CLAIMS: list[Claim] = [
           "rho in (0, 1]", "precondition",
           lambda: eps * (1 - sympy.sqrt(rho)) / 15,   # sqrt(eps * rho eps) = eps sqrt(rho)
           {"eps": (1e-6, 0.5), "rho": (1e-12, 1.0)}),
+    Claim("RRST-3.1.L3.7.log1m", "RRST Lemma 3.7 (bound on E[Z_i] outside X(a, x))",
+          "-ln(1 - u) <= u + 2 u^2 for u = e^{3 eps} q + delta_hat in [0, 1/2]", "inequality",
+          lambda: u + 2 * u**2 + sympy.log(1 - u), {"u": (0.0, 0.5)},
+          note="with ln(1 - q) <= -q this gives the step to (e^{3eps} - 1) q + dhat + 2(...)^2"),
+    Claim("RRST-3.1.L3.7.q", "RRST Lemma 3.7 (substituting q <= 2 dhat/(1 - e^{-3 eps}))",
+          "(e^{3e}-1) q + dh + 2(e^{3e} q + dh)^2 is increasing in q >= 0, so q may be replaced "
+          "by its bound (derivative in q, with q = theta 2dh/(1-e^{-3e}), theta in [0, 1])",
+          "inequality",
+          lambda: (E3 - 1) + 4 * E3 * (E3 * theta * 2 * delta / (1 - 1 / E3) + delta),
+          {"eps": (1e-4, 0.5), "delta": (1e-12, 0.034), "theta": (0.0, 1.0)},
+          note="delta stands for delta_hat, up to eps/15 <= 0.034; at theta = 1 both sides agree"),
+    Claim("RRST-3.1.L3.7.tau", "RRST Lemma 3.7 (definition of tau(delta_hat))",
+          "(e^{3e}-1) 2dh/(1-e^{-3e}) + dh + 2dh^2(2e^{3e}/(1-e^{-3e}) + 1)^2 = dh(2e^{3e} + 1) + "
+          "dh^2 2(4e^{12e} + 4e^{9e} - 3e^{6e} - 2e^{3e} + 1)/(e^{6e} - 2e^{3e} + 1)", "identity",
+          lambda: ((E3 - 1) * 2 * delta / (1 - 1 / E3) + delta
+                   + 2 * delta**2 * (2 * E3 / (1 - 1 / E3) + 1) ** 2,
+                   delta * (2 * E3 + 1) + delta**2 * 2 * (4 * E3**4 + 4 * E3**3 - 3 * E3**2
+                                                          - 2 * E3 + 1) / (E3**2 - 2 * E3 + 1)),
+          {"eps": (0.01, 0.5), "delta": (1e-9, 0.03)}),
+    Claim("RRST-3.1.L3.7.z-range", "RRST Lemma 3.7 (1/(1 - z) <= 1 + 2z needs z <= 1/2)",
+          "z = 2 dhat/(1 - e^{-3 eps}) <= 1/2 for dhat = theta eps/15, theta in (0, 1], eps <= 1/2",
+          "precondition", lambda: sympy.Rational(1, 2) - 2 * theta * eps / 15 / (1 - 1 / E3),
+          {"eps": (1e-6, 0.5), "theta": (0.0, 1.0)}),
+    Claim("RRST-3.1.L3.7.recip", "RRST Lemma 3.7 (last displayed step before (7))",
+          "1/(1 - z) <= 1 + 2z for z in [0, 1/2]", "inequality",
+          lambda: 1 + 2 * z - 1 / (1 - z), {"z": (0.0, 0.5)},
+          note="equalities at z = 0 and z = 1/2, decided exactly"),
+    Claim("RRST-3.1.log-base", "RRST Lemma 3.7 / Azuma: |Z_i| <= 6 eps with Z_i in bits",
+          "log2(e^{6 eps}) <= 6 eps (a privacy-loss bound in nats used for a quantity in bits)",
+          "inequality", lambda: 6 * eps - log2(sympy.exp(6 * eps)), {"eps": (1e-6, 0.5)},
+          expected="refuted", sound="RRST-3.1.log-base.sound",
+          note="the sound variant uses 6 eps log2(e) bits (docs/errata.md, Thm 3.1 log bases)"),
+    Claim("RRST-3.1.log-base.sound", "RRST Lemma 3.7 / Azuma, in bits",
+          "log2(e^{6 eps}) <= 6 eps log2(e)", "inequality",
+          lambda: 6 * eps / sympy.log(2) - log2(sympy.exp(6 * eps)) + 0 * eps,
+          {"eps": (1e-6, 0.5)}, note="an identity in fact (equality), certified exactly"),
     Claim("RRST-4.1.t33", "RRST §4.2 (setting t)",
           "t = 8 log2(1/delta)/eps + 1 >= 33 for eps <= 1/2, delta <= 1/4", "inequality",
           lambda: 8 * log2(1 / delta) / eps + 1 - 33,

@@ -118,7 +118,8 @@ def certify_inequality(g: sympy.Expr, box: Mapping[str, tuple[float, float]], *,
         raise ValueError(f"box: no range for {sorted(unknown)}")
     f_iv, f_mp = _compile(g, names)
     c_fs = [_compile(c, names) for c in cons]
-    derivs = [_compile(sympy.diff(g, sympy.Symbol(n)), names)[0] for n in names]
+    # derivatives in factored form: fewer repeated occurrences, tighter enclosures of their sign
+    derivs = [_compile(_tidy(sympy.diff(g, sympy.Symbol(n))), names)[0] for n in names]
     old = mpmath.iv.prec
     mpmath.iv.prec = prec
     queue: list[dict[str, tuple[float, float]]] = [dict(box)]
@@ -211,6 +212,16 @@ def certify_inequality(g: sympy.Expr, box: Mapping[str, tuple[float, float]], *,
                        "g < 0 at the counterexample (50 digits)", time.monotonic() - t0)
     return Verdict("certified", n_boxes, detail=f"{n_boxes} boxes at {prec}-bit intervals",
                    seconds=time.monotonic() - t0)
+
+
+def _tidy(d: sympy.Expr) -> sympy.Expr:
+    """factor(together(d)) when that is cheap to get; d itself otherwise."""
+    if sympy.count_ops(d) > 200:
+        return d
+    try:
+        return sympy.factor(sympy.together(d))
+    except (sympy.PolynomialError, TypeError, ValueError):  # pragma: no cover
+        return d
 
 
 def _safe(f: Any, args: Sequence[Any]) -> Any:
