@@ -74,7 +74,7 @@ CLAIMS: list[Claim] = [
           "6 eps (e^{6 eps} - 1) <= 72 eps^2 for eps in (0, 1/2] (divided by eps^2)",
           "inequality", lambda: 72 - 6 * (sympy.exp(6 * eps) - 1) / eps,
           {"eps": (1e-6, 0.5)}, expected="refuted", sound="RRST-3.1.L3.7.72eps2.sound",
-          note="fails for eps > 0.20946 (root of e^{6 eps} - 1 = 12 eps)"),
+          note="fails for eps > 0.20941 (root of e^{6 eps} - 1 = 12 eps)"),
     Claim("RRST-3.1.L3.7.72eps2.sound", "RRST Lemma 3.7, corrected range",
           "6 eps (e^{6 eps} - 1) <= 72 eps^2 for eps in (0, 0.2094]", "inequality",
           lambda: 72 - 6 * (sympy.exp(6 * eps) - 1) / eps, {"eps": (1e-6, 0.2094)},
