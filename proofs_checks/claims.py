@@ -9,8 +9,8 @@ domain the paper states (a box, with coupling constraints), and its kind:
 
 A refuted claim names the corrected claim (``sound``) that the proof does support, which is
 checked in turn; docs/errata.md records each. RRST's ``log`` is base 2 (``log2`` below).
-Not yet covered (issue 8 continues): the remaining steps of Thm 3.1 (Claims 3.3–3.6, Lemma 3.8,
-Azuma), Lemma 1.5's second direction, Cor C.2 vs Russo–Zou, Lemma B.1, DFHPRR Thm 4's remark.
+Not yet covered (issue 8 continues): Claims 3.3–3.4, Lemma 3.8 and Azuma beyond the log-base
+step, Lemma 1.5's second direction, Cor C.2 vs Russo–Zou, Lemma B.1's constant.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ eps, delta, x, y, B, k, alpha, beta, n = sympy.symbols("eps delta x y B k alpha 
 rho = sympy.Symbol("rho", positive=True)
 q, u, z, theta = sympy.symbols("q u z theta", nonnegative=True)
 E3 = sympy.exp(3 * eps)
+dp1, dp2, tau = sympy.symbols("dprime dsecond tau", positive=True)
 
 
 def log2(v: Any) -> Any:
@@ -120,6 +121,29 @@ CLAIMS: list[Claim] = [
           "log2(e^{6 eps}) <= 6 eps log2(e)", "inequality",
           lambda: 6 * eps / sympy.log(2) - log2(sympy.exp(6 * eps)) + 0 * eps,
           {"eps": (1e-6, 0.5)}, note="an identity in fact (equality), certified exactly"),
+    Claim("RRST-3.1.C3.6", "RRST Claim 3.6 (last line)",
+          "1 - (1 - delta'')(1 - delta') = delta' + delta'' - delta' delta''", "identity",
+          lambda: (1 - (1 - dp2) * (1 - dp1), dp1 + dp2 - dp1 * dp2),
+          {"dprime": (0.0, 1.0), "dsecond": (0.0, 1.0)}),
+    Claim("RRST-3.1.C3.6.union", "RRST Thm 3.1 proof (beta uses n(delta' + delta''))",
+          "delta' + delta'' - delta' delta'' <= delta' + delta'' (the paper's beta is valid, "
+          "the sound variant uses the smaller value)", "inequality",
+          lambda: dp1 * dp2, {"dprime": (0.0, 1.0), "dsecond": (0.0, 1.0)}),
+    Claim("RRST-3.1.C3.5.dsecond", "RRST Claim 3.5 (Lemma A.6(2) at (3 eps, delta_hat))",
+          "Lemma A.6(2) with (3 eps, dh) gives point-wise (6 eps, 2 dh/(1 - e^{-3 eps})) = delta''",
+          "identity", lambda: (2 * delta / (1 - sympy.exp(-3 * eps)), 2 * delta * E3 / (E3 - 1)),
+          {"eps": (0.001, 0.5), "delta": (1e-12, 0.1)}),
+    Claim("DFHPRR-4.remark.identity", "DFHPRR §2.1 remark after Thm 8",
+          "2^{log2(e) tau^2 n} * 2 e^{-2 tau^2 n} = 2 e^{-tau^2 n}", "identity",
+          lambda: (2 ** (log2(sympy.E) * tau**2 * n) * 2 * sympy.exp(-2 * tau**2 * n),
+                   2 * sympy.exp(-tau**2 * n)),
+          {"tau": (0.001, 0.5), "n": (1.0, 1e4)}),
+    Claim("DFHPRR-8.remark.1.25", "DFHPRR §2.1 remark after Thm 8",
+          "Thm 8 at eps = tau, beta = 2 e^{-tau^2 n}: log e (tau^2 n/2 + tau sqrt(n ln(2/beta)/2)) "
+          "<= 1.25 log e tau^2 n (the constant is 1/2 + 1/sqrt 2 = 1.2071)", "inequality",
+          lambda: sympy.Rational(5, 4) * tau**2 * n
+          - (tau**2 * n / 2 + tau * sympy.sqrt(n * (tau**2 * n) / 2)),
+          {"tau": (0.001, 1.0), "n": (1.0, 1e6)}),
     Claim("RRST-4.1.t33", "RRST §4.2 (setting t)",
           "t = 8 log2(1/delta)/eps + 1 >= 33 for eps <= 1/2, delta <= 1/4", "inequality",
           lambda: 8 * log2(1 / delta) / eps + 1 - 33,
