@@ -10,7 +10,7 @@ domain the paper states (a box, with coupling constraints), and its kind:
 A refuted claim names the corrected claim (``sound``) that the proof does support, which is
 checked in turn; docs/errata.md records each. RRST's ``log`` is base 2 (``log2`` below).
 Not yet covered (issue 8 continues): Claims 3.3–3.4, Lemma 3.8 and Azuma beyond the log-base
-step, Lemma 1.5's second direction, Cor C.2 vs Russo–Zou, Lemma B.1's constant.
+step, Lemma 1.5's second direction, eq. (15)'s binomial step.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ eps, delta, x, y, B, k, alpha, beta, n = sympy.symbols("eps delta x y B k alpha 
 rho = sympy.Symbol("rho", positive=True)
 q, u, z, theta = sympy.symbols("q u z theta", nonnegative=True)
 E3 = sympy.exp(3 * eps)
-dp1, dp2, tau = sympy.symbols("dprime dsecond tau", positive=True)
+dp1, dp2, tau, m = sympy.symbols("dprime dsecond tau m", positive=True)
 
 
 def log2(v: Any) -> Any:
@@ -144,6 +144,31 @@ CLAIMS: list[Claim] = [
           lambda: sympy.Rational(5, 4) * tau**2 * n
           - (tau**2 * n / 2 + tau * sympy.sqrt(n * (tau**2 * n) / 2)),
           {"tau": (0.001, 1.0), "n": (1.0, 1e6)}),
+    Claim("RRST-C.2.vs-RZ.paper-units", "RRST App. C, after Thm C.3 (as written)",
+          "alpha <= 0.05, m >= 0.05: Cor C.2's (alpha/2) 2^{-(2/alpha)(m + 0.54)} >= the Russo-Zou "
+          "envelope 2^{-log2(e) m/alpha^2}/2, with the same number m in both (log2 of the ratio)",
+          "inequality",
+          lambda: log2(alpha) - (2 / alpha) * (m + sympy.Rational(54, 100))
+          + log2(sympy.E) * m / alpha**2,
+          {"alpha": (1e-4, 0.05), "m": (0.05, 100.0)},
+          note="true as written, but m is bits on the left and nats on the right (errata)"),
+    Claim("RRST-C.2.vs-RZ.bits", "RRST App. C, after Thm C.3 (one unit: m in bits)",
+          "alpha <= 0.05, m >= 0.05 bits: Cor C.2 >= the envelope 2^{-m/alpha^2}/2 (m ln 2 nats)",
+          "inequality",
+          lambda: log2(alpha) - (2 / alpha) * (m + sympy.Rational(54, 100)) + m / alpha**2,
+          {"alpha": (1e-4, 0.05), "m": (0.05, 100.0)}, expected="refuted",
+          sound="RRST-C.2.vs-RZ.bits.sound",
+          note="at alpha = 0.05, m = 0.05 bits the exact values are 1.97e-9 (C.2) < 4.77e-7 (RZ)"),
+    Claim("RRST-C.2.vs-RZ.bits.sound", "RRST App. C, corrected range",
+          "alpha <= 0.05, m >= 0.1 bits: Cor C.2 >= the Russo-Zou envelope (one unit)",
+          "inequality",
+          lambda: log2(alpha) - (2 / alpha) * (m + sympy.Rational(54, 100)) + m / alpha**2,
+          {"alpha": (1e-4, 0.05), "m": (0.1, 100.0)}),
+    Claim("RRST-B.1.0.37", "RRST Lemma B.1 (its constant)",
+          "(1/2 - delta)/sqrt(ln(1/delta)/2) >= 0.37 at the proof's delta = 0.08", "inequality",
+          lambda: (sympy.Rational(1, 2) - delta) / sympy.sqrt(sympy.log(1 / delta) / 2)
+          - sympy.Rational(37, 100), {"delta": (0.08, 0.08)},
+          note="0.373741 at delta = 0.08; the best delta (0.0840) gives 0.373810"),
     Claim("RRST-4.1.t33", "RRST §4.2 (setting t)",
           "t = 8 log2(1/delta)/eps + 1 >= 33 for eps <= 1/2, delta <= 1/4", "inequality",
           lambda: 8 * log2(1 / delta) / eps + 1 - 33,
