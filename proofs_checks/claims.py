@@ -9,8 +9,8 @@ domain the paper states (a box, with coupling constraints), and its kind:
 
 A refuted claim names the corrected claim (``sound``) that the proof does support, which is
 checked in turn; docs/errata.md records each. RRST's ``log`` is base 2 (``log2`` below).
-Not yet covered (issue 8 continues): Claims 3.3–3.4, Lemma 3.8 and Azuma beyond the log-base
-step, Lemma 1.5's second direction, eq. (15)'s binomial step.
+Not yet covered (issue 8 continues): Claims 3.3–3.4 and Lemma 3.8's conditioning arguments, and
+eq. (15)'s binomial step.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ eps, delta, x, y, B, k, alpha, beta, n = sympy.symbols("eps delta x y B k alpha 
 rho = sympy.Symbol("rho", positive=True)
 q, u, z, theta = sympy.symbols("q u z theta", nonnegative=True)
 E3 = sympy.exp(3 * eps)
-dp1, dp2, tau, m = sympy.symbols("dprime dsecond tau m", positive=True)
+dp1, dp2, tau, m, w, t = sympy.symbols("dprime dsecond tau m w t", positive=True)
 
 
 def log2(v: Any) -> Any:
@@ -169,6 +169,28 @@ CLAIMS: list[Claim] = [
           lambda: (sympy.Rational(1, 2) - delta) / sympy.sqrt(sympy.log(1 / delta) / 2)
           - sympy.Rational(37, 100), {"delta": (0.08, 0.08)},
           note="0.373741 at delta = 0.08; the best delta (0.0840) gives 0.373810"),
+    Claim("RRST-3.1.azuma.t", "RRST Thm 3.1 proof, final choice t = eps sqrt(2n)",
+          "e^{-t^2/2} = e^{-eps^2 n} and 6 t eps sqrt(n) = 6 sqrt(2) eps^2 n at t = eps sqrt(2n)",
+          "identity",
+          lambda: (sympy.exp(-(eps * sympy.sqrt(2 * n)) ** 2 / 2) + 6 * (eps * sympy.sqrt(2 * n)) * eps * sympy.sqrt(n),
+                   sympy.exp(-eps**2 * n) + 6 * sympy.sqrt(2) * eps**2 * n),
+          {"eps": (0.001, 0.5), "n": (1.0, 1e4)}),
+    Claim("RRST-1.5b.wlnw", "RRST Lemma 1.5 (second part), proof",
+          "w ln(1/w) <= beta' ln(1/beta') for 0 <= w <= beta' <= 0.3: w ln(1/w) is increasing on "
+          "(0, 0.3] (its derivative ln(1/w) - 1 >= 0)", "inequality",
+          lambda: sympy.log(1 / w) - 1, {"w": (1e-12, 0.3)}),
+    Claim("RRST-1.5b.precondition", "RRST Lemma 1.5 (second part), condition",
+          "beta <= 3(1 - 2^{-k})/20 gives beta' = 2 beta/(1 - 2^{-k}) <= 0.3 "
+          "(beta = theta 3(1 - 2^{-k})/20)", "precondition",
+          lambda: sympy.Rational(3, 10) - 2 * (theta * 3 * (1 - 2**(-k)) / 20) / (1 - 2**(-k)),
+          {"theta": (0.0, 1.0), "k": (0.001, 100.0)}),
+    Claim("RRST-1.5b.last", "RRST Lemma 1.5 (second part), last step",
+          "ln((1 - 2^{-k})/(2 beta)) <= log2(1/(2 beta)) for beta <= 3(1 - 2^{-k})/20 "
+          "(beta = theta 3(1 - 2^{-k})/20)", "inequality",
+          lambda: (log2(1 / (2 * theta * 3 * (1 - 2**(-k)) / 20))
+                   - sympy.log((1 - 2**(-k)) / (2 * theta * 3 * (1 - 2**(-k)) / 20))),
+          {"theta": (1e-9, 1.0), "k": (0.001, 100.0)},
+          note="mixes ln and log2 but holds; the bound is on I in nats (docs/errata.md)"),
     Claim("RRST-4.1.t33", "RRST §4.2 (setting t)",
           "t = 8 log2(1/delta)/eps + 1 >= 33 for eps <= 1/2, delta <= 1/4", "inequality",
           lambda: 8 * log2(1 / delta) / eps + 1 - 33,
