@@ -1,21 +1,25 @@
-"""Proof steps as machine-checked claims (issue 8, first part: the registry and its runner).
+"""Proof steps as machine-checked claims: the registry and its runner.
 
 Each claim is one quantitative step of a proof: its location, a sympy expression, the parameter
 domain the paper states (a box, with coupling constraints), and its kind:
 
 * ``identity``: lhs == rhs (sympy simplification, cross-checked at random points);
 * ``inequality``: g >= 0 on the domain (interval certification, :mod:`proofs_checks.interval`);
-* ``precondition``: a parameter choice satisfies what a lemma assumes (an inequality).
+* ``precondition``: a parameter choice satisfies what a lemma assumes (an inequality);
+* ``finite``: a statement about integers, checked exhaustively on a stated finite range (a
+  refutation there is a refutation; holding there is reported as ``holds on the range``, which
+  is not a certificate for all integers).
 
 A refuted claim names the corrected claim (``sound``) that the proof does support, which is
 checked in turn; docs/errata.md records each. RRST's ``log`` is base 2 (``log2`` below).
-Not yet covered (issue 8 continues): Claims 3.3–3.4 and Lemma 3.8's conditioning arguments, and
-eq. (15)'s binomial step.
+Not stated as claims (no constants of their own): the conditioning arguments of Lemma 3.8 and
+Claim 3.3 in general form, the disjoint-ball count (14), the probability facts (22)-(23).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import platform
 import sys
 import time
@@ -39,7 +43,8 @@ eps, delta, x, y, B, k, alpha, beta, n = sympy.symbols("eps delta x y B k alpha 
 rho = sympy.Symbol("rho", positive=True)
 q, u, z, theta = sympy.symbols("q u z theta", nonnegative=True)
 E3 = sympy.exp(3 * eps)
-dp1, dp2, tau, m, w, t = sympy.symbols("dprime dsecond tau m w t", positive=True)
+dp1, dp2, tau, m, w, t, lam = sympy.symbols("dprime dsecond tau m w t lam", positive=True)
+p1, a11, a12, a21, a22 = sympy.symbols("p1 a11 a12 a21 a22", nonnegative=True)
 
 
 def log2(v: Any) -> Any:
@@ -51,7 +56,7 @@ class Claim:
     id: str
     location: str
     statement: str
-    kind: str                                    # identity | inequality | precondition
+    kind: str                                    # identity | inequality | precondition | finite
     expr: Callable[[], Any]                      # g (>= 0), or (lhs, rhs) for identities
     box: dict[str, tuple[float, float]]
     constraints: Callable[[], Sequence[Any]] = lambda: ()
@@ -191,6 +196,52 @@ CLAIMS: list[Claim] = [
                    - sympy.log((1 - 2**(-k)) / (2 * theta * 3 * (1 - 2**(-k)) / 20))),
           {"theta": (1e-9, 1.0), "k": (0.001, 100.0)},
           note="mixes ln and log2 but holds; the bound is on I in nats (docs/errata.md)"),
+    Claim("RRST-3.1.C3.3", "RRST Claim 3.3 (the averaging step, two-point X_i)",
+          "sum_t sum_x p_x p_t (e^eps a_{x,t} + delta) = e^eps sum_x p_x (sum_t p_t a_{x,t}) + delta",
+          "identity",
+          lambda: (sum(px * pt * (sympy.exp(eps) * a + delta)
+                       for px, row in ((p1, (a11, a12)), (1 - p1, (a21, a22)))
+                       for pt, a in zip((p1, 1 - p1), row)),
+                   sympy.exp(eps) * (p1 * (p1 * a11 + (1 - p1) * a12)
+                                     + (1 - p1) * (p1 * a21 + (1 - p1) * a22)) + delta),
+          {"p1": (0.0, 1.0), "a11": (0.0, 1.0), "a12": (0.0, 1.0), "a21": (0.0, 1.0),
+           "a22": (0.0, 1.0), "eps": (0.0, 1.0), "delta": (0.0, 1.0)}),
+    Claim("RRST-3.1.C3.4", "RRST Claim 3.4 (Lemma A.7 with (eps, delta))",
+          "Lemma A.7's 1 - 2 delta/dh - 2 delta/(1 - e^{-eps}) = 1 - delta', "
+          "delta' = 2 delta/dh + 2 delta/(1 - e^{-eps})", "identity",
+          lambda: (1 - 2 * delta / w - 2 * delta / (1 - sympy.exp(-eps)),
+                   1 - (2 * delta / w + 2 * delta * sympy.exp(eps) / (sympy.exp(eps) - 1))),
+          {"eps": (0.001, 0.5), "delta": (1e-12, 0.1), "w": (1e-9, 0.03)},
+          note="w stands for delta_hat"),
+    Claim("RRST-4.1.eq15", "RRST eq. (15)",
+          "sum_{i<=s} C(n, i) <= s C(n, s) (integers 1 <= s <= n/2, n <= 200)", "finite",
+          lambda: (lambda n, s: _binom_prefix(n, s) <= s * math.comb(n, s),
+                   [{"n": nn, "s": ss} for nn in range(2, 201) for ss in range(1, nn // 2 + 1)]),
+          {}, expected="refuted", sound="RRST-4.1.eq15.sound",
+          note="fails at s = 1 (1 + n > n); the theorem uses s = (t-1)/4 >= 8"),
+    Claim("RRST-4.1.eq15.sound", "RRST eq. (15), for s >= 2 and n >= 3s",
+          "the geometric bound sum_{i<=s} C(n, i) <= C(n, s)(n - s + 1)/(n - 2s + 1) is at most "
+          "s C(n, s): (lam s - s + 1)/(lam s - 2s + 1) <= s for s >= 2, lam = n/s >= 3",
+          "inequality",
+          lambda: t - (lam * t - t + 1) / (lam * t - 2 * t + 1),
+          {"t": (2.0, 1e4), "lam": (3.0, 1e6)},
+          note="t stands for s; the ratio C(n, i-1)/C(n, i) = i/(n - i + 1) <= s/(n - s + 1)"),
+    Claim("RRST-3.1.L3.7.dh-term", "RRST Lemma 3.7 (the delta_hat term of eq. (7))",
+          "6 eps e^{6 eps} 4 dh/(1 - e^{-3 eps}) <= 24 e^{6 eps} dh/(1 - e^{-3 eps}) for eps <= 1/2 "
+          "(divided by 24 e^{6eps} dh/(1 - e^{-3eps}))", "inequality",
+          lambda: 1 - eps, {"eps": (1e-6, 0.5)},
+          note="after dividing by the positive common factor the step is eps <= 1"),
+    Claim("RRST-4.1.part3.final", "RRST Thm 4.1 proof, part 3 (last line)",
+          "n + log2(1 - delta - beta) >= n - 1 for beta <= 1/2 - delta (beta = theta(1/2 - delta))",
+          "inequality",
+          lambda: log2(1 - delta - theta * (sympy.Rational(1, 2) - delta)) + 1,
+          {"delta": (1e-12, 0.25), "theta": (0.0, 1.0)},
+          note="equality at theta = 1, decided exactly"),
+    Claim("Notes-Thresholdout.pure", "Notes, Thresholdout lemma (pure part)",
+          "each over-threshold answer costs (1/n)/(2 sigma) + 2(1/n)/(4 sigma) + (1/n)/sigma = "
+          "2/(sigma n): AboveThreshold (DR Thm 3.23) plus the noisy answer (Laplace)", "identity",
+          lambda: ((1 / n) / (2 * tau) + 2 * (1 / n) / (4 * tau) + (1 / n) / tau, 2 / (tau * n)),
+          {"tau": (1e-4, 1.0), "n": (1.0, 1e6)}, note="tau stands for sigma"),
     Claim("RRST-4.1.t33", "RRST §4.2 (setting t)",
           "t = 8 log2(1/delta)/eps + 1 >= 33 for eps <= 1/2, delta <= 1/4", "inequality",
           lambda: 8 * log2(1 / delta) / eps + 1 - 33,
@@ -249,8 +300,31 @@ CLAIMS: list[Claim] = [
 ]
 
 
+def _finite(c: Claim) -> Verdict:
+    t0 = time.monotonic()
+    pred, points = c.expr()
+    n_pts = 0
+    for pt in points:
+        n_pts += 1
+        if not pred(**pt):
+            return Verdict("refuted", n_pts, {k_: float(v) for k_, v in pt.items()}, -1.0, None,
+                           "the statement is false at this integer point", time.monotonic() - t0)
+    return Verdict("holds on the range", n_pts, detail=f"all {n_pts} integer points checked "
+                   "exactly (Python integers)", seconds=time.monotonic() - t0)
+
+
+def _binom_prefix(nn: int, ss: int) -> int:
+    total, term = 0, 1
+    for i in range(ss + 1):
+        total += term
+        term = term * (nn - i) // (i + 1)
+    return total
+
+
 def check_claim(c: Claim) -> Verdict:
     """Run one claim's check."""
+    if c.kind == "finite":
+        return _finite(c)
     if c.kind == "identity":
         lhs, rhs = c.expr()
         return check_identity(lhs, rhs, c.box)
