@@ -358,12 +358,18 @@ def _stages(study: Study) -> list[_Stage]:
                                                                if st.times > 1 else "")))
             s.dp.append((g.eps, g.delta, st.times))
         elif kind == "description":
-            m = int(st.params["range_size"]) ** st.times
             if stages and stages[-1].kind == "description":
                 s = stages[-1]
             else:
                 s = _Stage("description", [], [])
                 stages.append(s)
+            rs = int(st.params["range_size"])
+            if (s.range_size.bit_length() + st.times * math.log2(max(rs, 1))) > _MAX_DESCRIPTION_BITS:
+                raise PlanError(_where(study.source, f"steps[{i}]"),
+                                f"the description stage would have more than "
+                                f"{_MAX_DESCRIPTION_BITS} bits of output (range_size^times): its "
+                                "max-information bound is vacuous; lower range_size or times")
+            m = rs ** st.times
             s.steps.append(i)
             s.range_size *= m
             s.links.append(Link(st.label or f"steps[{i}] ({st.type})", ("DFHPRR-6",), f"range_size={st.params['range_size']}"
@@ -633,6 +639,8 @@ def _mi_route(study: Study, stages: list[_Stage]) -> tuple[float, PlanResult | N
 _DELTA_GRID = (1e-12, 1e-20, 1e-30)
 #: the tight (advanced / optimal) composition of the first stage is tried up to this many runs
 _TIGHT_MAX_RUNS = 10_000
+#: a description stage above this many bits of output is refused (its bound is vacuous)
+_MAX_DESCRIPTION_BITS = 100_000
 #: the largest ``times`` of a step (also the default upper end of ``solve``)
 MAX_TIMES = 10**9
 

@@ -240,3 +240,8 @@ def test_every_cited_id_is_in_the_catalog():
     for s in studies:
         for link in plan(s).chain:
             assert set(link.theorems) <= ids, link
+
+
+def test_huge_description_refused_before_allocating():
+    with pytest.raises(PlanError, match="more than 100000 bits"):
+        plan(_study(Step("description", {"range_size": 1000}, times=10**9)))
