@@ -3,6 +3,7 @@
     proofs-checks run measures [--out DIR] [--seed S] [--trials T] [--max-n N]
     proofs-checks run counterexample [--out DIR] [--json PATH] [--quick] [--enumerate-max-n N]
     proofs-checks run claims [--out DIR] [--json PATH]
+    proofs-checks run enumeration [--out DIR] [--json PATH] [--quick]
     proofs-checks run all [--out DIR] [--json PATH] [--quick]
 
 Exit status 0 when every check passed, 1 when a check failed, 2 on bad arguments.
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from . import claims, counterexample
+from . import bounds_vs_exact, claims, counterexample
 from .measures_check import MeasuresCheckConfig, run
 
 
@@ -30,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = _Parser(prog="proofs-checks", description="Verification campaigns for maxinfo_bounds.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     r = sub.add_parser("run", help="run a campaign")
-    r.add_argument("campaign", choices=["measures", "counterexample", "claims", "all"])
+    r.add_argument("campaign", choices=["measures", "counterexample", "claims", "enumeration", "all"])
     r.add_argument("--out", type=Path, default=Path("proofs-checks-report"))
     r.add_argument("--json", type=Path, help="write one record per check to this file")
     r.add_argument("--quick", action="store_true", help="the small version (as in the tests)")
@@ -63,6 +64,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             ok &= bool(cs["ok"])
             records += [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()
                         if line.strip()]
+        if ns.campaign in ("enumeration", "all"):
+            out = ns.out / "enumeration"
+            en = bounds_vs_exact.run(bounds_vs_exact.EnumerationConfig(quick=ns.quick), out)
+            print(f"enumeration: {en['checks']} checks, {len(en['failures'])} bounds below the "
+                  f"exact value; report in {out}")
+            ok &= bool(en["ok"])
+            records += en["records"]
         if ns.campaign in ("claims", "all"):
             out = ns.out / "claims"
             cl = claims.run(out)

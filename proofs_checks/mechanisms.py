@@ -1,0 +1,155 @@
+"""Small-domain mechanisms as exact matrices, with their exact DP parameters.
+
+Count-based mechanisms on binary data take a dataset x in {0,1}^n to an output through the count
+c = sum(x) only; they are given as an (n + 1) x |Y| row-stochastic matrix M[c, y]. Neighbouring
+datasets differ in one record, so their counts differ by one: the mechanism's exact DP parameters
+are those of the rows (c, c + 1), computed with :mod:`maxinfo_bounds.measures`.
+
+Parameters are rational where the distribution allows it (e^{-eps} = alpha for geometric noise,
+flip probability q for randomized response, base b = e^{c} for the exponential mechanism), so
+matrices are exact :class:`fractions.Fraction` tables; the discretised Gaussian is float64.
+
+>>> M = geometric_count(3, Fraction(1, 2))
+>>> M[1]                                         # c = 1: clamp(1 + Z), P(Z = k) = (1/3)(1/2)^|k|
+[Fraction(1, 3), Fraction(1, 3), Fraction(1, 6), Fraction(1, 6)]
+>>> pure_epsilon(M)                              # ln 2 exactly: the ratio 2
+Fraction(2, 1)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from maxinfo_bounds.measures import dp_delta, dp_epsilon
+
+__all__ = ["geometric_count", "randomized_response_count", "thresholded_count",
+           "exponential_count", "bucketed_geometric_count", "gaussian_count",
+           "pure_epsilon", "approx_delta", "per_record_rr"]
+
+
+def _check_alpha(alpha: Fraction) -> Fraction:
+    a = Fraction(alpha)
+    if not 0 < a < 1:
+        raise ValueError(f"alpha={alpha} is invalid: must be in (0, 1) (alpha = e^-eps)")
+    return a
+
+
+def geometric_count(n: int, alpha: Fraction) -> list[list[Fraction]]:
+    """The count plus two-sided geometric noise P(Z = k) = (1-a)/(1+a) a^|k|, clamped to [0, n].
+
+    (ln(1/a), 0)-DP for count sensitivity 1 (the discrete Laplace mechanism)."""
+    a = _check_alpha(alpha)
+    norm = (1 - a) / (1 + a)
+    rows = []
+    for c in range(n + 1):
+        row = [norm * a ** abs(y - c) for y in range(n + 1)]
+        row[0] = a ** c / (1 + a) if c > 0 else 1 / (1 + a)      # P(Z <= -c)
+        row[n] = a ** (n - c) / (1 + a) if c < n else 1 / (1 + a)  # P(Z >= n - c)
+        if n == 0:
+            row = [Fraction(1)]
+        rows.append(row)
+    return rows
+
+
+def bucketed_geometric_count(n: int, alpha: Fraction, width: int) -> list[list[Fraction]]:
+    """:func:`geometric_count` reported in buckets of ``width`` counts (post-processing)."""
+    M = geometric_count(n, alpha)
+    nb = n // width + 1
+    return [[sum((row[y] for y in range(b * width, min((b + 1) * width, n + 1))), Fraction(0))
+             for b in range(nb)] for row in M]
+
+
+def randomized_response_count(n: int, q: Fraction) -> list[list[Fraction]]:
+    """Each record's bit flipped independently with probability q; the noisy count released.
+
+    Per record (ln((1-q)/q), 0)-DP (randomized response, then post-processing)."""
+    qq = Fraction(q)
+    if not 0 < qq < Fraction(1, 2):
+        raise ValueError(f"q={q} is invalid: must be in (0, 1/2)")
+
+    def binom(m: int, p: Fraction) -> list[Fraction]:
+        return [math.comb(m, j) * p**j * (1 - p) ** (m - j) for j in range(m + 1)]
+
+    rows = []
+    for c in range(n + 1):
+        ones, zeros = binom(c, 1 - qq), binom(n - c, qq)
+        row = [Fraction(0)] * (n + 1)
+        for i, a in enumerate(ones):
+            for j, b in enumerate(zeros):
+                row[i + j] += a * b
+        rows.append(row)
+    return rows
+
+
+def thresholded_count(n: int, alpha: Fraction, threshold: int) -> list[list[Fraction]]:
+    """1[clamp(c + Z) >= threshold] with geometric Z (post-processing of geometric_count)."""
+    M = geometric_count(n, alpha)
+    return [[sum(row[:threshold], Fraction(0)), sum(row[threshold:], Fraction(0))] for row in M]
+
+
+def exponential_count(n: int, base: Fraction, candidates: Sequence[int]) -> list[list[Fraction]]:
+    """Exponential mechanism choosing a candidate r with score u(c, r) = -|c - r| (sensitivity 1):
+    P(r | c) proportional to base^u. (2 ln(base), 0)-DP by Dwork-Roth Thm 3.10; exact rows."""
+    b = Fraction(base)
+    if not b > 1:
+        raise ValueError(f"base={base} is invalid: must be > 1 (base = e^coefficient)")
+    rows = []
+    for c in range(n + 1):
+        w = [1 / b ** abs(c - r) for r in candidates]
+        tot = sum(w, Fraction(0))
+        rows.append([x / tot for x in w])
+    return rows
+
+
+def gaussian_count(n: int, sigma: float) -> np.ndarray:
+    """The count plus Gaussian noise, rounded to the nearest integer and clamped to [0, n]
+    (float64; its exact (eps, delta) curve is computed from the matrix)."""
+    from scipy.stats import norm
+
+    edges = np.arange(-0.5, n + 1.5)
+    out = np.empty((n + 1, n + 1))
+    for c in range(n + 1):
+        cdf = norm.cdf(edges, loc=c, scale=sigma)
+        row = np.diff(cdf)
+        row[0] = norm.cdf(0.5, loc=c, scale=sigma)
+        row[-1] = norm.sf(n - 0.5, loc=c, scale=sigma)
+        out[c] = row
+    return out
+
+
+def per_record_rr(n: int, q: Fraction, m: int) -> Callable[[np.ndarray], np.ndarray]:
+    """A dataset-level mechanism for full enumeration: randomized response (flip probability q)
+    on each of the first m records, releasing those m noisy bits (2^m outputs). Returns a function
+    mapping an (N, n) array of datasets to their (N, 2^m) output rows (float64)."""
+    qq = float(Fraction(q))
+
+    def rows(X: np.ndarray) -> np.ndarray:
+        out = np.ones((X.shape[0], 1 << m))
+        ys = np.arange(1 << m)
+        for j in range(m):
+            yj = (ys >> j) & 1
+            match = X[:, j:j + 1] == yj[None, :]
+            out *= np.where(match, 1 - qq, qq)
+        return out
+
+    return rows
+
+
+def _neighbour_pairs(rows: int) -> list[tuple[int, int]]:
+    return [(c, c + 1) for c in range(rows - 1)] + [(c + 1, c) for c in range(rows - 1)]
+
+
+def pure_epsilon(M: Any) -> Any:
+    """Exact pure-DP ratio e^eps over neighbouring counts (ExactLog's ratio for Fractions)."""
+    res = dp_epsilon(M, 0, _neighbour_pairs(len(M)))
+    return getattr(res, "ratio", res)
+
+
+def approx_delta(M: Any, eps: float) -> float:
+    """Exact delta at eps over neighbouring counts (float)."""
+    return float(dp_delta(M, eps, _neighbour_pairs(len(M))))
