@@ -75,3 +75,46 @@ def test_enumeration_campaign_quick(tmp_path):
     tight = [r for r in recs if r["check"] == "RRST-1.4a" and r["tightness"] is not None]
     assert min(r["tightness"] for r in tight) >= 1 - 1e-9
     assert (tmp_path / "enumeration" / "bound_vs_exact.png").stat().st_size > 1000
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def _mechanism(draw):
+    """A random count-based mechanism on n <= 5 records with 2..4 outputs, strictly positive
+    rational rows (so its pure-DP eps is finite), and a rational Bernoulli parameter."""
+    n = draw(st.integers(1, 5))
+    k = draw(st.integers(2, 4))
+    rows = []
+    for _ in range(n + 1):
+        w = draw(st.lists(st.integers(1, 9), min_size=k, max_size=k))
+        rows.append([F(x, sum(w)) for x in w])
+    p = F(draw(st.integers(1, 9)), 10)
+    return n, rows, p
+
+
+@settings(max_examples=60, deadline=None)
+@given(_mechanism(), st.sampled_from([0.0, 0.01, 0.2]))
+def test_random_mechanisms_respect_the_theorems(case, beta):
+    """RRST Thm 1.4a/1.4b and DFHPRR Thm 6 are never below the exact I^beta of a random
+    mechanism; Lemma 1.5a's beta(k) gives I^{beta(k)} <= k."""
+    from maxinfo_bounds.theorems.description import description_length_max_information
+    from maxinfo_bounds.theorems.maxinfo_dp import pure_dp_max_information, pure_dp_max_information_product
+    from maxinfo_bounds.theorems.mutual_info import mi_to_approx_max_information
+
+    n, M, p = case
+    J = typeclass_joint(M, n, p)
+    exact = float(approx_max_information(J, F(beta)))
+    eps = math.log(float(pure_epsilon(M)))
+    if eps > 0:
+        assert exact <= pure_dp_max_information(eps, n).k * (1 + 1e-12) + 1e-12
+        if beta > 0:
+            assert exact <= pure_dp_max_information_product(eps, n, beta).k * (1 + 1e-12) + 1e-12
+    if beta > 0:
+        assert exact <= description_length_max_information(len(M[0]), beta).k + 1e-12
+    mi = float(mutual_information(J))
+    bd = mi_to_approx_max_information(mi, 2.0)
+    if bd.beta < 1:
+        assert float(approx_max_information(J, bd.beta)) <= 2.0 + 1e-12
