@@ -9,7 +9,10 @@ tables of :mod:`proofs_checks.enumeration`; beside each the calculator's bound:
 * DFHPRR Thm 6 (|Y| outputs, any distribution);
 * RRST Thm 3.1 (approximate DP, product inputs) for the discretised Gaussian;
 * RRST Lemma 1.5 (first part) from the exact mutual information;
-* RRST Thm A.3 for an adaptive composition of two mechanisms.
+* RRST Thm A.3 for an adaptive composition of two mechanisms;
+* the p-value correction end to end: an adaptive choice of test direction, then an exact
+  binomial test on the same data; the exact false-discovery probability at gamma(alpha) must be
+  at most alpha (and the naive one is reported).
 
 A bound below the exact value is a failure (a bug in the code or an error in a paper); the
 record keeps bound / exact (how much the bound gives away). Exact values of Fraction tables are
@@ -57,6 +60,7 @@ from .mechanisms import (
 )
 
 __all__ = ["EnumerationConfig", "run", "check_mechanism"]
+# the composition unit's name is kept for resumed runs; it now also holds the p-value checks
 
 BETAS = (0.0, 1e-3, 0.05)
 
@@ -173,6 +177,45 @@ def _composition(n: int) -> list[dict[str, Any]]:
     return recs
 
 
+def _pvalue_end_to_end(n: int) -> list[dict[str, Any]]:
+    """Adaptive direction choice, then a test on the same data, exactly.
+
+    Null: X ~ Bernoulli(1/2)^n. The analyst looks at the data through a thresholded geometric
+    count (alpha = 1/2, T = n/2: 'does the count look high?'), then tests the chosen one-sided
+    hypothesis with the exact binomial p-value (upper tail if the answer was 1, lower tail if 0).
+    The exact false-discovery probability sum_c P(c) sum_y M[c, y] 1[p_y(c) <= gamma] is computed
+    at the naive alpha and at the certified gamma(alpha) of `maxinfo_bounds.correct` for the
+    selection step (its two outputs: DFHPRR Thm 6; its ln 2-DP: RRST Thm 1.4): it must be <= alpha.
+    """
+    from maxinfo_bounds.corrections import correct
+
+    t0 = time.monotonic()
+    M = thresholded_count(n, Fraction(1, 2), n // 2)
+    w = mixture_weights(n, [Fraction(1, 2)], [1])
+    upper = [sum(w[c:], Fraction(0)) for c in range(n + 1)]      # P[C >= c]
+    lower = [sum(w[:c + 1], Fraction(0)) for c in range(n + 1)]  # P[C <= c]
+    pv = [lower, upper]                                          # output 0 -> lower tail test
+    recs = []
+    for alpha in (0.05, 0.1):
+        def fd(g: float) -> Fraction:
+            gg = Fraction(g)
+            return sum((w[c] * M[c][y] for c in range(n + 1) for y in (0, 1) if pv[y][c] <= gg),
+                       Fraction(0))
+        naive = fd(alpha)
+        recs.append(_rec("pvalue.naive", "direction by thresholded count, binomial test",
+                         {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha}, float(naive),
+                         None, t0, f"naive false-discovery probability at alpha = {alpha} "
+                         f"(exceeds alpha: {float(naive) > alpha})"))
+        for how, kw in (("description (|Y| = 2)", {"range_size": 2}),
+                        ("pure DP (eps = ln 2)", {"eps": math.log(2), "n": n, "iid": True})):
+            c = correct(alpha, **kw)   # type: ignore[arg-type]
+            recs.append(_rec("pvalue.corrected", "direction by thresholded count, binomial test",
+                             {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha,
+                              "route": how}, float(fd(c.gamma)), alpha, t0,
+                             f"gamma = {c.gamma:.4g} via {' -> '.join(c.route)}"))
+    return recs
+
+
 def _versions() -> dict[str, str]:
     import scipy
     return {"python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
@@ -219,7 +262,7 @@ def run(cfg: EnumerationConfig, out_dir: Path, *, progress: bool = True) -> dict
             if unit in done:
                 records += done[unit]
                 continue
-            recs = _composition(n)
+            recs = _composition(n) + _pvalue_end_to_end(n)
             for r in recs:
                 r.update(unit=unit, config=asdict(cfg))
                 fh.write(json.dumps(r) + "\n")

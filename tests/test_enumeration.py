@@ -75,6 +75,11 @@ def test_enumeration_campaign_quick(tmp_path):
     tight = [r for r in recs if r["check"] == "RRST-1.4a" and r["tightness"] is not None]
     assert min(r["tightness"] for r in tight) >= 1 - 1e-9
     assert (tmp_path / "enumeration" / "bound_vs_exact.png").stat().st_size > 1000
+    # end to end: the naive test exceeds alpha somewhere, the corrected ones never do
+    naive = [r for r in recs if r["check"] == "pvalue.naive"]
+    assert any(r["value"] > r["inputs"]["beta"] for r in naive)
+    corrected = [r for r in recs if r["check"] == "pvalue.corrected"]
+    assert corrected and all(r["value"] <= r["bound"] for r in corrected)
 
 
 from hypothesis import given, settings  # noqa: E402
