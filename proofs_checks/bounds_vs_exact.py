@@ -50,12 +50,14 @@ from maxinfo_bounds.theorems.mutual_info import mi_to_approx_max_information
 
 from .enumeration import adaptive_compose, mixture_weights, typeclass_joint
 from .mechanisms import (
+    above_threshold_count,
     approx_delta,
     exponential_count,
     gaussian_count,
     geometric_count,
     pure_epsilon,
     randomized_response_count,
+    report_noisy_max_count,
     thresholded_count,
 )
 
@@ -144,6 +146,12 @@ def _mechanisms(quick: bool) -> list[tuple[str, int, Callable[[], Any], dict[str
                         lambda n=n: randomized_response_count(n, Fraction(1, 4)), {}))
         out.append((f"gaussian(sigma=4)", n, lambda n=n: gaussian_count(n, 4.0),
                     {"approx": True}))
+        if n <= 16:
+            out.append(("report-noisy-max(alpha=1/2, K=4, candidates 0, n/2, n)", n,
+                        lambda n=n: report_noisy_max_count(n, Fraction(1, 2), [0, n // 2, n], 4), {}))
+            out.append(("above-threshold(alpha=1/2, K=4, thresholds n/4, n/2, 3n/4)", n,
+                        lambda n=n: above_threshold_count(n, Fraction(1, 2),
+                                                          [n // 4, n // 2, 3 * n // 4], 4), {}))
     return out
 
 

@@ -28,6 +28,7 @@ import numpy as np
 from maxinfo_bounds.measures import dp_delta, dp_epsilon
 
 __all__ = ["geometric_count", "randomized_response_count", "thresholded_count",
+           "truncated_geometric", "report_noisy_max_count", "above_threshold_count",
            "exponential_count", "bucketed_geometric_count", "gaussian_count",
            "pure_epsilon", "approx_delta", "per_record_rr"]
 
@@ -103,6 +104,61 @@ def exponential_count(n: int, base: Fraction, candidates: Sequence[int]) -> list
         w = [1 / b ** abs(c - r) for r in candidates]
         tot = sum(w, Fraction(0))
         rows.append([x / tot for x in w])
+    return rows
+
+
+def truncated_geometric(alpha: Fraction, K: int) -> dict[int, Fraction]:
+    """Two-sided geometric noise P(Z = k) proportional to alpha^|k|, truncated to [-K, K]."""
+    a = _check_alpha(alpha)
+    w = {k: a ** abs(k) for k in range(-K, K + 1)}
+    tot = sum(w.values(), Fraction(0))
+    return {k: v / tot for k, v in w.items()}
+
+
+def report_noisy_max_count(n: int, alpha: Fraction, candidates: Sequence[int],
+                           K: int = 6) -> list[list[Fraction]]:
+    """Report noisy max over scores u(c, r) = -|c - r| (sensitivity 1) with i.i.d. truncated
+    geometric noise on [-K, K]; ties go to the earlier candidate. Exact rows; the DP parameters
+    are computed from the matrix (the truncation changes them from the untruncated ones)."""
+    Z = truncated_geometric(alpha, K)
+    rows = []
+    for c in range(n + 1):
+        u = [-abs(c - r) for r in candidates]
+        dists = [{ui + k: p for k, p in Z.items()} for ui in u]
+        row = []
+        for j, dj in enumerate(dists):
+            pj = Fraction(0)
+            for v, p in dj.items():
+                prod = p
+                for i, di in enumerate(dists):
+                    if i == j:
+                        continue
+                    # earlier candidates must be strictly below v, later ones at most v
+                    prod *= sum((q for vi, q in di.items() if (vi < v if i < j else vi <= v)),
+                                Fraction(0))
+                pj += prod
+            row.append(pj)
+        rows.append(row)
+    return rows
+
+
+def above_threshold_count(n: int, alpha: Fraction, thresholds: Sequence[int],
+                          K: int = 6) -> list[list[Fraction]]:
+    """AboveThreshold (Dwork-Roth Alg. 1) on a short stream: query j asks whether the count is
+    above thresholds[j]; a noisy threshold offset Z0 and per-query noise Z_j (truncated
+    geometric), output the first j with c + Z_j >= thresholds[j] + Z0, or 'none' (last column)."""
+    Z = truncated_geometric(alpha, K)
+    rows = []
+    for c in range(n + 1):
+        row = [Fraction(0)] * (len(thresholds) + 1)
+        for z0, p0 in Z.items():
+            alive = p0
+            for j, T in enumerate(thresholds):
+                above = sum((q for k, q in Z.items() if c + k >= T + z0), Fraction(0))
+                row[j] += alive * above
+                alive *= 1 - above
+            row[-1] += alive
+        rows.append(row)
     return rows
 
 

@@ -123,3 +123,21 @@ def test_random_mechanisms_respect_the_theorems(case, beta):
     bd = mi_to_approx_max_information(mi, 2.0)
     if bd.beta < 1:
         assert float(approx_max_information(J, bd.beta)) <= 2.0 + 1e-12
+
+
+def test_rnm_and_above_threshold_exact_dp_within_dwork_roth():
+    """Report noisy max (non-monotone scores) and AboveThreshold with geometric noise of
+    alpha = 1/2 (scale 1/ln 2), truncated to [-4, 4]: exact eps from the matrices, beside
+    Dwork-Roth's 2 ln 2 (Claim 3.9, general scores) and ln 2 + 2 ln 2 (Thm 3.23)."""
+    from proofs_checks.mechanisms import above_threshold_count, report_noisy_max_count
+
+    n = 4
+    rnm = report_noisy_max_count(n, F(1, 2), [0, n // 2, n], 4)
+    at = above_threshold_count(n, F(1, 2), [n // 4, n // 2, 3 * n // 4], 4)
+    assert all(sum(r) == 1 for r in rnm + at)
+    assert 0 < math.log(float(pure_epsilon(rnm))) <= 2 * math.log(2)
+    assert 0 < math.log(float(pure_epsilon(at))) <= 3 * math.log(2)
+    # truncating the noise is not free: at n = 8 a far candidate can win for one count and
+    # never for its neighbour, so no finite eps exists (the campaign then checks only the
+    # bounds that do not need DP: DFHPRR 6 and Lemma 1.5)
+    assert pure_epsilon(report_noisy_max_count(8, F(1, 2), [0, 4, 8], 4)) is None
