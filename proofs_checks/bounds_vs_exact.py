@@ -302,18 +302,29 @@ def _report(out_dir: Path, summary: dict[str, Any], records: list[dict[str, Any]
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 4))
-    sel = [r for r in records if r["check"] == "RRST-1.4b" and r["inputs"]["P"] == "Bernoulli(1/2)^n"
-           and r["inputs"]["beta"] == 0.05 and r["mechanism"] == "geometric(alpha=9/10)"]
-    sel.sort(key=lambda r: r["inputs"]["n"])
-    if sel:
-        ax.plot([r["inputs"]["n"] for r in sel], [r["value"] for r in sel], "o-", label="exact")
-        ax.plot([r["inputs"]["n"] for r in sel], [r["bound"] for r in sel], "s--",
-                label="RRST Thm 1.4b bound")
-    ax.set_xlabel("n")
-    ax.set_ylabel("I^0.05(X; A(X)) bits")
-    ax.set_title("geometric count (alpha = 9/10), X ~ Bernoulli(1/2)^n", fontsize=9)
-    ax.legend()
+    checks = ("RRST-1.4a", "RRST-1.4b", "DFHPRR-6", "RRST-1.5a")
+    mechs = sorted({r["mechanism"] for r in records if r["check"] in checks})
+    fig, axes = plt.subplots(1, len(checks), figsize=(4 * len(checks), 4))
+    for ax, chk in zip(axes, checks):
+        for mech in mechs:
+            sel = [r for r in records if r["check"] == chk and r["mechanism"] == mech
+                   and r["inputs"]["P"] == "Bernoulli(1/2)^n"
+                   and (r["inputs"].get("k") == 4.0 if chk == "RRST-1.5a"
+                        else r["inputs"]["beta"] == 0.05)]
+            sel.sort(key=lambda r: r["inputs"]["n"])
+            if len(sel) < 2:
+                continue
+            line, = ax.plot([r["inputs"]["n"] for r in sel], [r["value"] for r in sel], "o-",
+                            markersize=3, label=f"{mech[:28]} exact")
+            ax.plot([r["inputs"]["n"] for r in sel], [r["bound"] for r in sel], "--",
+                    color=line.get_color())
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("symlog")
+        ax.set_xlabel("n")
+        ax.set_title(f"{chk} (dashed) vs exact (solid)" + (", k = 4" if chk == "RRST-1.5a"
+                                                            else ", beta = 0.05"), fontsize=8)
+    axes[0].set_ylabel("bits, X ~ Bernoulli(1/2)^n")
+    axes[-1].legend(fontsize=5)
     fig.tight_layout()
     fig.savefig(out_dir / "bound_vs_exact.png")
     plt.close(fig)
