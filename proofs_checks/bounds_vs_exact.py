@@ -1,14 +1,16 @@
 """Every applicable bound of the calculator held against the exact value (issue 6, first part).
 
 For real small-domain mechanisms (:mod:`proofs_checks.mechanisms`) and input distributions
-(i.i.d. Bernoulli, and an exchangeable mixture that is not a product), the exact
+(i.i.d. Bernoulli, an exchangeable mixture that is not a product, and uniform on a linear code,
+enumerated over all 2^n datasets), the exact
 beta-approximate max-information and mutual information of (X; A(X)) come from the type-class
 tables of :mod:`proofs_checks.enumeration`; beside each the calculator's bound:
 
 * RRST Thm 1.4a (pure eps-DP, any distribution), Thm 1.4b (pure DP, product inputs only);
 * DFHPRR Thm 6 (|Y| outputs, any distribution);
 * RRST Thm 3.1 (approximate DP, product inputs) for the discretised Gaussian;
-* RRST Lemma 1.5 (first part) from the exact mutual information;
+* RRST Lemma 1.5: the first part from the exact mutual information, the second part from the
+  exact I^beta (|Sigma| = 2^n datasets);
 * RRST Thm A.3 for an adaptive composition of two mechanisms;
 * the p-value correction end to end: an adaptive choice of test direction, then an exact
   binomial test on the same data; the exact false-discovery probability at gamma(alpha) must be
@@ -46,7 +48,10 @@ from maxinfo_bounds.theorems.maxinfo_dp import (
     pure_dp_max_information,
     pure_dp_max_information_product,
 )
-from maxinfo_bounds.theorems.mutual_info import mi_to_approx_max_information
+from maxinfo_bounds.theorems.mutual_info import (
+    approx_max_information_to_mi,
+    mi_to_approx_max_information,
+)
 
 from .enumeration import adaptive_compose, mixture_weights, typeclass_joint
 from .mechanisms import (
@@ -121,6 +126,35 @@ def check_mechanism(name: str, M: Any, n: int, *, dists: dict[str, tuple[Any, bo
                 except (InvalidParameter, RegimeError) as exc:
                     recs.append(_rec("RRST-3.1", name, inp, ex, None, t0,
                                      f"not applicable at this beta: {exc}"))
+        if delta_at is not None and product:
+            # RRST Thm 3.1 at the paper's (t, delta_hat), whatever beta that gives (if below 1)
+            e2, d2 = delta_at
+            t1 = time.monotonic()
+            try:
+                bd = approx_dp_max_information(e2, d2, n)
+                if bd.beta < 1:
+                    ex_b = _f(approx_max_information(J, bd.beta))
+                    recs.append(_rec("RRST-3.1", name, {**base, "beta": bd.beta}, ex_b, bd.k, t1,
+                                     f"paper's (t, delta_hat); (eps, delta) = ({e2:.4g}, {d2:.3g})"))
+                else:
+                    recs.append(_rec("RRST-3.1", name, {**base, "beta": 1.0}, 0.0, None, t1,
+                                     f"vacuous at enumerable n: the paper's (t, delta_hat) give "
+                                     f"beta = {bd.beta:.3g} >= 1 at (eps, delta) = ({e2:.4g}, {d2:.3g})"))
+            except (InvalidParameter, RegimeError) as exc:
+                recs.append(_rec("RRST-3.1", name, {**base, "beta": 1.0}, 0.0, None, t1,
+                                 f"not applicable: {exc}"))
+        for b, ex in zip(BETAS, exact):
+            # RRST Lemma 1.5 (second part): from the exact I^beta = k to a bound on I(X; Y);
+            # X ranges over the 2^n datasets (|Sigma| = 2^n)
+            if ex > 0:
+                t1 = time.monotonic()
+                try:
+                    mib = approx_max_information_to_mi(ex, b, 2**n)
+                    recs.append(_rec("RRST-1.5b", name, {**base, "beta": b}, mi, mib, t1,
+                                     f"k = exact I^beta = {ex:.6g} bits, |Sigma| = 2^{n}"))
+                except (InvalidParameter, RegimeError) as exc:
+                    recs.append(_rec("RRST-1.5b", name, {**base, "beta": b}, mi, None, t1,
+                                     f"outside the lemma's conditions: {exc}"))
         for kk in (1.0, 2.0, 4.0):
             t1 = time.monotonic()
             bd = mi_to_approx_max_information(mi, kk)
@@ -185,6 +219,36 @@ def _composition(n: int) -> list[dict[str, Any]]:
     return recs
 
 
+def _uniform_on_code() -> list[dict[str, Any]]:
+    """X uniform on a linear code (not exchangeable, not a product): all 2^n datasets enumerated
+    with the geometric count; RRST Thm 1.4a and DFHPRR Thm 6 hold for every distribution."""
+    from .codes import extended_hamming, hamming
+    from .enumeration import full_joint
+
+    recs = []
+    for code in (hamming(3), extended_hamming(4)):
+        t0 = time.monotonic()
+        n = code.n
+        from .codes import all_syndromes
+
+        px = (all_syndromes(code) == 0).astype(float)
+        px /= px.sum()
+        M = geometric_count(n, Fraction(1, 2))
+        Mf = np.array(M, dtype=float)
+        J = full_joint(lambda X: Mf[X.sum(axis=1)], n, px, n + 1)
+        exact = [float(v) for v in approx_max_information(J, np.array(BETAS))]
+        eps = math.log(float(pure_epsilon(M)))
+        for b, ex in zip(BETAS, exact):
+            inp = {"n": n, "P": f"uniform on {code.name}", "beta": b}
+            recs.append(_rec("RRST-1.4a", "geometric(alpha=1/2)", inp, ex,
+                             pure_dp_max_information(eps, n).k, t0, "non-product input"))
+            if b > 0:
+                recs.append(_rec("DFHPRR-6", "geometric(alpha=1/2)", inp, ex,
+                                 description_length_max_information(n + 1, b).k, t0,
+                                 f"|Y| = {n + 1}"))
+    return recs
+
+
 def _pvalue_end_to_end(n: int) -> list[dict[str, Any]]:
     """Adaptive direction choice, then a test on the same data, exactly.
 
@@ -221,6 +285,28 @@ def _pvalue_end_to_end(n: int) -> list[dict[str, Any]]:
                              {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha,
                               "route": how}, float(fd(c.gamma)), alpha, t0,
                              f"gamma = {c.gamma:.4g} via {' -> '.join(c.route)}"))
+    # a second procedure: the exponential mechanism picks one of three tests (lower tail,
+    # two-sided, upper tail) by which of 0, n/2, n the count is closest to
+    M3 = exponential_count(n, Fraction(2), [0, n // 2, n])
+    two = [min(Fraction(1), 2 * min(lower[c], upper[c])) for c in range(n + 1)]
+    pv3 = [lower, two, upper]
+    for alpha in (0.05, 0.1):
+        def fd3(g: float) -> Fraction:
+            gg = Fraction(g)
+            return sum((w[c] * M3[c][y] for c in range(n + 1) for y in range(3)
+                        if pv3[y][c] <= gg), Fraction(0))
+        recs.append(_rec("pvalue.naive", "exponential mechanism picks 1 of 3 binomial tests",
+                         {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha},
+                         float(fd3(alpha)), None, t0,
+                         f"naive false-discovery probability (exceeds alpha: "
+                         f"{float(fd3(alpha)) > alpha})"))
+        for how, kw in (("description (|Y| = 3)", {"range_size": 3}),
+                        ("pure DP (eps = 2 ln 2)", {"eps": 2 * math.log(2), "n": n, "iid": True})):
+            c = correct(alpha, **kw)   # type: ignore[arg-type]
+            recs.append(_rec("pvalue.corrected", "exponential mechanism picks 1 of 3 binomial tests",
+                             {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha, "route": how},
+                             float(fd3(c.gamma)), alpha, t0,
+                             f"gamma = {c.gamma:.4g} via {' -> '.join(c.route)}"))
     return recs
 
 
@@ -252,8 +338,11 @@ def run(cfg: EnumerationConfig, out_dir: Path, *, progress: bool = True) -> dict
                 continue
             M = make()
             if opts.get("approx"):
-                e2 = 0.5
-                recs = check_mechanism(name, M, n, dists=_dists(n, False),
+                # the rounded, clamped Gaussian has a finite pure eps on its finite range; at
+                # half of it (and at most 1/2, Thm 3.1's range) its exact delta is positive
+                ratio = pure_epsilon(M)   # None where float underflow leaves zero cells
+                e2 = 0.5 if ratio is None else min(0.5, math.log(float(ratio)) / 2)
+                recs = check_mechanism(name, M, n, dists=_dists(n, False), eps_ratio=ratio,
                                        delta_at=(e2, approx_delta(M, e2)))
             else:
                 recs = check_mechanism(name, M, n, dists=_dists(n, True), eps_ratio=pure_epsilon(M))
@@ -275,6 +364,15 @@ def run(cfg: EnumerationConfig, out_dir: Path, *, progress: bool = True) -> dict
                 r.update(unit=unit, config=asdict(cfg))
                 fh.write(json.dumps(r) + "\n")
             records += recs
+    if "uniform-on-code" not in done:
+        recs = _uniform_on_code()
+        with log.open("a") as fh:
+            for r in recs:
+                r.update(unit="uniform-on-code", config=asdict(cfg))
+                fh.write(json.dumps(r) + "\n")
+        records += recs
+    else:
+        records += done["uniform-on-code"]
     fails = [r for r in records if r["verdict"] == "FAILS"]
     summary = {"campaign": "enumeration", "config": asdict(cfg), "versions": _versions(),
                "checks": len(records), "failures": [r["id"] for r in fails], "ok": not fails}

@@ -6,8 +6,9 @@
   information quantity of (X; A(X)) equals that of (C; A(X)): the cells (x, y) with the same
   (count, y) share their likelihood ratio, and the supremum over events is attained on whole
   groups of equal ratio (see maxinfo_bounds.measures). Exact in Fractions, or float64.
-* :func:`full_joint`: all 2^n datasets, for any mechanism given as a function of the datasets,
-  built in chunks with progress, float64 (rounding error of each cell below 2^-50 relative).
+* :func:`full_joint`: all |X|^n datasets over a finite domain of d symbols, for any mechanism
+  given as a function of the datasets, built in chunks with progress, float64 (rounding error of
+  each cell below 2^-50 relative).
 * :func:`adaptive_compose`: a second count-based mechanism that sees the first one's output.
 
 Tables are sized before allocation; above :data:`MAX_CELLS` (2^28 cells) :class:`TooLarge`.
@@ -77,30 +78,38 @@ def typeclass_joint(M: Any, n: int, p: Any = None, *, weights: Any = None) -> An
     return [[w[c] * v for v in M[c]] for c in range(rows)]
 
 
-def product_dataset_distribution(n: int, p: float) -> np.ndarray:
-    """P(x) for all 2^n binary datasets (index = bit mask, bit i = record i), i.i.d. Bernoulli(p)."""
-    check_size("dataset distribution", 1 << n, 1)
+def product_dataset_distribution(n: int, p: Any) -> np.ndarray:
+    """P(x) for all |X|^n datasets of n i.i.d. records (float64). ``p``: the probability of a 1
+    (binary records), or a probability vector over the d symbols of a finite domain. Dataset index
+    = sum_i x_i d^i (record i is digit i in base d)."""
+    probs = [1 - float(p), float(p)] if np.ndim(p) == 0 else [float(v) for v in p]
+    d = len(probs)
+    check_size("dataset distribution", d**n, 1)
     out = np.ones(1)
     for _ in range(n):
-        out = np.concatenate([out * (1 - p), out * p])
+        out = np.concatenate([out * q for q in probs])
     return out
 
 
 def full_joint(rows_fn: Callable[[np.ndarray], np.ndarray], n: int, px: np.ndarray,
-               n_outputs: int, *, chunk: int = 1 << 16, progress: bool = False) -> np.ndarray:
-    """The 2^n x |Y| joint table px[x] * A(x)[y], built over all datasets in chunks (float64).
+               n_outputs: int, *, d: int = 2, chunk: int = 1 << 16,
+               progress: bool = False) -> np.ndarray:
+    """The d^n x |Y| joint table px[x] * A(x)[y], over all datasets of n records from a domain
+    of d symbols, built in chunks (float64; each cell a product of a few float64 factors, relative
+    rounding error below 2^-50).
 
-    ``rows_fn`` maps an (N, n) 0/1 array of datasets to their (N, |Y|) output distributions."""
-    N = 1 << n
+    ``rows_fn`` maps an (N, n) array of datasets (symbols 0..d-1) to their (N, |Y|) output
+    distributions."""
+    N = d**n
     check_size("full joint table", N, n_outputs)
     if px.shape != (N,):
         raise ValueError(f"px has shape {px.shape}: must be ({N},)")
     out = np.empty((N, n_outputs))
-    bits = np.arange(n)
+    powers = d ** np.arange(n)
     t0 = time.monotonic()
     for start in range(0, N, chunk):
         idx = np.arange(start, min(start + chunk, N))
-        X = ((idx[:, None] >> bits[None, :]) & 1).astype(np.int8)
+        X = ((idx[:, None] // powers[None, :]) % d).astype(np.int8)
         out[start:start + len(idx)] = px[idx, None] * rows_fn(X)
         if progress and (start // chunk) % 16 == 15:
             print(f"[enumeration] {start + len(idx)}/{N} datasets, {time.monotonic() - t0:.1f}s",

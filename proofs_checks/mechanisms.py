@@ -201,9 +201,12 @@ def _neighbour_pairs(rows: int) -> list[tuple[int, int]]:
 
 
 def pure_epsilon(M: Any) -> Any:
-    """Exact pure-DP ratio e^eps over neighbouring counts (ExactLog's ratio for Fractions)."""
+    """The pure-DP ratio e^eps over neighbouring counts: a Fraction for exact tables, a float
+    (from the float eps) otherwise; None when no finite eps exists."""
     res = dp_epsilon(M, 0, _neighbour_pairs(len(M)))
-    return getattr(res, "ratio", res)
+    if hasattr(res, "ratio"):      # exact: e^eps as a Fraction (None when no finite eps exists)
+        return res.ratio
+    return math.exp(float(res)) if math.isfinite(float(res)) else None   # float tables: eps in nats
 
 
 def approx_delta(M: Any, eps: float) -> float:

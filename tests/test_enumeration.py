@@ -55,6 +55,21 @@ def test_full_enumeration_matches_hand_and_typeclass():
     assert abs(float(mutual_information(full)) - float(mutual_information(tc))) < 1e-9
 
 
+def test_ternary_domain_full_enumeration():
+    """Records from {0, 1, 2}: a mechanism releasing record 0 through a 3-ary randomized response
+    (keep w.p. 1/2, else each other symbol w.p. 1/4); uniform records: I_inf = log2(3/2), hand."""
+    n = 4
+
+    def rows(X):
+        out = np.full((X.shape[0], 3), 0.25)
+        out[np.arange(X.shape[0]), X[:, 0]] = 0.5
+        return out
+
+    J = full_joint(rows, n, product_dataset_distribution(n, [1 / 3, 1 / 3, 1 / 3]), 3, d=3)
+    assert J.shape == (81, 3) and abs(J.sum() - 1) < 1e-12
+    assert abs(float(approx_max_information(J)) - math.log2(1.5)) < 1e-12
+
+
 def test_mixture_and_composition_and_guard():
     w = mixture_weights(4, [F(1, 10), F(9, 10)], [F(1, 2), F(1, 2)])
     assert sum(w) == 1 and w[0] == w[4]
@@ -70,7 +85,10 @@ def test_enumeration_campaign_quick(tmp_path):
     recs = json.loads(js.read_text())
     assert len(recs) > 400 and not [r for r in recs if r["verdict"] == "FAILS"]
     checks = {r["check"] for r in recs}
-    assert {"RRST-1.4a", "RRST-1.4b", "DFHPRR-6", "RRST-1.5a", "RRST-A.3"} <= checks
+    assert {"RRST-1.4a", "RRST-1.4b", "DFHPRR-6", "RRST-1.5a", "RRST-1.5b", "RRST-A.3"} <= checks
+    # a non-product, non-exchangeable input: uniform on a linear code, all 2^n datasets
+    code = [r for r in recs if r["inputs"]["P"].startswith("uniform on")]
+    assert code and all(r["check"] != "RRST-1.4b" for r in code)   # 1.4b needs product inputs
     # the 1.4a bound is tight for the thresholded count at beta = 0? never below the exact value
     tight = [r for r in recs if r["check"] == "RRST-1.4a" and r["tightness"] is not None]
     assert min(r["tightness"] for r in tight) >= 1 - 1e-9
@@ -80,6 +98,7 @@ def test_enumeration_campaign_quick(tmp_path):
     assert any(r["value"] > r["inputs"]["beta"] for r in naive)
     corrected = [r for r in recs if r["check"] == "pvalue.corrected"]
     assert corrected and all(r["value"] <= r["bound"] for r in corrected)
+    assert len({r["mechanism"] for r in corrected}) == 2     # two selection procedures
 
 
 from hypothesis import given, settings  # noqa: E402
