@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import argparse
 import platform
-import statistics
-import time
-from collections.abc import Callable
 
 import numpy as np
+from _timing import median_time
 
 from maxinfo_bounds import Thresholdout
 from maxinfo_bounds.theorems.dp_accounting import (
@@ -27,15 +25,6 @@ from maxinfo_bounds.theorems.dp_accounting import (
     gaussian_sigma,
     optimal_composition,
 )
-
-
-def median_time(fn: Callable[[], object], repeats: int) -> float:
-    ts = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t0)
-    return statistics.median(ts)
 
 
 def main() -> None:

@@ -19,25 +19,14 @@ from __future__ import annotations
 
 import argparse
 import platform
-import statistics
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from _timing import median_time
 
 from maxinfo_bounds.plan import Step, Study, load_study, plan, sweep
 from maxinfo_bounds.theorems.maxinfo_dp import pure_dp_max_information_product
 from maxinfo_bounds.theorems.pvalues import pvalue_correction
-
-
-def median_time(fn: Callable[[], object], repeats: int) -> float:
-    ts = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t0)
-    return statistics.median(ts)
 
 
 def main() -> None:

@@ -15,11 +15,9 @@ from __future__ import annotations
 import argparse
 import math
 import platform
-import statistics
-import time
-from collections.abc import Callable
 
 import numpy as np
+from _timing import median_time
 
 from maxinfo_bounds.theorems.description import description_length_max_information
 from maxinfo_bounds.theorems.generalization import hoeffding_transfer
@@ -30,15 +28,6 @@ from maxinfo_bounds.theorems.maxinfo_dp import (
 )
 from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction, pvalue_correction
 from maxinfo_bounds.theorems.solvers import max_eps_for_gamma, max_n_for_gamma
-
-
-def median_time(fn: Callable[[], object], repeats: int) -> float:
-    ts = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t0)
-    return statistics.median(ts)
 
 
 def main() -> None:

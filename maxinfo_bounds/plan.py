@@ -48,7 +48,7 @@ import numpy as np
 from scipy.optimize import minimize, minimize_scalar
 
 from .catalog import Bound
-from .numeric import InvalidParameter, RegimeError, check_int, check_real, float_up
+from .numeric import InvalidParameter, RegimeError, check_real, float_up
 from .theorems.composition import compose_max_information
 from .theorems.description import description_length_max_information
 from .theorems.dp_accounting import (

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import math
-import platform
 import sys
 import time
 from collections.abc import Callable
@@ -34,11 +33,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import mpmath
 import numpy as np
 
-import maxinfo_bounds
-from maxinfo_bounds.catalog import Bound
 from maxinfo_bounds.measures import approx_max_information, mutual_information
 from maxinfo_bounds.numeric import InvalidParameter, RegimeError
 from maxinfo_bounds.theorems.composition import compose_max_information
@@ -53,7 +49,8 @@ from maxinfo_bounds.theorems.mutual_info import (
     mi_to_approx_max_information,
 )
 
-from .enumeration import adaptive_compose, mixture_weights, typeclass_joint
+from .codes import all_syndromes, extended_hamming, hamming
+from .enumeration import adaptive_compose, full_joint, mixture_weights, typeclass_joint
 from .mechanisms import (
     above_threshold_count,
     approx_delta,
@@ -65,6 +62,7 @@ from .mechanisms import (
     report_noisy_max_count,
     thresholded_count,
 )
+from .report import versions
 
 __all__ = ["EnumerationConfig", "run", "check_mechanism"]
 # the composition unit's name is kept for resumed runs; it now also holds the p-value checks
@@ -169,16 +167,16 @@ def _mechanisms(quick: bool) -> list[tuple[str, int, Callable[[], Any], dict[str
     ns = (4, 8, 16) if quick else (4, 8, 16, 32, 64)
     out: list[tuple[str, int, Callable[[], Any], dict[str, Any]]] = []
     for n in ns:
-        out.append((f"geometric(alpha=1/2)", n, lambda n=n: geometric_count(n, Fraction(1, 2)), {}))
-        out.append((f"geometric(alpha=9/10)", n, lambda n=n: geometric_count(n, Fraction(9, 10)), {}))
-        out.append((f"thresholded(alpha=1/2, T=n/2)", n,
+        out.append(("geometric(alpha=1/2)", n, lambda n=n: geometric_count(n, Fraction(1, 2)), {}))
+        out.append(("geometric(alpha=9/10)", n, lambda n=n: geometric_count(n, Fraction(9, 10)), {}))
+        out.append(("thresholded(alpha=1/2, T=n/2)", n,
                     lambda n=n: thresholded_count(n, Fraction(1, 2), n // 2), {}))
-        out.append((f"exponential(base=2, candidates 0, n/2, n)", n,
+        out.append(("exponential(base=2, candidates 0, n/2, n)", n,
                     lambda n=n: exponential_count(n, Fraction(2), [0, n // 2, n]), {}))
         if n <= 32:
-            out.append((f"randomized-response-count(q=1/4)", n,
+            out.append(("randomized-response-count(q=1/4)", n,
                         lambda n=n: randomized_response_count(n, Fraction(1, 4)), {}))
-        out.append((f"gaussian(sigma=4)", n, lambda n=n: gaussian_count(n, 4.0),
+        out.append(("gaussian(sigma=4)", n, lambda n=n: gaussian_count(n, 4.0),
                     {"approx": True}))
         if n <= 16:
             out.append(("report-noisy-max(alpha=1/2, K=4, candidates 0, n/2, n)", n,
@@ -204,15 +202,14 @@ def _composition(n: int) -> list[dict[str, Any]]:
     M1 = thresholded_count(n, Fraction(1, 2), n // 2)
     second = {0: geometric_count(n, Fraction(1, 2)), 1: geometric_count(n, Fraction(3, 4))}
     M = adaptive_compose(M1, lambda y1: second[y1])
+    # both steps are ln 2-DP (the first by post-processing, the second whatever the first said)
+    step = pure_dp_max_information(math.log(2), n)
+    comp = compose_max_information([step, step])
     recs = []
     for dname, (w, _) in _dists(n, True).items():
         J = typeclass_joint(M, n, weights=w)
         for b in BETAS:
             ex = _f(approx_max_information(J, b))
-            k1 = pure_dp_max_information(math.log(2), n)
-            k2 = max((pure_dp_max_information(math.log(4 / 3), n), pure_dp_max_information(math.log(2), n)),
-                     key=lambda x: x.k)   # the second step is ln 2-DP whatever the first answer
-            comp = compose_max_information([k1, k2])
             recs.append(_rec("RRST-A.3", "thresholded then geometric (adaptive)",
                              {"n": n, "P": dname, "beta": b}, ex, comp.k, t0,
                              "k1 + k2 of RRST 1.4a"))
@@ -222,15 +219,10 @@ def _composition(n: int) -> list[dict[str, Any]]:
 def _uniform_on_code() -> list[dict[str, Any]]:
     """X uniform on a linear code (not exchangeable, not a product): all 2^n datasets enumerated
     with the geometric count; RRST Thm 1.4a and DFHPRR Thm 6 hold for every distribution."""
-    from .codes import extended_hamming, hamming
-    from .enumeration import full_joint
-
     recs = []
     for code in (hamming(3), extended_hamming(4)):
         t0 = time.monotonic()
         n = code.n
-        from .codes import all_syndromes
-
         px = (all_syndromes(code) == 0).astype(float)
         px /= px.sum()
         M = geometric_count(n, Fraction(1, 2))
@@ -310,12 +302,6 @@ def _pvalue_end_to_end(n: int) -> list[dict[str, Any]]:
     return recs
 
 
-def _versions() -> dict[str, str]:
-    import scipy
-    return {"python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
-            "mpmath": mpmath.__version__, "maxinfo_bounds": maxinfo_bounds.__version__}
-
-
 def run(cfg: EnumerationConfig, out_dir: Path, *, progress: bool = True) -> dict[str, Any]:
     """Run (or resume) the campaign; records.jsonl (appended per mechanism), report.md/json."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -374,7 +360,7 @@ def run(cfg: EnumerationConfig, out_dir: Path, *, progress: bool = True) -> dict
     else:
         records += done["uniform-on-code"]
     fails = [r for r in records if r["verdict"] == "FAILS"]
-    summary = {"campaign": "enumeration", "config": asdict(cfg), "versions": _versions(),
+    summary = {"campaign": "enumeration", "config": asdict(cfg), "versions": versions(),
                "checks": len(records), "failures": [r["id"] for r in fails], "ok": not fails}
     (out_dir / "report.json").write_text(json.dumps({**summary, "records": records}, indent=1))
     _report(out_dir, summary, records)

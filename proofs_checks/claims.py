@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import platform
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -28,13 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import mpmath
-import numpy as np
 import sympy
 
-import maxinfo_bounds
-
+from .codes import ball_volume
 from .interval import Verdict, certify_inequality, check_identity
+from .report import versions
 
 __all__ = ["Claim", "CLAIMS", "check_claim", "run"]
 
@@ -215,7 +212,7 @@ CLAIMS: list[Claim] = [
           note="w stands for delta_hat"),
     Claim("RRST-4.1.eq15", "RRST eq. (15)",
           "sum_{i<=s} C(n, i) <= s C(n, s) (integers 1 <= s <= n/2, n <= 200)", "finite",
-          lambda: (lambda n, s: _binom_prefix(n, s) <= s * math.comb(n, s),
+          lambda: (lambda n, s: ball_volume(n, s) <= s * math.comb(n, s),
                    [{"n": nn, "s": ss} for nn in range(2, 201) for ss in range(1, nn // 2 + 1)]),
           {}, expected="refuted", sound="RRST-4.1.eq15.sound",
           note="fails at s = 1 (1 + n > n); the theorem uses s = (t-1)/4 >= 8"),
@@ -313,14 +310,6 @@ def _finite(c: Claim) -> Verdict:
                    "exactly (Python integers)", seconds=time.monotonic() - t0)
 
 
-def _binom_prefix(nn: int, ss: int) -> int:
-    total, term = 0, 1
-    for i in range(ss + 1):
-        total += term
-        term = term * (nn - i) // (i + 1)
-    return total
-
-
 def check_claim(c: Claim) -> Verdict:
     """Run one claim's check."""
     if c.kind == "finite":
@@ -330,11 +319,6 @@ def check_claim(c: Claim) -> Verdict:
         return check_identity(lhs, rhs, c.box)
     return certify_inequality(c.expr(), c.box, constraints=tuple(c.constraints()),
                               max_boxes=c.max_boxes)
-
-
-def _versions() -> dict[str, str]:
-    return {"python": platform.python_version(), "numpy": np.__version__, "sympy": sympy.__version__,
-            "mpmath": mpmath.__version__, "maxinfo_bounds": maxinfo_bounds.__version__}
 
 
 def run(out_dir: Path, *, progress: bool = True) -> dict[str, Any]:
@@ -355,7 +339,7 @@ def run(out_dir: Path, *, progress: bool = True) -> dict[str, Any]:
         if progress:
             print(f"[claims] {i + 1}/{len(CLAIMS)} {c.id}: {v.status} ({v.seconds:.2f}s)",
                   file=sys.stderr)
-    summary = {"campaign": "claims", "versions": _versions(), "claims": len(records),
+    summary = {"campaign": "claims", "versions": versions(), "claims": len(records),
                "certified": sum(r["verdict"] == "certified" for r in records),
                "refuted": [r["id"] for r in records if r["verdict"] == "refuted"],
                "undecided": [r["id"] for r in records if r["verdict"] == "undecided"],

@@ -30,7 +30,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["LinearCode", "TooLarge", "MAX_TABLE_BITS", "hamming", "extended_hamming", "golay",
+__all__ = ["LinearCode", "TooLarge", "MAX_TABLE_BITS", "ball_volume", "hamming", "extended_hamming", "golay",
            "extended_golay", "bch", "gilbert_varshamov", "cyclic_code", "all_syndromes"]
 
 #: the largest table (syndrome space or dataset enumeration) built: 2^26 entries
@@ -174,6 +174,15 @@ def all_syndromes(code: LinearCode) -> NDArray[np.int64]:
     for c in code.columns:
         syn = np.concatenate([syn, syn ^ c])
     return syn
+
+
+def ball_volume(n: int, radius: int) -> int:
+    """|B_radius| = sum_{i <= radius} C(n, i), exact (RRST eq. (10)); terms updated incrementally."""
+    total, term = 0, 1
+    for i in range(min(radius, n) + 1):
+        total += term
+        term = term * (n - i) // (i + 1)
+    return total
 
 
 def _rank(cols: list[int]) -> int:

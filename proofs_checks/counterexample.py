@@ -30,10 +30,9 @@ from __future__ import annotations
 
 import json
 import math
-import platform
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -41,7 +40,6 @@ from typing import Any
 import mpmath
 import numpy as np
 
-import maxinfo_bounds
 from maxinfo_bounds.measures import approx_max_divergence
 from maxinfo_bounds.numeric import RegimeError
 from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
@@ -49,6 +47,7 @@ from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
 from .codes import (
     LinearCode,
     all_syndromes,
+    ball_volume,
     bch,
     extended_golay,
     extended_hamming,
@@ -56,6 +55,7 @@ from .codes import (
     golay,
     hamming,
 )
+from .report import versions
 
 __all__ = ["accept_probabilities", "threshold_w", "dmax_grouped", "check_code",
            "regime_row", "smallest_valid_n", "CounterexampleConfig", "run"]
@@ -325,13 +325,11 @@ def _claim2_maxinfo_enumeration(code: LinearCode, p: Sequence[mpmath.mpf],
     W = code.coset_leader_weights()
     pf = np.array([float(v) for v in p])[W[syn]]
     N = 1 << n
-    S_codeword = pf.sum() / N  # P_Y(c) * 2^n / ... : every codeword gets sum_s p_s / 2^n
     py_c = pf.sum() / N / (1 << code.k)  # P_Y(c), the same for all codewords
     py_bot = 1.0 - pf.sum() / N
     P = np.concatenate([pf / N, (1 - pf) / N, [0.0]])
     Q = np.concatenate([np.full(N, py_c / N), np.full(N, py_bot / N), [0.0]])
     Q[-1] = max(0.0, 1.0 - Q[:-1].sum())
-    del S_codeword
     out = approx_max_divergence(P, Q, np.array(betas), tol=1e-6)
     return [float(v) for v in np.atleast_1d(out)]
 
@@ -339,15 +337,6 @@ def _claim2_maxinfo_enumeration(code: LinearCode, p: Sequence[mpmath.mpf],
 # ----------------------------------------------------------------------------------------------
 # The theorem's own regime, by the proof's exact formulas
 # ----------------------------------------------------------------------------------------------
-
-def _binom_prefix(n: int, m: int) -> int:
-    """sum_{i=0}^{m} C(n, i), exact (terms updated incrementally)."""
-    total, term = 0, 1
-    for i in range(0, min(m, n) + 1):
-        total += term
-        term = term * (n - i) // (i + 1)
-    return total
-
 
 def _cheap_conditions(eps: float, delta: float, n: int) -> bool:
     """n > 64e, n > 2e(t - 1), r = ceil(3t log2 n) < n and Cor 4.2's bound > 0 (no binomials)."""
@@ -366,7 +355,7 @@ def regime_row(eps: float, delta: float, n: int) -> dict[str, Any]:
         r_paper = int(mpmath.ceil(3 * t * mpmath.log(n, 2)))
         # Varshamov: a linear code of distance t exists with r check bits when
         # sum_{i <= t-2} C(n-1, i) < 2^r
-        vol = _binom_prefix(n - 1, t - 2)
+        vol = ball_volume(n - 1, t - 2)
         r_gv = vol.bit_length() if vol & (vol - 1) else vol.bit_length() - 1
         r_gv = max(r_gv, 1)
         while (1 << r_gv) <= vol:
@@ -378,8 +367,8 @@ def regime_row(eps: float, delta: float, n: int) -> dict[str, Any]:
         p_far = laplace_cdf(w - d_min, eps)
         # claim 2 (max-info): Pr[X in D] <= Vol(B_{<s}) / Vol(B_{floor((t-1)/2)})
         s_floor = int(mpmath.ceil(s)) - 1
-        vol_s = _binom_prefix(n, s_floor)
-        vol_2s = _binom_prefix(n, (t - 1) // 2)
+        vol_s = ball_volume(n, s_floor)
+        vol_2s = ball_volume(n, (t - 1) // 2)
         pr_d = mpmath.mpf(vol_s) / vol_2s
         pr_not_bot = pr_d + laplace_cdf(-L2 / mpmath.mpf(eps), eps)
         q = laplace_cdf(w, eps)
@@ -446,12 +435,6 @@ def _eps_delta(quick: bool) -> list[tuple[float, float]]:
             (8.0, 0.01)]
 
 
-def _versions() -> dict[str, str]:
-    import scipy
-    return {"python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
-            "mpmath": mpmath.__version__, "maxinfo_bounds": maxinfo_bounds.__version__}
-
-
 def run(cfg: CounterexampleConfig, out_dir: Path, *, json_path: Path | None = None,
         progress: bool = True) -> dict[str, Any]:
     """Run (or resume) the campaign into ``out_dir``: records.jsonl (one record per check,
@@ -495,7 +478,7 @@ def run(cfg: CounterexampleConfig, out_dir: Path, *, json_path: Path | None = No
               and r["check"] != "claim2.step"]
     false_steps = sorted({r["mechanism"] for r in failing if r["check"] == "claim2.step"})
     regime_ok = all(g["claim2_dp"] and g["claim3"] for g in regime)
-    summary = {"campaign": "counterexample", "config": asdict(cfg), "versions": _versions(),
+    summary = {"campaign": "counterexample", "config": asdict(cfg), "versions": versions(),
                "checks": len(records), "not_holding": len(failing),
                "not_holding_outside_regime": len([r for r in failing if not r["in_regime"]
                                                   and r["check"] != "claim2.step"]),
@@ -579,7 +562,3 @@ def _plots(out_dir: Path, records: list[dict[str, Any]]) -> None:
     fig.tight_layout()
     fig.savefig(out_dir / "counterexample.png")
     plt.close(fig)
-
-
-def _iter_ok(records: Iterable[dict[str, Any]]) -> bool:  # pragma: no cover - helper for REPL use
-    return all(r["verdict"] == "holds" for r in records)

@@ -136,8 +136,8 @@ def certify_inequality(g: sympy.Expr, box: Mapping[str, tuple[float, float]], *,
             args = [_to_iv(*b[n]) for n in names]
             feasible_all = True
             skip = False
-            for _, c in [(None, cf[0]) for cf in c_fs]:
-                cv = _safe(c, args)
+            for c_iv, _ in c_fs:
+                cv = _safe(c_iv, args)
                 if cv is None:
                     feasible_all = False
                 elif cv.b < 0:

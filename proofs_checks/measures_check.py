@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import math
-import platform
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -27,10 +26,10 @@ from typing import Any
 
 import numpy as np
 
-import maxinfo_bounds
 from maxinfo_bounds.measures import approx_max_divergence
 
 from .bruteforce import MAX_EVENTS_N, event_sums, sup_ratio_all_events
+from .report import versions
 
 __all__ = ["MeasuresCheckConfig", "random_exact_pair", "run_trial", "run"]
 
@@ -101,13 +100,6 @@ def run_trial(rng: np.random.Generator, n: int, denominator: int) -> dict[str, A
     return {"n": n, "betas": len(bl), "failures": failures, "max_float_rel_err": max_rel}
 
 
-def _versions() -> dict[str, str]:
-    import mpmath
-    import scipy
-    return {"python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
-            "mpmath": mpmath.__version__, "maxinfo_bounds": maxinfo_bounds.__version__}
-
-
 def run(cfg: MeasuresCheckConfig, out_dir: Path, *, progress: bool = True) -> dict[str, Any]:
     """Run (or resume) the campaign into ``out_dir``; return the summary written to report.json."""
     if not 1 <= cfg.max_n <= MAX_EVENTS_N:
@@ -142,7 +134,7 @@ def run(cfg: MeasuresCheckConfig, out_dir: Path, *, progress: bool = True) -> di
     summary = {
         "campaign": "measures",
         "config": asdict(cfg),
-        "versions": _versions(),
+        "versions": versions(),
         "trials": len(recs),
         "checks": sum(r["betas"] for r in recs),
         "failures": failures,

@@ -4,7 +4,6 @@ theorems, routing, refusal of invalid orderings, inverse solves, bad input."""
 from __future__ import annotations
 
 import json
-import math
 from fractions import Fraction as F
 from pathlib import Path
 

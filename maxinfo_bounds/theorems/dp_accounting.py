@@ -577,12 +577,10 @@ def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0,
         b2 = float_up(4 * s / Fraction(e1))
         return sparse_vector(cc, b1, b2, sensitivity=float(s), delta=d).eps <= e
 
-    guess = e / cc
-    if d > 0 and not total(guess) <= e:
-        pass
-    elif d > 0:
-        guess = float(brentq(lambda x: total(x) - e, e / cc, e, xtol=1e-15, rtol=1e-13)) \
-            if total(e) > e else e
+    guess = e / cc  # basic composition's per-run budget; with delta > 0 search above it
+    if d > 0 and total(guess) <= e:
+        guess = e if total(e) <= e else float(
+            brentq(lambda x: total(x) - e, e / cc, e, xtol=1e-15, rtol=1e-13))
     e1 = nudge_until(guess, ok, up=False)
     return float_up(2 * s / Fraction(e1)), float_up(4 * s / Fraction(e1))
 

@@ -61,12 +61,10 @@ class BudgetExhausted(MaxinfoError, RuntimeError):
 def _rng(rng: Any) -> np.random.Generator:
     if isinstance(rng, np.random.Generator):
         return rng
-    if rng is None or isinstance(rng, (int, np.integer, np.random.SeedSequence)):
-        if rng is None:
-            raise InvalidParameter("rng", rng, "a numpy Generator or an integer seed "
-                                   "(results must be reproducible)")
+    if isinstance(rng, (int, np.integer, np.random.SeedSequence)):
         return np.random.default_rng(rng)
-    raise InvalidParameter("rng", rng, "a numpy Generator or an integer seed")
+    raise InvalidParameter("rng", rng, "a numpy Generator or an integer seed "
+                           "(results must be reproducible)")
 
 
 def thresholdout_dp(budget: int, sigma: float, n: int, *, delta: float = 0.0,

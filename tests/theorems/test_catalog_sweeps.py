@@ -14,7 +14,7 @@ from maxinfo_bounds.theorems.generalization import bnsssu_transfer, mcdiarmid_tr
 from maxinfo_bounds.theorems.mutual_info import approx_max_information_to_mi, mi_to_approx_max_information
 from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction, russo_zou_pvalue_correction
 
-from .reference import DPS, check_down, check_up, log_uniform, mp, sympy_value
+from .reference import DPS, check_up, log_uniform, mp, sympy_value
 
 # (catalog id, symbol values, evaluator call, how to read the evaluator's number)
 SYMPY_CASES = [
