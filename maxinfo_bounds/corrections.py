@@ -143,17 +143,30 @@ def _approx_dp_route(a: float, eps: float, delta: float,
         try:
             return float(approx_dp_max_information(eps, delta, n, beta=b).k)
         except InvalidParameter:
-            return 1e18  # this beta is not reachable (finite: the optimiser must not see inf)
+            return 1e6  # this beta is not reachable (finite and moderate: the optimiser's
+            #             parabolic steps overflow to inf - inf on huge sentinels)
 
     b0 = approx_dp_max_information(eps, delta, n)  # the paper's choice; raises RegimeError
     lo = math.log(min(b0.beta, a) * 1e-12 + 1e-300)
-    res = minimize_scalar(lambda lb: (k_at(math.exp(lb)) - math.log2(max(a - math.exp(lb), 1e-300))),
-                          bounds=(lo, math.log(a) - 1e-9), method="bounded",
-                          options={"xatol": 1e-6, "maxiter": 60})
+    hi = math.log(a) - 1e-9
+
+    def obj(lb: float) -> float:
+        return k_at(math.exp(lb)) - math.log2(max(a - math.exp(lb), 1e-300))
+
+    # much of [lo, hi] may be unreachable (a flat sentinel the bounded Brent search cannot
+    # climb out of): bracket the best grid point first, then refine between its neighbours
+    grid = np.linspace(lo, hi, 48)
+    vals = [obj(float(g)) for g in grid]
+    i = int(np.argmin(vals))
+    res = minimize_scalar(obj, bounds=(float(grid[max(i - 1, 0)]), float(grid[min(i + 1, 47)])),
+                          method="bounded", options={"xatol": 1e-6, "maxiter": 60})
     best: tuple[float, float, float] = (0.0, b0.k, b0.beta)
-    for b in (math.exp(float(res.x)), b0.beta):
+    for b in (math.exp(float(res.x)), math.exp(float(grid[i])), b0.beta):
         if b < a:
-            bound = approx_dp_max_information(eps, delta, n, beta=b) if b != b0.beta else b0
+            try:
+                bound = approx_dp_max_information(eps, delta, n, beta=b) if b != b0.beta else b0
+            except InvalidParameter:
+                continue  # the optimiser stopped at a beta Thm 3.1 cannot reach
             g = pvalue_correction(a, bound.k, bound.beta)
             if g > best[0]:
                 best = (g, bound.k, bound.beta)

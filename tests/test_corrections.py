@@ -75,3 +75,27 @@ def test_approx_dp_route_needs_iid_and_is_certified():
     assert correct(0.05, eps=0.01, delta=1e-30, n=100, range_size=5).notes  # route skipped, said
     with pytest.raises(RegimeError, match="eps in"):
         correct(0.05, eps=0.9, delta=1e-30, n=100, iid=True)
+
+
+def test_approx_dp_route_where_most_betas_are_unreachable():
+    """Regression: at n = 1e4, delta = 1e-20 Thm 3.1 reaches only beta >~ 1e-5; the optimiser
+    used to stop on the unreachable plateau (gamma 0) or raise on the beta it returned."""
+    import math
+    import warnings
+
+    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        c = correct(0.05, eps=0.001, delta=1e-20, n=10_000, iid=True)
+        # delta = 1e-12: n * sqrt(delta / eps) ~ 0.3 > alpha, so no beta < alpha is reachable
+        assert correct(0.05, eps=0.001, delta=1e-12, n=10_000, iid=True).gamma == 0.0
+    # an independent 120-point log grid over beta never beats the returned gamma
+    best = 0.0
+    for lb in [math.log(1e-8) + i * (math.log(0.0499) - math.log(1e-8)) / 119 for i in range(120)]:
+        try:
+            b = approx_dp_max_information(0.001, 1e-20, 10_000, beta=math.exp(lb))
+        except InvalidParameter:
+            continue
+        best = max(best, pvalue_correction(0.05, b.k, b.beta))
+    assert best > 0.004 and c.gamma >= best * (1 - 1e-9)
