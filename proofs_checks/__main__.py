@@ -4,6 +4,8 @@
     proofs-checks run counterexample [--out DIR] [--json PATH] [--quick] [--enumerate-max-n N]
     proofs-checks run claims [--out DIR] [--json PATH]
     proofs-checks run enumeration [--out DIR] [--json PATH] [--quick]
+    proofs-checks run simulate [--out DIR] [--json PATH] [--quick] [--reps N]
+                               [--selection-reps M] [--workers W] [--scheduler ADDRESS]
     proofs-checks run all [--out DIR] [--json PATH] [--quick]
 
 Exit status 0 when every check passed, 1 when a check failed, 2 on bad arguments.
@@ -18,7 +20,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from dataclasses import replace
+
 from . import bounds_vs_exact, claims, counterexample
+from .simulate import campaign as sim
+from .simulate.runner import Interrupted
 from .measures_check import MeasuresCheckConfig, run
 
 
@@ -31,23 +37,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = _Parser(prog="proofs-checks", description="Verification campaigns for maxinfo_bounds.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     r = sub.add_parser("run", help="run a campaign")
-    r.add_argument("campaign", choices=["measures", "counterexample", "claims", "enumeration", "all"])
+    r.add_argument("campaign", choices=["measures", "counterexample", "claims", "enumeration",
+                                        "simulate", "all"])
     r.add_argument("--out", type=Path, default=Path("proofs-checks-report"))
     r.add_argument("--json", type=Path, help="write one record per check to this file")
     r.add_argument("--quick", action="store_true", help="the small version (as in the tests)")
     r.add_argument("--enumerate-max-n", type=int, default=counterexample.ENUMERATE_MAX_N,
                    help="counterexample: enumerate all 2^n datasets up to this n (default 24)")
-    r.add_argument("--seed", type=int, default=MeasuresCheckConfig.seed)
+    r.add_argument("--seed", type=int, default=None,
+                   help=f"measures: default {MeasuresCheckConfig.seed}; "
+                        f"simulate: default {sim.DEFAULT_SEED}")
     r.add_argument("--trials", type=int, default=MeasuresCheckConfig.trials)
     r.add_argument("--max-n", type=int, default=MeasuresCheckConfig.max_n)
+    r.add_argument("--reps", type=int, default=None,
+                   help="simulate: holdout-experiment repetitions per setting (default 100; "
+                        "10 with --quick)")
+    r.add_argument("--selection-reps", type=int, default=None,
+                   help="simulate: post-selection repetitions per rule (default 1000000)")
+    r.add_argument("--workers", type=int, default=None,
+                   help="simulate: local worker processes (default: the number of CPUs)")
+    r.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="simulate: run on this Dask distributed scheduler (tcp://host:port)")
     ns = p.parse_args(argv)
     if ns.trials < 1:
         p.error(f"--trials={ns.trials} is invalid: must be an integer >= 1")
+    for opt, low in (("reps", 2), ("selection_reps", 1), ("workers", 1)):
+        v = getattr(ns, opt)
+        if v is not None and v < low:
+            p.error(f"--{opt.replace('_', '-')}={v} is invalid: must be an integer >= {low}")
     ok = True
     records: list[dict[str, object]] = []
     try:
         if ns.campaign in ("measures", "all"):
-            summary = run(MeasuresCheckConfig(seed=ns.seed, trials=ns.trials, max_n=ns.max_n),
+            mseed = MeasuresCheckConfig.seed if ns.seed is None else ns.seed
+            summary = run(MeasuresCheckConfig(seed=mseed, trials=ns.trials, max_n=ns.max_n),
                           ns.out / "measures")
             print(f"measures: {summary['checks']} checks, {len(summary['failures'])} failed; "
                   f"report in {ns.out / 'measures'}")
@@ -79,6 +102,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{len(cl['undecided'])} undecided; report in {out}")
             ok &= bool(cl["ok"])
             records += cl["records"]
+        if ns.campaign in ("simulate", "all"):
+            out = ns.out / "simulate"
+            sc = sim.quick_config() if ns.quick else sim.SimulateConfig()
+            if ns.seed is not None:
+                sc = replace(sc, seed=ns.seed)
+            if ns.reps is not None:
+                sc = replace(sc, reps=ns.reps)
+            if ns.selection_reps is not None:
+                sc = replace(sc, selection=replace(sc.selection, reps=ns.selection_reps))
+            sm = sim.run(sc, out, workers=ns.workers, scheduler=ns.scheduler)
+            print(f"simulate: {sm['checks']} checks, {len(sm['failures'])} failed "
+                  f"({sm['seconds']['total']} s); report in {out}")
+            ok &= bool(sm["ok"])
+            records += sm["records"]
+    except Interrupted as exc:
+        print(f"proofs-checks: {exc}", file=sys.stderr)
+        return 130
     except ValueError as exc:
         print(f"proofs-checks: error: {exc}", file=sys.stderr)
         return 2

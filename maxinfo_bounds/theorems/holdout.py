@@ -158,8 +158,10 @@ class Thresholdout:
         T. ``sigma``: the noise rate σ. ``budget``: B, the number of over-threshold answers.
     noise:
         ``"laplace"`` (the paper's algorithm: threshold noise Lap(2σ), comparison noise Lap(4σ),
-        answer noise Lap(σ)) or ``"gaussian"`` (the paper's experiment: the same draws with
-        N(0, (cσ)²) in place of Lap(cσ); no DP guarantee is claimed for it).
+        answer noise Lap(σ)) or ``"gaussian"`` (the same draws with N(0, (cσ)²) in place of
+        Lap(cσ); no DP guarantee is claimed for it). The paper's experiment used Gaussian noise
+        in a simpler form, N(0, τ²) for both the threshold and the answer with T fixed: that
+        form is ``proofs_checks.simulate.holdout_reuse.thresholdout_gaussian``.
     rng:
         A seeded ``numpy.random.Generator`` (or an integer seed).
     on_exhausted:
@@ -213,14 +215,24 @@ class Thresholdout:
         """Answer a query given its values on every training and holdout record."""
         tv = self._values("train_values", train_values, len(self._train))
         hv = self._values("holdout_values", holdout_values, len(self._holdout))
+        # pairwise summation: relative error ~1e-16
+        return self.answer_means(float(np.mean(tv)), float(np.mean(hv)))
+
+    def answer_means(self, train_mean: float, holdout_mean: float) -> float | None:
+        """Answer a query given its two empirical means (the caller computed them).
+
+        The same algorithm as :meth:`query`, for callers that compute the means of many
+        queries at once (e.g. the DFHPRR experiment's correlations, which are not in [0, 1]:
+        the DP guarantee then needs the query's own sensitivity, see :func:`thresholdout_dp`).
+        """
+        e_t = float(check_real("train_mean", train_mean))
+        e_h = float(check_real("holdout_mean", holdout_mean))
         if self.remaining_budget < 1:
             if self.on_exhausted == "raise":
                 raise BudgetExhausted(f"Thresholdout budget B = {self.budget} is spent "
                                       f"after {self.queries_answered} answers")
             return None
         self.queries_answered += 1
-        e_t = float(np.mean(tv))  # pairwise summation: relative error ~1e-16
-        e_h = float(np.mean(hv))
         eta = self._draw(4.0)
         if abs(e_h - e_t) > self._t_hat + eta:
             xi = self._draw(1.0)

@@ -1,0 +1,1 @@
+"""Simulations that regression-test the theory against data (issue: verification suite IV)."""
