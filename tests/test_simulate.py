@@ -48,9 +48,11 @@ def test_quick_campaign_checks_hold(quick):
     for f in ("report.md", "report.json", "holdout-nosignal.png", "holdout-signal.png",
               "selection.png", "units-holdout.jsonl", "units-selection.jsonl"):
         assert (out / f).stat().st_size > 0
+    assert summary["invocations"][0]["units_computed"] == {"holdout": 20, "selection": 20}
     line = json.loads((out / "units-holdout.jsonl").read_text().splitlines()[0])
     assert line["seed"]["entropy"] == sim.DEFAULT_SEED and len(line["seed"]["spawn_key"]) == 3
     assert {"numpy", "scipy", "maxinfo_bounds", "python"} <= set(line["versions"])
+    assert line["parameters"]["holdout"]["n"] == 10_000 and line["parameters"]["setting"] == "nosignal"
 
 
 def test_quick_standard_holdout_overfits_and_thresholdout_does_not(quick):
@@ -110,6 +112,10 @@ def test_cli_resumes_the_finished_quick_run(quick, tmp_path, capsys):
     assert (target / "simulate" / "units-holdout.jsonl").read_text() == log   # nothing appended
     recs = json.loads(js.read_text())
     assert recs and all(r["verdict"] in ("holds", "observed") for r in recs)
+    inv = json.loads((target / "simulate" / "report.json").read_text())["invocations"]
+    assert len(inv) == 1 and inv[0]["units_computed"] == {"holdout": 0, "selection": 0}
+    assert inv[0]["units_resumed"] == {"holdout": 20, "selection": 20}
+    assert "units computed: 0 holdout, 0 selection" in (target / "simulate" / "report.md").read_text()
 
 
 # ---------------------------------------------------------------------------- machinery
@@ -123,20 +129,27 @@ def test_thresholdout_gaussian_by_hand():
     assert got[0] == pytest.approx(0.50, abs=1e-9) and got[1] == 0.52 and got[2] == 0.70
 
 
-def _reference_standard(cfg: hr.HoldoutConfig, setting: str, seed: int) -> dict[str, list]:
+def _reference_standard(cfg: hr.HoldoutConfig, setting: str, seed: int,
+                        fresh_features: list[int]) -> dict[str, list]:
     """The standard-holdout variant written out the paper's way, on full matrices, with the
-    same random draws (labels, then feature blocks of train, holdout, fresh)."""
-    ss = np.random.SeedSequence(seed).spawn(3)[0]
-    rng = np.random.default_rng(ss)
+    same random draws (labels, then feature blocks of train and holdout; the fresh set's labels
+    then the rows of ``fresh_features`` from its own stream)."""
+    s_data, _, _, s_fresh = np.random.SeedSequence(seed).spawn(4)
+    rng = np.random.default_rng(s_data)
     n, d = cfg.n, cfg.d
-    ys = [(rng.integers(0, 2, n, dtype=np.int8) * 2 - 1).astype(np.float32) for _ in range(3)]
+    ys = [(rng.integers(0, 2, n, dtype=np.int8) * 2 - 1).astype(np.float32) for _ in range(2)]
     X = [np.empty((d, n), np.float32) for _ in range(3)]
     for j0 in range(0, d, cfg.block):
         j1 = min(j0 + cfg.block, d)
-        for s in range(3):
+        for s in range(2):
             rng.standard_normal(out=X[s][j0:j1], dtype=np.float32)
-            if setting == "signal" and j0 < cfg.n_signal:
-                X[s][j0:min(cfg.n_signal, j1)] += np.float32(cfg.signal) * ys[s]
+    rf = np.random.default_rng(s_fresh)
+    ys.append((rf.integers(0, 2, n, dtype=np.int8) * 2 - 1).astype(np.float32))
+    X[2][:] = np.nan                                    # a fresh row the classifier never uses
+    X[2][fresh_features] = rf.standard_normal((len(fresh_features), n), dtype=np.float32)
+    if setting == "signal":
+        for s in range(3):
+            X[s][:cfg.n_signal] += np.float32(cfg.signal) * ys[s]
     ct = (X[0] @ ys[0]).astype(np.float64) / n
     ch = (X[1] @ ys[1]).astype(np.float64) / n
     cut = 1 / math.sqrt(n)
@@ -160,14 +173,14 @@ def _reference_standard(cfg: hr.HoldoutConfig, setting: str, seed: int) -> dict[
 def test_repetition_matches_full_matrix_reference(setting):
     cfg = hr.HoldoutConfig(n=1500, d=700, ks=(0, 5, 40, 120), block=64, n_signal=20,
                            signal=6 / math.sqrt(1500))
-    got = hr.run_repetition(cfg, setting, 11)
-    ref = _reference_standard(cfg, setting, 11)
+    got = hr.run_repetition(cfg, setting, 11, details=True)
+    ref = _reference_standard(cfg, setting, 11, got["fresh_features"])
     std = got["variants"]["standard"]
     assert std["kept_variables"] == ref["kept"]
     np.testing.assert_allclose(std["train"], ref["train"], atol=1e-12)
     np.testing.assert_allclose(std["holdout_exact"], ref["holdout"], atol=1e-12)
     np.testing.assert_allclose(std["fresh"], ref["fresh"], atol=1e-12)
-    again = hr.run_repetition(cfg, setting, 11)
+    again = hr.run_repetition(cfg, setting, 11, details=True)
     assert again == got                                           # reproducible
     assert hr.run_repetition(cfg, setting, 12) != got
 

@@ -25,7 +25,7 @@ from ..codes import TooLarge
 from ..report import versions
 from . import holdout_reuse as hr
 from . import selection as sel
-from .runner import Unit, run_units
+from .runner import Unit, config_hash, run_units
 
 __all__ = ["SimulateConfig", "quick_config", "run", "check_memory"]
 
@@ -86,11 +86,13 @@ def run(cfg: SimulateConfig, out_dir: Path, *, workers: int | None = None,
     units = [Unit(f"holdout/{s}/rep{r:03d}", hr.run_repetition,
                   {"cfg": h, "setting": s,
                    "seed": np.random.SeedSequence(cfg.seed, spawn_key=(1, si, r))},
-                  _seed(cfg.seed, 1, si, r))
+                  _seed(cfg.seed, 1, si, r), {"setting": s, "rep": r})
              for si, s in enumerate(hr.SETTINGS) if s in h.settings for r in range(cfg.reps)]
     hconf = {"part": "holdout", "seed": cfg.seed, "holdout": asdict(h)}
+    hstats: dict[str, int] = {}
     hres = run_units(units, out_dir / "units-holdout.jsonl", hconf, workers=w,
-                     scheduler=scheduler, label="simulate holdout", progress=progress)
+                     scheduler=scheduler, label="simulate holdout", progress=progress,
+                     stats=hstats)
     t_hold = time.monotonic() - t0
     s = cfg.selection
     procs = sel.procedures(s)
@@ -103,18 +105,30 @@ def run(cfg: SimulateConfig, out_dir: Path, *, workers: int | None = None,
                                {"kind": p.kind, "params": p.params, "n": s.n, "d": s.d,
                                 "thresholds": [s.alpha, p.gamma], "reps": reps,
                                 "entropy": cfg.seed, "spawn_key": [2, pi, c]},
-                               _seed(cfg.seed, 2, pi, c)))
+                               _seed(cfg.seed, 2, pi, c),
+                               {"procedure": p.name, "kind": p.kind, "rule": p.params,
+                                "thresholds": [s.alpha, p.gamma], "chunk": c, "reps": reps}))
     sconf = {"part": "selection", "seed": cfg.seed, "selection": {**asdict(s), "reps": None},
              "procedures": [[p.name, p.gamma] for p in procs]}
+    sstats: dict[str, int] = {}
     sres = run_units(sunits, out_dir / "units-selection.jsonl", sconf, workers=w,
-                     scheduler=scheduler, label="simulate selection", progress=progress)
+                     scheduler=scheduler, label="simulate selection", progress=progress,
+                     stats=sstats)
     records = _holdout_checks(cfg, units, hres) + _selection_checks(cfg, procs, sunits, sres)
     fails = [r["id"] for r in records if r["verdict"] == "FAILS"]
+    secs = {"holdout": round(t_hold, 1), "total": round(time.monotonic() - t0, 1),
+            "holdout_unit_sum": round(sum(r["seconds"] for r in hres.values()), 1)}
+    # every invocation is logged: a resumed run's wall time says nothing of the whole run's
+    inv = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - secs["total"])),
+           "seconds": secs, "workers": w, "scheduler": scheduler,
+           "units_computed": {"holdout": hstats["computed"], "selection": sstats["computed"]},
+           "units_resumed": {"holdout": hstats["resumed"], "selection": sstats["resumed"]}}
+    with (out_dir / "invocations.jsonl").open("a") as fh:
+        fh.write(json.dumps({"config": config_hash(_jsonable(asdict(cfg))), **inv}) + "\n")
     summary = {"campaign": "simulate", "config": _jsonable(asdict(cfg)), "versions": versions(),
                "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
-               "workers": w, "scheduler": scheduler,
-               "seconds": {"holdout": round(t_hold, 1), "total": round(time.monotonic() - t0, 1),
-                           "holdout_unit_sum": round(sum(r["seconds"] for r in hres.values()), 1)},
+               "workers": w, "scheduler": scheduler, "seconds": secs,
+               "invocations": _invocations(out_dir, config_hash(_jsonable(asdict(cfg)))),
                "checks": len(records), "failures": fails, "ok": not fails}
     tables = _holdout_tables(cfg, hres)
     srows = _selection_rows(cfg, procs, sunits, sres)
@@ -123,6 +137,11 @@ def run(cfg: SimulateConfig, out_dir: Path, *, workers: int | None = None,
     _plots(cfg, tables, srows, out_dir)
     _report_md(cfg, summary, tables, srows, records, out_dir)
     return {**summary, "records": records, "holdout": tables, "selection": srows}
+
+
+def _invocations(out_dir: Path, chash: str) -> list[dict[str, Any]]:
+    lines = (out_dir / "invocations.jsonl").read_text().splitlines()
+    return [r for r in map(json.loads, filter(str.strip, lines)) if r.get("config") == chash]
 
 
 def _jsonable(x: Any) -> Any:
@@ -370,7 +389,8 @@ def _plots(cfg: SimulateConfig, tables: dict[str, Any], srows: list[dict[str, An
         up = np.array([row[key]["upper"] for row in srows])
         ax.errorbar(r, y + off, xerr=[r - lo, up - r], fmt="o", color=col, label=lab, ms=4)
     ax.axvline(cfg.selection.alpha, color="k", ls="--", lw=1, label="alpha")
-    ax.set_xscale("symlog", linthresh=1e-4)
+    ax.set_xscale("symlog", linthresh=1e-5)
+    ax.set_xlim(0, 1)
     ax.set_yticks(y, [row["procedure"] for row in srows], fontsize=8)
     ax.set_xlabel(f"false-discovery probability ({cfg.confidence:g} one-sided bounds)")
     ax.legend(fontsize=8)
@@ -389,9 +409,14 @@ def _report_md(cfg: SimulateConfig, summary: dict[str, Any], tables: dict[str, A
          f"{cfg.selection.reps} post-selection repetitions per rule, confidence "
          f"{cfg.confidence} (one-sided bounds){' (quick version)' if cfg.quick else ''}",
          f"- checks: {summary['checks']}, failing: {len(summary['failures'])}",
-         f"- time: {summary['seconds']['total']} s in all, holdout experiment "
-         f"{summary['seconds']['holdout']} s on {summary['workers']} worker(s)"
-         f"{' via ' + str(summary['scheduler']) if summary['scheduler'] else ''}",
+         "- time, per invocation of this configuration (a resumed invocation computes only "
+         "what was missing):"] + [
+         f"  - {i['started']}: {i['seconds']['total']} s in all, holdout experiment "
+         f"{i['seconds']['holdout']} s, on {i['workers']} worker(s)"
+         f"{' via ' + str(i['scheduler']) if i['scheduler'] else ''}; units computed: "
+         f"{i['units_computed']['holdout']} holdout, {i['units_computed']['selection']} "
+         f"selection; resumed: {i['units_resumed']['holdout']} + "
+         f"{i['units_resumed']['selection']}" for i in summary["invocations"]] + [
          f"- versions: {', '.join(f'{k} {v}' for k, v in summary['versions'].items())}", "",
          "## Holdout reuse (DFHPRR §Experiments)", "",
          f"n = {h.n} training, {h.n} holdout and {h.n} fresh points, d = {h.d}, T = {h.threshold}, "

@@ -22,12 +22,14 @@ The holdout is reached in one of three ways, on the same data within a repetitio
   comparison noise four times the experiment's and lets far more training values through) and a
   budget that never binds (the number of over-threshold answers is recorded).
 
-Scale: n = d = 10,000 and 100 repetitions per setting, as in the paper. Attributes are drawn in
-float32 in blocks of ``block`` features (feature-major, so a block's rows are features); only
-the candidate features that can still enter some variant's top ``max(ks)`` are kept, so memory
-per repetition is about 3·n·(2·block + 3·max(ks))·4 bytes (≈ 0.3 GB) instead of 3·n·d·4
-(1.2 GB).
-The whole k grid reuses one draw: the top-k classifiers are nested, so one cumulative sum over
+Scale: n = d = 10,000 and 100 repetitions per setting, as in the paper. Training and holdout
+attributes are drawn in float32 in blocks of ``block`` features (feature-major, so a block's
+rows are features); only the candidate features that can still enter some variant's top
+``max(ks)`` are kept, so memory per repetition is about 2·n·(2·block + 3·max(ks))·4 bytes plus
+the fresh rows (≈ 0.3 GB in all) instead of 3·n·d·4 (1.2 GB). The fresh set is drawn only for
+the (at most 3·max(ks)) features some classifier uses: a third fewer normals than drawing it
+whole, with the same law.
+The whole k grid reuses one draw: the top-k classifiers are nested, so one running sum over
 the ordered features gives every k's predictions.
 
 Conventions (the paper's code): k = 0 records accuracy 0.5 for every reported value; a
@@ -48,7 +50,7 @@ from maxinfo_bounds.numeric import InvalidParameter, check_int, check_real
 from maxinfo_bounds.theorems.holdout import Thresholdout
 
 __all__ = ["HoldoutConfig", "SETTINGS", "VARIANTS", "run_repetition", "thresholdout_gaussian",
-           "memory_per_repetition"]
+           "memory_per_repetition", "draw_only"]
 
 SETTINGS = ("nosignal", "signal")
 VARIANTS = ("standard", "thresholdout-gaussian", "thresholdout-laplace")
@@ -98,10 +100,11 @@ class HoldoutConfig:
 
 
 def memory_per_repetition(cfg: HoldoutConfig) -> int:
-    """Bytes one repetition holds at its peak (blocks, candidate pool, cumulative sums)."""
+    """Bytes one repetition holds at its peak (blocks, candidate pool, fresh rows, sums)."""
     kmax = max(cfg.ks)
     pool = 3 * kmax + cfg.block
-    return 3 * cfg.n * (cfg.block + pool) * 4 + cfg.n * max(kmax, 1) * 8 * 2 + 64 * cfg.d
+    return (2 * cfg.n * (cfg.block + pool) * 4 + 3 * kmax * cfg.n * 4
+            + cfg.n * max(kmax, 1) * 8 * 2 + 64 * cfg.d)
 
 
 def thresholdout_gaussian(train: NDArray[np.float64], holdout: NDArray[np.float64],
@@ -126,10 +129,10 @@ def thresholdout_gaussian(train: NDArray[np.float64], holdout: NDArray[np.float6
 
 
 class _Pool:
-    """Rows (features) of the three datasets kept as candidates, with lazy compaction."""
+    """Rows (features) of the training and holdout sets kept as candidates (lazy compaction)."""
 
     def __init__(self, n: int, capacity: int) -> None:
-        self.rows = np.empty((3, capacity, n), dtype=np.float32)
+        self.rows = np.empty((2, capacity, n), dtype=np.float32)
         self.features = np.empty(capacity, dtype=np.int64)
         self.size = 0
 
@@ -139,7 +142,7 @@ class _Pool:
             return
         if self.size + m > self.rows.shape[1]:
             raise RuntimeError("candidate pool overflow")  # capacity is checked by the caller
-        for s in range(3):
+        for s in range(2):
             self.rows[s, self.size:self.size + m] = blocks[s][local]
         self.features[self.size:self.size + m] = local + j0
         self.size += m
@@ -168,24 +171,29 @@ def _top(score: NDArray[np.float64], kmax: int) -> NDArray[np.int64]:
     return pos[order].astype(np.int64)
 
 
-def run_repetition(cfg: HoldoutConfig, setting: str, seed: np.random.SeedSequence | int,
-                   ) -> dict[str, Any]:
+def run_repetition(cfg: HoldoutConfig, setting: str, seed: np.random.SeedSequence | int, *,
+                   details: bool = False) -> dict[str, Any]:
     """One repetition of the experiment in one setting; all three variants on the same data.
 
     Returns, per variant, the training, reported holdout and fresh accuracies at every k, the
     exact holdout accuracy, the number of kept variables and (Laplace) of over-threshold
-    answers. Seeds: ``seed`` spawns three streams (data, Gaussian Thresholdout, Laplace
-    Thresholdout), so the variants' noise never shifts the data.
+    answers; ``normals``, the number of normals drawn. Seeds: ``seed`` spawns four streams
+    (training and holdout data, Gaussian Thresholdout, Laplace Thresholdout, fresh data), so the
+    variants' noise never shifts the data. The fresh set is drawn only for the features some
+    classifier uses (the others never touch a fresh accuracy; fresh data are independent of
+    everything else, so this is the same law as drawing all d), sorted by feature index, after
+    its labels. ``details=True`` adds those features' indices.
     """
     if setting not in SETTINGS:
         raise InvalidParameter("setting", setting, f"one of {SETTINGS}")
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    s_data, s_gauss, s_lap = ss.spawn(3)
+    s_data, s_gauss, s_lap, s_fresh = ss.spawn(4)
     rng = np.random.default_rng(s_data)
     rng_g = np.random.default_rng(s_gauss)
     n, d, kmax = cfg.n, cfg.d, max(max(cfg.ks), 1)
     cut = cfg.cutoff
-    ys = [(rng.integers(0, 2, n, dtype=np.int8) * 2 - 1).astype(np.float32) for _ in range(3)]
+    bias = np.float32(cfg.signal)
+    ys = [(rng.integers(0, 2, n, dtype=np.int8) * 2 - 1).astype(np.float32) for _ in range(2)]
     c_train = np.empty(d)
     answers = {v: np.empty(d) for v in VARIANTS}
     lap = _laplace_thresholdout(cfg, s_lap, budget=d + len(cfg.ks))
@@ -193,15 +201,15 @@ def run_repetition(cfg: HoldoutConfig, setting: str, seed: np.random.SeedSequenc
     pool = _Pool(n, capacity)
     scores = {v: np.zeros(d) for v in VARIANTS}
     tops: dict[str, NDArray[np.int64]] = {v: np.empty(0, np.int64) for v in VARIANTS}
-    buf = [np.empty((cfg.block, n), dtype=np.float32) for _ in range(3)]
+    buf = [np.empty((cfg.block, n), dtype=np.float32) for _ in range(2)]
     for j0 in range(0, d, cfg.block):
         j1 = min(j0 + cfg.block, d)
         m = j1 - j0
         blocks = [b[:m] for b in buf]
-        for s in range(3):
+        for s in range(2):
             rng.standard_normal(out=blocks[s], dtype=np.float32)
             if setting == "signal" and j0 < cfg.n_signal:
-                blocks[s][:min(cfg.n_signal, j1) - j0] += np.float32(cfg.signal) * ys[s]
+                blocks[s][:min(cfg.n_signal, j1) - j0] += bias * ys[s]
         ct = (blocks[0] @ ys[0]).astype(np.float64) / n
         ch = (blocks[1] @ ys[1]).astype(np.float64) / n
         c_train[j0:j1] = ct
@@ -223,11 +231,22 @@ def run_repetition(cfg: HoldoutConfig, setting: str, seed: np.random.SeedSequenc
         if pool.size + len(fresh) > capacity:
             pool.keep(union[union < j0])
         pool.add(blocks, fresh.astype(np.int64), j0)
-    out: dict[str, Any] = {"setting": setting, "ks": list(cfg.ks), "variants": {}}
+    # the fresh set, for the features in use only
+    union = np.unique(np.concatenate(list(tops.values())))
+    rng_f = np.random.default_rng(s_fresh)
+    y_f = (rng_f.integers(0, 2, n, dtype=np.int8) * 2 - 1).astype(np.float32)
+    xf = rng_f.standard_normal((len(union), n), dtype=np.float32)
+    if setting == "signal":
+        xf[union < cfg.n_signal] += bias * y_f
+    out: dict[str, Any] = {"setting": setting, "ks": list(cfg.ks), "variants": {},
+                           "normals": 2 * d * n + len(union) * n}
     for v in VARIANTS:
         top = tops[v]
-        acc = _accuracies(pool, top, np.sign(c_train[top]), ys, cfg.ks)
-        tr, ho, fr = acc
+        signs = np.sign(c_train[top])
+        pos = pool.positions(top) if len(top) else np.empty(0, np.int64)
+        tr = _accuracy(pool.rows[0], pos, signs, ys[0], cfg.ks)
+        ho = _accuracy(pool.rows[1], pos, signs, ys[1], cfg.ks)
+        fr = _accuracy(xf, np.searchsorted(union, top), signs, y_f, cfg.ks)
         asked = np.array(cfg.ks) > 0   # k = 0 is not a query (recorded as 0.5)
         rep = ho.copy()
         if v == "thresholdout-gaussian":
@@ -240,6 +259,8 @@ def run_repetition(cfg: HoldoutConfig, setting: str, seed: np.random.SeedSequenc
                               "kept_variables": int(np.count_nonzero(scores[v]))}
     out["variants"]["thresholdout-laplace"]["over_threshold"] = lap.over_threshold
     out["variants"]["thresholdout-laplace"]["queries"] = lap.queries_answered
+    if details:
+        out["fresh_features"] = union.tolist()
     return out
 
 
@@ -258,21 +279,44 @@ def _answer(t: Thresholdout, train: float, holdout: float) -> float:
     return a
 
 
-def _accuracies(pool: _Pool, top: NDArray[np.int64], signs: NDArray[np.float64],
-                ys: list[NDArray[np.float32]], ks: tuple[int, ...],
-                ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    """Accuracy on train, holdout, fresh of the nested top-k sign classifiers, every k at once."""
-    n = len(ys[0])
-    res = []
-    pos = pool.positions(top) if len(top) else np.empty(0, np.int64)
-    for s in range(3):
-        accs = np.full(len(ks), 0.5)
-        if len(top):
-            rows = pool.rows[s, pos].astype(np.float64) * signs[:, None]
-            cum = np.cumsum(rows, axis=0)
-            for i, k in enumerate(ks):
-                if k > 0:
-                    pred = np.sign(cum[min(k, len(top)) - 1])
-                    accs[i] = np.count_nonzero(pred == ys[s]) / n
-        res.append(accs)
-    return res[0], res[1], res[2]
+def _accuracy(rows: NDArray[np.float32], pos: NDArray[np.int64], signs: NDArray[np.float64],
+              y: NDArray[np.float32], ks: tuple[int, ...]) -> NDArray[np.float64]:
+    """Accuracy of the nested top-k sign classifiers (features ``rows[pos]`` in order), every
+    k of the grid from running float64 sums over the segments between grid points."""
+    accs = np.full(len(ks), 0.5)
+    if len(pos) == 0:
+        return accs
+    total = np.zeros(rows.shape[1])
+    done = 0
+    for i, k in enumerate(ks):
+        if k == 0:
+            continue
+        upto = min(k, len(pos))
+        if upto > done:
+            seg = rows[pos[done:upto]] * signs[done:upto, None].astype(np.float32)  # exact: ±1
+            total += seg.sum(axis=0, dtype=np.float64)
+            done = upto
+        accs[i] = np.count_nonzero(np.sign(total) == y) / len(y)
+    return accs
+
+
+def draw_only(cfg: HoldoutConfig, setting: str, seed: np.random.SeedSequence | int, *,
+              fresh_rows: int = 0) -> dict[str, Any]:
+    """The benchmark floor: draw the normals (and labels) a repetition draws, in the same
+    float32 blocks, plus ``fresh_rows`` fresh features (the repetition reports how many it
+    used), and do nothing else."""
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    s_data, _, _, s_fresh = ss.spawn(4)
+    rng = np.random.default_rng(s_data)
+    n = cfg.n
+    for _ in range(2):
+        rng.integers(0, 2, n, dtype=np.int8)
+    buf = np.empty((cfg.block, n), dtype=np.float32)
+    for j0 in range(0, cfg.d, cfg.block):
+        m = min(cfg.block, cfg.d - j0)
+        for _ in range(2):
+            rng.standard_normal(out=buf[:m], dtype=np.float32)
+    rng_f = np.random.default_rng(s_fresh)
+    rng_f.integers(0, 2, n, dtype=np.int8)
+    rng_f.standard_normal((fresh_rows, n), dtype=np.float32)
+    return {"setting": setting, "normals": (2 * cfg.d + fresh_rows) * n}

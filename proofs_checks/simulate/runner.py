@@ -4,7 +4,8 @@ A *unit* is one call of a module-level function with keyword arguments (a repeti
 holdout experiment, a chunk of post-selection repetitions). :func:`run_units` runs the units
 that a log file does not already hold, appends one JSON line per unit as it finishes (its key,
 the campaign's configuration hash, seed, seconds, versions and result), and returns every
-unit's result, finished earlier or now. An interrupted run therefore loses only the units in
+unit's result, finished earlier or now. Each line carries the campaign's parameters and the
+unit's own, so a line is interpretable alone. An interrupted run therefore loses only the units in
 flight: rerun the same command and it resumes.
 
 Backends: ``workers=1`` runs in this process (no pickling; the tests' default);
@@ -39,7 +40,8 @@ class Unit:
     key: str
     func: Callable[..., dict[str, Any]]
     kwargs: dict[str, Any] = field(default_factory=dict)
-    seed: dict[str, Any] = field(default_factory=dict)   # recorded with the result
+    seed: dict[str, Any] = field(default_factory=dict)     # recorded with the result
+    params: dict[str, Any] = field(default_factory=dict)   # the unit's own parameters, too
 
 
 class Interrupted(RuntimeError):
@@ -84,8 +86,12 @@ def _init_worker() -> None:  # pragma: no cover - runs in the worker processes
 
 def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, workers: int = 1,
               scheduler: str | None = None, label: str = "simulate",
-              progress: bool = True) -> dict[str, dict[str, Any]]:
-    """Run the units not yet in ``log`` (for this ``config``); return every unit's log record."""
+              progress: bool = True, stats: dict[str, int] | None = None,
+              ) -> dict[str, dict[str, Any]]:
+    """Run the units not yet in ``log`` (for this ``config``); return every unit's log record.
+
+    ``stats``, if given, receives ``computed`` (units run now) and ``resumed`` (found in the
+    log)."""
     chash = config_hash(config)
     log.parent.mkdir(parents=True, exist_ok=True)
     done = _load(log, chash)
@@ -100,8 +106,8 @@ def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, worke
 
     def record(u: Unit, res: dict[str, Any], secs: float, fh: Any) -> None:
         nonlocal n_new
-        rec = {"unit": u.key, "config": chash, "seed": u.seed, "seconds": round(secs, 4),
-               "versions": vers, "result": res}
+        rec = {"unit": u.key, "config": chash, "parameters": {**config, **u.params},
+               "seed": u.seed, "seconds": round(secs, 4), "versions": vers, "result": res}
         fh.write(json.dumps(rec) + "\n")
         fh.flush()
         done[u.key] = rec
@@ -130,6 +136,8 @@ def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, worke
                 _run_pool(pending, workers, lambda u, r, s: record(u, r, s, fh))
         except KeyboardInterrupt:
             raise Interrupted(len(done), total, log) from None
+    if stats is not None:
+        stats.update(computed=n_new, resumed=total - len(pending))
     return {k: done[k] for k in keys}
 
 
