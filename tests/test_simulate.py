@@ -268,3 +268,35 @@ def test_bad_input_and_memory_guard(capsys):
     with pytest.raises(SystemExit) as e:
         pc_main(["run", "simulate", "--reps", "1"])
     assert e.value.code == 2
+
+
+def test_cli_sigterm_saves_finished_units_and_resumes(tmp_path):
+    """``kill PID`` mid-run: exit status 130 with one line, finished units kept, no orphaned
+    workers; the same command then resumes and completes."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    repo = Path(__file__).resolve().parents[1]
+    cmd = [sys.executable, "-m", "proofs_checks", "run", "simulate", "--quick", "--reps", "4",
+           "--selection-reps", "2000", "--workers", "2", "--out", str(tmp_path)]
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    proc = subprocess.Popen(cmd, cwd=repo, env=env, stderr=subprocess.PIPE, text=True)
+    log = tmp_path / "simulate" / "units-holdout.jsonl"
+    t0 = time.monotonic()
+    while not (log.exists() and log.read_text().count("\n") >= 1):
+        assert time.monotonic() - t0 < 120 and proc.poll() is None
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    lines = [ln for ln in err.splitlines() if not ln.startswith("[simulate")]
+    assert len(lines) == 1 and "interrupted:" in lines[0] and "rerun the same command" in lines[0]
+    saved = log.read_text().count("\n")
+    assert 1 <= saved < 8
+    done = subprocess.run(cmd, cwd=repo, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert f"resuming: {saved} of 8 units" in done.stderr
+    assert log.read_text().count("\n") == 8

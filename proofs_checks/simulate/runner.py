@@ -20,7 +20,9 @@ import hashlib
 import json
 import multiprocessing as mp
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -79,6 +81,10 @@ def _call(func: Callable[..., dict[str, Any]], kwargs: dict[str, Any]) -> tuple[
     return res, time.perf_counter() - t0
 
 
+def _sigterm(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 def _init_worker() -> None:  # pragma: no cover - runs in the worker processes
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = "1"
@@ -122,6 +128,11 @@ def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, worke
     if progress and len(done) and pending:
         print(f"[{label}] resuming: {len(done)} of {total} units already in {log}",
               file=sys.stderr, flush=True)
+    # SIGTERM (``kill PID``) ends the run like Ctrl-C: pending work is cancelled, the log keeps
+    # every finished unit, and the worker processes exit instead of lingering as orphans
+    old_term = None
+    if threading.current_thread() is threading.main_thread():
+        old_term = signal.signal(signal.SIGTERM, _sigterm)
     with log.open("a") as fh:
         try:
             if not pending:
@@ -136,6 +147,9 @@ def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, worke
                 _run_pool(pending, workers, lambda u, r, s: record(u, r, s, fh))
         except KeyboardInterrupt:
             raise Interrupted(len(done), total, log) from None
+        finally:
+            if old_term is not None:
+                signal.signal(signal.SIGTERM, old_term)
     if stats is not None:
         stats.update(computed=n_new, resumed=total - len(pending))
     return {k: done[k] for k in keys}
