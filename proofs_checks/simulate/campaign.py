@@ -12,9 +12,8 @@ import json
 import math
 import os
 import platform
-import sys
 import time
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -114,7 +113,8 @@ def run(cfg: SimulateConfig, out_dir: Path, *, workers: int | None = None,
     sres = run_units(sunits, out_dir / "units-selection.jsonl", sconf, workers=w,
                      scheduler=scheduler, label="simulate selection", progress=progress,
                      stats=sstats)
-    records = _holdout_checks(cfg, units, hres) + _selection_checks(cfg, procs, sunits, sres)
+    srows = _selection_rows(cfg, procs, sunits, sres)
+    records = _holdout_checks(cfg, units, hres) + _selection_checks(cfg, srows)
     fails = [r["id"] for r in records if r["verdict"] == "FAILS"]
     secs = {"holdout": round(t_hold, 1), "total": round(time.monotonic() - t0, 1),
             "holdout_unit_sum": round(sum(r["seconds"] for r in hres.values()), 1)}
@@ -131,7 +131,6 @@ def run(cfg: SimulateConfig, out_dir: Path, *, workers: int | None = None,
                "invocations": _invocations(out_dir, config_hash(_jsonable(asdict(cfg)))),
                "checks": len(records), "failures": fails, "ok": not fails}
     tables = _holdout_tables(cfg, hres)
-    srows = _selection_rows(cfg, procs, sunits, sres)
     (out_dir / "report.json").write_text(json.dumps(
         {**summary, "holdout": tables, "selection": srows, "records": records}, indent=1))
     _plots(cfg, tables, srows, out_dir)
@@ -167,9 +166,10 @@ def _holdout_tables(cfg: SimulateConfig, res: dict[str, dict[str, Any]]) -> dict
     for s in cfg.holdout.settings:
         out[s] = {}
         for v in hr.VARIANTS:
-            out[s][v] = {f: {"mean": _arrays(cfg, res, s, v, f).mean(axis=0).tolist(),
-                             "sd": _arrays(cfg, res, s, v, f).std(axis=0, ddof=1).tolist()}
-                         for f in FIELDS}
+            out[s][v] = {}
+            for f in FIELDS:
+                a = _arrays(cfg, res, s, v, f)
+                out[s][v][f] = {"mean": a.mean(axis=0).tolist(), "sd": a.std(axis=0, ddof=1).tolist()}
             kept = [rec["result"]["variants"][v]["kept_variables"] for key, rec in res.items()
                     if key.startswith(f"holdout/{s}/")]
             out[s][v]["kept_variables_mean"] = float(np.mean(kept))
@@ -307,10 +307,9 @@ def _selection_rows(cfg: SimulateConfig, procs: list[sel.Procedure], units: list
     return rows
 
 
-def _selection_checks(cfg: SimulateConfig, procs: list[sel.Procedure], units: list[Unit],
-                      res: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def _selection_checks(cfg: SimulateConfig, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     s, conf, recs = cfg.selection, cfg.confidence, []
-    for row in _selection_rows(cfg, procs, units, res):
+    for row in rows:
         p = row["procedure"]
         inp = {"n": s.n, "d": s.d, "alpha": s.alpha, "gamma": row["gamma"], "reps": row["reps"],
                "confidence": conf, "route": row["route"], "guarantee": row["guarantee"]}
@@ -454,12 +453,3 @@ def _report_md(cfg: SimulateConfig, summary: dict[str, Any], tables: dict[str, A
             val = json.dumps(r["value"], default=str)
             L.append(f"| {r['id']} | {val[:90]} | {r['bound']} | {r['verdict']} |")
     (out_dir / "report.md").write_text("\n".join(L) + "\n")
-
-
-def reduced(cfg: SimulateConfig, **kw: Any) -> SimulateConfig:
-    """``cfg`` with fields replaced (a convenience for the CLI)."""
-    return replace(cfg, **kw)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    print(run(quick_config(), Path(sys.argv[1]))["ok"])
