@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 from _timing import median_time
 
-from maxinfo_bounds.plan import Step, Study, load_study, plan, sweep
+from maxinfo_bounds.planning import Step, Study, load_study, plan, sweep
 from maxinfo_bounds.theorems.maxinfo_dp import pure_dp_max_information_product
 from maxinfo_bounds.theorems.pvalues import pvalue_correction
 

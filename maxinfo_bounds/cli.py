@@ -312,9 +312,7 @@ def _cmd_plot(ns: argparse.Namespace) -> int:
     return 0
 
 
-def _print_plan(r: Any) -> None:
-    print(f"study      {r.study}")
-    print(f"alpha      {r.alpha!r}")
+def _print_derivation(r: Any) -> None:
     print(f"gamma      {r.gamma!r}   (corrected threshold, rounded down)")
     if r.k is not None:
         print(f"k          {r.k!r} bits (rounded up)")
@@ -324,20 +322,54 @@ def _print_plan(r: Any) -> None:
     for i, c in enumerate(r.chain, 1):
         cond = f"  [{'; '.join(c.conditions)}]" if c.conditions else ""
         print(f"  {i:2d}. {c.what}: {', '.join(c.theorems)}: {c.inputs} -> {c.output}{cond}")
-    print("\ncomparison:")
-    w = max(len(c.method) for c in r.comparisons)
-    for c in r.comparisons:
-        flag = "valid" if c.valid else "NOT valid"
-        print(f"  {c.method.ljust(w)}  {c.threshold!r:<24} {flag:<9}  {c.note}")
     print("\nroutes tried:")
     for name, g, why in r.candidates:
         print(f"  {name}: " + (f"gamma = {g!r}" if g is not None else f"unavailable ({why})"))
 
 
+def _print_power_plan(pp: Any) -> None:
+    from .planning.power import describe, method_of
+    from .planning.recommend import format_rows
+
+    st, rec = pp.study, pp.recommended
+    print(f"study      {st.name}")
+    print(f"data       n = {st.n} records ({'i.i.d.' if st.iid else 'not assumed i.i.d.'})")
+    print(f"alpha      {st.alpha!r}")
+    if st.power is not None:
+        print(f"power      {describe(st.power)}")
+        print(f"           ({method_of(st.power)})")
+    print(f"\nrecommended: {rec.name}")
+    line = f"  test at p <= {rec.threshold!r} on {rec.test_records} records"
+    if rec.power is not None:
+        line += f"; power {rec.power:.4f}"
+        line += (f"; required n = {rec.required_n}" if rec.required_n is not None
+                 else "; no n reaches the target")
+    print(line)
+    print(f"  {rec.note}")
+    if st.power is None:
+        print("  (largest valid threshold on all records; add a [power] table to compare by power)")
+    print("\nroutes:")
+    for ln in format_rows(pp.rows):
+        print(ln)
+    notes = [f"  {r.name}: {r.note}" for r in pp.rows]
+    notes += [f"  {r.name}: required n: {r.required_n_note}" for r in pp.rows
+              if r.required_n_note]
+    print("\nnotes:")
+    for ln in notes:
+        print(ln)
+    if pp.split_note:
+        print(f"  sample splitting: {pp.split_note}")
+    if pp.reuse is not None:
+        print(f"\ncertified adaptive reuse (all {st.n} records):")
+        _print_derivation(pp.reuse)
+    else:
+        print(f"\nadaptive reuse: no valid route: {pp.reuse_refusal}")
+
+
 def _parse_sweep(spec: str) -> tuple[str, list[float]]:
     import numpy as np
 
-    from .plan import _INT_PARAMS
+    from .planning import INT_PARAMS
 
     try:
         param, rng = spec.split("=", 1)
@@ -350,7 +382,7 @@ def _parse_sweep(spec: str) -> tuple[str, list[float]]:
         raise InvalidParameter("sweep", spec, "PARAM=LO:HI or PARAM=LO:HI:NUM") from None
     if not (0 < lo < hi) or not 2 <= num <= 10_000:
         raise InvalidParameter("sweep", spec, "0 < LO < HI and 2 <= NUM <= 10000")
-    if param.split(".")[-1] in _INT_PARAMS:
+    if param.split(".")[-1] in INT_PARAMS:
         if hi - lo + 1 <= num:
             return param, [float(v) for v in range(int(lo), int(hi) + 1)]
         return param, [float(v) for v in np.unique(np.round(np.geomspace(lo, hi, num)))]
@@ -359,9 +391,11 @@ def _parse_sweep(spec: str) -> tuple[str, list[float]]:
 
 
 def _cmd_plan(ns: argparse.Namespace) -> int:
-    from . import plan as planner
+    from . import planning as planner
 
     study = planner.load_study(ns.study)
+    if ns.power_curve and (ns.sweep or ns.solve):
+        raise InvalidParameter("power_curve", ns.power_curve, "not combined with --sweep or --solve")
     if ns.sweep and ns.solve:
         raise InvalidParameter("sweep", ns.sweep, "not combined with --solve")
     if ns.solve:
@@ -393,14 +427,23 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
                       f"{v:>14.6g}  {'no valid route':<24}  {why}")
             print(f"wrote {out_path}")
         return 0
-    r = planner.plan(study)
+    pp = planner.plan_power(study)
+    if pp.reuse is None and study.power is None and not any(
+            r.valid and r.kind != "split" for r in pp.rows):
+        # nothing tests on all records: the refusal is the answer (exit 2, one line)
+        raise planner.PlanError(study.source, pp.reuse_refusal.split(": ", 1)[-1])
+    if ns.power_curve:
+        planner.power_curve(pp, ns.power_curve)
     if ns.json:
-        d = r.as_dict()
+        d = pp.as_dict()
         d["source"] = study.source
+        d["power_curve"] = ns.power_curve
         d["maxinfo_bounds_version"] = __version__
         print(json.dumps(d, indent=2))
     else:
-        _print_plan(r)
+        _print_power_plan(pp)
+        if ns.power_curve:
+            print(f"\nwrote {ns.power_curve}")
     return 0
 
 
@@ -507,6 +550,9 @@ def _build_parser() -> argparse.ArgumentParser:
     pn.add_argument("--plot", help="with --sweep: the plot file (.png or .svg)")
     pn.add_argument("--solve", help="the parameter to solve for (largest value; smallest n)")
     pn.add_argument("--target-gamma", type=float, help="with --solve: the threshold to reach")
+    pn.add_argument("--power-curve", metavar="FILE",
+                    help="plot power against n for every valid route (.png or .svg; needs a "
+                    "[power] table)")
     pn.set_defaults(fn=_cmd_plan)
     return p
 

@@ -47,6 +47,7 @@ __all__ = [
     "float_up",
     "enclosure",
     "log_le",
+    "LOG2E",
 ]
 
 #: Absolute tolerance on the total of a float probability table (computed with ``math.fsum``).
@@ -55,6 +56,10 @@ PROB_TOL: float = 1e-9
 Unit = Literal["bits", "nats"]
 
 FloatArray = NDArray[np.float64]
+
+
+#: log2(e), the factor from nats to bits (the one copy: every module imports it)
+LOG2E = 1.0 / math.log(2.0)
 
 
 class MaxinfoError(Exception):

@@ -11,7 +11,18 @@ import mpmath
 import pytest
 
 from maxinfo_bounds.cli import main
-from maxinfo_bounds.plan import PlanError, Step, Study, load_study, parse_study, plan, solve, sweep
+from maxinfo_bounds.planning import (
+    PlanError,
+    Step,
+    Study,
+    load_study,
+    parse_study,
+    plan,
+    plan_power,
+    solve,
+    sweep,
+    with_param,
+)
 from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction
 
 from .cli_helpers import assert_one_line_error
@@ -64,7 +75,7 @@ def test_dp_examples_against_hand(name, alpha, eps, n, capsys):
     assert "RRST-1.4b" in {t for c in r.chain for t in c.theorems}
     # the CLI gives the same numbers
     assert main(["plan", str(EX / f"{name}.toml"), "--json"]) == 0
-    d = json.loads(capsys.readouterr().out)
+    d = json.loads(capsys.readouterr().out)["reuse_plan"]
     assert d["gamma"] == r.gamma and d["k_bits"] == r.k and d["route"] == r.route
     assert d["chain"][-1]["theorems"] == ["RRST-1.3"]
 
@@ -74,8 +85,11 @@ def test_select_one_of_1000_against_hand(capsys):
     exact = F(1, 20) ** 2 / 4000   # DFHPRR Thm 6 at beta = alpha/2: alpha^2 / (4 |Y|)
     assert F(r.gamma) <= exact and r.gamma >= float(exact) * (1 - 1e-12)
     assert r.beta == pytest.approx(0.025, rel=1e-6)
-    bonf = {c.method: c.threshold for c in r.comparisons}
-    assert bonf["Bonferroni over the declared family of 1000"] == 5e-05
+    pp = plan_power(load_study(EX / "select_one_of_1000.toml"))
+    bonf = {c.name: c.threshold for c in pp.rows}
+    assert bonf["Bonferroni over the declared family of 1000"] == 5e-05   # alpha / 1000, hand
+    # the recommendation is the valid route with the largest threshold: Bonferroni, not reuse
+    assert pp.recommended.name == "Bonferroni over the declared family of 1000"
     assert main(["plan", str(EX / "select_one_of_1000.toml")]) == 0
     out = capsys.readouterr().out
     assert "DFHPRR-6" in out and "RRST-1.3" in out and "sample splitting" in out
@@ -129,9 +143,10 @@ def test_mutual_information_route():
 def test_plan_never_exceeds_alpha_and_sample_split_row():
     r = plan(_study(Step("laplace", {"sensitivity": 1e-5, "eps": 1e-4}, times=10)))
     assert 0 <= r.gamma < 0.05
-    rows = {c.method: c for c in r.comparisons}
-    assert "50000 fresh records" in rows["sample splitting"].note
-    assert not rows["naive (no correction)"].valid
+    rows = {c.kind: c for c in plan_power(_study(Step("laplace", {"sensitivity": 1e-5, "eps": 1e-4},
+                                                       times=10))).rows}
+    assert rows["split"].test_records == 50000 and "50000 fresh ones" in rows["split"].note
+    assert not rows["naive"].valid
 
 
 def test_inverse_solves_round_trip():
@@ -139,18 +154,17 @@ def test_inverse_solves_round_trip():
     t = 1e-3
     v, r, _ = solve(study, "times", t)
     assert r.gamma >= t
-    from maxinfo_bounds.plan import _with_param
-    assert plan(_with_param(study, "times", v + 1)).gamma < t
+    assert plan(with_param(study, "times", v + 1)).gamma < t
     v, r, direction = solve(study, "n", t)   # fixed per-query eps: gamma falls as n grows
-    assert direction == "largest" and r.gamma >= t and plan(_with_param(study, "n", v + 1)).gamma < t
+    assert direction == "largest" and r.gamma >= t and plan(with_param(study, "n", v + 1)).gamma < t
     th = load_study(EX / "thresholdout_model_search.toml")
     v, r, direction = solve(th, "n", t)      # Thresholdout: eps = 2B/(sigma n) shrinks
-    assert direction == "smallest" and r.gamma >= t and plan(_with_param(th, "n", v - 1)).gamma < t
+    assert direction == "smallest" and r.gamma >= t and plan(with_param(th, "n", v - 1)).gamma < t
     v, r, _ = solve(study, "scale", t)   # smallest noise scale meeting the target
-    assert r.gamma >= t and plan(_with_param(study, "scale", v * (1 - 1e-6))).gamma < t
+    assert r.gamma >= t and plan(with_param(study, "scale", v * (1 - 1e-6))).gamma < t
     s2 = load_study(EX / "dp_feature_selection.toml")
     v, r, _ = solve(s2, "eps", t)
-    assert r.gamma >= t and plan(_with_param(s2, "eps", v * (1 + 1e-6))).gamma < t
+    assert r.gamma >= t and plan(with_param(s2, "eps", v * (1 + 1e-6))).gamma < t
     with pytest.raises(PlanError, match="not met"):
         solve(study, "times", 0.049)
 

@@ -55,6 +55,7 @@ __all__ = [
     "gaussian_sigma",
     "optimal_composition_delta",
     "optimal_composition",
+    "kov_eps_float",
     "gaussian_delta",
     "gaussian_epsilon",
     "analytic_gaussian_sigma",
@@ -273,7 +274,7 @@ def _kov_delta_float(eps: float, delta: float, k: int, eps_total: float) -> floa
     return lost + (1.0 - lost) * d0
 
 
-def _kov_eps_float(eps: float, delta: float, k: int, delta_total: float) -> float:
+def kov_eps_float(eps: float, delta: float, k: int, delta_total: float) -> float:
     """Float estimate of the optimal eps_total (not certified; root of the float surrogate)."""
     def f(x: float) -> float:
         return math.log(max(_kov_delta_float(eps, delta, k, x), 1e-320)) - math.log(delta_total)
@@ -338,7 +339,7 @@ def optimal_composition(eps: float, delta: float, k: int, delta_total: float, *,
     if _kov_delta_float(e, d, kk, 0.0) <= dt * (1 + 1e-9) and ok(0.0):
         return DPGuarantee(0.0, dt, "KOV15-3.3", conds)
 
-    x = _kov_eps_float(e, d, kk, dt)
+    x = kov_eps_float(e, d, kk, dt)
     # the float surrogate sums up to k terms: start the certified search at 2^-44 relative
     x = nudge_until(x, ok, up=True, rel_step=2.0**-44)
     return DPGuarantee(min(x, full), dt, "KOV15-3.3", conds)

@@ -20,6 +20,7 @@ Approximate DP: RRST Thm 3.1, explicit from its proof, in two variants (see
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ from scipy.optimize import minimize_scalar
 
 from ..catalog import Bound, Param, Theorem, register
 from ..numeric import (
+    LOG2E,
     InvalidParameter,
     RegimeError,
     check_int,
@@ -43,9 +45,10 @@ __all__ = [
     "pure_dp_max_information",
     "pure_dp_max_information_product",
     "approx_dp_max_information",
+    "approx_dp_max_information_implied",
+    "thm31_implied_float_k",
 ]
 
-_LOG2E = float(np.log2(np.e))
 
 _EPS = sympy.Symbol("epsilon", positive=True)
 _N = sympy.Symbol("n", positive=True, integer=True)
@@ -86,7 +89,7 @@ def pure_dp_max_information(eps: Any, n: Any, *, dps: int = 30) -> Any:
     if is_array(eps, n):
         ea = check_real_array("eps", eps, low=0.0, low_open=True)
         na = check_real_array("n", n, low=1.0, integer=True)
-        return fast_up(_LOG2E * ea * na)
+        return fast_up(LOG2E * ea * na)
     e = float(check_real("eps", eps, low=0.0, low_open=True))
     ni = check_int("n", n, low=1)
     _, hi = enclosure(lambda iv: iv.mpf(e) * iv.mpf(ni) / iv.log(2), prec=iv_prec(dps))
@@ -119,7 +122,7 @@ def pure_dp_max_information_product(eps: Any, n: Any, beta: Any, *, dps: int = 3
         ea = check_real_array("eps", eps, low=0.0, low_open=True)
         na = check_real_array("n", n, low=1.0, integer=True)
         ba = check_real_array("beta", beta, low=0.0, high=1.0, low_open=True, high_open=True)
-        return fast_up(_LOG2E * (ea * ea * na / 2 + ea * np.sqrt(na * np.log(2 / ba) / 2)))
+        return fast_up(LOG2E * (ea * ea * na / 2 + ea * np.sqrt(na * np.log(2 / ba) / 2)))
     e = float(check_real("eps", eps, low=0.0, low_open=True))
     ni = check_int("n", n, low=1)
     b = float(check_real("beta", beta, low=0.0, high=1.0, low_open=True, high_open=True))
@@ -167,7 +170,6 @@ register(Theorem(
 # --------------------------------------------------------------------------------------------
 # approximate DP: RRST Thm 3.1, made explicit from its proof
 
-_LOG2E_F = math.log2(math.e)
 
 
 class _NpMath:
@@ -378,16 +380,16 @@ def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, vari
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         if variant == "paper":
             e6 = e3 * e3
-            nu = (72 * e * e + dh * (24 * e6 / -np.expm1(-3 * e) + _LOG2E_F * (2 * e3 + 1))
-                  + dh * dh * (2 * _LOG2E_F * (4 * e6 * e6 + 4 * e6 * e3 - 3 * e6 - 2 * e3 + 1)
+            nu = (72 * e * e + dh * (24 * e6 / -np.expm1(-3 * e) + LOG2E * (2 * e3 + 1))
+                  + dh * dh * (2 * LOG2E * (4 * e6 * e6 + 4 * e6 * e3 - 3 * e6 - 2 * e3 + 1)
                                / np.expm1(3 * e) ** 2))
             k = nn * nu + 6 * tt * e * np.sqrt(nn)
             b = np.exp(-tt * tt / 2) + nn * (d1 + d2)
         else:
-            c = 6 * e * _LOG2E_F
+            c = 6 * e * LOG2E
             rest = 1 - e3 * d2 - dh
             nu = (c * (np.expm1(6 * e) + d2) / (1 - d2)
-                  + _LOG2E_F * np.log1p((np.expm1(3 * e) * d2 + dh) / rest))
+                  + LOG2E * np.log1p((np.expm1(3 * e) * d2 + dh) / rest))
             k = nn * nu + c * tt * np.sqrt(nn)
             b = np.exp(-tt * tt / 2) + nn * (d1 + d2 * (1 - d1))
     k = np.where(bad & ~np.isfinite(k), np.inf, k)
@@ -436,6 +438,100 @@ def _thm31_candidates(eps: float, delta: float, n: int, beta: float,
     tp, dp = _paper_choice(eps, delta, n)
     out.append((tp, dp))
     return out
+
+
+def thm31_implied_float_k(eps: float, delta: float, n: int, beta: float, *,
+                          eps_grid: int = 24, dhat_grid: int = 96
+                          ) -> tuple[float, float, float, float]:
+    """Float surrogate: the smallest sound RRST Thm 3.1 ``k`` at target ``beta`` over every
+    implied guarantee ``(eps', delta)`` with ``eps' >= eps`` (an (ε, δ)-DP algorithm is
+    (ε', δ)-DP for every ε' ≥ ε), ``t`` and ``delta_hat``.
+
+    Returns ``(k, eps', t, delta_hat)``; ``k = inf`` when no point reaches ``beta``. Not
+    certified: it only chooses the point that :func:`approx_dp_max_information_implied`
+    certifies. A vectorised grid over (log ε', log δ̂), then two zoomed grids around the best
+    point. For fixed (ε', δ̂) the smallest ``t`` meeting the target is
+    ``sqrt(2 ln(1/(beta - n(δ' + δ'' - δ'δ''))))``, and ``k`` grows with ``t``.
+    """
+    if not (0 < beta < 1) or not (0 <= eps) or not (0 < delta < 0.5):
+        return math.inf, eps, math.nan, math.nan
+    e_lo = max(eps, delta * (1 + 2**-30), 1e-300)
+    if e_lo > 0.5:
+        return math.inf, eps, math.nan, math.nan
+    le_lo, le_hi = math.log(e_lo), math.log(0.5)
+    ld_lo, ld_hi = math.log(max(delta * 1e-8, 1e-300)), math.log(0.5)
+    nf = float(n)
+
+    def grid_k(le: Any, ld: Any) -> Any:
+        E, D = np.meshgrid(np.exp(le), np.exp(ld), indexing="ij")
+        E = np.minimum(np.maximum(E, e_lo), 0.5)
+        with np.errstate(all="ignore"):
+            d1 = 2 * delta / D + 2 * delta / -np.expm1(-E)
+            d2 = 2 * D / -np.expm1(-3 * E)
+            rem = beta - nf * (d1 + d2 - d1 * d2)
+            e3 = np.exp(3 * E)
+            rest = 1 - e3 * d2 - D
+            ok = (rem > 0) & (rem < 1) & (d2 < 1) & (rest > 0) & (delta < E)
+            t = np.sqrt(2 * np.log(1 / np.where(ok, rem, 0.5)))
+            c = 6 * E * LOG2E
+            nu = (c * (np.expm1(6 * E) + d2) / (1 - d2)
+                  + LOG2E * np.log1p((np.expm1(3 * E) * d2 + D) / rest))
+            k = nf * nu + c * t * math.sqrt(nf)
+        k = np.where(ok & np.isfinite(k), k, np.inf)
+        return E, D, t, k
+
+    le = np.linspace(le_lo, le_hi, eps_grid) if le_hi > le_lo else np.array([le_lo])
+    ld = np.linspace(ld_lo, ld_hi, dhat_grid)
+    best = (math.inf, eps, math.nan, math.nan)
+    for _ in range(3):
+        E, D, t, k = grid_k(le, ld)
+        i = np.unravel_index(int(np.argmin(k)), k.shape)
+        if not math.isfinite(float(k[i])):
+            break
+        if float(k[i]) < best[0]:
+            best = (float(k[i]), float(E[i]), float(t[i]), float(D[i]))
+        # zoom: the neighbouring cells of the best point, finer
+        se = (le[1] - le[0]) if len(le) > 1 else 0.0
+        sd = ld[1] - ld[0]
+        ce, cd = math.log(best[1]), math.log(best[3])
+        le = np.linspace(max(le_lo, ce - se), min(le_hi, ce + se), 17) if se else le
+        ld = np.linspace(max(ld_lo, cd - sd), min(ld_hi, cd + sd), 33)
+    return best
+
+
+def approx_dp_max_information_implied(eps: float, delta: float, n: int, beta: float, *,
+                                      dps: int = 30) -> Bound:
+    r"""RRST Thm 3.1 (sound) at the best guarantee an (ε, δ)-DP algorithm implies, in bits.
+
+    An (ε, δ)-DP algorithm is (ε', δ)-DP for every ε' ≥ ε, so RRST Thm 3.1 may be applied at
+    any ε' in [ε, 1/2] (with δ < ε'); a larger ε' can give a smaller ``k`` at the same target
+    ``beta``, because δ' = 2δ/δ̂ + 2δ/(1 − e^{−ε'}) shrinks. This evaluator chooses ε', ``t``
+    and δ̂ (float search: :func:`thm31_implied_float_k`) and certifies the chosen point with
+    :func:`approx_dp_max_information` (interval arithmetic, rounded up). It is therefore never
+    worse than the same target at ε' = ε by more than the search's tolerance, and its answer
+    is monotone in the guarantee: weakening (ε, δ) only removes choices.
+
+    Units: ``eps`` in nats, ``k`` in bits. Conditions: ``eps >= 0``, ``delta`` in (0, 1/2),
+    ``n >= 1``, ``beta`` in (0, 1), i.i.d. data (``product_only``). The returned ``beta`` may
+    exceed the target by the certification's rounding (a few ulps); a target no point
+    reaches raises :class:`~maxinfo_bounds.numeric.InvalidParameter`.
+
+    >>> b = approx_dp_max_information_implied(3e-5, 5e-19, 200_000, 0.04)
+    >>> b.theorem, b.beta <= 0.0400001, b.k < 1.1    # eps = 3e-5 itself cannot reach beta = 0.04
+    ('RRST-3.1', True, True)
+    """
+    e = float(check_real("eps", eps, low=0.0))
+    d = float(check_real("delta", delta, low=0.0, high=0.5, low_open=True, high_open=True))
+    ni = check_int("n", n, low=1)
+    bt = float(check_real("beta", beta, low=0.0, high=1.0, low_open=True, high_open=True))
+    k, e2, t, dh = thm31_implied_float_k(e, d, ni, bt)
+    if not math.isfinite(k):
+        raise InvalidParameter("beta", beta, "reachable by RRST Thm 3.1 at some eps' in "
+                               f"[{e!r}, 1/2] (n = {ni}, delta = {d!r})")
+    b = approx_dp_max_information(e2, d, ni, t=t * (1 + 1e-9), delta_hat=dh, dps=dps)
+    conds = tuple(c for c in b.conditions if not c.startswith("eps in"))
+    return replace(b, conditions=(f"applied at eps' = {e2!r} >= eps = {e!r} (implied guarantee)",
+                                  "eps' in (0, 1/2]", *conds))
 
 
 register(Theorem(

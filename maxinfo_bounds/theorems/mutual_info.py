@@ -50,6 +50,8 @@ __all__ = [
     "mi_to_approx_max_information",
     "mi_beta_exact",
     "mi_beta_float",
+    "mi_k_float",
+    "PAPER_CONSTANT",
     "approx_max_information_to_mi",
     "approx_dp_mutual_information",
 ]
@@ -118,6 +120,21 @@ def mi_beta_float(m: float, k: float) -> float:
     if _f_float(hi_b, k) <= m:
         return 1.0
     return _root(m, k, lo_b, hi_b)
+
+
+def mi_k_float(m: float, beta: float) -> float:
+    """Uncertified float inverse of :func:`mi_beta_float`: the ``k`` at which the exact curve
+    of Lemma 1.5's proof gives ``beta``, ``k = (m - (1 - beta) log2(1 - beta)) / beta`` (for
+    optimisers; never above the paper's ``(m + 0.54)/beta``). ``inf`` at ``beta <= 0``.
+
+    >>> round(mi_k_float(1.0, 0.1), 5)     # (1 - 0.9 log2 0.9)/0.1 = (1 + 0.136803)/0.1, hand
+    11.36803
+    """
+    if beta <= 0.0:
+        return math.inf
+    if beta >= 1.0:
+        return 0.0
+    return (m - (1.0 - beta) * math.log1p(-beta) / math.log(2.0)) / beta
 
 
 def mi_to_approx_max_information(m: Any, k: Any, *, variant: str = "exact",

@@ -1,0 +1,163 @@
+r"""The power of the final test at a threshold γ on n records.
+
+The planner compares analyses that test at different thresholds on different numbers of
+records (all n at a corrected γ; a fraction of n at α after sample splitting), so it needs the
+power of the study's final test as a function of (γ, n). The test and the effect to detect are a
+study's ``[power]`` table (:class:`~maxinfo_bounds.planning.study.PowerSpec`):
+
+========== ==================================================== ==============================
+test       power at level γ on n records                        computed by (exact)
+========== ==================================================== ==============================
+z          one-sample z-test of a mean, effect d = μ/σ (σ known) ``statsmodels`` NormalIndPower
+           ("larger": 1 − Φ(z_{1−γ} − d√n))                      (ratio 0: one sample)
+t          one-sample t-test, Cohen's d                          ``statsmodels`` TTestPower
+                                                                 (noncentral t)
+t2         two-sample t-test, Cohen's d, the n records in two    ``statsmodels`` TTestIndPower
+           groups of ⌊n/2⌋ and ⌈n/2⌉                             (noncentral t)
+proportion exact binomial test of p = p0, true p1 = p0 + effect  ``scipy.stats.binom`` (exact;
+           (equal tails γ/2 each when two-sided)                 not the normal approximation)
+========== ==================================================== ==============================
+
+All four are exact for their test (the z-test's power *is* the normal formula; the t-tests use
+the noncentral t distribution, not its normal approximation; the proportion test is the exact
+binomial test, whose size is at most γ and whose power is not monotone in n: the saw-tooth of
+a discrete test).
+
+:func:`power_upper` bounds the power over a box of thresholds and sample sizes, which the
+required-n search (:mod:`~maxinfo_bounds.planning.recommend`) uses to prove that no n in an
+interval reaches the target.
+
+>>> from maxinfo_bounds.planning.study import PowerSpec
+>>> s = PowerSpec(test="z", effect_size=0.2, alternative="larger")
+>>> round(power_at(s, 0.025, 100), 4)    # 1 - Phi(1.959964 - 0.2 * 10) = Phi(0.040036), hand
+0.516
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from .study import PowerSpec
+
+__all__ = ["power_at", "power_upper", "min_records", "method_of", "describe"]
+
+
+def min_records(spec: PowerSpec) -> int:
+    """The fewest records the test is defined on (t: 2; t2: 4, two per group; else 1)."""
+    return {"t": 2, "t2": 4}.get(spec.test, 1)
+
+
+def method_of(spec: PowerSpec) -> str:
+    """How the power of ``spec``'s test is computed, in words (for reports)."""
+    return {
+        "z": "exact normal power of the z-test (statsmodels NormalIndPower, one sample)",
+        "t": "exact noncentral-t power of the one-sample t-test (statsmodels TTestPower)",
+        "t2": "exact noncentral-t power of the two-sample t-test, two equal groups "
+              "(statsmodels TTestIndPower)",
+        "proportion": "exact binomial test and exact binomial power (scipy.stats.binom); "
+                      "two-sided: equal tails",
+    }[spec.test]
+
+
+@lru_cache(maxsize=None)
+def _engines() -> dict[str, Any]:
+    # statsmodels is imported only when power is asked for (it costs ~1 s at import)
+    from statsmodels.stats.power import NormalIndPower, TTestIndPower, TTestPower
+
+    return {"z": NormalIndPower(), "t": TTestPower(), "t2": TTestIndPower()}
+
+
+def _clip(p: float) -> float:
+    return min(max(float(p), 0.0), 1.0)
+
+
+def _binom_crit_upper(n: int, p0: float, level: float) -> int:
+    """The smallest c with P0(X >= c) <= level (n + 1 when no c in [0, n] qualifies)."""
+    from scipy.stats import binom
+
+    c = int(binom.isf(level, n, p0)) + 1
+    # isf is computed in floating point: step until the size condition holds exactly as
+    # scipy evaluates it, and is the smallest such c
+    while c <= n and float(binom.sf(c - 1, n, p0)) > level:
+        c += 1
+    while c > 0 and float(binom.sf(c - 2, n, p0)) <= level:
+        c -= 1
+    return c
+
+
+def _binom_crit_lower(n: int, p0: float, level: float) -> int:
+    """The largest c with P0(X <= c) <= level (−1 when none)."""
+    from scipy.stats import binom
+
+    c = int(binom.ppf(level, n, p0))
+    while c >= 0 and float(binom.cdf(c, n, p0)) > level:
+        c -= 1
+    while c + 1 <= n and float(binom.cdf(c + 1, n, p0)) <= level:
+        c += 1
+    return c
+
+
+def _binom_power(spec: PowerSpec, gamma: float, upper: tuple[int, int],
+                 lower: tuple[int, int]) -> float:
+    """P1(reject) of the exact binomial test. ``upper`` = (records the upper critical value is
+    computed at, records the data have), likewise ``lower``; both (n, n): the exact power at n."""
+    from scipy.stats import binom
+
+    assert spec.p0 is not None
+    p0, p1 = spec.p0, spec.p1
+    lv = gamma / 2 if spec.alternative == "two-sided" else gamma
+    out = 0.0
+    if spec.alternative in ("two-sided", "larger"):
+        n_crit, n_dist = upper
+        c = _binom_crit_upper(n_crit, p0, lv)
+        out += float(binom.sf(c - 1, n_dist, p1)) if c <= n_dist else 0.0
+    if spec.alternative in ("two-sided", "smaller"):
+        n_crit, n_dist = lower
+        c = _binom_crit_lower(n_crit, p0, lv)
+        out += float(binom.cdf(c, n_dist, p1)) if c >= 0 else 0.0
+    return _clip(out)
+
+
+def power_at(spec: PowerSpec, gamma: float, n: int) -> float:
+    """The power of the test at level ``gamma`` on ``n`` records (0 where γ = 0 or n is too
+    small for the test)."""
+    if not gamma > 0 or n < min_records(spec):
+        return 0.0
+    g = min(gamma, 1.0)
+    if spec.test == "proportion":
+        return _binom_power(spec, g, (n, n), (n, n))
+    eng = _engines()[spec.test]
+    d, alt = spec.effect_size, spec.alternative
+    if spec.test == "z":
+        return _clip(eng.power(effect_size=d, nobs1=n, alpha=g, ratio=0.0, alternative=alt))
+    if spec.test == "t":
+        return _clip(eng.power(effect_size=d, nobs=n, alpha=g, alternative=alt))
+    n1 = n // 2
+    return _clip(eng.power(effect_size=d, nobs1=n1, alpha=g, ratio=(n - n1) / n1,
+                           alternative=alt))
+
+
+def power_upper(spec: PowerSpec, gamma_hi: float, n_lo: int, n_hi: int) -> float:
+    """An upper bound on the power at every level γ ≤ ``gamma_hi`` and every n in
+    [``n_lo``, ``n_hi``].
+
+    The z- and t-tests' power grows with the level and with n, so the bound is the power at
+    (``gamma_hi``, ``n_hi``). The exact binomial test's power is not monotone in n; its
+    rejection region {X ≥ c(n, γ)} has c non-decreasing in n and non-increasing in γ, and
+    X ~ Bin(n, p1) grows stochastically with n, so P(Bin(n_hi, p1) ≥ c(n_lo, γ_hi)) bounds the
+    upper tail (likewise the lower tail with the roles of n_lo and n_hi exchanged).
+    """
+    if spec.test != "proportion":
+        return power_at(spec, gamma_hi, n_hi)
+    if not gamma_hi > 0:
+        return 0.0
+    return _binom_power(spec, min(gamma_hi, 1.0), (n_lo, n_hi), (n_hi, n_lo))
+
+
+def describe(spec: PowerSpec) -> str:
+    """One line: the test, effect and target, for reports."""
+    eff = (f"p1 - p0 = {spec.effect_size:g} (p0 = {spec.p0:g})" if spec.test == "proportion"
+           else f"Cohen's d = {spec.effect_size:g}")
+    return f"{spec.test} test ({spec.alternative}), {eff}, target power {spec.target:g}"
+

@@ -1,0 +1,374 @@
+r"""Which valid analysis to run: every valid route with its power and required n.
+
+A person planning a study wants the analysis most likely to find a real effect while staying
+valid. :func:`plan_power` lists every valid way to test the hypothesis the analysis chooses:
+
+* **adaptive reuse** — the test on all n records at the planner's certified threshold γ(α)
+  (:func:`~maxinfo_bounds.planning.routes.plan`: the best of its max-information routes);
+* **Bonferroni over the declared family** (``study.family_size``) — α/|family| on all n, valid
+  when the chosen test is one of the pre-declared family;
+* **union bound over the analysis's outputs** — when every step is a description step, the
+  analysis has at most M = Π range_size^times outputs and the test depends on the data only
+  through one of M fixed tests: α/M on all n is valid (a union bound; never worse than DFHPRR
+  Thm 6's α²/(4M));
+* **sample splitting** — i.i.d. data only: the analysis runs on a share of the records and the
+  test on the rest (``power.split_fraction``, default ½), at α, since the test records are
+  independent of everything the analysis saw. With ``iid = false`` it is not valid (the halves
+  are not independent) and is shown as such;
+* **naive** — α on all n, ignoring the adaptivity: never valid, shown for reference.
+
+With a ``[power]`` table each valid route gets its power at the study's n
+(:mod:`~maxinfo_bounds.planning.power`) and the smallest n reaching the target power, and the
+**recommended** route is the valid one with the highest power (ties: the smaller required n,
+then the larger threshold). Without it, the recommendation is the largest valid threshold among
+the routes that test on all n records, with sample splitting beside it.
+
+**Required n.** For reuse, γ itself depends on n (RRST Thm 1.4's ε²n term, Thm 3.1's nν(δ̂)), so
+power need not grow with n. The search is a branch and bound over [n_min, 10^12], left first:
+an interval [a, b] is discarded when an upper bound on the power over it is below the target
+(:func:`~maxinfo_bounds.planning.power.power_upper` at the largest γ on the interval), so the
+first n found is the smallest, and "none" is a proof over the whole range. The largest γ on
+[a, b] is γ(a) when γ is non-increasing in n (every step's guarantee fixed: each theorem's k
+grows with n), γ(b) when non-decreasing (Thresholdout's ε = 2B/(σn) only, one run), each with a
+0.1% slack for the planner's optimiser tolerance; when neither holds (several Thresholdout runs,
+or Thresholdout beside other DP steps) the required n is reported from a grid and marked not
+proven.
+
+>>> from maxinfo_bounds.planning import load_study
+>>> pp = plan_power(load_study("examples/select_one_of_1000.toml"))
+>>> pp.recommended.name
+'Bonferroni over the declared family of 1000'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..numeric import float_down
+from .power import describe, method_of, min_records, power_at, power_upper
+from .routes import PlanResult, plan
+from .stages import DP_TYPES
+from .study import PlanError, PowerSpec, Study, where
+
+__all__ = ["RouteRow", "PowerPlan", "plan_power", "power_curve", "study_at_n", "format_rows",
+           "N_MAX", "SPLIT_GRID"]
+
+#: the required-n search covers [n_min, N_MAX]
+N_MAX = 10**12
+#: test fractions tried for sample splitting
+SPLIT_GRID = tuple(round(0.05 * i, 2) for i in range(1, 20))
+#: relative slack on γ(n) for the planner's optimiser tolerance in the required-n bound
+_GAMMA_SLACK = 1e-3
+
+
+@dataclass(frozen=True)
+class RouteRow:
+    """One way to run the final test: its threshold, records, validity, power and required n."""
+
+    name: str
+    kind: str                      # "reuse" | "bonferroni" | "union" | "split" | "naive"
+    valid: bool
+    threshold: float
+    test_records: int
+    note: str
+    power: float | None = None
+    required_n: int | None = None
+    required_n_note: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"route": self.name, "kind": self.kind, "valid": self.valid,
+                "threshold_p_value": self.threshold, "test_records": self.test_records,
+                "note": self.note, "power_at_study_n": self.power,
+                "required_n_records": self.required_n, "required_n_note": self.required_n_note}
+
+
+@dataclass(frozen=True)
+class PowerPlan:
+    """The planner's recommendation: the rows, the recommended one, the reuse derivation."""
+
+    study: Study
+    rows: tuple[RouteRow, ...]
+    recommended: RouteRow
+    reuse: PlanResult | None
+    reuse_refusal: str
+    split_note: str
+
+    def as_dict(self) -> dict[str, Any]:
+        sp = self.study.power
+        return {
+            "study": self.study.name, "n_records": self.study.n, "alpha": self.study.alpha,
+            "recommended": self.recommended.as_dict(),
+            "routes": [r.as_dict() for r in self.rows],
+            "power": None if sp is None else {
+                "test": sp.test, "alternative": sp.alternative, "effect_size": sp.effect_size,
+                "p0": sp.p0, "target_power": sp.target, "split_fraction": sp.split_fraction,
+                "method": method_of(sp)},
+            "split_note": self.split_note,
+            "reuse_plan": None if self.reuse is None else self.reuse.as_dict(),
+            "reuse_refusal": self.reuse_refusal or None,
+        }
+
+
+def study_at_n(study: Study, n: int) -> Study:
+    """The study on ``n`` records (a Thresholdout step's ``holdout_n``, when it was the
+    study's n, follows)."""
+    steps = tuple(
+        replace(st, params={**st.params, "holdout_n": n})
+        if st.type == "thresholdout" and st.params.get("holdout_n") == study.n else st
+        for st in study.steps)
+    return replace(study, n=n, steps=steps)
+
+
+def _reuse_direction(study: Study) -> str:
+    """How the planner's γ moves with n: "down", "up" or "unknown" (see module doc)."""
+    dp_steps = [st for st in study.steps if st.type in DP_TYPES]
+    tho = [st for st in dp_steps if st.type == "thresholdout"]
+    if not tho:
+        return "down"
+    if len(dp_steps) == 1 and tho[0].times == 1:
+        return "up"
+    return "unknown"
+
+
+def _union_outputs(study: Study) -> int | None:
+    """M = Π range_size^times when every step is a description step (else None)."""
+    if not all(st.type == "description" for st in study.steps):
+        return None
+    m = 1
+    for st in study.steps:
+        m *= int(st.params["range_size"]) ** st.times
+    return m
+
+
+def _smallest_n(power: Callable[[int], float], upper: Callable[[int, int], float], target: float,
+                n_min: int, n_max: int) -> int | None:
+    """The smallest n in [n_min, n_max] with power(n) >= target, or None (branch and bound,
+    left first; ``upper(a, b)`` bounds the power on [a, b])."""
+    stack = [(n_min, n_max)]
+    while stack:
+        a, b = stack.pop()
+        if upper(a, b) < target:
+            continue
+        if b - a <= 4:
+            for n in range(a, b + 1):
+                if power(n) >= target:
+                    return n
+            continue
+        mid = int(math.isqrt(a * b)) if b > 4 * a else (a + b) // 2
+        mid = min(max(mid, a), b - 1)
+        stack.append((mid + 1, b))
+        stack.append((a, mid))
+    return None
+
+
+def _gamma_of_n(study: Study, cache: dict[int, float]) -> Callable[[int], float]:
+    def g(n: int) -> float:
+        if n not in cache:
+            try:
+                cache[n] = plan(study_at_n(study, n)).gamma
+            except PlanError:
+                cache[n] = 0.0
+        return cache[n]
+    return g
+
+
+def _required(row: RouteRow, study: Study, spec: PowerSpec,
+              gamma_n: Callable[[int], float]) -> tuple[int | None, str]:
+    t = spec.target
+    n0 = min_records(spec)
+    if row.kind == "split":
+        f = spec.split_fraction
+        n0 = max(n0, math.ceil(n0 / f))
+
+        def recs(n: int) -> int:
+            return math.floor(f * n)
+
+        def pw(n: int) -> float:
+            return power_at(spec, row.threshold, recs(n))
+
+        def up(a: int, b: int) -> float:
+            return power_upper(spec, row.threshold, max(recs(a), 1), recs(b))
+    elif row.kind == "reuse":
+        d = _reuse_direction(study)
+        if d == "unknown":
+            grid = sorted({max(n0, int(round(2 ** (j / 4)))) for j in range(0, 4 * 40 + 1)})
+            hit = next((n for n in grid if n <= N_MAX and power_at(spec, gamma_n(n), n) >= t), None)
+            why = ("not proven: with Thresholdout beside other DP steps (or run several times) "
+                   "γ is not monotone in n")
+            return hit, (f"smallest on a grid of 4 points per doubling ({why})" if hit else
+                         f"none on a grid up to 2^40 ({why})")
+
+        def pw(n: int) -> float:
+            return power_at(spec, gamma_n(n), n)
+
+        def up(a: int, b: int) -> float:
+            g_hi = (gamma_n(a) if d == "down" else gamma_n(b)) * (1 + _GAMMA_SLACK)
+            return power_upper(spec, g_hi, a, b)
+    else:
+        def pw(n: int) -> float:
+            return power_at(spec, row.threshold, n)
+
+        def up(a: int, b: int) -> float:
+            return power_upper(spec, row.threshold, a, b)
+    n = _smallest_n(pw, up, t, n0, N_MAX)
+    if n is None:
+        return None, f"no n <= {N_MAX:.0e} reaches power {t:g} (proven by the power bound)"
+    return n, "smallest n (proven: branch and bound on the power)"
+
+
+def _rows(study: Study, reuse: PlanResult | None, refusal: str) -> list[RouteRow]:
+    a, n = study.alpha, study.n
+    rows: list[RouteRow] = []
+    if reuse is not None:
+        rows.append(RouteRow(f"adaptive reuse ({reuse.route})", "reuse", True, reuse.gamma, n,
+                             "certified max-information bound, threshold rounded down"))
+    if study.family_size is not None:
+        rows.append(RouteRow(f"Bonferroni over the declared family of {study.family_size}",
+                             "bonferroni", True, float_down(Fraction(a) / study.family_size), n,
+                             "valid only if the chosen test is one of the pre-declared family"))
+    m = _union_outputs(study)
+    if m is not None:
+        rows.append(RouteRow(f"union bound over the analysis's {m} possible outputs", "union",
+                             True, float_down(Fraction(a) / m), n,
+                             "every step is a description: the test is one of at most "
+                             f"{m} fixed tests (α/M)"))
+    f = study.power.split_fraction if study.power is not None else 0.5
+    m_test = math.floor(f * n)
+    if study.iid:
+        rows.append(RouteRow(f"sample splitting (test on {f:g} of the records)", "split",
+                             m_test >= 1, a, m_test,
+                             f"the analysis runs on {n - m_test} records, the test on {m_test} "
+                             "fresh ones at alpha" if m_test >= 1 else
+                             "the test part would have no records"))
+    else:
+        rows.append(RouteRow("sample splitting", "split", False, a, m_test,
+                             "not valid: the data are not i.i.d. (iid = false), so the test "
+                             "part is not independent of what the analysis saw"))
+    rows.append(RouteRow("naive (no correction)", "naive", False, a, n,
+                         "ignores the adaptivity: not a valid threshold"))
+    return rows
+
+
+def _split_note(study: Study, spec: PowerSpec | None) -> str:
+    if spec is None or not study.iid:
+        return ""
+    for f in SPLIT_GRID:
+        m = math.floor(f * study.n)
+        if m >= min_records(spec) and power_at(spec, study.alpha, m) >= spec.target:
+            return (f"smallest test fraction on the grid 0.05..0.95 reaching power {spec.target:g}: "
+                    f"{f:g} ({m} test records); the analysis keeps {study.n - m} records")
+    return (f"no test fraction on the grid 0.05..0.95 reaches power {spec.target:g} at "
+            f"n = {study.n}")
+
+
+def plan_power(study: Study) -> PowerPlan:
+    """Every valid route with its power and required n, and the recommended one (module doc).
+
+    Raises :class:`PlanError` only for a malformed study; a study with no valid reuse route
+    still gets the other rows (the refusal reason is kept in ``reuse_refusal``).
+    """
+    try:
+        reuse: PlanResult | None = plan(study)
+        refusal = ""
+    except PlanError as exc:
+        reuse, refusal = None, str(exc)
+    rows = _rows(study, reuse, refusal)
+    spec = study.power
+    if spec is not None:
+        cache: dict[int, float] = {study.n: reuse.gamma if reuse is not None else 0.0}
+        gamma_n = _gamma_of_n(study, cache)
+        out = []
+        for r in rows:
+            if not r.valid:
+                out.append(r)
+                continue
+            req, note = _required(r, study, spec, gamma_n)
+            out.append(replace(r, power=power_at(spec, r.threshold, r.test_records),
+                               required_n=req, required_n_note=note))
+        rows = out
+        valid = [r for r in rows if r.valid]
+        best = max(valid, key=lambda r: (r.power or 0.0,
+                                         -(r.required_n if r.required_n is not None else N_MAX + 1),
+                                         r.threshold))
+    else:
+        same = [r for r in rows if r.valid and r.kind != "split"]
+        valid = same or [r for r in rows if r.valid]
+        best = max(valid, key=lambda r: r.threshold)
+    return PowerPlan(study, tuple(rows), best, reuse, refusal, _split_note(study, spec))
+
+
+def power_curve(pp: PowerPlan, path: str | Path, *, points: int = 60) -> Path:
+    """Plot power against n for every valid route (log n axis), marking the study's n and the
+    target power; written with matplotlib to ``path`` (format from its suffix)."""
+    spec = pp.study.power
+    if spec is None:
+        raise PlanError(where(pp.study.source, "power"),
+                        "missing: --power-curve needs a [power] table (test, effect_size, ...)")
+    p = Path(path)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    reqs = [r.required_n for r in pp.rows if r.valid and r.required_n is not None]
+    n_lo = min_records(spec)
+    n_hi = min(N_MAX, max([10 * pp.study.n, *[2 * q for q in reqs]]))
+    ns = np.unique(np.geomspace(n_lo, n_hi, points).round().astype(np.int64))
+    gamma_n = _gamma_of_n(pp.study, {})
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    for r in pp.rows:
+        if not r.valid:
+            continue
+        if r.kind == "reuse":
+            ys = [power_at(spec, gamma_n(int(n)), int(n)) for n in ns]
+        elif r.kind == "split":
+            f = spec.split_fraction
+            ys = [power_at(spec, r.threshold, math.floor(f * int(n))) for n in ns]
+        else:
+            ys = [power_at(spec, r.threshold, int(n)) for n in ns]
+        lw = 2.6 if r.name == pp.recommended.name else 1.4
+        label = r.name + ("  (recommended)" if r.name == pp.recommended.name else "")
+        ax.plot(ns, ys, lw=lw, label=label)
+    ax.axvline(pp.study.n, color="0.4", ls=":", lw=1)
+    ax.text(pp.study.n, 0.02, f" your n = {pp.study.n:,}", color="0.3", fontsize=8)
+    ax.axhline(spec.target, color="0.4", ls="--", lw=1)
+    ax.text(ns[0], spec.target + 0.015, f"target power {spec.target:g}", color="0.3", fontsize=8)
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("number of records n")
+    ax.set_ylabel("power: chance the test detects the effect")
+    ax.set_title(f"{pp.study.name}\n{describe(spec)}, alpha = {pp.study.alpha:g}", fontsize=9)
+    ax.legend(fontsize=7, loc="lower right")
+    ax.grid(alpha=0.3, which="both")
+    fig.tight_layout()
+    try:
+        fig.savefig(p)
+    finally:
+        plt.close(fig)
+    return p
+
+
+def format_rows(rows: Sequence[RouteRow]) -> list[str]:
+    """The route table as text lines (CLI)."""
+    out = []
+    has_power = any(r.power is not None for r in rows)
+    head = f"  {'route':52s} {'threshold':>11s} {'test n':>10s} {'valid':>6s}"
+    if has_power:
+        head += f" {'power':>7s} {'required n':>12s}"
+    out.append(head)
+    for r in rows:
+        line = (f"  {r.name[:52]:52s} {r.threshold:11.4g} {r.test_records:10d} "
+                f"{'yes' if r.valid else 'NO':>6s}")
+        if has_power:
+            pw = "-" if r.power is None else f"{r.power:.4f}"
+            rq = "-" if not r.valid else ("none" if r.required_n is None else f"{r.required_n:,}")
+            line += f" {pw:>7s} {rq:>12s}"
+        out.append(line)
+    return out

@@ -1,0 +1,377 @@
+r"""Routes: from a study's stages to a certified max-information bound and γ(α).
+
+:func:`plan` tries every valid route to a max-information bound (k bits, β) of the whole
+analysis, optimises the split of β across its stages, and returns the route with the largest
+corrected threshold γ(α) = (α − β)/2^k (RRST Thm 1.3), with the derivation (theorem ids,
+inputs, outputs, conditions).
+
+Routes (each where its conditions hold):
+
+* **max-information composition** (RRST Thm A.3 = DFHPRR Lemma 5) over the stages of
+  :mod:`~maxinfo_bounds.planning.stages`: a pure-DP stage uses RRST Thm 1.4a (any data) or, if it
+  is the first stage and the data are i.i.d., the better of Thm 1.4a and 1.4b; an approximate-DP
+  stage uses RRST Thm 3.1 at the best implied guarantee (ε' ≥ ε: an (ε, δ)-DP stage is also
+  (ε', δ)-DP) and is only allowed as the **first** stage on i.i.d. data (RRST §4: a later stage
+  sees data conditioned on earlier outputs; Thm 4.1 shows no bound can hold there); a
+  mutual-information stage uses RRST Lemma 1.5 (exact variant, β optimised on the exact curve).
+* **DP first stage, tighter composition**: as above, but the first DP stage is composed by
+  advanced composition (Dwork–Roth Thm 3.20) or, for identical steps, optimally (KOV15 Thm 3.3)
+  at a few total δ, then converted by RRST Thm 3.1 (i.i.d. data only).
+* **mutual information** (chain rule, RRST Cor C.2): when no stage is approximate DP, each stage's
+  MI is bounded (pure DP: I ≤ I_∞ ≤ Thm 1.4a's k; description: log2 of the range; MI steps: as
+  given), summed, and corrected by RRST Cor C.2 (optimal variant).
+
+Plans in which an approximate-DP step follows a non-DP step (or the data are not i.i.d.) have no
+valid route for that step and are refused with the reason (:class:`PlanError`).
+
+>>> from maxinfo_bounds.planning import Step, Study
+>>> study = Study(n=10_000, iid=True, alpha=0.05, steps=(Step("description", {"range_size": 1000}),))
+>>> r = plan(study)
+>>> r.route, round(r.gamma, 10)           # DFHPRR Thm 6 at beta = alpha/2: alpha^2 / (4 * 1000)
+('max-information composition', 6.25e-07)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from scipy.optimize import minimize, minimize_scalar
+
+from ..catalog import Bound
+from ..numeric import LOG2E, InvalidParameter, RegimeError, float_up
+from ..theorems.composition import compose_max_information
+from ..theorems.description import description_length_max_information
+from ..theorems.dp_accounting import DPGuarantee, compose_dp, kov_eps_float, optimal_composition
+from ..theorems.maxinfo_dp import (
+    approx_dp_max_information_implied,
+    pure_dp_max_information,
+    pure_dp_max_information_product,
+    thm31_implied_float_k,
+)
+from ..theorems.mutual_info import PAPER_CONSTANT, mi_k_float, mi_to_approx_max_information
+from ..theorems.pvalues import mi_pvalue_correction, pvalue_correction
+from .stages import Link, Stage, stages_of
+from .study import PlanError, Study
+
+__all__ = ["PlanResult", "plan", "TIGHT_MAX_RUNS", "DELTA_GRID"]
+
+@dataclass(frozen=True)
+class PlanResult:
+    """The planner's answer: γ(α) rounded down, the overall (k bits, β), and the derivation."""
+
+    study: str
+    alpha: float
+    gamma: float
+    k: float | None
+    beta: float | None
+    route: str
+    chain: tuple[Link, ...]
+    candidates: tuple[tuple[str, float | None, str], ...]
+    notes: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "study": self.study, "alpha": self.alpha, "gamma": self.gamma, "k_bits": self.k,
+            "beta": self.beta, "route": self.route,
+            "chain": [{"what": c.what, "theorems": list(c.theorems), "inputs": c.inputs,
+                       "output": c.output, "conditions": list(c.conditions)} for c in self.chain],
+            "candidates": [{"route": r, "gamma": g, "note": n} for r, g, n in self.candidates],
+            "notes": list(self.notes),
+        }
+
+
+class _Curve:
+    """A stage's (k, β) trade-off: float surrogate ``k_of(beta)`` and certified ``bound(beta)``.
+
+    ``fixed`` curves do not depend on β (their bound has β = 0 or a fixed β)."""
+
+    def __init__(self, name: str, k_of: Callable[[float], float] | None,
+                 bound: Callable[[float], Bound], links: list[Link], family: str = "first",
+                 weight: float = 1.0) -> None:
+        self.name, self.k_of, self.bound, self.links = name, k_of, bound, links
+        #: curves of one family share one optimisation variable x, with beta = x * weight
+        self.family, self.weight = family, weight
+
+
+def _dp_stage_curve(stage: Stage, n: int, first: bool, iid: bool, g: DPGuarantee,
+                    comp_link: Link) -> _Curve:
+    links = [*stage.links, comp_link]
+    if g.delta > 0:
+        def kb(b: float) -> Bound:
+            return approx_dp_max_information_implied(g.eps, g.delta, n, b)
+
+        def kf(b: float) -> float:
+            k = thm31_implied_float_k(g.eps, g.delta, n, b)[0]
+            return k if math.isfinite(k) else 1e300
+        return _Curve("RRST-3.1", kf, kb, links)
+    k_any = pure_dp_max_information(g.eps, n)
+    if first and iid and g.eps > 0:
+        e = g.eps
+
+        def kf2(b: float) -> float:
+            return min(float(k_any.k), LOG2E * (e * e * n / 2 + e * math.sqrt(n * math.log(2 / b) / 2)))
+
+        def kb2(b: float) -> Bound:
+            prod: Bound = pure_dp_max_information_product(e, n, b)
+            return prod if prod.k < k_any.k else k_any
+        return _Curve("RRST-1.4a/1.4b", kf2, kb2, links)
+    return _Curve("RRST-1.4a", None, lambda b: k_any, links)
+
+
+def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
+    """β per curve maximising log2(α − Σβ) − Σk(β) (float surrogate; the result is certified
+    afterwards, so the optimiser needs none). Curves without a β trade-off get β = 0.
+
+    Curves of one family share a variable x (β = x · weight): for description-length stages
+    (k = log2 m − log2 β) the Lagrange condition makes every β equal; for mutual-information
+    stages (k ≈ (m + 0.54)/β) it makes β proportional to sqrt(m + 0.54). So at most three
+    variables (first DP stage, descriptions, MI stages), whatever the number of stages.
+    """
+    idx = [i for i, c in enumerate(curves) if c.k_of is not None]
+    betas = [0.0] * len(curves)
+    if not idx:
+        return betas
+    fams = sorted({curves[i].family for i in idx})
+    fam_of = [fams.index(curves[i].family) for i in idx]
+    weights = np.array([curves[i].weight for i in idx])
+    wsum = np.array([weights[[j for j, f in enumerate(fam_of) if f == q]].sum()
+                     for q in range(len(fams))])
+
+    def obj(x: np.ndarray) -> float:
+        xs = np.exp(x)
+        bs = xs[fam_of] * weights
+        rest = alpha - float(np.sum(bs))
+        if rest <= 0 or not np.all(np.isfinite(bs)):
+            return 1e300
+        tot = 0.0
+        for j, i in enumerate(idx):
+            k_of = curves[i].k_of
+            assert k_of is not None
+            tot += k_of(float(bs[j]))
+        return tot - math.log2(rest)
+
+    x0 = np.log(alpha / (2 * len(fams) * wsum))
+    if len(fams) == 1:
+        lo, hi = float(x0[0]) - 60, float(math.log(alpha / wsum[0])) - 1e-9
+        grid = np.linspace(lo, hi, 13)
+        start = float(min(grid, key=lambda t: obj(np.array([t]))))
+        step = (hi - lo) / 12
+        res = minimize_scalar(lambda t: obj(np.array([t])),
+                              bounds=(max(lo, start - step), min(hi, start + step)),
+                              method="bounded", options={"xatol": 1e-4})
+        cands = [np.array([float(res.x)]), np.array([start]), x0]
+    else:
+        res = minimize(obj, x0, method="Nelder-Mead",
+                       options={"xatol": 1e-6, "fatol": 1e-9, "maxiter": 400 * len(fams)})
+        cands = [np.asarray(res.x), x0]
+    best = min(cands, key=obj)
+    for j, i in enumerate(idx):
+        betas[i] = float(math.exp(best[fam_of[j]]) * weights[j])
+    return betas
+
+
+def _certify(alpha: float, curves: list[_Curve], betas: list[float]) -> tuple[float, Bound, list[Bound]]:
+    bounds = []
+    for c, b in zip(curves, betas):
+        bounds.append(c.bound(b) if c.k_of is not None else c.bound(0.0))
+    total = compose_max_information(bounds)
+    return pvalue_correction(alpha, total.k, total.beta), total, bounds
+
+
+def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | None,
+                   first_link: Link | None, name: str) -> tuple[float, PlanResult | None, str]:
+    curves: list[_Curve] = []
+    for j, s in enumerate(stages):
+        if s.kind == "dp":
+            if j == 0 and first_dp is not None and first_link is not None:
+                g, link = first_dp, first_link
+            else:
+                g = s.basic()
+                link = Link("DP composition of the stage", ("DR-3.16",),
+                            f"{s.runs} adaptive runs", f"({g.eps!r}, {g.delta!r})-DP",
+                            g.conditions)
+            if g.delta > 0 and (j > 0 or not study.iid):
+                first_step = s.steps[0]
+                why = ("the data are not i.i.d. (set data.iid = true only if the records are i.i.d.)"
+                       if not study.iid else
+                       f"it follows steps[{stages[j - 1].steps[-1]}] ({study.steps[stages[j - 1].steps[-1]].type})"
+                       ", whose output the analysis conditions on")
+                return 0.0, None, (f"steps[{first_step}] is approximate DP: RRST Thm 3.1 bounds its "
+                                   f"max-information only for i.i.d. data and as the first stage "
+                                   f"(RRST §4, Thm 4.1), but {why}")
+            curves.append(_dp_stage_curve(s, study.n, j == 0, study.iid, g, link))
+        elif s.kind == "description":
+            m = s.range_size
+
+            def kf(b: float, m: int = m) -> float:
+                return math.log2(m) - math.log2(b)
+
+            def kb_d(b: float, m: int = m) -> Bound:
+                bd: Bound = description_length_max_information(m, b)
+                return bd
+
+            curves.append(_Curve("DFHPRR-6", kf, kb_d, s.links, family="desc"))
+        else:
+            mi = s.mi_bits
+
+            # parametrised by beta through the exact curve of Lemma 1.5's proof:
+            # k(beta) = (m - (1 - beta) log2(1 - beta)) / beta (never above (m + 0.54)/beta)
+            def kf_mi(b: float, mi: float = mi) -> float:
+                return mi_k_float(mi, b)
+
+            def kb_mi(b: float, mi: float = mi) -> Bound:
+                bd: Bound = mi_to_approx_max_information(mi, float_up(mi_k_float(mi, b))
+                                                         if b > 0 else 1e300)
+                return bd
+            curves.append(_Curve("RRST-1.5a", kf_mi, kb_mi, s.links, family="mi",
+                                 weight=math.sqrt(mi + PAPER_CONSTANT)))
+    betas = _optimise(study.alpha, curves)
+    if any(c.k_of is not None and c.k_of(b) >= 1e299 for c, b in zip(curves, betas)):
+        return 0.0, None, "no beta below alpha is reachable by every stage"
+    try:
+        gamma, total, bounds = _certify(study.alpha, curves, betas)
+    except (InvalidParameter, RegimeError) as exc:
+        return 0.0, None, f"not certifiable: {exc}"
+    chain: list[Link] = []
+    for c, b in zip(curves, bounds):
+        chain.extend(c.links)
+        chain.append(Link("max-information of the stage", (b.theorem,),
+                          f"beta={b.beta!r}", f"k <= {b.k!r} bits",
+                          b.conditions + (("product inputs: first stage, i.i.d. data",)
+                                          if b.product_only else ())))
+    chain.append(Link("composition over stages", ("RRST-A.3",), f"{len(bounds)} stages",
+                      f"k = {total.k!r} bits, beta = {total.beta!r}",
+                      ("only the first stage product-only",)))
+    chain.append(Link("p-value correction", ("RRST-1.3",), f"alpha={study.alpha!r}",
+                      f"gamma = {gamma!r}", ("gamma = (alpha - beta) / 2^k, rounded down",)))
+    res = PlanResult(study.name, study.alpha, gamma, total.k, total.beta, name, tuple(chain), ())
+    return gamma, res, ""
+
+
+def _mi_route(study: Study, stages: list[Stage]) -> tuple[float, PlanResult | None, str]:
+    total = Fraction(0)
+    chain: list[Link] = []
+    for s in stages:
+        if s.kind == "dp":
+            if not s.pure:
+                return 0.0, None, "an approximate-DP stage has no mutual-information bound here"
+            g = s.basic()
+            k = pure_dp_max_information(g.eps, study.n).k
+            chain += [*s.links, Link("MI of the stage", ("DR-3.16", "RRST-1.4a"),
+                                     f"eps={g.eps!r}, n={study.n}", f"I <= I_inf <= {k!r} bits")]
+            total += Fraction(k)
+        elif s.kind == "description":
+            m = float_up(Fraction(math.log2(s.range_size)) * (1 + Fraction(1, 2**50)))
+            chain += [*s.links, Link("MI of the stage", ("entropy",), f"range {s.range_size}",
+                                     f"I <= log2(range) <= {m!r} bits")]
+            total += Fraction(m)
+        else:
+            chain += s.links
+            total += Fraction(s.mi_bits)
+    m_tot = float_up(total)
+    gamma = mi_pvalue_correction(study.alpha, m_tot)
+    chain.append(Link("chain rule and correction", ("RRST-C.2",), f"I <= {m_tot!r} bits",
+                      f"gamma = {gamma!r}", ("optimal variant",)))
+    return gamma, PlanResult(study.name, study.alpha, gamma, None, None, "mutual information",
+                             tuple(chain), ()), ""
+
+
+#: total δ at which the tight composition of the first DP stage is tried
+DELTA_GRID = (1e-12, 1e-20, 1e-30)
+#: the tight (advanced / optimal) composition of the first stage is tried up to this many runs
+TIGHT_MAX_RUNS = 10_000
+
+
+def _pruned(study: Study, eps: float, results: list[tuple[float, PlanResult]],
+            cands: list[tuple[str, float | None, str]], dt: float) -> bool:
+    """Skip an RRST Thm 3.1 route that cannot beat the best route found so far.
+
+    Thm 3.1's k >= n c (e^{6 eps} - 1) + c t sqrt(n), c = 6 eps log2 e, and t >=
+    sqrt(2 ln(1/alpha)) since beta >= e^{-t^2/2} must stay below alpha; no route gives gamma above
+    alpha 2^-k. (With a float estimate of eps, shrunk by 0.1%, this is only a time saver: skipping
+    a route never makes the returned gamma invalid.)
+    """
+    if eps > 0.5:
+        cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
+                      f"composed eps {eps!r} > 1/2: outside RRST Thm 3.1"))
+        return True
+    c6 = 6 * eps * LOG2E
+    k_floor = (study.n * c6 * math.expm1(6 * eps)
+               + c6 * math.sqrt(2 * math.log(1 / study.alpha)) * math.sqrt(study.n))
+    best_g = max((r[0] for r in results), default=0.0)
+    if best_g > 0 and study.alpha * 2.0 ** (-k_floor) * (1 + 1e-9) < best_g:
+        cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
+                      f"cannot beat the best route: k >= {k_floor:.4g} bits"))
+        return True
+    return False
+
+
+def plan(study: Study) -> PlanResult:
+    """The largest certified γ(α) over every valid route, with its derivation (see module doc)."""
+    if not isinstance(study, Study):
+        raise InvalidParameter("study", study, "a Study (see load_study / parse_study)")
+    stages = stages_of(study)
+    cands: list[tuple[str, float | None, str]] = []
+    results: list[tuple[float, PlanResult]] = []
+
+    def consider(name: str, out: tuple[float, PlanResult | None, str]) -> None:
+        g, res, why = out
+        cands.append((name, g if res is not None else None, why))
+        if res is not None:
+            results.append((g, res))
+
+    consider("max-information composition", _maxinfo_route(study, stages, None, None,
+                                                           "max-information composition"))
+    s0 = stages[0]
+    if s0.kind == "dp" and study.iid and s0.runs > TIGHT_MAX_RUNS:
+        cands.append(("tight DP composition of the first stage", None,
+                      f"skipped: more than {TIGHT_MAX_RUNS} runs (basic composition used)"))
+    elif s0.kind == "dp" and study.iid and s0.runs > 1:
+        used = sum((c * Fraction(d) for _, d, c in s0.dp), Fraction(0))
+        same = len({(e, d) for e, d, _ in s0.dp}) == 1
+        expanded = [(e, d) for e, d, c in s0.dp for _ in range(c)]
+        for dt in DELTA_GRID:
+            if Fraction(dt) <= used:
+                continue
+            if same:
+                e0, d0, _ = s0.dp[0]
+                if _pruned(study, kov_eps_float(e0, d0, s0.runs, dt) * 0.999, results, cands, dt):
+                    continue
+                try:
+                    g = optimal_composition(e0, d0, s0.runs, dt)
+                except InvalidParameter:
+                    continue
+                link = Link("optimal DP composition of the stage", ("KOV15-3.3",),
+                            f"{s0.runs} x ({e0!r}, {d0!r})", f"({g.eps!r}, {g.delta!r})-DP",
+                            g.conditions)
+            else:
+                g = compose_dp(expanded, dt)
+                link = Link("advanced DP composition of the stage", (g.theorem,),
+                            f"{s0.runs} runs", f"({g.eps!r}, {g.delta!r})-DP", g.conditions)
+            if g.eps == 0:  # delta_total already covers the whole privacy curve
+                cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
+                              "composed eps is 0: RRST Thm 3.1 needs eps > 0"))
+                continue
+            if g.eps > 0.5:  # RRST Thm 3.1 needs eps <= 1/2
+                cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
+                              f"composed eps {g.eps!r} > 1/2: outside RRST Thm 3.1"))
+                continue
+            if _pruned(study, g.eps, results, cands, dt):
+                continue
+            consider(f"DP first stage at delta={dt!r} (RRST-3.1)",
+                     _maxinfo_route(study, stages, g, link,
+                                    f"tight DP composition (delta={dt!r}) then RRST Thm 3.1"))
+    consider("mutual information", _mi_route(study, stages))
+    if not results:
+        reasons = "; ".join(f"{n}: {w}" for n, g, w in cands if w)
+        raise PlanError(study.source, f"no valid route: {reasons}")
+    gamma, best = max(results, key=lambda t: t[0])
+    notes = tuple(w for n, g, w in cands if w and g is None)
+    return replace(best, candidates=tuple(cands), notes=notes)
+
+
