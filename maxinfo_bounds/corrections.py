@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from .numeric import InvalidParameter, check_int, check_real
+from .numeric import InvalidParameter, RegimeError, check_int, check_real
 from .theorems.description import description_length_max_information
 from .theorems.maxinfo_dp import pure_dp_max_information, pure_dp_max_information_product
 from .theorems.pvalues import mi_pvalue_correction, pvalue_correction
@@ -136,38 +136,38 @@ def correct(alpha: float, *, eps: float | None = None, n: int | None = None, iid
 
 def _approx_dp_route(a: float, eps: float, delta: float,
                      n: int) -> tuple[str, float, float | None, float | None, tuple[str, ...]]:
-    """RRST Thm 3.1 (sound) then Thm 1.3, with the target beta chosen to maximise gamma."""
-    from .theorems.maxinfo_dp import approx_dp_max_information
+    """RRST Thm 3.1 (sound) at the best implied guarantee (eps' >= eps), then Thm 1.3, with the
+    target beta chosen to maximise gamma: a grid on log beta brackets the best point (much of
+    (0, alpha) may be unreachable), bounded Brent refines it, and the final point is certified."""
+    from .theorems.maxinfo_dp import approx_dp_max_information_implied, thm31_implied_float_k
 
-    def k_at(b: float) -> float:
-        try:
-            return float(approx_dp_max_information(eps, delta, n, beta=b).k)
-        except InvalidParameter:
-            return 1e6  # this beta is not reachable (finite and moderate: the optimiser's
-            #             parabolic steps overflow to inf - inf on huge sentinels)
-
-    b0 = approx_dp_max_information(eps, delta, n)  # the paper's choice; raises RegimeError
-    lo = math.log(min(b0.beta, a) * 1e-12 + 1e-300)
-    hi = math.log(a) - 1e-9
+    check_real("eps", eps, low=0.0, low_open=True)
+    check_real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
+    ni = check_int("n", n, low=1)
+    if max(eps, delta) > 0.5:
+        name, val = ("eps", eps) if eps > 0.5 else ("delta", delta)
+        raise RegimeError("RRST Thm 3.1", name, val,
+                          "eps in (0, 1/2] and delta < eps' for some implied eps' in [eps, 1/2]")
 
     def obj(lb: float) -> float:
-        return k_at(math.exp(lb)) - math.log2(max(a - math.exp(lb), 1e-300))
+        b = math.exp(lb)
+        k = thm31_implied_float_k(float(eps), float(delta), ni, b)[0]
+        return (k if math.isfinite(k) else 1e6) - math.log2(max(a - b, 1e-300))
 
-    # much of [lo, hi] may be unreachable (a flat sentinel the bounded Brent search cannot
-    # climb out of): bracket the best grid point first, then refine between its neighbours
+    lo, hi = math.log(a) - 30.0, math.log(a) - 1e-9
     grid = np.linspace(lo, hi, 48)
     vals = [obj(float(g)) for g in grid]
     i = int(np.argmin(vals))
-    res = minimize_scalar(obj, bounds=(float(grid[max(i - 1, 0)]), float(grid[min(i + 1, 47)])),
-                          method="bounded", options={"xatol": 1e-6, "maxiter": 60})
-    best: tuple[float, float, float] = (0.0, b0.k, b0.beta)
-    for b in (math.exp(float(res.x)), math.exp(float(grid[i])), b0.beta):
-        if b < a:
+    best: tuple[float, float | None, float | None] = (0.0, None, None)
+    if vals[i] < 1e5:
+        res = minimize_scalar(obj, bounds=(float(grid[max(i - 1, 0)]), float(grid[min(i + 1, 47)])),
+                              method="bounded", options={"xatol": 1e-6, "maxiter": 60})
+        for lb in (float(res.x), float(grid[i])):
             try:
-                bound = approx_dp_max_information(eps, delta, n, beta=b) if b != b0.beta else b0
+                bound = approx_dp_max_information_implied(float(eps), float(delta), ni, math.exp(lb))
             except InvalidParameter:
-                continue  # the optimiser stopped at a beta Thm 3.1 cannot reach
+                continue
             g = pvalue_correction(a, bound.k, bound.beta)
-            if g > best[0]:
+            if best[1] is None or g > best[0]:
                 best = (g, bound.k, bound.beta)
     return ("approximate DP, i.i.d. data", best[0], best[1], best[2], ("RRST-3.1", "RRST-1.3"))

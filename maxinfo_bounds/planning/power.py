@@ -10,10 +10,11 @@ test       power at level γ on n records                        computed by (ex
 ========== ==================================================== ==============================
 z          one-sample z-test of a mean, effect d = μ/σ (σ known) ``statsmodels`` NormalIndPower
            ("larger": 1 − Φ(z_{1−γ} − d√n))                      (ratio 0: one sample)
-t          one-sample t-test, Cohen's d                          ``statsmodels`` TTestPower
-                                                                 (noncentral t)
-t2         two-sample t-test, Cohen's d, the n records in two    ``statsmodels`` TTestIndPower
-           groups of ⌊n/2⌋ and ⌈n/2⌉                             (noncentral t)
+t          one-sample t-test, Cohen's d                          ``scipy.stats.nct`` (the
+                                                                 formula of statsmodels
+                                                                 TTestPower, NaN-guarded)
+t2         two-sample t-test, Cohen's d, the n records in two    ``scipy.stats.nct`` (as
+           groups of ⌊n/2⌋ and ⌈n/2⌉                             statsmodels TTestIndPower)
 proportion exact binomial test of p = p0, true p1 = p0 + effect  ``scipy.stats.binom`` (exact;
            (equal tails γ/2 each when two-sided)                 not the normal approximation)
 ========== ==================================================== ==============================
@@ -35,6 +36,7 @@ interval reaches the target.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -52,24 +54,52 @@ def method_of(spec: PowerSpec) -> str:
     """How the power of ``spec``'s test is computed, in words (for reports)."""
     return {
         "z": "exact normal power of the z-test (statsmodels NormalIndPower, one sample)",
-        "t": "exact noncentral-t power of the one-sample t-test (statsmodels TTestPower)",
+        "t": "exact noncentral-t power of the one-sample t-test (scipy.stats.nct, as "
+             "statsmodels TTestPower)",
         "t2": "exact noncentral-t power of the two-sample t-test, two equal groups "
-              "(statsmodels TTestIndPower)",
+              "(scipy.stats.nct, as statsmodels TTestIndPower)",
         "proportion": "exact binomial test and exact binomial power (scipy.stats.binom); "
                       "two-sided: equal tails",
     }[spec.test]
 
 
 @lru_cache(maxsize=None)
-def _engines() -> dict[str, Any]:
+def _normal_power() -> Any:
     # statsmodels is imported only when power is asked for (it costs ~1 s at import)
-    from statsmodels.stats.power import NormalIndPower, TTestIndPower, TTestPower
+    from statsmodels.stats.power import NormalIndPower
 
-    return {"z": NormalIndPower(), "t": TTestPower(), "t2": TTestIndPower()}
+    return NormalIndPower()
 
 
 def _clip(p: float) -> float:
-    return min(max(float(p), 0.0), 1.0)
+    v = float(p)
+    if v != v:  # never NaN: the t paths replace scipy's NaN tails before this point
+        raise ArithmeticError("power evaluated to NaN")
+    return min(max(v, 0.0), 1.0)
+
+
+def _nct_power(df: float, nc: float, gamma: float, alt: str) -> float:
+    """The t-test's exact power: noncentral t tails beyond the central-t critical values.
+
+    scipy's noncentral t returns NaN for a few far tails at large df (probabilities far below
+    1e-15); such a term is replaced by its normal limit Φ(−c − nc) (or 1 − Φ(c − nc)),
+    which is what it converges to and is negligible beside the other tail."""
+    from scipy.stats import nct, norm, t
+
+    def upper(c: float) -> float:
+        v = float(nct.sf(c, df, nc))
+        return v if v == v else float(norm.sf(c - nc))
+
+    def lower(c: float) -> float:
+        v = float(nct.cdf(c, df, nc))
+        return v if v == v else float(norm.cdf(c - nc))
+
+    if alt == "larger":
+        return upper(float(t.isf(gamma, df)))
+    if alt == "smaller":
+        return lower(-float(t.isf(gamma, df)))
+    c = float(t.isf(gamma / 2, df))
+    return upper(c) + lower(-c)
 
 
 def _binom_crit_upper(n: int, p0: float, level: float) -> int:
@@ -127,15 +157,14 @@ def power_at(spec: PowerSpec, gamma: float, n: int) -> float:
     g = min(gamma, 1.0)
     if spec.test == "proportion":
         return _binom_power(spec, g, (n, n), (n, n))
-    eng = _engines()[spec.test]
     d, alt = spec.effect_size, spec.alternative
     if spec.test == "z":
-        return _clip(eng.power(effect_size=d, nobs1=n, alpha=g, ratio=0.0, alternative=alt))
+        return _clip(_normal_power().power(effect_size=d, nobs1=n, alpha=g, ratio=0.0,
+                                           alternative=alt))
     if spec.test == "t":
-        return _clip(eng.power(effect_size=d, nobs=n, alpha=g, alternative=alt))
+        return _clip(_nct_power(n - 1, d * math.sqrt(n), g, alt))
     n1 = n // 2
-    return _clip(eng.power(effect_size=d, nobs1=n1, alpha=g, ratio=(n - n1) / n1,
-                           alternative=alt))
+    return _clip(_nct_power(n - 2, d * math.sqrt(n1 * (n - n1) / n), g, alt))
 
 
 def power_upper(spec: PowerSpec, gamma_hi: float, n_lo: int, n_hi: int) -> float:

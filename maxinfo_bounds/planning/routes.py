@@ -88,18 +88,20 @@ class PlanResult:
 class _Curve:
     """A stage's (k, β) trade-off: float surrogate ``k_of(beta)`` and certified ``bound(beta)``.
 
-    ``fixed`` curves do not depend on β (their bound has β = 0 or a fixed β)."""
+    ``fixed`` curves do not depend on β (their bound has β = 0 or a fixed β). ``unreachable``
+    says in words why no β below α works for the stage, when that happens."""
 
     def __init__(self, name: str, k_of: Callable[[float], float] | None,
                  bound: Callable[[float], Bound], links: list[Link], family: str = "first",
-                 weight: float = 1.0) -> None:
+                 weight: float = 1.0, unreachable: str = "") -> None:
         self.name, self.k_of, self.bound, self.links = name, k_of, bound, links
+        self.unreachable = unreachable
         #: curves of one family share one optimisation variable x, with beta = x * weight
         self.family, self.weight = family, weight
 
 
 def _dp_stage_curve(stage: Stage, n: int, first: bool, iid: bool, g: DPGuarantee,
-                    comp_link: Link) -> _Curve:
+                    comp_link: Link, alpha: float) -> _Curve:
     links = [*stage.links, comp_link]
     if g.delta > 0:
         def kb(b: float) -> Bound:
@@ -108,7 +110,18 @@ def _dp_stage_curve(stage: Stage, n: int, first: bool, iid: bool, g: DPGuarantee
         def kf(b: float) -> float:
             k = thm31_implied_float_k(g.eps, g.delta, n, b)[0]
             return k if math.isfinite(k) else 1e300
-        return _Curve("RRST-3.1", kf, kb, links)
+        steps = f"steps[{stage.steps[0]}..{stage.steps[-1]}]"
+        if max(g.eps, g.delta) > 0.5:
+            why = (f"{steps} compose to ({g.eps:.4g}, {g.delta:.3g})-DP: RRST Thm 3.1 needs "
+                   "eps <= 1/2 (fewer runs, more noise, or a smaller per-step eps)")
+        else:
+            # beta >= n (delta' + delta'') >= 4 n sqrt(delta/(1 - e^{-3 eps'})) for every delta_hat
+            d_max = 3 * 0.5 * alpha**2 / (16 * n * n)
+            why = (f"{steps} are ({g.eps:.4g}, {g.delta:.3g})-DP on n = {n} records: RRST Thm "
+                   "3.1's beta is at least 4 n sqrt(delta/(3 eps')), so delta must be below "
+                   f"about 3 eps' alpha^2/(16 n^2) for some eps' <= 1/2 (here: delta < "
+                   f"{d_max:.2g} at alpha = {alpha:g})")
+        return _Curve("RRST-3.1", kf, kb, links, unreachable=why)
     k_any = pure_dp_max_information(g.eps, n)
     if first and iid and g.eps > 0:
         e = g.eps
@@ -204,7 +217,7 @@ def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | No
                 return 0.0, None, (f"steps[{first_step}] is approximate DP: RRST Thm 3.1 bounds its "
                                    f"max-information only for i.i.d. data and as the first stage "
                                    f"(RRST §4, Thm 4.1), but {why}")
-            curves.append(_dp_stage_curve(s, study.n, j == 0, study.iid, g, link))
+            curves.append(_dp_stage_curve(s, study.n, j == 0, study.iid, g, link, study.alpha))
         elif s.kind == "description":
             m = s.range_size
 
@@ -231,8 +244,10 @@ def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | No
             curves.append(_Curve("RRST-1.5a", kf_mi, kb_mi, s.links, family="mi",
                                  weight=math.sqrt(mi + PAPER_CONSTANT)))
     betas = _optimise(study.alpha, curves)
-    if any(c.k_of is not None and c.k_of(b) >= 1e299 for c, b in zip(curves, betas)):
-        return 0.0, None, "no beta below alpha is reachable by every stage"
+    stuck = [c for c, b in zip(curves, betas) if c.k_of is not None and c.k_of(b) >= 1e299]
+    if stuck:
+        return 0.0, None, "; ".join(c.unreachable or f"{c.name}: no beta below alpha reachable"
+                                    for c in stuck)
     try:
         gamma, total, bounds = _certify(study.alpha, curves, betas)
     except (InvalidParameter, RegimeError) as exc:
@@ -335,9 +350,11 @@ def plan(study: Study) -> PlanResult:
         used = sum((c * Fraction(d) for _, d, c in s0.dp), Fraction(0))
         same = len({(e, d) for e, d, _ in s0.dp}) == 1
         expanded = [(e, d) for e, d, c in s0.dp for _ in range(c)]
-        for dt in DELTA_GRID:
-            if Fraction(dt) <= used:
-                continue
+        # total delta: the fixed grid above what the steps use, and 2x, 10x what they use
+        dts = {dt for dt in DELTA_GRID if Fraction(dt) > used}
+        if used > 0:
+            dts |= {float_up(2 * used), float_up(10 * used)}
+        for dt in sorted(x for x in dts if x < 0.5):
             if same:
                 e0, d0, _ = s0.dp[0]
                 if _pruned(study, kov_eps_float(e0, d0, s0.runs, dt) * 0.999, results, cands, dt):

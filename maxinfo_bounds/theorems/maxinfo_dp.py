@@ -480,9 +480,14 @@ def thm31_implied_float_k(eps: float, delta: float, n: int, beta: float, *,
         k = np.where(ok & np.isfinite(k), k, np.inf)
         return E, D, t, k
 
-    le = np.linspace(le_lo, le_hi, eps_grid) if le_hi > le_lo else np.array([le_lo])
+    # eps' grid: one fixed grid (0.5 * 2^(-j/4)), independent of eps, cut at eps, plus eps
+    # itself; so a stronger guarantee (smaller eps) searches a superset of the same points and
+    # lands on the same optimum whenever that lies above both (monotone in the guarantee)
+    j_max = min(int(math.floor(4 * (le_hi - le_lo) / math.log(2))), 4 * eps_grid * 4)
+    le = np.unique(np.concatenate([[le_lo], le_hi - np.arange(j_max + 1) * math.log(2) / 4]))
     ld = np.linspace(ld_lo, ld_hi, dhat_grid)
     best = (math.inf, eps, math.nan, math.nan)
+    se, sd = math.log(2) / 4, ld[1] - ld[0]
     for _ in range(3):
         E, D, t, k = grid_k(le, ld)
         i = np.unravel_index(int(np.argmin(k)), k.shape)
@@ -491,11 +496,10 @@ def thm31_implied_float_k(eps: float, delta: float, n: int, beta: float, *,
         if float(k[i]) < best[0]:
             best = (float(k[i]), float(E[i]), float(t[i]), float(D[i]))
         # zoom: the neighbouring cells of the best point, finer
-        se = (le[1] - le[0]) if len(le) > 1 else 0.0
-        sd = ld[1] - ld[0]
         ce, cd = math.log(best[1]), math.log(best[3])
-        le = np.linspace(max(le_lo, ce - se), min(le_hi, ce + se), 17) if se else le
+        le = np.linspace(max(le_lo, ce - se), min(le_hi, ce + se), 17)
         ld = np.linspace(max(ld_lo, cd - sd), min(ld_hi, cd + sd), 33)
+        se, sd = se / 8, sd / 16
     return best
 
 

@@ -1,0 +1,385 @@
+"""Power planning: the power of the final test (against independent formulas, published
+sample sizes and Monte Carlo), the required-n search (against brute force), the recommendation
+(valid, most powerful) and the [power] table's bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+from fractions import Fraction as F
+from pathlib import Path
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from maxinfo_bounds.cli import main
+from maxinfo_bounds.planning import (
+    PlanError,
+    PowerSpec,
+    Step,
+    Study,
+    load_study,
+    parse_study,
+    plan,
+    plan_power,
+    power_at,
+)
+from maxinfo_bounds.planning.power import power_upper
+
+from .cli_helpers import assert_one_line_error
+
+EX = Path(__file__).resolve().parents[1] / "examples"
+
+
+def _study(spec, *steps, n=1000, iid=True, alpha=0.05, family_size=None):
+    steps = steps or (Step("description", {"range_size": 1}),)
+    return Study(n=n, iid=iid, alpha=alpha, steps=tuple(steps), power=spec,
+                 family_size=family_size)
+
+
+# --- the power of each test against formulas written here from the textbook definitions ------
+
+def _z_power(d, n, g, alt):
+    z = stats.norm
+    s = d * math.sqrt(n)
+    if alt == "larger":
+        return z.sf(z.isf(g) - s)
+    if alt == "smaller":
+        return z.cdf(-z.isf(g) - s)
+    c = z.isf(g / 2)
+    return z.sf(c - s) + z.cdf(-c - s)
+
+
+def _t_power(d, n, g, alt, two_sample=False):
+    if two_sample:
+        n1, n2 = n // 2, n - n // 2
+        df, nc = n - 2, d * math.sqrt(n1 * n2 / n)
+    else:
+        df, nc = n - 1, d * math.sqrt(n)
+    if alt == "larger":
+        return stats.nct.sf(stats.t.isf(g, df), df, nc)
+    if alt == "smaller":
+        return stats.nct.cdf(-stats.t.isf(g, df), df, nc)
+    c = stats.t.isf(g / 2, df)
+    return stats.nct.sf(c, df, nc) + stats.nct.cdf(-c, df, nc)
+
+
+@pytest.mark.parametrize("alt", ["two-sided", "larger"])
+@pytest.mark.parametrize("d,n,g", [(0.2, 100, 0.025), (0.05, 5000, 1e-6), (0.5, 30, 0.05),
+                                   (0.01, 10**5, 1e-9)])
+def test_z_and_t_power_against_textbook_formulas(alt, d, n, g):
+    assert power_at(PowerSpec("z", d, alt), g, n) == pytest.approx(_z_power(d, n, g, alt), rel=1e-9)
+    assert power_at(PowerSpec("t", d, alt), g, n) == pytest.approx(_t_power(d, n, g, alt), rel=1e-7)
+    assert power_at(PowerSpec("t2", d, alt), g, n) == pytest.approx(
+        _t_power(d, n, g, alt, two_sample=True), rel=1e-7)
+
+
+@pytest.mark.parametrize("alt", ["two-sided", "larger", "smaller"])
+@pytest.mark.parametrize("d,n,g", [(0.3, 40, 0.05), (0.1, 500, 1e-4), (0.02, 20_000, 1e-7)])
+def test_power_agrees_with_statsmodels(alt, d, n, g):
+    from statsmodels.stats.power import NormalIndPower, TTestIndPower, TTestPower
+
+    d = -d if alt == "smaller" else d
+    assert power_at(PowerSpec("t", d, alt), g, n) == pytest.approx(
+        TTestPower().power(effect_size=d, nobs=n, alpha=g, alternative=alt), rel=1e-9)
+    assert power_at(PowerSpec("t2", d, alt), g, 2 * n) == pytest.approx(
+        TTestIndPower().power(effect_size=d, nobs1=n, ratio=1.0, alpha=g, alternative=alt), rel=1e-9)
+    assert power_at(PowerSpec("z", d, alt), g, n) == pytest.approx(
+        NormalIndPower().power(effect_size=d, nobs1=n, ratio=0.0, alpha=g, alternative=alt), rel=1e-12)
+
+
+def test_t_power_finite_where_scipy_tails_are_nan():
+    # scipy's nct.cdf gives NaN for this far lower tail; the power is still ~1 and finite
+    p = power_at(PowerSpec("t", 0.01), 0.05, 10**6)
+    assert p == pytest.approx(_z_power(0.01, 10**6, 0.05, "two-sided"), rel=1e-6)
+
+
+def test_z_power_by_hand():
+    # 1 - Phi(z_{0.975} - 0.2 * 10) = Phi(0.040036) = 0.515967 (tables)
+    assert power_at(PowerSpec("z", 0.2, "larger"), 0.025, 100) == pytest.approx(0.515967, abs=2e-6)
+    assert power_at(PowerSpec("z", -0.2, "smaller"), 0.025, 100) == pytest.approx(0.515967, abs=2e-6)
+    assert power_at(PowerSpec("z", 0.2), 0.0, 100) == 0.0        # gamma = 0: never rejects
+
+
+def _binom_power_bruteforce(n, p0, p1, g, alt):
+    """Exact binomial test by enumeration of all outcomes in 50-digit arithmetic: the
+    rejection region is the largest tail(s) of null probability <= g (each tail g/2 when
+    two-sided); the power is its probability under p1."""
+    with mpmath.workdps(50):
+        P0 = [mpmath.binomial(n, x) * mpmath.mpf(p0) ** x * (1 - mpmath.mpf(p0)) ** (n - x)
+              for x in range(n + 1)]
+        P1 = [mpmath.binomial(n, x) * mpmath.mpf(p1) ** x * (1 - mpmath.mpf(p1)) ** (n - x)
+              for x in range(n + 1)]
+        lv = mpmath.mpf(g) / 2 if alt == "two-sided" else mpmath.mpf(g)
+        rej = set()
+        if alt in ("two-sided", "larger"):
+            c = n + 1
+            while c - 1 >= 0 and mpmath.fsum(P0[c - 1:]) <= lv:
+                c -= 1
+            rej |= set(range(c, n + 1))
+        if alt in ("two-sided", "smaller"):
+            c = -1
+            while c + 1 <= n and mpmath.fsum(P0[:c + 2]) <= lv:
+                c += 1
+            rej |= set(range(0, c + 1))
+        return float(mpmath.fsum(P1[x] for x in rej))
+
+
+@pytest.mark.parametrize("alt", ["two-sided", "larger", "smaller"])
+@pytest.mark.parametrize("n,p0,eff,g", [(20, 0.5, 0.2, 0.05), (57, 0.3, 0.15, 0.01),
+                                        (120, 0.65, 0.15, 1e-4), (9, 0.2, 0.5, 0.1)])
+def test_exact_binomial_power_against_enumeration(alt, n, p0, eff, g):
+    eff = -eff if alt == "smaller" else eff
+    if not 0 < p0 + eff < 1:
+        pytest.skip("p1 outside (0, 1) for this sign")  # pragma: no cover
+    spec = PowerSpec("proportion", eff, alt, p0=p0)
+    assert power_at(spec, g, n) == pytest.approx(_binom_power_bruteforce(n, p0, p0 + eff, g, alt),
+                                                 rel=1e-9, abs=1e-15)
+
+
+def test_power_upper_bounds_the_power_on_the_box():
+    """power_upper(γ_hi, a, b) >= power(γ, n) for every γ <= γ_hi and n in [a, b] (brute force
+    over a box), for every test kind, including the non-monotone exact binomial."""
+    specs = [PowerSpec("z", 0.3), PowerSpec("t", 0.3, "larger"), PowerSpec("t2", 0.5),
+             PowerSpec("proportion", 0.1, p0=0.4), PowerSpec("proportion", 0.1, "larger", p0=0.4),
+             PowerSpec("proportion", -0.1, "smaller", p0=0.4)]
+    for spec in specs:
+        for a, b in [(10, 30), (40, 47), (100, 160)]:
+            for g_hi in (0.05, 1e-3):
+                ub = power_upper(spec, g_hi, a, b)
+                worst = max(power_at(spec, g, n) for n in range(a, b + 1)
+                            for g in (g_hi, g_hi / 3, g_hi / 17))
+                assert ub >= worst - 1e-12, (spec, a, b, g_hi)
+
+
+# --- published sample sizes ---------------------------------------------------------------
+
+@pytest.mark.parametrize("test,d,alt,expected", [
+    # Cohen (1988), Table 2.4.1 / G*Power 3 manual (t tests, two independent means): d = 0.5,
+    # alpha = 0.05 two-sided, power 0.8: 64 per group; d = 0.8: 26; d = 0.2: 394 (pwr: 393.4)
+    ("t2", 0.5, "two-sided", 128), ("t2", 0.8, "two-sided", 52),
+    # pwr.t.test(d = 0.5, power = 0.8, type = "one.sample"): n = 33.37 -> 34
+    ("t", 0.5, "two-sided", 34),
+    # z, one-sided: n = ((z_0.95 + z_0.8) / d)^2 = (2.486475 / 0.5)^2 = 24.73 -> 25 (hand)
+    ("z", 0.5, "larger", 25),
+])
+def test_required_n_matches_published_sample_sizes(test, d, alt, expected):
+    # a one-output analysis: the union bound over 1 output is alpha itself on all n
+    pp = plan_power(_study(PowerSpec(test, d, alt)))
+    row = next(r for r in pp.rows if r.kind == "union")
+    assert row.threshold == 0.05 and row.required_n == expected
+
+
+def test_required_n_two_sample_d02_is_393_or_394_per_group():
+    pp = plan_power(_study(PowerSpec("t2", 0.2)))
+    row = next(r for r in pp.rows if r.kind == "union")
+    assert row.required_n in (787, 788)   # groups (393, 394): power 0.80005; pwr: 393.4 each
+    assert power_at(PowerSpec("t2", 0.2), 0.05, row.required_n - 1) < 0.8
+
+
+# --- Monte Carlo ---------------------------------------------------------------------------
+
+def _cp(k, n, level=0.999):
+    a = (1 - level) / 2
+    lo = 0.0 if k == 0 else stats.beta.ppf(a, k, n - k + 1)
+    hi = 1.0 if k == n else stats.beta.ppf(1 - a, k + 1, n - k)
+    return lo, hi
+
+
+def _simulate(spec, g, n, reps, rng):
+    d = spec.effect_size
+    if spec.test == "z":
+        xbar = rng.normal(d, 1 / math.sqrt(n), size=reps)
+        z = xbar * math.sqrt(n)
+        p = {"larger": stats.norm.sf(z), "smaller": stats.norm.cdf(z),
+             "two-sided": 2 * stats.norm.sf(abs(z))}[spec.alternative]
+    elif spec.test == "t":
+        x = rng.normal(d, 1.0, size=(reps, n))
+        p = stats.ttest_1samp(x, 0.0, axis=1, alternative={"two-sided": "two-sided", "larger": "greater",
+                                                            "smaller": "less"}[spec.alternative]).pvalue
+    elif spec.test == "t2":
+        n1 = n // 2
+        x = rng.normal(d, 1.0, size=(reps, n1))
+        y = rng.normal(0.0, 1.0, size=(reps, n - n1))
+        p = stats.ttest_ind(x, y, axis=1, alternative={"two-sided": "two-sided", "larger": "greater",
+                                                        "smaller": "less"}[spec.alternative]).pvalue
+    else:
+        x = rng.binomial(n, spec.p1, size=reps)
+        # the exact binomial test's rejection region, computed from the null by scipy alone
+        ks = np.arange(n + 1)
+        up = stats.binom.sf(ks - 1, n, spec.p0)      # P0(X >= k)
+        lo = stats.binom.cdf(ks, n, spec.p0)         # P0(X <= k)
+        lv = g / 2 if spec.alternative == "two-sided" else g
+        rej = np.zeros(n + 1, bool)
+        if spec.alternative != "smaller":
+            rej |= up <= lv
+        if spec.alternative != "larger":
+            rej |= lo <= lv
+        return int(rej[x].sum())
+    return int((p <= g).sum())
+
+
+@pytest.mark.parametrize("spec,g,n", [
+    (PowerSpec("z", 0.2), 0.01, 200), (PowerSpec("z", 0.1, "larger"), 1e-3, 900),
+    (PowerSpec("z", -0.3, "smaller"), 0.05, 40),
+    (PowerSpec("t", 0.4), 0.01, 30), (PowerSpec("t", 0.25, "larger"), 0.05, 60),
+    (PowerSpec("t", 0.8), 1e-3, 12),
+    (PowerSpec("t2", 0.5), 0.05, 60), (PowerSpec("t2", 0.6, "larger"), 0.01, 50),
+    (PowerSpec("t2", 1.0), 1e-3, 30),
+    (PowerSpec("proportion", 0.15, "larger", p0=0.5), 0.05, 50),
+    (PowerSpec("proportion", 0.1, p0=0.3), 0.01, 200),
+    (PowerSpec("proportion", -0.2, "smaller", p0=0.6), 1e-3, 80),
+])
+def test_power_against_monte_carlo(spec, g, n):
+    reps = 20_000
+    rng = np.random.default_rng(20261123)
+    k = _simulate(spec, g, n, reps, rng)
+    lo, hi = _cp(k, reps)
+    assert lo <= power_at(spec, g, n) <= hi, (k / reps, power_at(spec, g, n))
+
+
+# --- required n for a route whose gamma depends on n --------------------------------------
+
+def test_required_n_for_a_dp_route_is_the_smallest_on_a_brute_force_grid():
+    """eps = 0.3 per run on i.i.d. data: gamma(n) falls with n (RRST 1.4's eps^2 n term), so
+    more records raise the statistic and lower the threshold at once. The search's answer is
+    checked against every n below it (brute force)."""
+    spec = PowerSpec("z", 0.5, "larger")
+    s = _study(spec, Step("dp", {"eps": 0.3}), n=100)
+    pp = plan_power(s)
+    row = next(r for r in pp.rows if r.kind == "reuse")
+    nstar = row.required_n
+    assert nstar is not None and 2 < nstar < 1000
+    gammas = [plan(replace(s, n=m)).gamma for m in range(1, nstar + 1)]
+    assert gammas[0] > 10 * gammas[-1]          # gamma really depends on n here
+    powers = [power_at(spec, g, m) for m, g in zip(range(1, nstar + 1), gammas)]
+    assert powers[-1] >= 0.8 and max(powers[:-1]) < 0.8
+
+
+def test_required_n_none_when_no_n_reaches_the_target():
+    # eps = 0.5 per run: gamma(n) ~ alpha e^{-eps n} falls faster than the z statistic grows
+    spec = PowerSpec("z", 0.05, "larger")
+    pp = plan_power(_study(spec, Step("dp", {"eps": 0.5}), n=1000, iid=False))
+    row = next(r for r in pp.rows if r.kind == "reuse")
+    assert row.required_n is None and "no n <=" in row.required_n_note
+    grid = [int(x) for x in np.unique(np.geomspace(1, 10**7, 200).round())]
+    assert max(power_at(spec, plan(_study(spec, Step("dp", {"eps": 0.5}), n=m, iid=False)).gamma, m)
+               for m in grid) < 0.8
+
+
+def test_thresholdout_required_n_increases_gamma_with_n():
+    s = load_study(EX / "thresholdout_model_search.toml")
+    s = replace(s, power=PowerSpec("t", 0.005))
+    pp = plan_power(s)
+    row = next(r for r in pp.rows if r.kind == "reuse")
+    n = row.required_n
+    assert n is not None and "proven" in row.required_n_note
+    from maxinfo_bounds.planning.recommend import study_at_n
+    assert power_at(s.power, plan(study_at_n(s, n)).gamma, n) >= 0.8
+    assert power_at(s.power, plan(study_at_n(s, n - 1)).gamma, n - 1) < 0.8
+
+
+# --- the recommendation ---------------------------------------------------------------------
+
+def test_select_one_of_1000_recommends_bonferroni():
+    pp = plan_power(load_study(EX / "select_one_of_1000.toml"))
+    assert pp.recommended.kind == "bonferroni" and pp.recommended.threshold == 5e-05
+    split = next(r for r in pp.rows if r.kind == "split")
+    assert not split.valid and "not i.i.d." in split.note      # iid = false: no splitting
+
+
+def test_laplace_example_with_power_compares_reuse_and_splitting():
+    s = load_study(EX / "laplace_queries.toml")
+    # a small effect: reuse on all 10^6 records beats half the records at alpha
+    pp = plan_power(replace(s, power=PowerSpec("t", 0.005)))
+    rows = {r.kind: r for r in pp.rows}
+    assert pp.recommended.kind == "reuse"
+    assert rows["reuse"].power > rows["split"].power
+    assert rows["split"].test_records == 500_000
+
+
+@settings(max_examples=15, deadline=None)
+@given(eps=st.floats(1e-5, 0.05), d=st.floats(0.003, 0.3), n=st.integers(100, 10**6),
+       iid=st.booleans(), fam=st.one_of(st.none(), st.integers(2, 10**4)))
+def test_recommendation_is_valid_and_most_powerful(eps, d, n, iid, fam):
+    s = _study(PowerSpec("z", d), Step("dp", {"eps": eps}), n=n, iid=iid, family_size=fam)
+    pp = plan_power(s)
+    assert pp.recommended.valid
+    for r in pp.rows:
+        if r.valid:
+            assert pp.recommended.power >= r.power
+        if r.kind == "split":
+            assert r.valid == iid
+
+
+@settings(max_examples=25, deadline=None)
+@given(test=st.sampled_from(["z", "t", "t2"]), d=st.floats(0.01, 1.0),
+       n=st.integers(4, 10**5), g1=st.floats(1e-12, 0.5), g2=st.floats(1e-12, 0.5))
+def test_power_monotone_in_threshold(test, d, n, g1, g2):
+    spec = PowerSpec(test, d)
+    lo, hi = sorted((g1, g2))
+    assert power_at(spec, lo, n) <= power_at(spec, hi, n) + 1e-12
+
+
+# --- CLI, JSON, plot, bad input -------------------------------------------------------------
+
+def test_cli_power_json_and_curve(tmp_path, capsys):
+    f = tmp_path / "s.toml"
+    f.write_text((EX / "laplace_queries.toml").read_text()
+                 + '\n[power]\ntest = "t"\neffect_size = 0.005\n')
+    png = tmp_path / "curve.png"
+    assert main(["plan", str(f), "--json", "--power-curve", str(png)]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["recommended"]["kind"] == "reuse"
+    assert {"threshold_p_value", "power_at_study_n", "required_n_records", "test_records"} <= set(
+        d["recommended"])
+    assert png.stat().st_size > 10_000 and png.read_bytes()[:4] == b"\x89PNG"
+    assert main(["plan", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "recommended: adaptive reuse" in out and "required n" in out
+
+
+@pytest.mark.parametrize("table,needle", [
+    ('test = "z"\neffect_size = 0.1\nfoo = 1', "power.foo"),
+    ('test = "anova"\neffect_size = 0.1', "power.test"),
+    ('effect_size = 0.1', "power.test"),
+    ('test = "z"', "power.effect_size"),
+    ('test = "z"\neffect_size = 0', "power.effect_size"),
+    ('test = "z"\neffect_size = "big"', "power.effect_size"),
+    ('test = "z"\neffect_size = 0.1\ntarget = 1.5', "power.target"),
+    ('test = "z"\neffect_size = 0.1\ntarget = 0', "power.target"),
+    ('test = "z"\neffect_size = 0.1\nalternative = "greater"', "power.alternative"),
+    ('test = "z"\neffect_size = -0.1\nalternative = "larger"', "power.effect_size"),
+    ('test = "z"\neffect_size = 0.1\np0 = 0.5', "power.p0"),
+    ('test = "proportion"\neffect_size = 0.1', "power.p0"),
+    ('test = "proportion"\neffect_size = 0.6\np0 = 0.5', "power.effect_size"),
+    ('test = "z"\neffect_size = 0.1\nsplit_fraction = 1', "power.split_fraction"),
+    ('test = "z"\neffect_size = nan', "power.effect_size"),
+    ('test = 3\neffect_size = 0.1', "power.test"),
+])
+def test_bad_power_tables(tmp_path, table, needle):
+    f = tmp_path / "bad.toml"
+    f.write_text((EX / "select_one_of_1000.toml").read_text() + "\n[power]\n" + table + "\n")
+    with pytest.raises(PlanError, match=needle.replace(".", r"\.")):
+        load_study(f)
+    assert_one_line_error("maxinfo_bounds.cli", ["plan", str(f)], needle)
+
+
+def test_power_curve_needs_a_power_table(tmp_path):
+    assert_one_line_error("maxinfo_bounds.cli", ["plan", str(EX / "select_one_of_1000.toml"),
+                                                 "--power-curve", str(tmp_path / "x.png")],
+                          "power")
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_parse_power_defaults():
+    s = parse_study({"data": {"n": 10, "iid": True}, "test": {"alpha": 0.05},
+                     "steps": [{"type": "description", "range_size": 2}],
+                     "power": {"test": "t2", "effect_size": 0.5}})
+    assert s.power == PowerSpec("t2", 0.5, "two-sided", 0.8, None, 0.5)
+    assert F(s.power.target) == F(4, 5) or s.power.target == 0.8
