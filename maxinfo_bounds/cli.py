@@ -563,6 +563,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = parser.parse_args(argv)
     try:
         return int(ns.fn(ns))
+    except BrokenPipeError:
+        # the reader closed the pipe (e.g. `maxinfo ... | head`): stop quietly
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except MaxinfoError as exc:
         msg = " ".join(str(exc).split())  # one line
         print(f"maxinfo: error: {msg}", file=sys.stderr)

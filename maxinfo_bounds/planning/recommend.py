@@ -28,8 +28,9 @@ power need not grow with n. The search is a branch and bound over [n_min, 10^12]
 an interval [a, b] is discarded when an upper bound on the power over it is below the target
 (:func:`~maxinfo_bounds.planning.power.power_upper` at the largest γ on the interval), so the
 first n found is the smallest, and "none" is a proof over the whole range. The largest γ on
-[a, b] is γ(a) when γ is non-increasing in n (every step's guarantee fixed: each theorem's k
-grows with n), γ(b) when non-decreasing (Thresholdout's ε = 2B/(σn) only, one run), each with a
+[a, b] is γ itself when no step is DP (description and MI bounds do not involve n), γ(a)
+when γ is non-increasing in n (every step's guarantee fixed: each theorem's k grows with
+n), γ(b) when non-decreasing (Thresholdout's ε = 2B/(σn) only, one run), each with a
 0.1% slack for the planner's optimiser tolerance; when neither holds (several Thresholdout runs,
 or Thresholdout beside other DP steps) the required n is reported from a grid and marked not
 proven.
@@ -127,8 +128,10 @@ def study_at_n(study: Study, n: int) -> Study:
 
 
 def _reuse_direction(study: Study) -> str:
-    """How the planner's γ moves with n: "down", "up" or "unknown" (see module doc)."""
+    """How the planner's γ moves with n: "const", "down", "up" or "unknown" (module doc)."""
     dp_steps = [st for st in study.steps if st.type in DP_TYPES]
+    if not dp_steps:
+        return "const"          # description and MI bounds do not involve n
     tho = [st for st in dp_steps if st.type == "thresholdout"]
     if not tho:
         return "down"
@@ -206,9 +209,11 @@ def _required(row: RouteRow, study: Study, spec: PowerSpec,
                          f"none on a grid up to 2^40 ({why})")
 
         def pw(n: int) -> float:
-            return power_at(spec, gamma_n(n), n)
+            return power_at(spec, row.threshold if d == "const" else gamma_n(n), n)
 
         def up(a: int, b: int) -> float:
+            if d == "const":
+                return power_upper(spec, row.threshold, a, b)
             g_hi = (gamma_n(a) if d == "down" else gamma_n(b)) * (1 + _GAMMA_SLACK)
             return power_upper(spec, g_hi, a, b)
     else:
@@ -227,8 +232,13 @@ def _rows(study: Study, reuse: PlanResult | None, refusal: str) -> list[RouteRow
     a, n = study.alpha, study.n
     rows: list[RouteRow] = []
     if reuse is not None:
+        note = "certified max-information bound, threshold rounded down"
+        if reuse.gamma == 0.0:
+            note = ("vacuous: the certified threshold is 0 (k = "
+                    f"{reuse.k if reuse.k is not None else 'inf'} bits leaves no usable "
+                    "threshold), so this route can never reject")
         rows.append(RouteRow(f"adaptive reuse ({reuse.route})", "reuse", True, reuse.gamma, n,
-                             "certified max-information bound, threshold rounded down"))
+                             note))
     if study.family_size is not None:
         rows.append(RouteRow(f"Bonferroni over the declared family of {study.family_size}",
                              "bonferroni", True, float_down(Fraction(a) / study.family_size), n,

@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from fractions import Fraction
 from typing import Any
 
@@ -296,6 +297,18 @@ def _mi_route(study: Study, stages: list[Stage]) -> tuple[float, PlanResult | No
                              tuple(chain), ()), ""
 
 
+# KOV's composed eps does not depend on n: cached, so sweeps and the required-n search over n
+# pay for it once
+@lru_cache(maxsize=256)
+def _kov_float(e: float, d: float, runs: int, dt: float) -> float:
+    return kov_eps_float(e, d, runs, dt)
+
+
+@lru_cache(maxsize=256)
+def _kov_certified(e: float, d: float, runs: int, dt: float) -> DPGuarantee:
+    return optimal_composition(e, d, runs, dt)
+
+
 #: total δ at which the tight composition of the first DP stage is tried
 DELTA_GRID = (1e-12, 1e-20, 1e-30)
 #: the tight (advanced / optimal) composition of the first stage is tried up to this many runs
@@ -318,6 +331,10 @@ def _pruned(study: Study, eps: float, results: list[tuple[float, PlanResult]],
     c6 = 6 * eps * LOG2E
     k_floor = (study.n * c6 * math.expm1(6 * eps)
                + c6 * math.sqrt(2 * math.log(1 / study.alpha)) * math.sqrt(study.n))
+    if k_floor > 1075 + math.log2(study.alpha):
+        cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
+                      f"cannot give a positive threshold: k >= {k_floor:.4g} bits"))
+        return True
     best_g = max((r[0] for r in results), default=0.0)
     if best_g > 0 and study.alpha * 2.0 ** (-k_floor) * (1 + 1e-9) < best_g:
         cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
@@ -357,10 +374,10 @@ def plan(study: Study) -> PlanResult:
         for dt in sorted(x for x in dts if x < 0.5):
             if same:
                 e0, d0, _ = s0.dp[0]
-                if _pruned(study, kov_eps_float(e0, d0, s0.runs, dt) * 0.999, results, cands, dt):
+                if _pruned(study, _kov_float(e0, d0, s0.runs, dt) * 0.999, results, cands, dt):
                     continue
                 try:
-                    g = optimal_composition(e0, d0, s0.runs, dt)
+                    g = _kov_certified(e0, d0, s0.runs, dt)
                 except InvalidParameter:
                     continue
                 link = Link("optimal DP composition of the stage", ("KOV15-3.3",),
@@ -383,7 +400,14 @@ def plan(study: Study) -> PlanResult:
             consider(f"DP first stage at delta={dt!r} (RRST-3.1)",
                      _maxinfo_route(study, stages, g, link,
                                     f"tight DP composition (delta={dt!r}) then RRST Thm 3.1"))
-    consider("mutual information", _mi_route(study, stages))
+    if all(st.kind == "dp" and st.pure for st in stages) and results:
+        # I <= I_inf <= k (Thm 1.4a) gives Cor C.2 a k' > k and a beta > 0, so the MI route's
+        # gamma is below alpha 2^-k, which the max-information route already reaches
+        cands.append(("mutual information", None,
+                      "dominated: every stage is pure DP, whose RRST Thm 1.4a bound the "
+                      "max-information route uses directly"))
+    else:
+        consider("mutual information", _mi_route(study, stages))
     if not results:
         reasons = "; ".join(f"{n}: {w}" for n, g, w in cands if w)
         raise PlanError(study.source, f"no valid route: {reasons}")
