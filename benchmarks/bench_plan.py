@@ -10,7 +10,11 @@ Studies timed:
 * 1,000 listed adaptive Laplace steps (one DP stage; tight composition routes tried);
 * 1,000 listed steps with 1,000 distinct eps (heterogeneous: advanced composition);
 * 1,000 listed steps alternating a 4-way description and a pure DP step (1,000 stages);
-* the 200-point sweep `maxinfo plan examples/laplace_queries.toml --sweep times=1:200`.
+* the 200-point sweep `maxinfo plan examples/laplace_queries.toml --sweep times=1:200`;
+* a full power plan (issue 14 target: at most 1 s in-process): every valid route's power and the
+  proven required n, for each `examples/power_*.toml`, beside `plan()` alone on the same study
+  (the certified threshold without power). The planner's KOV cache is cleared before every
+  repetition, so each one pays the full cost.
 
 Usage: PYTHONPATH=. python benchmarks/bench_plan.py [--repeats R]
 """
@@ -24,7 +28,8 @@ from pathlib import Path
 import numpy as np
 from _timing import median_time
 
-from maxinfo_bounds.planning import Step, Study, load_study, plan, sweep
+from maxinfo_bounds.planning import Step, Study, load_study, plan, plan_power, sweep
+from maxinfo_bounds.planning import routes as _routes
 from maxinfo_bounds.theorems.maxinfo_dp import pure_dp_max_information_product
 from maxinfo_bounds.theorems.pvalues import pvalue_correction
 
@@ -55,6 +60,24 @@ def main() -> None:
     t = median_time(lambda: sweep(ex, "times", list(range(1, 201))), max(1, r // 2))
     print(f"\n200-point sweep (laplace_queries, times = 1..200): {t:.2f} s (target 5 s), "
           f"{t / 200 * 1e3:.1f} ms per point, {t / 200 / base:.0f}x the baseline per point")
+
+    def fresh(fn):  # type: ignore[no-untyped-def]
+        def run() -> object:
+            _routes._kov_float.cache_clear()
+            _routes._kov_certified.cache_clear()
+            return fn()
+        return run
+
+    plan_power(load_study(Path(__file__).resolve().parents[1] / "examples" /
+                          "power_bonferroni_wins.toml"))   # statsmodels/scipy imports, once
+    print("\n| power plan (plan_power: power + required n of every route) | median (s) | target "
+          "| plan() alone (s) | ratio |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for f in sorted((Path(__file__).resolve().parents[1] / "examples").glob("power_*.toml")):
+        st = load_study(f)
+        tp = median_time(fresh(lambda st=st: plan_power(st)), r)
+        t0 = median_time(fresh(lambda st=st: plan(st)), r)
+        print(f"| {f.name} | {tp:.3f} | 1 | {t0:.4f} | {tp / t0:.0f} |")
 
 
 if __name__ == "__main__":

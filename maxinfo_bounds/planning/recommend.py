@@ -345,17 +345,21 @@ def power_curve(pp: PowerPlan, path: str | Path, *, points: int = 60) -> Path:
             ys = [power_at(spec, r.threshold, int(n)) for n in ns]
         lw = 2.6 if r.name == pp.recommended.name else 1.4
         label = r.name + ("  (recommended)" if r.name == pp.recommended.name else "")
-        ax.plot(ns, ys, lw=lw, label=label)
+        (line,) = ax.plot(ns, ys, lw=lw, label=label)
+        if r.required_n is not None:
+            ax.plot([r.required_n], [spec.target], "o", color=line.get_color(), ms=5)
     ax.axvline(pp.study.n, color="0.4", ls=":", lw=1)
-    ax.text(pp.study.n, 0.02, f" your n = {pp.study.n:,}", color="0.3", fontsize=8)
+    ax.text(pp.study.n, 0.5, f" your n = {pp.study.n:,}", color="0.3", fontsize=8, rotation=90,
+            va="center")
     ax.axhline(spec.target, color="0.4", ls="--", lw=1)
-    ax.text(ns[0], spec.target + 0.015, f"target power {spec.target:g}", color="0.3", fontsize=8)
+    ax.text(ns[-1], spec.target + 0.015, f"target power {spec.target:g}", color="0.3", fontsize=8,
+            ha="right")
     ax.set_xscale("log")
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("number of records n")
     ax.set_ylabel("power: chance the test detects the effect")
     ax.set_title(f"{pp.study.name}\n{describe(spec)}, alpha = {pp.study.alpha:g}", fontsize=9)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper left", title="dots: required n", title_fontsize=7)
     ax.grid(alpha=0.3, which="both")
     fig.tight_layout()
     try:
