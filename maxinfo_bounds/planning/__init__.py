@@ -10,11 +10,20 @@
 """
 
 from .explore import INT_PARAMS, solve, sweep, with_param
-from .power import PowerSpec, power_at
+from .power import power_at
 from .recommend import PowerPlan, RouteRow, plan_power, power_curve
 from .routes import PlanResult, plan
 from .stages import Link
-from .study import MAX_TIMES, STEP_TYPES, PlanError, Step, Study, load_study, parse_study
+from .study import (
+    MAX_TIMES,
+    STEP_TYPES,
+    PlanError,
+    PowerSpec,
+    Step,
+    Study,
+    load_study,
+    parse_study,
+)
 
 __all__ = [
     "INT_PARAMS", "MAX_TIMES", "STEP_TYPES", "Link", "PlanError", "PlanResult",

@@ -532,7 +532,7 @@ def approx_dp_max_information_implied(eps: float, delta: float, n: int, beta: fl
     if not math.isfinite(k):
         raise InvalidParameter("beta", beta, "reachable by RRST Thm 3.1 at some eps' in "
                                f"[{e!r}, 1/2] (n = {ni}, delta = {d!r})")
-    b = approx_dp_max_information(e2, d, ni, t=t * (1 + 1e-9), delta_hat=dh, dps=dps)
+    b: Bound = approx_dp_max_information(e2, d, ni, t=t * (1 + 1e-9), delta_hat=dh, dps=dps)
     conds = tuple(c for c in b.conditions if not c.startswith("eps in"))
     return replace(b, conditions=(f"applied at eps' = {e2!r} >= eps = {e!r} (implied guarantee)",
                                   "eps' in (0, 1/2]", *conds))
