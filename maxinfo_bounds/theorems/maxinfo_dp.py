@@ -466,17 +466,15 @@ def thm31_implied_float_k(eps: float, delta: float, n: int, beta: float, *,
         E, D = np.meshgrid(np.exp(le), np.exp(ld), indexing="ij")
         E = np.minimum(np.maximum(E, e_lo), 0.5)
         with np.errstate(all="ignore"):
+            # the smallest t meeting the target: beta = e^{-t^2/2} + n(d' + d'' - d'd'')
             d1 = 2 * delta / D + 2 * delta / -np.expm1(-E)
             d2 = 2 * D / -np.expm1(-3 * E)
             rem = beta - nf * (d1 + d2 - d1 * d2)
-            e3 = np.exp(3 * E)
-            rest = 1 - e3 * d2 - D
-            ok = (rem > 0) & (rem < 1) & (d2 < 1) & (rest > 0) & (delta < E)
+            ok = (rem > 0) & (rem < 1) & (d2 < 1) & (1 - np.exp(3 * E) * d2 - D > 0) & (delta < E)
             t = np.sqrt(2 * np.log(1 / np.where(ok, rem, 0.5)))
-            c = 6 * E * LOG2E
-            nu = (c * (np.expm1(6 * E) + d2) / (1 - d2)
-                  + LOG2E * np.log1p((np.expm1(3 * E) * d2 + D) / rest))
-            k = nf * nu + c * t * math.sqrt(nf)
+            # k from the one vectorised body of the sound variant (not re-derived here)
+            k, _ = _thm31_vectorised(E, np.full_like(E, delta), np.full_like(E, nf), t, D,
+                                     "sound", False)
         k = np.where(ok & np.isfinite(k), k, np.inf)
         return E, D, t, k
 
