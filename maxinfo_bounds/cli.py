@@ -362,6 +362,11 @@ def _print_power_plan(pp: Any) -> None:
     if pp.reuse is not None:
         print(f"\ncertified adaptive reuse (all {st.n} records):")
         _print_derivation(pp.reuse)
+        if st.power is not None:
+            print("\npower of each reuse route at n:")
+            for name, g, _, p in pp.reuse_routes():
+                if g is not None and p is not None:
+                    print(f"  {name}: gamma = {g:.4g}, power {p:.4f}")
     else:
         print(f"\nadaptive reuse: no valid route: {pp.reuse_refusal}")
 

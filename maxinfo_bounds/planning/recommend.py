@@ -101,6 +101,15 @@ class PowerPlan:
     reuse_refusal: str
     split_note: str
 
+    def reuse_routes(self) -> list[tuple[str, float | None, str, float | None]]:
+        """Each max-information route the planner tried on all n records: (name, γ or None
+        where unavailable, why, power at the study's n or None)."""
+        if self.reuse is None:
+            return []
+        sp = self.study.power
+        return [(name, g, why, None if (sp is None or g is None) else power_at(sp, g, self.study.n))
+                for name, g, why in self.reuse.candidates]
+
     def as_dict(self) -> dict[str, Any]:
         sp = self.study.power
         return {
@@ -112,6 +121,8 @@ class PowerPlan:
                 "p0": sp.p0, "target_power": sp.target, "split_fraction": sp.split_fraction,
                 "method": method_of(sp)},
             "split_note": self.split_note,
+            "reuse_routes": [{"route": name, "threshold_p_value": g, "note": why,
+                              "power_at_study_n": p} for name, g, why, p in self.reuse_routes()],
             "reuse_plan": None if self.reuse is None else self.reuse.as_dict(),
             "reuse_refusal": self.reuse_refusal or None,
         }
