@@ -1,15 +1,15 @@
 """maxinfo_bounds: certified max-information bounds and p-value corrections for adaptive data analysis.
 
-Information is in bits unless stated; DP's eps in nats. See ``docs/`` and ``../shared/DESIGN.md``.
+Information is in bits unless stated; DP's eps in nats. See ``docs/`` (design: ``docs/design.md``).
 Upper bounds are rounded up, thresholds and lower bounds down.
 """
 
-from .catalog import Bound
+from .results import Bound, DPGuarantee
 from .corrections import Correction, correct
 from .numeric import ExactLog, InvalidParameter, RegimeError
 from .theorems.composition import compose_max_information
 from .theorems.description import description_length_max_information
-from .theorems.dp_accounting import DPGuarantee, dp_max_information
+from .theorems.dp_accounting import dp_max_information
 from .theorems.generalization import (
     bnsssu_transfer,
     hoeffding_transfer,

@@ -16,41 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .numeric import InvalidParameter
+from .results import Bound
 
 __all__ = ["Bound", "Param", "Theorem", "register", "get", "entries", "catalog_markdown"]
-
-
-@dataclass(frozen=True)
-class Bound:
-    """A max-information bound ``I^beta_infty <= k`` bits, with its provenance.
-
-    ``k`` is rounded up. ``product_only`` marks a bound that holds only for product (i.i.d.)
-    input distributions (``I^beta_{infty,P}``), which composition must respect (RRST §4).
-    ``in_regime`` is False only for values returned with ``strict=False`` outside the theorem's
-    conditions; such a value is not a proven bound.
-    """
-
-    k: float
-    beta: float
-    theorem: str
-    conditions: tuple[str, ...] = ()
-    variant: str = "paper"
-    product_only: bool = False
-    in_regime: bool = True
-
-    def __float__(self) -> float:
-        return self.k
-
-    def __str__(self) -> str:
-        scope = "product inputs" if self.product_only else "all input distributions"
-        flag = "" if self.in_regime else "  [OUT OF REGIME: not a proven bound]"
-        return (f"I^beta_inf <= {self.k!r} bits at beta={self.beta!r} ({self.theorem}, "
-                f"{self.variant}; {scope}){flag}")
-
-    def _repr_latex_(self) -> str:
-        sub = r"\infty,P" if self.product_only else r"\infty"
-        return (rf"$I^{{\beta}}_{{{sub}}} \le {self.k!r}\ \text{{bits}},\ \beta = {self.beta!r}"
-                rf"\quad\text{{({self.theorem})}}$")
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,8 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from . import __version__
-from .catalog import Bound, catalog_markdown, entries, get
+from .catalog import catalog_markdown, entries, get
+from .results import Bound, DPGuarantee
 from .numeric import InvalidParameter, MaxinfoError
 from .theorems.description import description_length_max_information
 from .theorems.pvalues import pvalue_correction
@@ -172,13 +173,10 @@ def _cmd_bound(ns: argparse.Namespace) -> int:
     vals = vars(sub.parse_args(ns.params))
     res = e.evaluator(**vals)
     out: dict[str, Any] = {"theorem": e.id, "source": f"{e.paper} {e.number}", **vals}
-    if isinstance(res, Bound):
-        out.update(k_bits=res.k, beta=res.beta, k_rounding="up", product_only=res.product_only,
-                   variant=res.variant, in_regime=res.in_regime,
-                   conditions_checked=list(res.conditions))
-    elif hasattr(res, "eps") and hasattr(res, "delta"):
-        out.update(eps_total_nats=res.eps, delta_total=res.delta, rounding="up",
-                   conditions_checked=list(res.conditions))
+    if isinstance(res, (Bound, DPGuarantee)):
+        d = res.as_dict()
+        d.pop("theorem")
+        out.update(d)
     elif hasattr(res, "n0_shape"):   # DFHPRR Thm 9's parameters
         out.update(threshold=res.threshold, sigma=res.sigma, sigma_rounding="down (within an ulp)",
                    n0_shape=res.n0_shape, note=res.note)

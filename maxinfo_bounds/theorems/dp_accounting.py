@@ -31,7 +31,8 @@ import numpy as np
 import sympy
 from scipy.optimize import brentq
 
-from ..catalog import Bound, Param, Theorem, register
+from ..catalog import Param, Theorem, register
+from ..results import Bound, DPGuarantee
 from ..numeric import (
     InvalidParameter,
     RegimeError,
@@ -68,22 +69,6 @@ __all__ = [
     "dp_max_information",
     "from_dp_event",
 ]
-
-
-@dataclass(frozen=True)
-class DPGuarantee:
-    """An (eps, delta)-DP guarantee (eps in nats), both rounded up, with its provenance."""
-
-    eps: float
-    delta: float
-    theorem: str
-    conditions: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        return f"({self.eps!r}, {self.delta!r})-DP ({self.theorem})"
-
-    def _repr_latex_(self) -> str:
-        return rf"$({self.eps!r}, {self.delta!r})\text{{-DP}}\quad\text{{({self.theorem})}}$"
 
 
 def _steps(steps: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -612,6 +597,11 @@ def dp_max_information(guarantee: DPGuarantee, n: int, *, iid: bool = False,
     if not isinstance(guarantee, DPGuarantee):
         raise InvalidParameter("guarantee", guarantee, "a DPGuarantee")
     ni = check_int("n", n, low=1)
+    if beta is not None:
+        check_real("beta", beta, low=0.0, high=1.0, low_open=True, high_open=True)
+        if not iid:
+            raise InvalidParameter("beta", beta, "omitted unless iid=True (beta is the i.i.d. "
+                                   "bounds' parameter: RRST Thm 1.4b / 3.1)")
     if guarantee.delta > 0:
         if not iid:
             raise RegimeError("RRST Thm 3.1 / §4", "iid", False,
