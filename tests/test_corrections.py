@@ -100,3 +100,23 @@ def test_approx_dp_route_where_most_betas_are_unreachable():
             continue
         best = max(best, pvalue_correction(0.05, b.k, b.beta))
     assert best > 0.004 and c.gamma >= best * (1 - 1e-9)
+
+
+def test_errors_name_the_parameter_at_fault():
+    with pytest.raises(InvalidParameter, match="^eps=-1"):
+        correct(0.05, eps=-1, delta=1e-6, n=10, iid=True)
+    with pytest.raises(InvalidParameter, match="^delta=2"):
+        correct(0.05, eps=0.1, delta=2, n=10, iid=True)
+    with pytest.raises(InvalidParameter, match="^mi_bits=-0.5"):
+        correct(0.05, mi_bits=-0.5)
+    with pytest.raises(InvalidParameter, match="^range_size=0"):
+        correct(0.05, range_size=0)
+
+
+def test_correct_is_a_one_step_plan():
+    """correct() and the planner give the same certified threshold for the same step."""
+    from maxinfo_bounds.planning import Step, Study, plan
+
+    c = correct(0.05, eps=0.01, n=10_000, iid=True)
+    p = plan(Study(n=10_000, iid=True, alpha=0.05, steps=(Step("dp", {"eps": 0.01}),)))
+    assert c.gamma == p.gamma and c.k == p.k and c.beta == p.beta

@@ -183,6 +183,10 @@ def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
         res = minimize(obj, x0, method="Nelder-Mead",
                        options={"xatol": 1e-6, "fatol": 1e-9, "maxiter": 400 * len(fams)})
         cands = [np.asarray(res.x), x0]
+    if fams == ["desc"]:
+        # only description stages: maximise log(alpha - sum beta) + sum log beta_i exactly,
+        # beta_i = alpha / (m + 1) (DFHPRR Thm 6's beta = alpha/2 for one stage)
+        cands.append(np.array([math.log(alpha / (len(idx) + 1))]))
     best = min(cands, key=obj)
     for j, i in enumerate(idx):
         betas[i] = float(math.exp(best[fam_of[j]]) * weights[j])
