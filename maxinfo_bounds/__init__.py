@@ -4,9 +4,9 @@ Information is in bits unless stated; DP's eps in nats. See ``docs/`` (design: `
 Upper bounds are rounded up, thresholds and lower bounds down.
 """
 
-from .results import Bound, DPGuarantee
 from .corrections import Correction, correct
 from .numeric import ExactLog, InvalidParameter, RegimeError
+from .results import Bound, DPGuarantee
 from .theorems.composition import compose_max_information
 from .theorems.description import description_length_max_information
 from .theorems.dp_accounting import dp_max_information

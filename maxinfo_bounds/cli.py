@@ -31,8 +31,8 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .catalog import catalog_markdown, entries, get
-from .results import Bound, DPGuarantee
 from .numeric import InvalidParameter, MaxinfoError
+from .results import Bound, DPGuarantee
 from .theorems.description import description_length_max_information
 from .theorems.pvalues import pvalue_correction
 

@@ -44,13 +44,14 @@ Pitassi, Reingold, Roth (2015). See ``docs/measures.md``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any, overload
 
 import mpmath
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike as _NpArrayLike
+from numpy.typing import NDArray
 from scipy.special import rel_entr
 
 from .numeric import (
@@ -59,14 +60,17 @@ from .numeric import (
     InvalidParameter,
     Unit,
     as_table,
+    check_int,
     check_real,
     check_same_shape,
     check_unit,
-    check_int,
     iter_pairs,
     log_le,
     wants_exact,
 )
+
+#: a probability table: anything numpy reads, or (nested) sequences of Fractions (exact mode)
+ArrayLike = _NpArrayLike | Sequence[Fraction] | Sequence[Sequence[Fraction]]
 
 __all__ = [
     "hockey_stick",
@@ -611,7 +615,10 @@ def dp_epsilon(mechanism: ArrayLike, delta: float | Fraction, neighbors: Iterabl
                *, exact: bool | None = None, tol: float = PROB_TOL) -> Any:
     r"""The least ε ≥ 0 (in nats) for which ``mechanism`` is (ε, δ)-DP over ``neighbors``.
 
-    .. math:: \varepsilon^*(\delta) = \max\Bigl(0,\ \max_{(x,x')} D^{\delta}_\infty\bigl(M[x]\,\|\,M[x']\bigr)\ \text{in nats}\Bigr)
+    .. math::
+
+        \varepsilon^*(\delta) = \max\Bigl(0,\ \max_{(x,x')}
+            D^{\delta}_\infty\bigl(M[x]\,\|\,M[x']\bigr)\ \text{in nats}\Bigr)
 
     since ``H_c(P||Q) <= delta  <=>  c >= sup_{O: P(O) > delta} (P(O) - delta)/Q(O)``.
     ``+inf`` when no finite ε works (``delta`` below the mass some row puts where its

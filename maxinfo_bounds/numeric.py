@@ -144,7 +144,9 @@ def check_real(
     """
     lo_txt = "-inf" if low is None else _fmt_bound(low)
     hi_txt = "inf" if high is None else _fmt_bound(high)
-    allowed = f"a real number in {'(' if low_open or low is None else '['}{lo_txt}, {hi_txt}{')' if high_open or high is None else ']'}"
+    left = "(" if low_open or low is None else "["
+    right = ")" if high_open or high is None else "]"
+    allowed = f"a real number in {left}{lo_txt}, {hi_txt}{right}"
     if not _is_real_scalar(x):
         raise InvalidParameter(name, x, allowed)
     value: float | Fraction

@@ -17,15 +17,14 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
-from dataclasses import replace
-
 from . import bounds_vs_exact, claims, counterexample
+from .measures_check import MeasuresCheckConfig, run
 from .simulate import campaign as sim
 from .simulate.runner import Interrupted
-from .measures_check import MeasuresCheckConfig, run
 
 
 class _Parser(argparse.ArgumentParser):

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -166,23 +167,24 @@ def check_mechanism(name: str, M: Any, n: int, *, dists: dict[str, tuple[Any, bo
 def _mechanisms(quick: bool) -> list[tuple[str, int, Callable[[], Any], dict[str, Any]]]:
     ns = (4, 8, 16) if quick else (4, 8, 16, 32, 64)
     out: list[tuple[str, int, Callable[[], Any], dict[str, Any]]] = []
+    n: int
     for n in ns:
-        out.append(("geometric(alpha=1/2)", n, lambda n=n: geometric_count(n, Fraction(1, 2)), {}))
-        out.append(("geometric(alpha=9/10)", n, lambda n=n: geometric_count(n, Fraction(9, 10)), {}))
+        out.append(("geometric(alpha=1/2)", n, partial(geometric_count, n, Fraction(1, 2)), {}))
+        out.append(("geometric(alpha=9/10)", n, partial(geometric_count, n, Fraction(9, 10)), {}))
         out.append(("thresholded(alpha=1/2, T=n/2)", n,
-                    lambda n=n: thresholded_count(n, Fraction(1, 2), n // 2), {}))
+                    partial(thresholded_count, n, Fraction(1, 2), n // 2), {}))
         out.append(("exponential(base=2, candidates 0, n/2, n)", n,
-                    lambda n=n: exponential_count(n, Fraction(2), [0, n // 2, n]), {}))
+                    partial(exponential_count, n, Fraction(2), [0, n // 2, n]), {}))
         if n <= 32:
             out.append(("randomized-response-count(q=1/4)", n,
-                        lambda n=n: randomized_response_count(n, Fraction(1, 4)), {}))
-        out.append(("gaussian(sigma=4)", n, lambda n=n: gaussian_count(n, 4.0),
+                        partial(randomized_response_count, n, Fraction(1, 4)), {}))
+        out.append(("gaussian(sigma=4)", n, partial(gaussian_count, n, 4.0),
                     {"approx": True}))
         if n <= 16:
             out.append(("report-noisy-max(alpha=1/2, K=4, candidates 0, n/2, n)", n,
-                        lambda n=n: report_noisy_max_count(n, Fraction(1, 2), [0, n // 2, n], 4), {}))
+                        partial(report_noisy_max_count, n, Fraction(1, 2), [0, n // 2, n], 4), {}))
             out.append(("above-threshold(alpha=1/2, K=4, thresholds n/4, n/2, 3n/4)", n,
-                        lambda n=n: above_threshold_count(n, Fraction(1, 2),
+                        partial(above_threshold_count, n, Fraction(1, 2),
                                                           [n // 4, n // 2, 3 * n // 4], 4), {}))
     return out
 
@@ -272,7 +274,7 @@ def _pvalue_end_to_end(n: int) -> list[dict[str, Any]]:
                          f"(exceeds alpha: {float(naive) > alpha})"))
         for how, kw in (("description (|Y| = 2)", {"range_size": 2}),
                         ("pure DP (eps = ln 2)", {"eps": math.log(2), "n": n, "iid": True})):
-            c = correct(alpha, **kw)   # type: ignore[arg-type]
+            c = correct(alpha, **kw)
             recs.append(_rec("pvalue.corrected", "direction by thresholded count, binomial test",
                              {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha,
                               "route": how}, float(fd(c.gamma)), alpha, t0,
@@ -294,7 +296,7 @@ def _pvalue_end_to_end(n: int) -> list[dict[str, Any]]:
                          f"{float(fd3(alpha)) > alpha})"))
         for how, kw in (("description (|Y| = 3)", {"range_size": 3}),
                         ("pure DP (eps = 2 ln 2)", {"eps": 2 * math.log(2), "n": n, "iid": True})):
-            c = correct(alpha, **kw)   # type: ignore[arg-type]
+            c = correct(alpha, **kw)
             recs.append(_rec("pvalue.corrected", "exponential mechanism picks 1 of 3 binomial tests",
                              {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha, "route": how},
                              float(fd3(c.gamma)), alpha, t0,

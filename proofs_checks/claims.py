@@ -324,7 +324,7 @@ def check_claim(c: Claim) -> Verdict:
 def run(out_dir: Path, *, progress: bool = True) -> dict[str, Any]:
     """Check every claim; write report.md, report.json and records.jsonl into ``out_dir``."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    records = []
+    records: list[dict[str, Any]] = []
     t_all = time.monotonic()
     for i, c in enumerate(CLAIMS):
         v = check_claim(c)
@@ -339,7 +339,7 @@ def run(out_dir: Path, *, progress: bool = True) -> dict[str, Any]:
         if progress:
             print(f"[claims] {i + 1}/{len(CLAIMS)} {c.id}: {v.status} ({v.seconds:.2f}s)",
                   file=sys.stderr)
-    summary = {"campaign": "claims", "versions": versions(), "claims": len(records),
+    summary: dict[str, Any] = {"campaign": "claims", "versions": versions(), "claims": len(records),
                "certified": sum(r["verdict"] == "certified" for r in records),
                "refuted": [r["id"] for r in records if r["verdict"] == "refuted"],
                "undecided": [r["id"] for r in records if r["verdict"] == "undecided"],

@@ -7,7 +7,8 @@ The claim is a sympy expression; it is evaluated in interval arithmetic (``mpmat
 * a box where g < 0 everywhere (and every constraint certainly holds) refutes the claim; the
   box's midpoint is re-checked at 50 digits and returned as the counterexample;
 * where a partial derivative has a certified sign (and every constraint holds on the whole box),
-  the box is reduced to the face where g is smallest (monotonicity), down to points; a point with rational coordinates is decided exactly
+  the box is reduced to the face where g is smallest (monotonicity), down to points; a point with
+  rational coordinates is decided exactly
   by sympy (so equality cases on the boundary, e.g. g(1/4) = 0, are certified, not left open);
 * otherwise the box is split along its widest coordinate (in log scale for coordinates spanning
   decades).

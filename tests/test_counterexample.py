@@ -9,6 +9,7 @@ import mpmath
 import numpy as np
 import pytest
 
+from maxinfo_bounds.measures import approx_max_divergence
 from proofs_checks.__main__ import main as pc_main
 from proofs_checks.codes import (
     TooLarge,
@@ -27,7 +28,6 @@ from proofs_checks.counterexample import (
     regime_row,
     smallest_valid_n,
 )
-from maxinfo_bounds.measures import approx_max_divergence
 
 
 def _brute_min_distance(code):

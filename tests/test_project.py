@@ -1,4 +1,4 @@
-"""Project-level checks: mypy on the public package, the docs site builds without warnings."""
+"""Project-level checks: mypy --strict on both packages, ruff, the docs site builds without warnings."""
 
 from __future__ import annotations
 
@@ -10,11 +10,19 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_mypy_clean():
+    """mypy --strict (pyproject's [tool.mypy]) on both packages."""
     from mypy import api
 
     out, err, status = api.run(["--config-file", str(ROOT / "pyproject.toml"),
-                                str(ROOT / "maxinfo_bounds")])
+                                str(ROOT / "maxinfo_bounds"), str(ROOT / "proofs_checks")])
     assert status == 0, out + err
+
+
+def test_ruff_clean():
+    """ruff (pyproject's [tool.ruff]: pycodestyle, pyflakes, import order, pyupgrade)."""
+    proc = subprocess.run([sys.executable, "-m", "ruff", "check", "maxinfo_bounds", "proofs_checks",
+                           "tests", "benchmarks"], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def test_docs_build_strict(tmp_path):

@@ -37,7 +37,7 @@ interval reaches the target.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from .study import PowerSpec
@@ -63,7 +63,7 @@ def method_of(spec: PowerSpec) -> str:
     }[spec.test]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _normal_power() -> Any:
     # statsmodels is imported only when power is asked for (it costs ~1 s at import)
     from statsmodels.stats.power import NormalIndPower

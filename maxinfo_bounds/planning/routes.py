@@ -36,8 +36,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np

@@ -149,8 +149,9 @@ def stages_of(study: Study) -> list[Stage]:
             m = rs ** st.times
             s.steps.append(i)
             s.range_size *= m
-            s.links.append(Link(st.label or f"steps[{i}] ({st.type})", ("DFHPRR-6",), f"range_size={st.params['range_size']}"
-                                f", times={st.times}", f"{m} possible outputs"))
+            s.links.append(Link(st.label or f"steps[{i}] ({st.type})", ("DFHPRR-6",),
+                                f"range_size={st.params['range_size']}, times={st.times}",
+                                f"{m} possible outputs"))
         else:
             m_total = float_up(Fraction(st.params["mi_bits"]) * st.times)
             stages.append(Stage("mi", [i], [Link(st.label or f"steps[{i}] ({st.type})", ("RRST-1.5a",),

@@ -24,7 +24,8 @@ from typing import Any
 
 from ..numeric import InvalidParameter, check_real
 
-__all__ = ["PlanError", "PowerSpec", "Step", "Study", "TESTS", "ALTERNATIVES", "STEP_TYPES", "MAX_TIMES", "parse_study", "load_study", "where"]
+__all__ = ["PlanError", "PowerSpec", "Step", "Study", "TESTS", "ALTERNATIVES", "STEP_TYPES", "MAX_TIMES",
+           "parse_study", "load_study", "where"]
 
 #: the largest ``times`` of a step (also the default upper end of ``solve``)
 MAX_TIMES = 10**9

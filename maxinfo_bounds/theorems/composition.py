@@ -56,7 +56,7 @@ def compose_max_information(bounds: Sequence[Bound], *, strict: bool = True) -> 
     >>> compose_max_information([Bound(1.0, 0.0, "a"), Bound(2.0, 0.01, "b", product_only=True)])
     Traceback (most recent call last):
     ...
-    maxinfo_bounds.numeric.RegimeError: RRST Thm A.3 does not apply: it requires only the first step to have a product-only bound (RRST §4: a later step sees data conditioned on earlier outputs, not a product distribution), got bounds[1]='b (product_only)'
+    maxinfo_bounds.numeric.RegimeError: RRST Thm A.3 does not apply: ...
     """
     items = as_nonempty_list("bounds", bounds, "Bound")
     in_regime = True

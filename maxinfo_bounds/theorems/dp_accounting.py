@@ -5,12 +5,14 @@ composition (Kairouz–Oh–Viswanath), exact. Calibration: Laplace, Gaussian (c
 Balle–Wang 2018), the exponential mechanism and report-noisy-max, sparse vector (AboveThreshold
 with c answers). Conversion: :func:`dp_max_information` turns a :class:`DPGuarantee` into the best
 max-information bound of RRST Thm 1.4 / Thm 3.1. Interop: :func:`from_dp_event` reads an
-(eps, delta) from Google's ``dp_accounting``. ``eps`` is in nats throughout (the DP convention). Every returned privacy parameter is rounded **up** and
+(eps, delta) from Google's ``dp_accounting``. ``eps`` is in nats throughout (the DP convention).
+Every returned privacy parameter is rounded **up** and
 every calibrated noise scale rounded **up** (more noise, smaller privacy loss: the safe side).
 
 References: Dwork & Roth, *The Algorithmic Foundations of Differential Privacy* (2014): Thm 3.16
 (basic composition), Thm 3.20 (advanced composition, Dwork–Rothblum–Vadhan 2010), Thm 3.6
-(Laplace mechanism), Thm A.1 (Gaussian mechanism, eps < 1); Kairouz–Oh–Viswanath, "The Composition Theorem for Differential Privacy" (ICML 2015), Thm 3.3
+(Laplace mechanism), Thm A.1 (Gaussian mechanism, eps < 1); Kairouz–Oh–Viswanath, "The
+Composition Theorem for Differential Privacy" (ICML 2015), Thm 3.3
 (optimal homogeneous composition; the heterogeneous form of advanced composition); Balle & Wang,
 "Improving the Gaussian Mechanism for Differential Privacy" (ICML 2018), Thm 8 (analytic
 Gaussian); McSherry–Talwar 2007 / Dwork & Roth Thm 3.10 (exponential mechanism), Claim 3.9
@@ -22,7 +24,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -32,7 +33,6 @@ import sympy
 from scipy.optimize import brentq
 
 from ..catalog import Param, Theorem, register
-from ..results import Bound, DPGuarantee
 from ..numeric import (
     InvalidParameter,
     RegimeError,
@@ -45,6 +45,7 @@ from ..numeric import (
     iv_prec,
     nudge_until,
 )
+from ..results import Bound, DPGuarantee
 
 __all__ = [
     "DPGuarantee",

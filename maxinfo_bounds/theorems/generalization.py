@@ -23,10 +23,9 @@ from typing import Any
 
 import numpy as np
 import sympy
-
-from ..catalog import Param, Theorem, register
 from scipy.optimize import minimize_scalar
 
+from ..catalog import Param, Theorem, register
 from ..numeric import (
     InvalidParameter,
     RegimeError,
@@ -187,7 +186,10 @@ def mcdiarmid_transfer(k: Any, beta: Any, tau: Any, n: Any, sensitivity: Any, *,
                        variant: str = "sound", dps: int = 30) -> Any:
     r"""Max-information transfers McDiarmid's inequality to adaptively chosen Δ-sensitive queries.
 
-    .. math:: \Pr[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge \tau] \le 2^{k}\cdot 2\exp\!\Bigl(-\frac{2\tau^2}{n\Delta^2}\Bigr) + \beta
+    .. math::
+
+        \Pr[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge \tau]
+            \le 2^{k}\cdot 2\exp\!\Bigl(-\frac{2\tau^2}{n\Delta^2}\Bigr) + \beta
 
     Theorem: RRST Thm D.1's route (the event bound of max-information with McDiarmid, Thm A.9).
     ``variant="sound"`` (default) has the factor 2 of the two-sided deviation; Thm A.9 is

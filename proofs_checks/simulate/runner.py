@@ -182,7 +182,7 @@ def _run_dask(units: Sequence[Unit], address: str,
     except ImportError as exc:  # pragma: no cover - distributed is a declared dependency
         raise ValueError("--scheduler needs the 'distributed' package") from exc
     try:
-        client = Client(address, timeout="20s")
+        client = Client(address, timeout="20s")  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:
         raise ValueError(f"scheduler={address!r} is invalid: cannot connect to a Dask "
                          f"scheduler there ({type(exc).__name__})") from None
@@ -190,9 +190,9 @@ def _run_dask(units: Sequence[Unit], address: str,
         futs = {client.submit(_call, u.func, u.kwargs, pure=False, key=f"{u.key}-{id(u)}"): u
                 for u in units}
         try:
-            for f in as_completed(list(futs)):
+            for f in as_completed(list(futs)):  # type: ignore[no-untyped-call]
                 res, secs = f.result()
                 on_done(futs[f], res, secs)
         except BaseException:
-            client.cancel(list(futs))
+            client.cancel(list(futs))  # type: ignore[no-untyped-call]
             raise

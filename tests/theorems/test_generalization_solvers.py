@@ -73,7 +73,8 @@ def test_solvers_are_certified_and_tight():
     assert n == 391  # hand: floor(ln(50)/0.01)
     assert max_n_for_k(1.0, 0.01) == 69  # hand: floor(ln 2 / 0.01)
     nk = max_n_for_k(5.0, 0.01, beta=1e-6)
-    assert pure_dp_max_information_product(0.01, nk, 1e-6).k <= 5.0 < pure_dp_max_information_product(0.01, nk + 1, 1e-6).k
+    k_at = pure_dp_max_information_product(0.01, nk, 1e-6).k
+    assert k_at <= 5.0 < pure_dp_max_information_product(0.01, nk + 1, 1e-6).k
 
 
 def test_solver_bad_targets():
