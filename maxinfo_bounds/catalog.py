@@ -5,83 +5,34 @@ sympy statement, the conditions as text, the units, the parameters and the certi
 The documentation page ``docs/catalog.md`` and ``maxinfo catalog`` / ``maxinfo explain ID`` are
 generated from it (``maxinfo catalog --markdown > docs/catalog.md``).
 
-Theorem modules register their entries at import; :func:`entries` imports them all.
+The entries live in :mod:`maxinfo_bounds.theorems.registry`, written by the theorem modules at
+import; this module imports every theorem module statically and reads them back.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
-
 from .numeric import InvalidParameter
 from .results import Bound
+
+# every theorem module, imported for its entries (each registers them at import)
+from .theorems import (  # noqa: F401
+    composition,
+    description,
+    dp_accounting,
+    generalization,
+    holdout,
+    maxinfo_dp,
+    mutual_info,
+    pvalues,
+)
+from .theorems.registry import REGISTRY, Param, Theorem, register
 
 __all__ = ["Bound", "Param", "Theorem", "register", "get", "entries", "catalog_markdown"]
 
 
-@dataclass(frozen=True)
-class Param:
-    """A parameter of a catalog entry: name, type, domain (as text) and description."""
-
-    name: str
-    kind: type
-    domain: str
-    help: str
-
-
-@dataclass(frozen=True)
-class Theorem:
-    """A catalog entry."""
-
-    id: str
-    paper: str
-    number: str
-    title: str
-    latex: str
-    conditions: tuple[str, ...]
-    units: str
-    params: tuple[Param, ...]
-    evaluator: Callable[..., Any]
-    sympy_statement: Callable[[], Any]
-    returns: str
-    notes: str = ""
-    aliases: tuple[str, ...] = field(default=())
-    #: JSON/CLI name of a scalar result (with its unit), e.g. "gamma" or "m_bits"
-    value_name: str = "value"
-
-    def explain(self) -> str:
-        """A plain-text explanation (what ``maxinfo explain ID`` prints)."""
-        lines = [f"{self.id}: {self.title}", f"  source: {self.paper} {self.number}",
-                 f"  statement: {self.latex}", f"  units: {self.units}", "  conditions:"]
-        lines += [f"    * {c}" for c in self.conditions]
-        lines.append("  parameters:")
-        lines += [f"    --{p.name.replace('_', '-')} ({p.domain}): {p.help}" for p in self.params]
-        lines.append(f"  returns: {self.returns}")
-        lines.append(f"  sympy: {self.sympy_statement()}")
-        if self.notes:
-            lines.append(f"  notes: {self.notes}")
-        return "\n".join(lines)
-
-
-_REGISTRY: dict[str, Theorem] = {}
-_MODULES = ("pvalues", "description", "maxinfo_dp", "mutual_info", "composition",
-            "generalization", "dp_accounting", "holdout")
-
-
-def register(entry: Theorem) -> Theorem:
-    if entry.id in _REGISTRY and _REGISTRY[entry.id] is not entry:
-        raise RuntimeError(f"duplicate catalog id {entry.id!r}")  # pragma: no cover
-    _REGISTRY[entry.id] = entry
-    return entry
-
-
 def entries() -> list[Theorem]:
     """All catalog entries, in a stable order."""
-    for mod in _MODULES:
-        importlib.import_module(f"maxinfo_bounds.theorems.{mod}")
-    return sorted(_REGISTRY.values(), key=lambda e: e.id)
+    return sorted(REGISTRY.values(), key=lambda e: e.id)
 
 
 def get(theorem_id: str) -> Theorem:

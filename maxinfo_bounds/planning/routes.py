@@ -43,8 +43,8 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
 
-from ..catalog import Bound
 from ..numeric import LOG2E, InvalidParameter, RegimeError, float_up
+from ..results import Bound
 from ..theorems.composition import compose_max_information
 from ..theorems.description import description_length_max_information
 from ..theorems.dp_accounting import DPGuarantee, compose_dp, kov_eps_float, optimal_composition

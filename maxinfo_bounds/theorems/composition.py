@@ -19,8 +19,9 @@ from typing import Any
 
 import sympy
 
-from ..catalog import Bound, Param, Theorem, register
 from ..numeric import InvalidParameter, RegimeError, as_nonempty_list, float_up
+from ..results import Bound
+from .registry import Param, Theorem, register
 
 __all__ = ["compose_max_information"]
 
@@ -49,11 +50,11 @@ def compose_max_information(bounds: Sequence[Bound], *, strict: bool = True) -> 
 
     Examples
     --------
-    >>> from maxinfo_bounds.catalog import Bound
+    >>> from maxinfo_bounds.results import Bound
     >>> c = compose_max_information([Bound(1.5, 0.01, "x"), Bound(2.0, 0.02, "y")])
     >>> c.k, c.beta      # 0.01 + 0.02 as exact binary values is just above 0.03: rounded up
     (3.5, 0.030000000000000002)
-    >>> compose_max_information([Bound(1.0, 0.0, "a"), Bound(2.0, 0.01, "b", product_only=True)])
+    >>> compose_max_information([Bound(1.0, 0.0, "a"), Bound(2.0, 0.01, "b", product_only=True)])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     maxinfo_bounds.numeric.RegimeError: RRST Thm A.3 does not apply: ...

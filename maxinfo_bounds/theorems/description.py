@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 import sympy
 
-from ..catalog import Bound, Param, Theorem, register
 from ..numeric import ExactLog, check_int, check_real, check_real_array, fast_up, is_array
+from ..results import Bound
+from .registry import Param, Theorem, register
 
 __all__ = ["description_length_max_information"]
 

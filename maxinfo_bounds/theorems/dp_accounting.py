@@ -32,7 +32,6 @@ import numpy as np
 import sympy
 from scipy.optimize import brentq
 
-from ..catalog import Param, Theorem, register
 from ..numeric import (
     InvalidParameter,
     RegimeError,
@@ -46,6 +45,7 @@ from ..numeric import (
     nudge_until,
 )
 from ..results import Bound, DPGuarantee
+from .registry import Param, Theorem, register
 
 __all__ = [
     "DPGuarantee",

@@ -25,7 +25,6 @@ import numpy as np
 import sympy
 from scipy.optimize import minimize_scalar
 
-from ..catalog import Param, Theorem, register
 from ..numeric import (
     InvalidParameter,
     RegimeError,
@@ -39,6 +38,7 @@ from ..numeric import (
     is_array,
     iv_prec,
 )
+from .registry import Param, Theorem, register
 
 __all__ = [
     "TailBound",

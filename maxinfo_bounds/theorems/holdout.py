@@ -30,7 +30,6 @@ import numpy as np
 import sympy
 from numpy.typing import NDArray
 
-from ..catalog import Bound, Param, Theorem, register
 from ..numeric import (
     InvalidParameter,
     MaxinfoError,
@@ -40,7 +39,9 @@ from ..numeric import (
     enclosure,
     float_up,
 )
+from ..results import Bound
 from .dp_accounting import DPGuarantee, compose_dp, dp_max_information
+from .registry import Param, Theorem, register
 
 __all__ = [
     "BudgetExhausted",

@@ -27,7 +27,6 @@ import numpy as np
 import sympy
 from scipy.optimize import minimize_scalar
 
-from ..catalog import Bound, Param, Theorem, register
 from ..numeric import (
     LOG2E,
     InvalidParameter,
@@ -40,6 +39,8 @@ from ..numeric import (
     is_array,
     iv_prec,
 )
+from ..results import Bound
+from .registry import Param, Theorem, register
 
 __all__ = [
     "pure_dp_max_information",

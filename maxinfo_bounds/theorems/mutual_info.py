@@ -31,7 +31,6 @@ import numpy as np
 import sympy
 from scipy.optimize import brentq
 
-from ..catalog import Bound, Param, Theorem, register
 from ..numeric import (
     InvalidParameter,
     RegimeError,
@@ -45,6 +44,8 @@ from ..numeric import (
     iv_prec,
     nudge_until,
 )
+from ..results import Bound
+from .registry import Param, Theorem, register
 
 __all__ = [
     "mi_to_approx_max_information",

@@ -19,7 +19,6 @@ import numpy as np
 import sympy
 from scipy.optimize import brentq, minimize_scalar
 
-from ..catalog import Param, Theorem, register
 from ..numeric import (
     InvalidParameter,
     check_real,
@@ -32,6 +31,7 @@ from ..numeric import (
     nudge_until,
 )
 from .mutual_info import mi_beta_exact, mi_beta_float
+from .registry import Param, Theorem, register
 
 __all__ = ["pvalue_correction", "mi_pvalue_correction", "russo_zou_pvalue_correction"]
 
