@@ -1,7 +1,8 @@
 """Shared test configuration.
 
 Hypothesis runs derandomized under CI (the ``ci`` profile, selected when ``CI`` is set), so a CI
-run is reproducible; locally the ``dev`` profile explores with fresh randomness.
+run is reproducible; locally the ``dev`` profile explores with fresh randomness. Tests marked
+``slow`` run under CI (or with ``--run-slow``) and are deselected in a plain local run.
 """
 
 from __future__ import annotations
@@ -20,6 +21,22 @@ settings.register_profile(
     "dev", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--run-slow", action="store_true",
+                     help="also run the tests marked slow (CI=... runs them too)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The default run leaves out the tests marked ``slow`` (deselected, not skipped: they are
+    reported as deselected); ``--run-slow``, ``-m slow`` or a set ``CI`` runs everything."""
+    if config.getoption("--run-slow") or os.environ.get("CI") or config.getoption("-m"):
+        return
+    slow = [it for it in items if it.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [it for it in items if not it.get_closest_marker("slow")]
 
 
 @pytest.fixture(autouse=True)

@@ -233,6 +233,7 @@ def test_interrupted_run_resumes_without_losing_finished_units(tmp_path):
     assert calls.read_text().split()[-2:] == ["0", "1"]
 
 
+@pytest.mark.slow
 def test_local_pool_and_dask_cluster_give_identical_results(tmp_path):
     from distributed import LocalCluster
 
@@ -248,6 +249,7 @@ def test_local_pool_and_dask_cluster_give_identical_results(tmp_path):
     assert dask["scheduler"].startswith("tcp://127.0.0.1:")
 
 
+@pytest.mark.slow
 def test_bad_input_and_memory_guard(capsys):
     with pytest.raises(TooLarge, match="workers=4096 is invalid"):
         sim.check_memory(sim.SimulateConfig(), 4096)
@@ -270,6 +272,7 @@ def test_bad_input_and_memory_guard(capsys):
     assert e.value.code == 2
 
 
+@pytest.mark.slow
 def test_cli_sigterm_saves_finished_units_and_resumes(tmp_path):
     """``kill PID`` mid-run: exit status 130 with one line, finished units kept, no orphaned
     workers; the same command then resumes and completes."""

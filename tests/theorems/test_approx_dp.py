@@ -34,6 +34,7 @@ def _ref(eps, delta, n, t, dh, variant):
         return n * nu + c * T * mpmath.sqrt(n), mpmath.exp(-T**2 / 2) + n * (d1 + d2 - d1 * d2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["paper", "sound"])
 def test_against_50_digits(variant):
     rng = np.random.default_rng(31)

@@ -36,6 +36,7 @@ from maxinfo_bounds.theorems.dp_accounting import (
 from .reference import DPS, check_up, log_uniform, mp
 
 
+@pytest.mark.slow
 def test_advanced_sweep_50_digits():
     rng = np.random.default_rng(61)
     for i in range(4_000):  # 4,000 points: each call validates up to 1,000 steps
