@@ -1,0 +1,86 @@
+"""From a DP guarantee to max-information (RRST Thm 1.4 / 3.1), and from Google's
+``dp_accounting`` to a DP guarantee."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ...numeric import (
+    InvalidParameter,
+    RegimeError,
+    check_int,
+    check_real,
+)
+from ...results import Bound, DPGuarantee
+
+
+def dp_max_information(guarantee: DPGuarantee, n: int, *, iid: bool = False,
+                       beta: float | None = None) -> Bound:
+    """The best max-information bound (bits) of the catalog for an (eps, delta)-DP step on n records.
+
+    * delta = 0: RRST Thm 1.4a (any data, beta = 0); with ``iid=True`` and a ``beta``, also
+      Thm 1.4b; the smaller k is returned.
+    * delta > 0: RRST Thm 3.1 (sound variant) at ``beta`` (or the paper's choice), only with
+      ``iid=True``: approximate DP gives no max-information bound for other data (RRST §4), so
+      RegimeError otherwise.
+
+    >>> dp_max_information(DPGuarantee(0.01, 0.0, "given"), 100).theorem
+    'RRST-1.4a'
+    """
+    from ..maxinfo_dp import (
+        approx_dp_max_information,
+        pure_dp_max_information,
+        pure_dp_max_information_product,
+    )
+
+    if not isinstance(guarantee, DPGuarantee):
+        raise InvalidParameter("guarantee", guarantee, "a DPGuarantee")
+    ni = check_int("n", n, low=1)
+    if beta is not None:
+        check_real("beta", beta, low=0.0, high=1.0, low_open=True, high_open=True)
+        if not iid:
+            raise InvalidParameter("beta", beta, "omitted unless iid=True (beta is the i.i.d. "
+                                   "bounds' parameter: RRST Thm 1.4b / 3.1)")
+    if guarantee.delta > 0:
+        if not iid:
+            raise RegimeError("RRST Thm 3.1 / §4", "iid", False,
+                              "True: approximate DP bounds max-information only for i.i.d. data")
+        approx: Bound = approx_dp_max_information(guarantee.eps, guarantee.delta, ni, beta=beta)
+        return approx
+    if guarantee.eps == 0:
+        return Bound(k=0.0, beta=0.0, theorem="RRST-1.4a", conditions=("eps = 0",),
+                     variant="exact")
+    best: Bound = pure_dp_max_information(guarantee.eps, ni)
+    if iid and beta is not None:
+        prod: Bound = pure_dp_max_information_product(guarantee.eps, ni, beta)
+        if prod.k < best.k:
+            best = prod
+    return best
+
+
+def from_dp_event(event: Any, delta: float, *,
+                  value_discretization_interval: float = 1e-4) -> DPGuarantee:
+    """(eps, delta) of a Google ``dp_accounting`` DpEvent, from its PLD accountant.
+
+    Needs the optional extra: ``pip install "maxinfo_bounds[accounting]"``. The accountant uses
+    pessimistic discretisation (an upper bound on eps up to its floating-point arithmetic, which
+    is not certified here); eps is rounded up one ulp. The result feeds
+    :func:`dp_max_information` and the planner.
+    """
+    try:
+        from dp_accounting import pld
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("from_dp_event needs dp_accounting: "
+                          "pip install 'maxinfo_bounds[accounting]'") from exc
+    d = float(check_real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True))
+    acc = pld.PLDAccountant(value_discretization_interval=float(check_real(
+        "value_discretization_interval", value_discretization_interval, low=0.0, low_open=True)))
+    try:
+        acc.compose(event)
+    except Exception as exc:
+        raise InvalidParameter("event", event, "a DpEvent the PLD accountant supports") from exc
+    eps = float(acc.get_epsilon(d))
+    return DPGuarantee(math.nextafter(max(eps, 0.0), math.inf), d, "dp_accounting PLD",
+                       ("pessimistic PLD discretisation",
+                        f"value_discretization_interval = {value_discretization_interval!r}"))

@@ -1,0 +1,445 @@
+"""Mechanism calibration: Laplace (Dwork–Roth Thm 3.6), Gaussian (classic, Thm A.1; analytic,
+Balle–Wang 2018 Thm 8), the exponential mechanism (Thm 3.10), report noisy max (Claim 3.9),
+AboveThreshold and Sparse (Thms 3.23, 3.25/3.26). ``eps`` in nats; privacy parameters and noise
+scales rounded up (the safe side)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import sympy
+from scipy.optimize import brentq
+
+from ...numeric import (
+    InvalidParameter,
+    RegimeError,
+    check_int,
+    check_real,
+    enclosure,
+    float_down,
+    float_up,
+    iv_prec,
+    nudge_until,
+)
+from ...results import DPGuarantee
+from ..registry import Param, Theorem, register
+from .composition import basic_composition, compose_dp
+
+
+def laplace_epsilon(sensitivity: float, scale: float) -> float:
+    r"""Privacy of the Laplace mechanism: noise Lap(b) on an L1-sensitivity-Δ query is (Δ/b, 0)-DP.
+
+    Theorem: Dwork & Roth Thm 3.6. Returns ``eps = Δ/b`` rounded up (nats).
+
+    >>> laplace_epsilon(1.0, 10.0)
+    0.1
+    """
+    return _ratio_up("sensitivity", sensitivity, "scale", scale)
+
+
+def laplace_scale(sensitivity: float, eps: float) -> float:
+    """The Laplace scale ``b = Δ/eps`` for (eps, 0)-DP, rounded up (more noise is safe).
+
+    >>> laplace_scale(1.0, 0.1)   # 1/0.1 with 0.1 read exactly = 9.99999999999999944..., up: 10
+    10.0
+    """
+    return _ratio_up("sensitivity", sensitivity, "eps", eps)
+
+
+def _ratio_up(num_name: str, num: float, den_name: str, den: float) -> float:
+    """``num/den`` for two positive finite reals (check_real refuses inf), exact, rounded up."""
+    a = check_real(num_name, num, low=0.0, low_open=True)
+    b = check_real(den_name, den, low=0.0, low_open=True)
+    return float_up(Fraction(a) / Fraction(b))
+
+
+def gaussian_sigma(sensitivity: float, eps: float, delta: float, *, strict: bool = True,
+                   dps: int = 30) -> float:
+    r"""Classic Gaussian mechanism: σ ≥ Δ₂ sqrt(2 ln(1.25/δ))/ε gives (ε, δ)-DP for ε < 1.
+
+    Theorem: Dwork & Roth Thm A.1. Conditions: ``eps`` in (0, 1) (RegimeError otherwise;
+    ``strict=False`` returns the formula's value, which is then not a proven calibration),
+    ``delta`` in (0, 1). Returns sigma rounded up.
+
+    >>> round(gaussian_sigma(1.0, 0.5, 1e-5), 6)     # 2 sqrt(2 ln 125000) = 9.68961... (30 digits)
+    9.689611
+    """
+    s = float(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
+    e = float(check_real("eps", eps, low=0.0, low_open=True))
+    d = float(check_real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True))
+    if not e < 1 and strict:
+        raise RegimeError("Dwork-Roth Thm A.1", "eps", e, "eps in (0, 1)")
+    return enclosure(lambda iv: iv.mpf(s) * iv.sqrt(2 * iv.log(iv.mpf(5) / 4 / iv.mpf(d)))
+                     / iv.mpf(e), prec=iv_prec(dps))[1]
+
+
+_AG_DPS = 50
+
+
+def _ag_delta_bounds(s: float, sigma: float, eps: float) -> tuple[Any, Any]:
+    """Enclosure of Phi(s/2σ - εσ/s) - e^ε Phi(-s/2σ - εσ/s) (Balle–Wang Thm 8).
+
+    mpmath has no interval erfc, so the two terms are evaluated at 50 digits and the difference
+    is widened by (|t1| + |t2|) 10^-40, far above mpmath's own error (it evaluates special
+    functions with guard digits to the working precision).
+    """
+    with mpmath.workdps(_AG_DPS):
+        S, sg, e = mpmath.mpf(s), mpmath.mpf(sigma), mpmath.mpf(eps)
+        a = S / (2 * sg) - e * sg / S
+        b = -S / (2 * sg) - e * sg / S
+        t1 = mpmath.ncdf(a)
+        t2 = mpmath.exp(e) * mpmath.ncdf(b)
+        err = (t1 + t2) * mpmath.mpf(10) ** -40
+        return t1 - t2 - err, t1 - t2 + err
+
+
+def _ag_log_delta(s: float, sigma: float, eps: float) -> float:
+    """Float surrogate of log delta (root finding only)."""
+    from scipy.stats import norm
+
+    a = s / (2 * sigma) - eps * sigma / s
+    b = -s / (2 * sigma) - eps * sigma / s
+    l1 = float(norm.logcdf(a))
+    l2 = eps + float(norm.logcdf(b))
+    if not l2 < l1:
+        return -745.0
+    return l1 + math.log(-math.expm1(l2 - l1))
+
+
+def _gauss_args(sensitivity: float, **kw: float) -> tuple[float, ...]:
+    out = [float(check_real("sensitivity", sensitivity, low=0.0, low_open=True))]
+    for name, v in kw.items():
+        if name == "delta":
+            out.append(float(check_real("delta", v, low=0.0, high=1.0, low_open=True,
+                                        high_open=True)))
+        elif name == "eps":
+            out.append(float(check_real("eps", v, low=0.0)))
+        else:
+            out.append(float(check_real(name, v, low=0.0, low_open=True)))
+    return tuple(out)
+
+
+def gaussian_delta(sigma: float, sensitivity: float, eps: float) -> float:
+    r"""The exact delta of the Gaussian mechanism N(0, sigma^2) at eps (Balle–Wang 2018 Thm 8).
+
+    .. math:: \delta = \Phi\Big(\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta}\Big)
+              - e^{\varepsilon}\,\Phi\Big(-\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta}\Big)
+
+    ``sensitivity`` is the L2 sensitivity Δ. The mechanism is (eps, delta)-DP for exactly the
+    delta returned or more (the condition is necessary and sufficient). Returns delta rounded up.
+
+    >>> gaussian_delta(1.0, 1.0, 0.0)                 # 2 Phi(1/2) - 1 = 0.382924922548026207...
+    0.38292492254802624
+    """
+    s, sg, e = _gauss_args(sensitivity, sigma=sigma, eps=eps)
+    return min(max(float_up(_ag_delta_bounds(s, sg, e)[1]), 0.0), 1.0)
+
+
+def gaussian_epsilon(sigma: float, sensitivity: float, delta: float) -> float:
+    """The smallest eps (nats) with which N(0, sigma^2) noise is (eps, delta)-DP (Balle–Wang Thm 8).
+
+    Returns eps rounded up: its delta, evaluated as in :func:`gaussian_delta`, is certified to
+    be at most ``delta``.
+
+    >>> gaussian_epsilon(1.0, 1.0, 0.38292492254802624)   # at or above delta(0): eps = 0
+    0.0
+    >>> 0 < gaussian_epsilon(1.0, 1.0, 0.3829249225480262) < 1e-15   # just below it
+    True
+    """
+    s, sg, d = _gauss_args(sensitivity, sigma=sigma, delta=delta)
+
+    def ok(x: float) -> bool:
+        return bool(_ag_delta_bounds(s, sg, x)[1] <= d)
+
+    if ok(0.0):
+        return 0.0
+    hi = 1.0
+    while _ag_log_delta(s, sg, hi) > math.log(d):
+        hi *= 2
+        if hi > 1e12:  # pragma: no cover - delta > 0 is always reached before this
+            raise ArithmeticError("gaussian_epsilon: no bracket")
+    x = float(brentq(lambda t: _ag_log_delta(s, sg, t) - math.log(d), 0.0, hi,
+                     xtol=1e-15, rtol=1e-15))
+    return nudge_until(x, ok, up=True)
+
+
+def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> float:
+    r"""The smallest sigma with which N(0, sigma^2) noise on an L2-sensitivity-Δ query is
+    (eps, delta)-DP: the analytic Gaussian mechanism (Balle & Wang 2018, Thm 8 / Alg. 1).
+
+    Valid for every eps > 0 (unlike the classic calibration, which needs eps < 1), and never
+    larger than it. Returns sigma rounded up: its delta is certified to be at most ``delta``.
+
+    >>> s = analytic_gaussian_sigma(1.0, 0.5, 1e-5)
+    >>> round(s, 6), s < gaussian_sigma(1.0, 0.5, 1e-5)   # classic: 9.689611
+    (7.031827, True)
+    """
+    s, e, d = _gauss_args(sensitivity, eps=eps, delta=delta)
+    if e == 0:
+        raise InvalidParameter("eps", eps, "(0, inf)")
+
+    def ok(x: float) -> bool:
+        return bool(_ag_delta_bounds(s, x, e)[1] <= d)
+
+    lo, hi = math.log(s) - 10.0, math.log(s) + 1.0
+    while _ag_log_delta(s, math.exp(hi), e) > math.log(d):
+        hi += 2.0
+    while _ag_log_delta(s, math.exp(lo), e) < math.log(d):
+        lo -= 2.0
+    x = math.exp(float(brentq(lambda t: _ag_log_delta(s, math.exp(t), e) - math.log(d), lo, hi,
+                              xtol=1e-15, rtol=1e-15)))
+    return nudge_until(x, ok, up=True)
+
+
+def exponential_mechanism_epsilon(sensitivity: float, coefficient: float, *,
+                                  monotone: bool = False) -> DPGuarantee:
+    r"""Privacy of the exponential mechanism that outputs r with probability ∝ exp(c·u(x, r)).
+
+    With Δu the sensitivity of the score u: (2 c Δu, 0)-DP (McSherry–Talwar; Dwork & Roth
+    Thm 3.10 with c = eps / (2Δu)); (c Δu, 0)-DP when every score moves in the same direction
+    between neighbours (``monotone=True``, Dwork & Roth §3.4 remark). eps rounded up.
+
+    >>> exponential_mechanism_epsilon(1.0, 0.25).eps
+    0.5
+    """
+    s = Fraction(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
+    c = Fraction(check_real("coefficient", coefficient, low=0.0, low_open=True))
+    e = float_up(c * s * (1 if monotone else 2))
+    return DPGuarantee(e, 0.0, "DR-3.10", ("monotone scores",) if monotone else ())
+
+
+def exponential_mechanism_coefficient(sensitivity: float, eps: float, *,
+                                      monotone: bool = False) -> float:
+    """The coefficient c = eps / (2Δu) (eps/Δu if monotone) for eps-DP, rounded **down**.
+
+    >>> exponential_mechanism_coefficient(1.0, 0.5)
+    0.25
+    """
+    s = Fraction(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
+    e = Fraction(check_real("eps", eps, low=0.0, low_open=True))
+    return float_down(e / (s * (1 if monotone else 2)))
+
+
+def report_noisy_max_epsilon(sensitivity: float, scale: float, *,
+                             monotone: bool = False) -> DPGuarantee:
+    r"""Report noisy max (the index of the largest of the scores plus i.i.d. Lap(b) noise).
+
+    Theorem: Dwork & Roth Claim 3.9. (Δ/b, 0)-DP for monotone scores such as counting queries (stated
+    there for counts with Lap(1/eps)); (2Δ/b, 0)-DP for arbitrary sensitivity-Δ scores (each
+    score and the comparison level can move by Δ). eps rounded up.
+
+    >>> report_noisy_max_epsilon(1.0, 10.0, monotone=True).eps
+    0.1
+    """
+    s = Fraction(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
+    b = Fraction(check_real("scale", scale, low=0.0, low_open=True))
+    e = float_up(s / b * (1 if monotone else 2))
+    return DPGuarantee(e, 0.0, "DR-3.9", ("monotone scores",) if monotone else ())
+
+
+def above_threshold_epsilon(sensitivity: float, threshold_scale: float,
+                            query_scale: float) -> float:
+    r"""AboveThreshold (one positive answer): threshold noise Lap(b1), query noise Lap(b2).
+
+    eps = Δ/b1 + 2Δ/b2 (Dwork & Roth Thm 3.23, stated for b1 = 2Δ/eps, b2 = 4Δ/eps; its proof
+    spends Δ/b1 on the threshold and 2Δ/b2 on the query that stops). Rounded up.
+
+    >>> above_threshold_epsilon(1.0, 2.0, 4.0)      # Lap(2/eps), Lap(4/eps) at eps = 1
+    1.0
+    """
+    s = Fraction(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
+    b1 = Fraction(check_real("threshold_scale", threshold_scale, low=0.0, low_open=True))
+    b2 = Fraction(check_real("query_scale", query_scale, low=0.0, low_open=True))
+    return float_up(s / b1 + 2 * s / b2)
+
+
+def sparse_vector(c: int, threshold_scale: float, query_scale: float, *,
+                  sensitivity: float = 1.0, delta: float = 0.0) -> DPGuarantee:
+    r"""Sparse vector with c positive answers (Dwork & Roth Alg. 2 "Sparse": AboveThreshold
+    restarted with fresh threshold noise after each positive answer).
+
+    The c runs compose: basic composition gives (c·eps1, 0) (Dwork & Roth Thm 3.25); with
+    ``delta > 0`` the better of basic and advanced composition at total ``delta`` (Thm 3.26's
+    route, with delta' optimised rather than its closed form). eps1 is
+    :func:`above_threshold_epsilon`.
+
+    >>> sparse_vector(5, 2.0, 4.0).eps               # 5 runs of a 1-DP AboveThreshold
+    5.0
+    """
+    cc = check_int("c", c, low=1)
+    e1 = above_threshold_epsilon(sensitivity, threshold_scale, query_scale)
+    d = float(check_real("delta", delta, low=0.0, high=1.0, high_open=True))
+    g = compose_dp([(e1, 0.0)] * cc, d) if d > 0 else basic_composition([(e1, 0.0)] * cc)
+    return DPGuarantee(g.eps, g.delta, "DR-3.25" if d == 0 else "DR-3.26",
+                       (f"c = {cc} positive answers", f"per run eps = {e1!r}", *g.conditions))
+
+
+def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0,
+                         delta: float = 0.0) -> tuple[float, float]:
+    """Noise scales (threshold b1, query b2 = 2 b1) making :func:`sparse_vector` (eps, delta)-DP.
+
+    The per-run budget eps1 is the largest float whose composition over c runs is certified
+    at most ``eps``; b1 = 2Δ/eps1 and b2 = 4Δ/eps1 (Dwork & Roth's split), rounded up.
+
+    >>> sparse_vector_scales(5, 5.0)
+    (2.0, 4.0)
+    """
+    cc = check_int("c", c, low=1)
+    e = float(check_real("eps", eps, low=0.0, low_open=True))
+    s = Fraction(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
+    d = float(check_real("delta", delta, low=0.0, high=1.0, high_open=True))
+
+    def total(e1: float) -> float:
+        steps = [(e1, 0.0)] * cc
+        return compose_dp(steps, d).eps if d > 0 else basic_composition(steps).eps
+
+    def ok(e1: float) -> bool:
+        b1 = float_up(2 * s / Fraction(e1))
+        b2 = float_up(4 * s / Fraction(e1))
+        return sparse_vector(cc, b1, b2, sensitivity=float(s), delta=d).eps <= e
+
+    guess = e / cc  # basic composition's per-run budget; with delta > 0 search above it
+    if d > 0 and total(guess) <= e:
+        guess = e if total(e) <= e else float(
+            brentq(lambda x: total(x) - e, e / cc, e, xtol=1e-15, rtol=1e-13))
+    e1 = nudge_until(guess, ok, up=False)
+    return float_up(2 * s / Fraction(e1)), float_up(4 * s / Fraction(e1))
+
+
+def _ag(sensitivity: float, eps: float, delta: float) -> float:
+    """Theorem: Balle & Wang (2018) Thm 8 (see :func:`analytic_gaussian_sigma`)."""
+    return analytic_gaussian_sigma(sensitivity, eps, delta)
+
+
+def _ag_statement() -> Any:
+    s, sg, e = sympy.symbols("Delta sigma epsilon", positive=True)
+
+    def phi(x: Any) -> Any:
+        return (1 + sympy.erf(x / sympy.sqrt(2))) / 2
+
+    return phi(s / (2 * sg) - e * sg / s) - sympy.exp(e) * phi(-s / (2 * sg) - e * sg / s)
+
+
+register(Theorem(
+    id="BW18-8", paper="Balle-Wang", number="Thm 8 (analytic Gaussian mechanism)",
+    title="Analytic calibration of the Gaussian mechanism",
+    latex=(r"\Phi\!\left(\tfrac{\Delta}{2\sigma}-\tfrac{\varepsilon\sigma}{\Delta}\right)"
+           r"- e^{\varepsilon}\Phi\!\left(-\tfrac{\Delta}{2\sigma}-\tfrac{\varepsilon\sigma}"
+           r"{\Delta}\right) \le \delta"),
+    conditions=("L2 sensitivity Delta", "eps > 0, 0 < delta < 1",
+                "necessary and sufficient for (eps, delta)-DP"),
+    units="eps in nats; sigma in the query's units",
+    params=(Param("sensitivity", float, "(0, inf)", "L2 sensitivity Delta"),
+            Param("eps", float, "(0, inf)", "target eps, nats"),
+            Param("delta", float, "(0, 1)", "target delta")),
+    evaluator=_ag, sympy_statement=_ag_statement,
+    returns="smallest sigma, rounded up",
+    value_name="sigma",
+))
+
+
+def _sparse(c: int, threshold_scale: float, query_scale: float, sensitivity: float) -> DPGuarantee:
+    """Theorem: Dwork & Roth Thm 3.25 (see :func:`sparse_vector`)."""
+    return sparse_vector(c, threshold_scale, query_scale, sensitivity=sensitivity)
+
+
+register(Theorem(
+    id="DR-3.25", paper="Dwork-Roth", number="Thm 3.23, 3.25 (sparse vector)",
+    title="Sparse vector: c AboveThreshold runs with threshold noise Lap(b1), query noise Lap(b2)",
+    latex=r"\varepsilon = c\left(\frac{\Delta}{b_1} + \frac{2\Delta}{b_2}\right)",
+    conditions=("threshold noise redrawn after each positive answer (DR Alg. 2)",
+                "queries of sensitivity Delta", "stops after c positive answers"),
+    units="eps in nats",
+    params=(Param("c", int, "[1, inf) integer", "positive answers"),
+            Param("threshold_scale", float, "(0, inf)", "Laplace scale b1 of the threshold"),
+            Param("query_scale", float, "(0, inf)", "Laplace scale b2 of each query"),
+            Param("sensitivity", float, "(0, inf)", "query sensitivity Delta")),
+    evaluator=_sparse,
+    sympy_statement=lambda: sympy.Symbol("c") * (sympy.Symbol("Delta") / sympy.Symbol("b1")
+                                                 + 2 * sympy.Symbol("Delta") / sympy.Symbol("b2")),
+    returns="DPGuarantee(eps rounded up, 0)",
+    value_name="eps_nats",
+))
+
+
+def _laplace(sensitivity: float, scale: float) -> float:
+    """Theorem: Dwork & Roth Thm 3.6 (see :func:`laplace_epsilon`)."""
+    return laplace_epsilon(sensitivity, scale)
+
+
+register(Theorem(
+    id="DR-3.6", paper="Dwork-Roth", number="Thm 3.6 (Laplace mechanism)",
+    title="Laplace noise Lap(b) on an L1-sensitivity-Delta query is (Delta/b, 0)-DP",
+    latex=r"\varepsilon = \Delta_1 / b",
+    conditions=("L1 sensitivity Delta over neighbouring datasets", "noise Lap(b), b > 0"),
+    units="eps in nats",
+    params=(Param("sensitivity", float, "(0, inf)", "L1 sensitivity Delta"),
+            Param("scale", float, "(0, inf)", "Laplace scale b")),
+    evaluator=_laplace,
+    sympy_statement=lambda: sympy.Symbol("Delta") / sympy.Symbol("b"),
+    returns="eps rounded up", value_name="eps_nats",
+))
+
+
+def _classic_gaussian(sensitivity: float, eps: float, delta: float) -> float:
+    """Theorem: Dwork & Roth Thm A.1 (see :func:`gaussian_sigma`)."""
+    return gaussian_sigma(sensitivity, eps, delta)
+
+
+register(Theorem(
+    id="DR-A.1", paper="Dwork-Roth", number="Thm A.1 (Gaussian mechanism)",
+    title="Classic Gaussian calibration sigma = Delta sqrt(2 ln(1.25/delta))/eps, eps < 1",
+    latex=r"\sigma \ge \Delta_2\sqrt{2\ln(1.25/\delta)}/\varepsilon",
+    conditions=("L2 sensitivity Delta", "0 < eps < 1", "0 < delta < 1"),
+    units="eps in nats; sigma in the query's units",
+    params=(Param("sensitivity", float, "(0, inf)", "L2 sensitivity Delta"),
+            Param("eps", float, "(0, 1)", "target eps, nats"),
+            Param("delta", float, "(0, 1)", "target delta")),
+    evaluator=_classic_gaussian,
+    sympy_statement=lambda: sympy.Symbol("Delta") * sympy.sqrt(
+        2 * sympy.log(sympy.Rational(5, 4) / sympy.Symbol("delta"))) / sympy.Symbol("epsilon"),
+    returns="sigma rounded up", value_name="sigma",
+))
+
+
+def _expmech(sensitivity: float, coefficient: float) -> DPGuarantee:
+    """Theorem: McSherry-Talwar / Dwork & Roth Thm 3.10 (see :func:`exponential_mechanism_epsilon`)."""
+    return exponential_mechanism_epsilon(sensitivity, coefficient)
+
+
+register(Theorem(
+    id="DR-3.10", paper="Dwork-Roth", number="Thm 3.10 (exponential mechanism)",
+    title="Sampling r with probability proportional to exp(c u(x, r)) is (2 c Delta_u, 0)-DP",
+    latex=r"\varepsilon = 2 c \Delta_u",
+    conditions=("score u of sensitivity Delta_u", "(c Delta_u for monotone scores: "
+                "exponential_mechanism_epsilon(monotone=True))"),
+    units="eps in nats",
+    params=(Param("sensitivity", float, "(0, inf)", "score sensitivity Delta_u"),
+            Param("coefficient", float, "(0, inf)", "c in exp(c u)")),
+    evaluator=_expmech,
+    sympy_statement=lambda: 2 * sympy.Symbol("c") * sympy.Symbol("Delta_u"),
+    returns="DPGuarantee(eps rounded up, 0)", value_name="eps_nats",
+))
+
+
+def _rnm(sensitivity: float, scale: float) -> DPGuarantee:
+    """Theorem: Dwork & Roth Claim 3.9 (see :func:`report_noisy_max_epsilon`)."""
+    return report_noisy_max_epsilon(sensitivity, scale)
+
+
+register(Theorem(
+    id="DR-3.9", paper="Dwork-Roth", number="Claim 3.9 (report noisy max)",
+    title="Report noisy max with Lap(b) noise is (2 Delta/b, 0)-DP (Delta/b for monotone scores)",
+    latex=r"\varepsilon = 2\Delta/b",
+    conditions=("scores of sensitivity Delta", "i.i.d. Lap(b) noise",
+                "(Delta/b for monotone scores, e.g. counts: report_noisy_max_epsilon(monotone=True))"),
+    units="eps in nats",
+    params=(Param("sensitivity", float, "(0, inf)", "score sensitivity Delta"),
+            Param("scale", float, "(0, inf)", "Laplace scale b")),
+    evaluator=_rnm,
+    sympy_statement=lambda: 2 * sympy.Symbol("Delta") / sympy.Symbol("b"),
+    returns="DPGuarantee(eps rounded up, 0)", value_name="eps_nats",
+))
