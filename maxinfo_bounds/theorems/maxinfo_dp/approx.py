@@ -27,6 +27,7 @@ from ...numeric import (
 from ...results import Bound
 from ..registry import Param, Theorem, register
 
+
 class _NpMath:
     """numpy namespace with the interface of mpmath.iv used by the Thm 3.1 formulas."""
 
