@@ -24,9 +24,14 @@ __all__ = ["max_eps_for_gamma", "max_k_for_gamma", "max_n_for_gamma", "max_n_for
 
 
 def _largest_float(pred: Callable[[float], bool], lo: float, hi: float) -> float:
-    """Largest float x in [lo, hi] with pred(x), for pred True on [lo, x*] and False beyond."""
-    if pred(hi):
-        return hi
+    """Largest float x >= lo with pred(x), for pred True on [lo, x*] and False beyond.
+
+    ``hi`` is only a first bracket: while pred(hi) holds the bracket widens (x 2^10), so the
+    answer is never a bracket edge; past 1e300 it raises (no finite boundary)."""
+    while pred(hi):
+        if hi >= 1e300:
+            raise ArithmeticError("no boundary below 1e300: the target holds everywhere")
+        lo, hi = hi, min(hi * 1024.0, 1.7e308)
     while True:
         if lo > 0 and hi / lo > 4:
             mid = math.sqrt(lo) * math.sqrt(hi)  # geometric steps across orders of magnitude
@@ -41,8 +46,12 @@ def _largest_float(pred: Callable[[float], bool], lo: float, hi: float) -> float
 
 
 def _largest_int(pred: Callable[[int], bool], lo: int, hi: int) -> int:
-    if pred(hi):
-        return hi
+    """Largest integer x >= lo with pred(x) (pred monotone); ``hi`` widens (x 2^10) while
+    pred(hi) holds, so the answer is never a bracket edge; past 2^200 it raises."""
+    while pred(hi):
+        if hi >= 2**200:
+            raise ArithmeticError("no boundary below 2^200: the target holds everywhere")
+        lo, hi = hi, hi * 1024
     while hi - lo > 1:
         mid = (lo + hi) // 2
         if pred(mid):

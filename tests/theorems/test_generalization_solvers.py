@@ -140,3 +140,16 @@ def test_mcdiarmid_two_sided():
             core = mpmath.exp(mp(k) * mpmath.log(2) - 2 * mp(tau) ** 2 / (n * mp(s) ** 2))
         check_up(mcdiarmid_transfer(k, b, tau, n, s), min(2 * core + mp(b), mpmath.mpf(1)), 2**-50)
         check_up(mcdiarmid_transfer(k, b, tau, n, s, variant="paper"), min(core + mp(b), mpmath.mpf(1)), 2**-50)
+
+
+def test_solver_widens_past_its_first_bracket():
+    """eps = 1e-20: the largest n is ln(50)/eps ~ 3.9e20, far past the first bracket (1e15); the
+    answer is the true boundary (50-digit hand value), never the bracket's edge."""
+    import mpmath
+
+    from maxinfo_bounds.theorems.solvers import max_n_for_gamma
+
+    n = max_n_for_gamma(0.05, 1e-3, 1e-20)
+    with mpmath.workdps(50):
+        n_true = int(mpmath.floor(mpmath.log(50) / mpmath.mpf(1e-20)))   # gamma = 0.05 e^{-eps n}
+    assert n_true - 2 <= n <= n_true and n > 10**20
