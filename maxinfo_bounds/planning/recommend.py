@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -100,6 +100,8 @@ class PowerPlan:
     reuse: PlanResult | None
     reuse_refusal: str
     split_note: str
+    #: the planner's certified gamma at every n already planned (reused by the power curve)
+    gammas: dict[int, float] = field(default_factory=dict, compare=False, repr=False)
 
     def reuse_routes(self) -> list[tuple[str, float | None, str, float | None]]:
         """Each max-information route the planner tried on all n records: (name, γ or None
@@ -239,7 +241,7 @@ def _required(row: RouteRow, study: Study, spec: PowerSpec,
     return n, "smallest n (proven: branch and bound on the power)"
 
 
-def _rows(study: Study, reuse: PlanResult | None, refusal: str) -> list[RouteRow]:
+def _rows(study: Study, reuse: PlanResult | None) -> list[RouteRow]:
     a, n = study.alpha, study.n
     rows: list[RouteRow] = []
     if reuse is not None:
@@ -300,10 +302,10 @@ def plan_power(study: Study) -> PowerPlan:
         refusal = ""
     except PlanError as exc:
         reuse, refusal = None, str(exc)
-    rows = _rows(study, reuse, refusal)
+    rows = _rows(study, reuse)
+    cache: dict[int, float] = {study.n: reuse.gamma if reuse is not None else 0.0}
     spec = study.power
     if spec is not None:
-        cache: dict[int, float] = {study.n: reuse.gamma if reuse is not None else 0.0}
         gamma_n = _gamma_of_n(study, cache)
         out = []
         for r in rows:
@@ -322,7 +324,7 @@ def plan_power(study: Study) -> PowerPlan:
         same = [r for r in rows if r.valid and r.kind != "split"]
         valid = same or [r for r in rows if r.valid]
         best = max(valid, key=lambda r: r.threshold)
-    return PowerPlan(study, tuple(rows), best, reuse, refusal, _split_note(study, spec))
+    return PowerPlan(study, tuple(rows), best, reuse, refusal, _split_note(study, spec), cache)
 
 
 def power_curve(pp: PowerPlan, path: str | Path, *, points: int = 60) -> Path:
@@ -342,7 +344,7 @@ def power_curve(pp: PowerPlan, path: str | Path, *, points: int = 60) -> Path:
     n_lo = min_records(spec)
     n_hi = min(N_MAX, max([10 * pp.study.n, *[2 * q for q in reqs]]))
     ns = np.unique(np.geomspace(n_lo, n_hi, points).round().astype(np.int64))
-    gamma_n = _gamma_of_n(pp.study, {})
+    gamma_n = _gamma_of_n(pp.study, pp.gammas)
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     for r in pp.rows:
         if not r.valid:
