@@ -58,10 +58,10 @@ def catalog_markdown() -> str:
                    f"{e.paper} {e.number} | {e.title} |")
     for e in entries():
         out += ["", f"## {e.id}", "", f"**{e.title}** — {e.paper} {e.number}.", "",
-                f"Statement: `{e.latex}`", "", f"Units: {e.units}.", "", "Conditions:", ""]
+                f"Statement: `{e.statement_latex()}`", "", f"Units: {e.units}.", "", "Conditions:", ""]
         out += [f"- {c}" for c in e.conditions]
         out += ["", "Parameters:", ""]
-        out += [f"- `{p.name}` ({p.domain}): {p.help}" for p in e.params]
+        out += [f"- `{p.name}` ({p.domain_text}): {p.help}" for p in e.params]
         out += ["", f"Returns: {e.returns}"]
         if e.notes:
             out += ["", e.notes]

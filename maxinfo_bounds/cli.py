@@ -152,8 +152,8 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
     e = get(ns.id)
     if ns.json:
         print(json.dumps({"id": e.id, "paper": e.paper, "number": e.number, "title": e.title,
-                          "latex": e.latex, "conditions": list(e.conditions), "units": e.units,
-                          "params": [{"name": p.name, "domain": p.domain, "help": p.help}
+                          "latex": e.statement_latex(), "conditions": list(e.conditions), "units": e.units,
+                          "params": [{"name": p.name, "domain": p.domain_text, "help": p.help}
                                      for p in e.params],
                           "returns": e.returns, "sympy": str(e.sympy_statement())}, indent=2))
     else:
@@ -169,7 +169,7 @@ def _cmd_bound(ns: argparse.Namespace) -> int:
     sub = _Parser(prog=f"maxinfo bound {e.id}")
     for prm in e.params:
         sub.add_argument(f"--{prm.name.replace('_', '-')}", dest=prm.name, type=prm.kind,
-                         required=True, help=f"{prm.help} ({prm.domain})")
+                         required=True, help=f"{prm.help} ({prm.domain_text})")
     vals = vars(sub.parse_args(ns.params))
     res = e.evaluator(**vals)
     out: dict[str, Any] = {"theorem": e.id, "source": f"{e.paper} {e.number}", **vals}
@@ -276,7 +276,7 @@ def _cmd_plot(ns: argparse.Namespace) -> int:
     for prm in e.params:
         if prm.name != ns.vary:
             sub.add_argument(f"--{prm.name.replace('_', '-')}", dest=prm.name, type=prm.kind,
-                             required=True, help=f"{prm.help} ({prm.domain})")
+                             required=True, help=f"{prm.help} ({prm.domain_text})")
     fixed = vars(sub.parse_args(ns.params))
     xs = np.geomspace(lo, hi, ns.points) if ns.log_x else np.linspace(lo, hi, ns.points)
     if kinds[ns.vary] is int:

@@ -49,6 +49,7 @@ from ..theorems.composition import compose_max_information
 from ..theorems.description import description_length_max_information
 from ..theorems.dp_accounting import DPGuarantee, compose_dp, kov_eps_float, optimal_composition
 from ..theorems.maxinfo_dp import (
+    PURE_DP_PRODUCT,
     approx_dp_max_information_implied,
     pure_dp_max_information,
     pure_dp_max_information_product,
@@ -128,7 +129,7 @@ def _dp_stage_curve(stage: Stage, n: int, first: bool, iid: bool, g: DPGuarantee
         e = g.eps
 
         def kf2(b: float) -> float:
-            return min(float(k_any.k), LOG2E * (e * e * n / 2 + e * math.sqrt(n * math.log(2 / b) / 2)))
+            return min(float(k_any.k), PURE_DP_PRODUCT.estimate(e, n, b))
 
         def kb2(b: float) -> Bound:
             prod: Bound = pure_dp_max_information_product(e, n, b)

@@ -90,8 +90,8 @@ register(Theorem(
     conditions=("each step's bound holds for every output of the previous steps",
                 "a product-only bound (i.i.d. data) may only be the first step (RRST §4)"),
     units="k in bits",
-    params=(Param("bounds", list, "non-empty list of Bound", "the steps, in order"),),
-    evaluator=compose_max_information, sympy_statement=_statement,
+    params=(Param("bounds", "non-empty list of Bound", "the steps, in order", list),),
+    evaluator=compose_max_information, statement=_statement,
     returns="Bound(sum of k rounded up, sum of beta rounded up)",
     notes="Not callable from `maxinfo bound` (its input is a list of bounds); use Python or the planner.",
 ))

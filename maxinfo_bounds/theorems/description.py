@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from ..domain import Int, Real
 from ..numeric import ExactLog, check_int, check_real, check_real_array, fast_up, is_array
 from ..results import Bound
 from .registry import Param, Theorem, register
@@ -66,8 +67,8 @@ register(Theorem(
     conditions=("A outputs one of |Y| = range_size values", "0 < beta <= 1",
                 "any distribution of the data"),
     units="k in bits",
-    params=(Param("range_size", int, "[1, inf) integer", "number of possible outputs |Y|"),
-            Param("beta", float, "(0, 1]", "approximation parameter")),
-    evaluator=description_length_max_information, sympy_statement=_statement,
+    params=(Param("range_size", Int(1), "number of possible outputs |Y|"),
+            Param("beta", Real(0, 1, lo_open=True), "approximation parameter")),
+    evaluator=description_length_max_information, statement=_statement,
     returns="Bound(k bits rounded up, beta)",
 ))

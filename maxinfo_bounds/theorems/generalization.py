@@ -25,6 +25,7 @@ import numpy as np
 import sympy
 from scipy.optimize import minimize_scalar
 
+from ..domain import Int, Real
 from ..numeric import (
     InvalidParameter,
     RegimeError,
@@ -99,11 +100,11 @@ register(Theorem(
     conditions=("the selection has I^beta_inf <= k bits", "[0, 1]-valued loss, n i.i.d. samples",
                 "k >= 0, 0 <= beta <= 1, tau > 0, n >= 1"),
     units="k in bits; the result is a probability",
-    params=(Param("k", float, "[0, inf)", "max-information bound, bits"),
-            Param("beta", float, "[0, 1]", "approximation parameter"),
-            Param("tau", float, "(0, inf)", "accuracy"),
-            Param("n", int, "[1, inf) integer", "number of samples")),
-    evaluator=hoeffding_transfer, sympy_statement=_statement,
+    params=(Param("k", Real(0, units="bits"), "max-information bound, bits"),
+            Param("beta", Real(0, 1), "approximation parameter"),
+            Param("tau", Real(0, lo_open=True), "accuracy"),
+            Param("n", Int(1), "number of samples")),
+    evaluator=hoeffding_transfer, statement=_statement,
     returns="float probability bound, rounded up (capped at 1)",
 ))
 
@@ -285,9 +286,9 @@ register(Theorem(
     conditions=("phi a test statistic with a continuous null distribution (p o phi uniform)",
                 "n >= 1"),
     units="sensitivity of a [0, 1]-valued function",
-    params=(Param("n", int, "[1, inf) integer", "number of records"),),
+    params=(Param("n", Int(1), "number of records"),),
     evaluator=pvalue_sensitivity_lower_bound,
-    sympy_statement=lambda: (sympy.Rational(1, 2) - _D) / sympy.sqrt(_N / 2 * sympy.log(1 / _D)),
+    statement=lambda: (sympy.Rational(1, 2) - _D) / sympy.sqrt(_N / 2 * sympy.log(1 / _D)),
     returns="float lower bound, rounded down (variant 'optimal' (default) or 'paper')",
 ))
 
@@ -298,12 +299,12 @@ register(Theorem(
     conditions=("A (eps, delta)-DP choosing a Delta-sensitive query q", "eps in (0, 1/3)",
                 "delta in (0, eps/4)", "n >= ln(4 eps/delta)/eps^2", "i.i.d. data"),
     units="eps in nats",
-    params=(Param("eps", float, "(0, 1/3)", "DP parameter, nats"),
-            Param("delta", float, "(0, eps/4)", "DP parameter"),
-            Param("n", int, "[ln(4eps/delta)/eps^2, inf)", "number of records"),
-            Param("sensitivity", float, "(0, inf)", "sensitivity Delta of the queries")),
+    params=(Param("eps", Real(0, 1 / 3, lo_open=True, hi_open=True, units="nats"), "DP parameter, nats"),
+            Param("delta", Real(0, 1, lo_open=True, hi_open=True, relation="delta < eps/4"), "DP parameter"),
+            Param("n", Int(1, relation="n >= ln(4 eps/delta)/eps^2"), "number of records"),
+            Param("sensitivity", Real(0, lo_open=True), "sensitivity Delta of the queries")),
     evaluator=bnsssu_transfer,
-    sympy_statement=lambda: sympy.Tuple(
+    statement=lambda: sympy.Tuple(
         18 * sympy.Symbol("epsilon") * sympy.Symbol("Delta") * _N,
         sympy.Symbol("delta") / sympy.Symbol("epsilon")),
     returns="TailBound(deviation rounded up, probability rounded up)",
@@ -317,13 +318,13 @@ register(Theorem(
     conditions=("the selection has I^beta_inf <= k bits on i.i.d. data", "q Delta-sensitive",
                 "sound variant: two-sided McDiarmid (factor 2); paper: without it"),
     units="k in bits",
-    params=(Param("k", float, "[0, inf)", "max-information bound, bits"),
-            Param("beta", float, "[0, 1]", "approximation parameter"),
-            Param("tau", float, "(0, inf)", "deviation"),
-            Param("n", int, "[1, inf) integer", "number of records"),
-            Param("sensitivity", float, "(0, inf)", "sensitivity Delta of the query")),
+    params=(Param("k", Real(0, units="bits"), "max-information bound, bits"),
+            Param("beta", Real(0, 1), "approximation parameter"),
+            Param("tau", Real(0, lo_open=True), "deviation"),
+            Param("n", Int(1), "number of records"),
+            Param("sensitivity", Real(0, lo_open=True), "sensitivity Delta of the query")),
     evaluator=mcdiarmid_transfer,
-    sympy_statement=lambda: (2 ** sympy.Symbol("k") * 2 * sympy.exp(
+    statement=lambda: (2 ** sympy.Symbol("k") * 2 * sympy.exp(
         -2 * sympy.Symbol("tau") ** 2 / (_N * sympy.Symbol("Delta") ** 2)) + sympy.Symbol("beta")),
     returns="float probability bound, rounded up (capped at 1)",
 ))

@@ -30,6 +30,7 @@ import numpy as np
 import sympy
 from numpy.typing import NDArray
 
+from ..domain import Int, Real
 from ..numeric import (
     InvalidParameter,
     MaxinfoError,
@@ -374,11 +375,11 @@ register(Theorem(
     conditions=("Laplace noise as in DFHPRR's pseudocode", "statistical queries phi: X -> [0, 1]",
                 "holdout of n records; the training set is fixed"),
     units="eps in nats",
-    params=(Param("budget", int, "[1, inf) integer", "overfitting budget B"),
-            Param("sigma", float, "(0, inf)", "noise rate sigma"),
-            Param("n", int, "[1, inf) integer", "holdout size")),
+    params=(Param("budget", Int(1), "overfitting budget B"),
+            Param("sigma", Real(0, lo_open=True), "noise rate sigma"),
+            Param("n", Int(1), "holdout size")),
     evaluator=_thresholdout_eps,
-    sympy_statement=lambda: 2 * sympy.Symbol("B") / (sympy.Symbol("sigma") * sympy.Symbol("n")),
+    statement=lambda: 2 * sympy.Symbol("B") / (sympy.Symbol("sigma") * sympy.Symbol("n")),
     returns="DPGuarantee(eps rounded up, 0)",
     value_name="eps_nats",
 ))
@@ -390,11 +391,11 @@ register(Theorem(
     conditions=("each candidate psi in Psi_i fails on a fresh sample w.p. <= beta_i",
                 "validator budgets m (queries) and B (ones)"),
     units="probability",
-    params=(Param("i", int, "[1, inf) integer", "query index"),
-            Param("budget", int, "[0, inf) integer", "budget B of ones"),
-            Param("beta_i", float, "[0, 1]", "fresh-sample failure probability")),
+    params=(Param("i", Int(1), "query index"),
+            Param("budget", Int(0), "budget B of ones"),
+            Param("beta_i", Real(0, 1), "fresh-sample failure probability")),
     evaluator=_sv_bound,
-    sympy_statement=lambda: sympy.Sum(sympy.binomial(sympy.Symbol("i"), sympy.Symbol("j")),
+    statement=lambda: sympy.Sum(sympy.binomial(sympy.Symbol("i"), sympy.Symbol("j")),
                                       (sympy.Symbol("j"), 0, sympy.Symbol("B"))) * sympy.Symbol("beta_i"),
     returns="probability bound rounded up (at most 1)",
     value_name="probability",
@@ -414,12 +415,12 @@ register(Theorem(
     conditions=("holdout of n i.i.d. records", "m >= B >= 1 queries phi: X -> [0, 1]",
                 "n0's constant is not stated: no sample size is derived"),
     units="T and sigma in the query's units",
-    params=(Param("tau", float, "(0, inf)", "accuracy tau"),
-            Param("m", int, "[1, inf) integer", "number of queries"),
-            Param("budget", int, "[1, m] integer", "budget B"),
-            Param("beta", float, "(0, 1)", "failure probability")),
+    params=(Param("tau", Real(0, lo_open=True), "accuracy tau"),
+            Param("m", Int(1), "number of queries"),
+            Param("budget", Int(1, relation="budget <= m"), "budget B"),
+            Param("beta", Real(0, 1, lo_open=True, hi_open=True), "failure probability")),
     evaluator=_thm9,
-    sympy_statement=lambda: sympy.Symbol("tau") / (96 * sympy.log(4 * sympy.Symbol("m")
+    statement=lambda: sympy.Symbol("tau") / (96 * sympy.log(4 * sympy.Symbol("m")
                                                                     / sympy.Symbol("beta"))),
     returns="Theorem9Parameters(threshold, sigma rounded down, n0_shape)", value_name="sigma",
 ))

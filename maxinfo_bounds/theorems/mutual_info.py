@@ -31,6 +31,7 @@ import numpy as np
 import sympy
 from scipy.optimize import brentq
 
+from ..domain import Int, Real
 from ..numeric import (
     InvalidParameter,
     RegimeError,
@@ -198,9 +199,9 @@ register(Theorem(
     conditions=("I(X;Y) <= m (bits), m >= 0", "any k > 0",
                 "exact variant: beta(k) = root of k b + (1 - b) log2(1 - b) = m (never larger)"),
     units="m and k in bits",
-    params=(Param("m", float, "[0, inf)", "mutual information bound, bits"),
-            Param("k", float, "(0, inf)", "target max-information, bits")),
-    evaluator=mi_to_approx_max_information, sympy_statement=_statement,
+    params=(Param("m", Real(0, units="bits"), "mutual information bound, bits"),
+            Param("k", Real(0, lo_open=True, units="bits"), "target max-information, bits")),
+    evaluator=mi_to_approx_max_information, statement=_statement,
     returns="Bound(k, beta rounded up; variant 'exact' (default) or 'paper')",
 ))
 
@@ -313,10 +314,11 @@ register(Theorem(
                 "paper: 0 <= beta <= 3(1 - 2^-k)/20; sound: beta/(1 - 2^-k) <= 1/e",
                 "the bound is on I in nats (the proof's unit); returned in bits by default"),
     units="k in bits; result in bits (unit='nats' available)",
-    params=(Param("k", float, "(0, inf)", "max-information bound, bits"),
-            Param("beta", float, "[0, 3(1-2^-k)/20]", "approximation parameter"),
-            Param("support_size", int, "[1, inf) integer", "number of values of X")),
-    evaluator=approx_max_information_to_mi, sympy_statement=_statement_part2,
+    params=(Param("k", Real(0, lo_open=True, units="bits"), "max-information bound, bits"),
+            Param("beta", Real(0, 1, relation="paper: beta <= 3(1 - 2^-k)/20; sound: "
+                                          "beta/(1 - 2^-k) <= 1/e"), "approximation parameter"),
+            Param("support_size", Int(1), "number of values of X")),
+    evaluator=approx_max_information_to_mi, statement=_statement_part2,
     returns="float upper bound on I(X;Y), rounded up (variant 'sound' (default) or 'paper')",
 ))
 

@@ -19,6 +19,7 @@ import numpy as np
 import sympy
 from scipy.optimize import brentq, minimize_scalar
 
+from ..domain import Real
 from ..numeric import (
     InvalidParameter,
     check_real,
@@ -95,10 +96,10 @@ register(Theorem(
     conditions=("the selection procedure has I^beta_inf <= k bits (I^beta_inf,P for Thm 1.3)",
                 "0 <= alpha <= 1, 0 <= beta <= 1, k >= 0"),
     units="k in bits; gamma and alpha are probabilities",
-    params=(Param("alpha", float, "[0, 1]", "significance level"),
-            Param("k", float, "[0, inf]", "max-information bound, bits"),
-            Param("beta", float, "[0, 1]", "approximation parameter of the bound")),
-    evaluator=pvalue_correction, sympy_statement=_statement,
+    params=(Param("alpha", Real(0, 1), "significance level"),
+            Param("k", Real(0, math.inf, hi_open=False, units="bits"), "max-information bound, bits"),
+            Param("beta", Real(0, 1), "approximation parameter of the bound")),
+    evaluator=pvalue_correction, statement=_statement,
     returns="float gamma, rounded down",
 ))
 
@@ -247,9 +248,9 @@ register(Theorem(
     conditions=("I(X; A(X)) <= m bits", "0 <= alpha <= 1",
                 "optimal variant: max over k of (alpha - beta*(k))/2^k, never below the paper's"),
     units="m in bits",
-    params=(Param("alpha", float, "[0, 1]", "significance level"),
-            Param("m", float, "[0, inf)", "mutual information bound, bits")),
-    evaluator=mi_pvalue_correction, sympy_statement=_statement_mi,
+    params=(Param("alpha", Real(0, 1), "significance level"),
+            Param("m", Real(0, units="bits"), "mutual information bound, bits")),
+    evaluator=mi_pvalue_correction, statement=_statement_mi,
     returns="float gamma, rounded down (variant 'optimal' (default) or 'paper')",
 ))
 
@@ -259,8 +260,8 @@ register(Theorem(
     latex=r"\Pr[p \le \gamma] \le \gamma + \sqrt{m / \ln(1/(2\gamma))}",
     conditions=("I(X; A(X)) <= m (taken in bits, converted to nats)", "0 <= alpha <= 1"),
     units="m in bits (nats inside the formula)",
-    params=(Param("alpha", float, "[0, 1]", "significance level"),
-            Param("m", float, "[0, inf)", "mutual information bound, bits")),
-    evaluator=russo_zou_pvalue_correction, sympy_statement=_statement_rz,
+    params=(Param("alpha", Real(0, 1), "significance level"),
+            Param("m", Real(0, units="bits"), "mutual information bound, bits")),
+    evaluator=russo_zou_pvalue_correction, statement=_statement_rz,
     returns="float gamma, rounded down",
 ))

@@ -12,17 +12,56 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..arith import Formula
+from ..domain import Domain
+
 __all__ = ["Param", "Theorem", "register", "REGISTRY"]
 
 
 @dataclass(frozen=True)
 class Param:
-    """A parameter of a catalog entry: name, type, domain (as text) and description."""
+    """A parameter of a catalog entry: its name, its :class:`~maxinfo_bounds.domain.Domain`
+    (machine-readable: validation, array masks, CLI type and help, catalog text and the
+    conditions a Bound records all read it) and a description.
+
+    ``domain`` may instead be a text for a non-numeric parameter (a list of bounds); ``kind``
+    then names its Python type."""
 
     name: str
-    kind: type
-    domain: str
+    domain: Domain | str
     help: str
+    kind_: type | None = None
+
+    @property
+    def kind(self) -> type:
+        """``int``/``float`` for numeric parameters (the CLI type), else the declared type."""
+        if isinstance(self.domain, Domain):
+            return self.domain.kind
+        return self.kind_ or object
+
+    @property
+    def domain_text(self) -> str:
+        return self.domain.text if isinstance(self.domain, Domain) else self.domain
+
+    def condition(self) -> str:
+        """This parameter's domain as a condition (the text a Bound records)."""
+        if isinstance(self.domain, Domain):
+            return self.domain.condition(self.name)
+        return f"{self.name}: {self.domain}"
+
+    def check(self, x: object) -> Any:
+        """Validate a scalar argument against the domain (InvalidParameter naming it)."""
+        assert isinstance(self.domain, Domain)
+        return self.domain.check(self.name, x)
+
+    def check_float(self, x: object) -> float:
+        assert isinstance(self.domain, Domain)
+        return self.domain.check_float(self.name, x)
+
+    def check_array(self, x: object) -> Any:
+        """Validate every entry of an array argument; float64 back."""
+        assert isinstance(self.domain, Domain)
+        return self.domain.check_array(self.name, x)
 
 
 @dataclass(frozen=True)
@@ -33,25 +72,50 @@ class Theorem:
     paper: str
     number: str
     title: str
-    latex: str
     conditions: tuple[str, ...]
     units: str
     params: tuple[Param, ...]
     evaluator: Callable[..., Any]
-    sympy_statement: Callable[[], Any]
     returns: str
+    #: the formula the default evaluator computes; statement and LaTeX are generated from it
+    formula: Formula | None = None
+    #: LaTeX left of the generated right-hand side, e.g. ``I_\infty(A, n) \le``
+    lhs: str = ""
+    #: a hand-written statement, only for entries without a closed-form formula (solved
+    #: implicitly, or an algorithm); then ``statement`` gives its sympy form
+    latex: str = ""
+    statement: Callable[[], Any] | None = None
     notes: str = ""
     aliases: tuple[str, ...] = field(default=())
     #: JSON/CLI name of a scalar result (with its unit), e.g. "gamma" or "m_bits"
     value_name: str = "value"
 
+    def __post_init__(self) -> None:
+        if (self.formula is None) == (self.statement is None):
+            raise ValueError(f"{self.id}: give exactly one of formula and statement")  # pragma: no cover
+
+    def sympy_statement(self) -> Any:
+        """The statement as a sympy expression (generated from the formula when there is one)."""
+        if self.formula is not None:
+            return self.formula.statement()
+        assert self.statement is not None
+        return self.statement()
+
+    def statement_latex(self) -> str:
+        """The statement in LaTeX (the formula's, generated, behind ``lhs``)."""
+        if self.formula is not None:
+            return f"{self.lhs} {self.formula.latex()}".strip()
+        return self.latex
+
     def explain(self) -> str:
         """A plain-text explanation (what ``maxinfo explain ID`` prints)."""
         lines = [f"{self.id}: {self.title}", f"  source: {self.paper} {self.number}",
-                 f"  statement: {self.latex}", f"  units: {self.units}", "  conditions:"]
+                 f"  statement: {self.statement_latex()}", f"  units: {self.units}",
+                 "  conditions:"]
         lines += [f"    * {c}" for c in self.conditions]
         lines.append("  parameters:")
-        lines += [f"    --{p.name.replace('_', '-')} ({p.domain}): {p.help}" for p in self.params]
+        lines += [f"    --{p.name.replace('_', '-')} ({p.domain_text}): {p.help}"
+                  for p in self.params]
         lines.append(f"  returns: {self.returns}")
         lines.append(f"  sympy: {self.sympy_statement()}")
         if self.notes:

@@ -32,7 +32,7 @@ SYMPY_CASES = [
      lambda: mcdiarmid_transfer(3.0, 0.001, 0.1, 2000, 0.001)),
     ("RRST-3.1", dict(epsilon=0.1, delta=1e-14, n=1000, t=0.1 * math.sqrt(2000),
                       delta_hat=math.sqrt(0.1 * 1e-14) / 15),
-     lambda: get("RRST-3.1").evaluator(0.1, 1e-14, 1000, variant="paper").k),
+     lambda: get("RRST-3.1").evaluator(0.1, 1e-14, 1000).k),
     ("Notes-Thresholdout", dict(B=10, sigma=0.003, n=977),
      lambda: get("Notes-Thresholdout").evaluator(10, 0.003, 977).eps),
     ("DR-3.25", dict(c=5, Delta=0.7, b1=2.5, b2=3.0), lambda: get("DR-3.25").evaluator(5, 2.5, 3.0, 0.7).eps),
@@ -51,6 +51,30 @@ def test_sympy_statement_agrees_with_evaluator(tid, values, call):
     ref = sympy_value(get(tid).sympy_statement(), **values)
     got = mp(call())
     assert abs(got - ref) <= abs(ref) * mpmath.mpf(2) ** -40 + mpmath.mpf(10) ** -300
+
+
+def test_thm31_paper_variant_against_hand_written_eq7():
+    """The paper variant of the one Thm 3.1 body against RRST eq. (7) typed in by hand
+    (not generated from the body), with the paper's log = log2."""
+    import sympy
+
+    from maxinfo_bounds.theorems.maxinfo_dp.approx import THM31
+
+    e, d, n, t, dh = sympy.symbols("epsilon delta n t delta_hat", positive=True)
+    E = sympy.exp
+    nu = (72 * e**2 + dh * (24 * E(6 * e) / (1 - E(-3 * e)) + (2 * E(3 * e) + 1) / sympy.log(2))
+          + dh**2 * 2 / sympy.log(2) * (4 * E(12 * e) + 4 * E(9 * e) - 3 * E(6 * e) - 2 * E(3 * e) + 1)
+          / (E(6 * e) - 2 * E(3 * e) + 1))
+    k_eq7 = n * nu + 6 * t * e * sympy.sqrt(n)
+    d1, d2 = 2 * d / dh + 2 * d / (1 - E(-e)), 2 * dh / (1 - E(-3 * e))
+    beta_eq = E(-t**2 / 2) + n * (d1 + d2)
+    for vals in (dict(epsilon=0.1, delta=1e-14, n=1000, t=4.47, delta_hat=2e-9),
+                 dict(epsilon=0.4, delta=1e-8, n=37, t=1.5, delta_hat=1e-3)):
+        args = [vals[s] for s in ("epsilon", "delta", "n", "t", "delta_hat")]
+        for part, ref_expr in (("k", k_eq7), ("beta", beta_eq)):
+            ref = sympy_value(ref_expr, **vals)
+            lo, hi = THM31["paper", part].enclosure(*args)
+            assert mp(lo) <= ref <= mp(hi)
 
 
 @pytest.mark.parametrize("tid, call, values, target", [

@@ -14,6 +14,7 @@ import numpy as np
 import sympy
 from scipy.optimize import brentq
 
+from ...domain import Int, Real
 from ...numeric import (
     InvalidParameter,
     as_nonempty_list,
@@ -249,12 +250,12 @@ register(Theorem(
     conditions=("k adaptive steps, each (eps, delta)-DP", "0 < delta' < 1",
                 "eps returned is the smaller of advanced and basic"),
     units="eps in nats",
-    params=(Param("eps", float, "[0, inf)", "per-step eps, nats"),
-            Param("delta", float, "[0, 1]", "per-step delta"),
-            Param("k", int, "[1, inf) integer", "number of steps"),
-            Param("delta_prime", float, "(0, 1)", "slack delta'")),
+    params=(Param("eps", Real(0, units="nats"), "per-step eps, nats"),
+            Param("delta", Real(0, 1), "per-step delta"),
+            Param("k", Int(1), "number of steps"),
+            Param("delta_prime", Real(0, 1, lo_open=True, hi_open=True), "slack delta'")),
     evaluator=_advanced_homogeneous,
-    sympy_statement=lambda: (sympy.Symbol("epsilon") * sympy.sqrt(
+    statement=lambda: (sympy.Symbol("epsilon") * sympy.sqrt(
         2 * sympy.Symbol("k") * sympy.log(1 / sympy.Symbol("delta_prime")))
         + sympy.Symbol("k") * sympy.Symbol("epsilon") * (sympy.exp(sympy.Symbol("epsilon")) - 1)),
     returns="DPGuarantee(eps rounded up, delta rounded up)",
@@ -283,11 +284,11 @@ register(Theorem(
     conditions=("k adaptive steps, each (eps, delta)-DP (same eps, delta)",
                 "delta_total >= 1 - (1 - delta)^k"),
     units="eps in nats",
-    params=(Param("eps", float, "[0, inf)", "per-step eps, nats"),
-            Param("delta", float, "[0, 1)", "per-step delta"),
-            Param("k", int, "[1, inf) integer", "number of steps"),
-            Param("delta_total", float, "[1-(1-delta)^k, 1]", "target total delta")),
-    evaluator=_kov, sympy_statement=_kov_statement,
+    params=(Param("eps", Real(0, units="nats"), "per-step eps, nats"),
+            Param("delta", Real(0, 1, hi_open=True), "per-step delta"),
+            Param("k", Int(1), "number of steps"),
+            Param("delta_total", Real(0, 1, relation="delta_total >= 1 - (1 - delta)^k"), "target total delta")),
+    evaluator=_kov, statement=_kov_statement,
     returns="DPGuarantee(smallest eps_total rounded up, delta_total)",
     value_name="eps_nats",
 ))
@@ -304,10 +305,10 @@ register(Theorem(
     latex=r"(\textstyle\sum_i \varepsilon_i,\ \sum_i \delta_i)",
     conditions=("k adaptive steps, step i (eps_i, delta_i)-DP",),
     units="eps in nats",
-    params=(Param("eps", float, "[0, inf)", "per-step eps, nats"),
-            Param("delta", float, "[0, 1]", "per-step delta"),
-            Param("k", int, "[1, inf) integer", "number of steps")),
+    params=(Param("eps", Real(0, units="nats"), "per-step eps, nats"),
+            Param("delta", Real(0, 1), "per-step delta"),
+            Param("k", Int(1), "number of steps")),
     evaluator=_basic,
-    sympy_statement=lambda: sympy.Symbol("k") * sympy.Symbol("epsilon"),
+    statement=lambda: sympy.Symbol("k") * sympy.Symbol("epsilon"),
     returns="DPGuarantee(eps rounded up, delta rounded up)", value_name="eps_nats",
 ))

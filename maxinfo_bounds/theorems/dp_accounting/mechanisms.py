@@ -13,6 +13,7 @@ import mpmath
 import sympy
 from scipy.optimize import brentq
 
+from ...domain import Int, Real
 from ...numeric import (
     InvalidParameter,
     RegimeError,
@@ -332,10 +333,10 @@ register(Theorem(
     conditions=("L2 sensitivity Delta", "eps > 0, 0 < delta < 1",
                 "necessary and sufficient for (eps, delta)-DP"),
     units="eps in nats; sigma in the query's units",
-    params=(Param("sensitivity", float, "(0, inf)", "L2 sensitivity Delta"),
-            Param("eps", float, "(0, inf)", "target eps, nats"),
-            Param("delta", float, "(0, 1)", "target delta")),
-    evaluator=_ag, sympy_statement=_ag_statement,
+    params=(Param("sensitivity", Real(0, lo_open=True), "L2 sensitivity Delta"),
+            Param("eps", Real(0, lo_open=True, units="nats"), "target eps, nats"),
+            Param("delta", Real(0, 1, lo_open=True, hi_open=True), "target delta")),
+    evaluator=_ag, statement=_ag_statement,
     returns="smallest sigma, rounded up",
     value_name="sigma",
 ))
@@ -353,12 +354,12 @@ register(Theorem(
     conditions=("threshold noise redrawn after each positive answer (DR Alg. 2)",
                 "queries of sensitivity Delta", "stops after c positive answers"),
     units="eps in nats",
-    params=(Param("c", int, "[1, inf) integer", "positive answers"),
-            Param("threshold_scale", float, "(0, inf)", "Laplace scale b1 of the threshold"),
-            Param("query_scale", float, "(0, inf)", "Laplace scale b2 of each query"),
-            Param("sensitivity", float, "(0, inf)", "query sensitivity Delta")),
+    params=(Param("c", Int(1), "positive answers"),
+            Param("threshold_scale", Real(0, lo_open=True), "Laplace scale b1 of the threshold"),
+            Param("query_scale", Real(0, lo_open=True), "Laplace scale b2 of each query"),
+            Param("sensitivity", Real(0, lo_open=True), "query sensitivity Delta")),
     evaluator=_sparse,
-    sympy_statement=lambda: sympy.Symbol("c") * (sympy.Symbol("Delta") / sympy.Symbol("b1")
+    statement=lambda: sympy.Symbol("c") * (sympy.Symbol("Delta") / sympy.Symbol("b1")
                                                  + 2 * sympy.Symbol("Delta") / sympy.Symbol("b2")),
     returns="DPGuarantee(eps rounded up, 0)",
     value_name="eps_nats",
@@ -376,10 +377,10 @@ register(Theorem(
     latex=r"\varepsilon = \Delta_1 / b",
     conditions=("L1 sensitivity Delta over neighbouring datasets", "noise Lap(b), b > 0"),
     units="eps in nats",
-    params=(Param("sensitivity", float, "(0, inf)", "L1 sensitivity Delta"),
-            Param("scale", float, "(0, inf)", "Laplace scale b")),
+    params=(Param("sensitivity", Real(0, lo_open=True), "L1 sensitivity Delta"),
+            Param("scale", Real(0, lo_open=True), "Laplace scale b")),
     evaluator=_laplace,
-    sympy_statement=lambda: sympy.Symbol("Delta") / sympy.Symbol("b"),
+    statement=lambda: sympy.Symbol("Delta") / sympy.Symbol("b"),
     returns="eps rounded up", value_name="eps_nats",
 ))
 
@@ -395,11 +396,11 @@ register(Theorem(
     latex=r"\sigma \ge \Delta_2\sqrt{2\ln(1.25/\delta)}/\varepsilon",
     conditions=("L2 sensitivity Delta", "0 < eps < 1", "0 < delta < 1"),
     units="eps in nats; sigma in the query's units",
-    params=(Param("sensitivity", float, "(0, inf)", "L2 sensitivity Delta"),
-            Param("eps", float, "(0, 1)", "target eps, nats"),
-            Param("delta", float, "(0, 1)", "target delta")),
+    params=(Param("sensitivity", Real(0, lo_open=True), "L2 sensitivity Delta"),
+            Param("eps", Real(0, 1, lo_open=True, hi_open=True, units="nats"), "target eps, nats"),
+            Param("delta", Real(0, 1, lo_open=True, hi_open=True), "target delta")),
     evaluator=_classic_gaussian,
-    sympy_statement=lambda: sympy.Symbol("Delta") * sympy.sqrt(
+    statement=lambda: sympy.Symbol("Delta") * sympy.sqrt(
         2 * sympy.log(sympy.Rational(5, 4) / sympy.Symbol("delta"))) / sympy.Symbol("epsilon"),
     returns="sigma rounded up", value_name="sigma",
 ))
@@ -417,10 +418,10 @@ register(Theorem(
     conditions=("score u of sensitivity Delta_u", "(c Delta_u for monotone scores: "
                 "exponential_mechanism_epsilon(monotone=True))"),
     units="eps in nats",
-    params=(Param("sensitivity", float, "(0, inf)", "score sensitivity Delta_u"),
-            Param("coefficient", float, "(0, inf)", "c in exp(c u)")),
+    params=(Param("sensitivity", Real(0, lo_open=True), "score sensitivity Delta_u"),
+            Param("coefficient", Real(0, lo_open=True), "c in exp(c u)")),
     evaluator=_expmech,
-    sympy_statement=lambda: 2 * sympy.Symbol("c") * sympy.Symbol("Delta_u"),
+    statement=lambda: 2 * sympy.Symbol("c") * sympy.Symbol("Delta_u"),
     returns="DPGuarantee(eps rounded up, 0)", value_name="eps_nats",
 ))
 
@@ -437,9 +438,9 @@ register(Theorem(
     conditions=("scores of sensitivity Delta", "i.i.d. Lap(b) noise",
                 "(Delta/b for monotone scores, e.g. counts: report_noisy_max_epsilon(monotone=True))"),
     units="eps in nats",
-    params=(Param("sensitivity", float, "(0, inf)", "score sensitivity Delta"),
-            Param("scale", float, "(0, inf)", "Laplace scale b")),
+    params=(Param("sensitivity", Real(0, lo_open=True), "score sensitivity Delta"),
+            Param("scale", Real(0, lo_open=True), "Laplace scale b")),
     evaluator=_rnm,
-    sympy_statement=lambda: 2 * sympy.Symbol("Delta") / sympy.Symbol("b"),
+    statement=lambda: 2 * sympy.Symbol("Delta") / sympy.Symbol("b"),
     returns="DPGuarantee(eps rounded up, 0)", value_name="eps_nats",
 ))

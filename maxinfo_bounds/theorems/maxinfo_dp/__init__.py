@@ -24,9 +24,11 @@ from .approx import (
     approx_dp_max_information_implied,
     thm31_implied_float_k,
 )
-from .pure import pure_dp_max_information, pure_dp_max_information_product
+from .pure import PURE_DP, PURE_DP_PRODUCT, pure_dp_max_information, pure_dp_max_information_product
 
 __all__ = [
+    "PURE_DP",
+    "PURE_DP_PRODUCT",
     "pure_dp_max_information",
     "pure_dp_max_information_product",
     "approx_dp_max_information",

@@ -9,17 +9,16 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-import sympy
 from scipy.optimize import minimize_scalar
 
+from ...arith import Formula
+from ...domain import Int, Real
 from ...numeric import (
-    LOG2E,
     InvalidParameter,
     RegimeError,
     check_int,
     check_real,
     check_real_array,
-    enclosure,
     fast_up,
     is_array,
     iv_prec,
@@ -27,84 +26,82 @@ from ...numeric import (
 from ...results import Bound
 from ..registry import Param, Theorem, register
 
-
-class _NpMath:
-    """numpy namespace with the interface of mpmath.iv used by the Thm 3.1 formulas."""
-
-    exp = staticmethod(np.exp)
-    sqrt = staticmethod(np.sqrt)
-
-    @staticmethod
-    def log(x: Any) -> Any:
-        return np.log(x)
-
-    @staticmethod
-    def mpf(x: Any) -> Any:
-        return np.asarray(x, dtype=np.float64)
+EPS = Param("eps", Real(0, 0.5, lo_open=True, units="nats"), "DP parameter, nats")
+DELTA = Param("delta", Real(0, 1, lo_open=True, hi_open=True, relation="delta < eps"),
+              "DP parameter")
+N = Param("n", Int(1), "number of records")
+T = Param("t", Real(0, lo_open=True), "Azuma deviation parameter")
+DELTA_HAT = Param("delta_hat", Real(0, 1, lo_open=True), "Lemma 3.7 parameter")
+BETA = Param("beta", Real(0, 1, lo_open=True, hi_open=True), "target approximation parameter")
 
 
-def _thm31_parts(M: Any, eps: Any, delta: Any, n: Any, t: Any, dhat: Any,
-                 variant: str) -> tuple[Any, Any]:
-    """(k bits, beta) of the proof of RRST Thm 3.1 at parameters (t, delta_hat).
+def _thm31_body(c: Any, eps: Any, delta: Any, n: Any, t: Any, dhat: Any, *, variant: str,
+                part: str) -> Any:
+    """RRST Thm 3.1 at (t, delta_hat), written once: ``part`` "k" (bits) or "beta".
 
-    ``M`` is :data:`mpmath.iv` (certified) or :class:`_NpMath` (fast). All inputs already of
-    ``M``'s number type.
+    With expm1/log1p so that no step cancels in float64: 1 - e^{-x} = -expm1(-x),
+    e^{6e} - 2e^{3e} + 1 = expm1(3e)^2, e^{6e}/(1 - d'') - 1 = (expm1(6e) + d'')/(1 - d''),
+    log((1 - d'')/(1 - e^{3e} d'' - dh)) = log1p((expm1(3e) d'' + dh)/(1 - e^{3e} d'' - dh)).
     """
-    log2e = 1 / M.log(M.mpf(2))
-    e3 = M.exp(3 * eps)
-    e6 = e3 * e3
-    d1 = 2 * delta / dhat + 2 * delta / (1 - M.exp(-eps))        # delta'  (Claim 3.4, Lemma A.7)
-    d2 = 2 * dhat / (1 - 1 / e3)                                  # delta'' (Claim 3.5, Lemma A.6)
+    d1 = 2 * delta / dhat + 2 * delta / -c.expm1(-eps)           # delta'  (Claim 3.4, Lemma A.7)
+    d2 = 2 * dhat / -c.expm1(-3 * eps)                            # delta'' (Claim 3.5, Lemma A.6)
+    e3 = c.exp(3 * eps)
     if variant == "paper":
         # eq. (7) literally, with the paper's log = log2 (so log(e) = log2 e)
-        e9, e12 = e6 * e3, e6 * e6
+        if part == "beta":
+            return c.exp(-t * t / 2) + n * (d1 + d2)
+        e6 = e3 * e3
         nu = (72 * eps * eps
-              + dhat * (24 * e6 / (1 - 1 / e3) + log2e * (2 * e3 + 1))
-              + dhat * dhat * (2 * log2e * (4 * e12 + 4 * e9 - 3 * e6 - 2 * e3 + 1)
-                               / (e6 - 2 * e3 + 1)))
-        k = n * nu + 6 * t * eps * M.sqrt(n)
-        beta = M.exp(-t * t / 2) + n * (d1 + d2)
-        return k, beta
+              + dhat * (24 * e6 / -c.expm1(-3 * eps) + c.log2e * (2 * e3 + 1))
+              + dhat * dhat * (2 * c.log2e * (4 * e6 * e6 + 4 * e6 * e3 - 3 * e6 - 2 * e3 + 1)
+                               / c.expm1(3 * eps) ** 2))
+        return n * nu + 6 * t * eps * c.sqrt(n)
+    if part == "beta":
+        return c.exp(-t * t / 2) + n * (d1 + d2 * (1 - d1))          # Claim 3.6, union bound
     # sound: Z_i in bits, so the point-wise bound |ln ratio| <= 6 eps is 6 eps log2(e) bits;
     # Lemma 3.7 kept at its tightest form before the elementary inequalities:
-    #   E[Z_i | F_i] <= c (e^{6 eps}/(1 - delta'') - 1) + log2((1 - delta'')/(1 - e^{3eps} delta'' - dhat))
-    c = 6 * eps * log2e
-    nu = c * (e6 / (1 - d2) - 1) + (M.log(1 - d2) - M.log(1 - e3 * d2 - dhat)) * log2e
-    k = n * nu + c * t * M.sqrt(n)
-    beta = M.exp(-t * t / 2) + n * (d1 + d2 - d1 * d2)            # Claim 3.6, union bound
-    return k, beta
+    #   E[Z_i | F_i] <= c6 (e^{6 eps}/(1 - d'') - 1) + log2((1 - d'')/(1 - e^{3eps} d'' - dhat))
+    c6 = 6 * eps * c.log2e
+    nu = (c6 * (c.expm1(6 * eps) + d2) / (1 - d2)
+          + c.log2e * c.log1p((c.expm1(3 * eps) * d2 + dhat) / (1 - e3 * d2 - dhat)))
+    return n * nu + c6 * t * c.sqrt(n)
+
+
+_SYMS = ("epsilon", "delta", "n", "t", "delta_hat")
+#: RRST Thm 3.1 (k bits and beta), each variant, written once (see :mod:`maxinfo_bounds.arith`)
+THM31 = {(v, part): Formula(_thm31_body, _SYMS, integer=("n",), kwargs={"variant": v, "part": part})
+         for v in ("sound", "paper") for part in ("k", "beta")}
 
 
 def _paper_choice(eps: float, delta: float, n: int) -> tuple[float, float]:
     return eps * math.sqrt(2 * n), math.sqrt(eps * delta) / 15
 
 
+def _thm31_violations(eps: Any, delta: Any, dhat: Any, variant: str) -> list[tuple[str, str, Any]]:
+    """Each condition of RRST Thm 3.1 as (name, condition, mask of the entries violating it)."""
+    with np.errstate(all="ignore"):
+        e, d, dh = (np.asarray(x, dtype=np.float64) for x in (eps, delta, dhat))
+        out = [("eps", "eps in (0, 1/2]", ~(e <= 0.5)), ("delta", "delta in (0, eps)", ~(d < e))]
+        if variant == "paper":
+            out.append(("delta_hat", "delta_hat in (0, eps/15] (Lemma 3.7)", ~(dh <= e / 15)))
+        else:
+            d2 = 2 * dh / -np.expm1(-3 * e)
+            out.append(("delta_hat", "e^{3eps} delta'' + delta_hat < 1 (Lemma 3.7's logarithm)",
+                        ~((d2 < 1) & (np.exp(3 * e) * d2 + dh < 1))))
+    return out
+
+
 def _thm31_regime(eps: float, delta: float, dhat: float, variant: str) -> list[tuple[str, str, float]]:
-    """Violated conditions as (name, condition, value)."""
-    bad = []
-    if not eps <= 0.5:
-        bad.append(("eps", "eps in (0, 1/2]", eps))
-    if not delta < eps:
-        bad.append(("delta", "delta in (0, eps)", delta))
-    if variant == "paper" and not dhat <= eps / 15:
-        bad.append(("delta_hat", "delta_hat in (0, eps/15] (Lemma 3.7)", dhat))
-    if variant == "sound":
-        d2 = 2 * dhat / (-math.expm1(-3 * eps))
-        if not (d2 < 1 and math.exp(3 * eps) * d2 + dhat < 1):
-            bad.append(("delta_hat", "e^{3eps} delta'' + delta_hat < 1 (Lemma 3.7's logarithm)",
-                        dhat))
-    return bad
+    """Violated conditions at a scalar point as (name, condition, value)."""
+    vals = {"eps": eps, "delta": delta, "delta_hat": dhat}
+    return [(name, cond, vals[name]) for name, cond, bad in _thm31_violations(eps, delta, dhat, variant)
+            if bool(bad)]
 
 
 def _thm31_certified(eps: float, delta: float, n: int, t: float, dhat: float, variant: str,
                      dps: int) -> tuple[float, float]:
-    k_hi = enclosure(lambda iv: _thm31_parts(iv, iv.mpf(eps), iv.mpf(delta), iv.mpf(n),
-                                             iv.mpf(t), iv.mpf(dhat), variant)[0],
-                     prec=iv_prec(dps))[1]
-    b_hi = enclosure(lambda iv: _thm31_parts(iv, iv.mpf(eps), iv.mpf(delta), iv.mpf(n),
-                                             iv.mpf(t), iv.mpf(dhat), variant)[1],
-                     prec=iv_prec(dps))[1]
-    return k_hi, b_hi
+    args, prec = (eps, delta, n, t, dhat), iv_prec(dps)
+    return THM31[variant, "k"].up(*args, prec=prec), THM31[variant, "beta"].up(*args, prec=prec)
 
 
 def approx_dp_max_information(eps: Any, delta: Any, n: Any, *, beta: float | None = None,
@@ -206,48 +203,29 @@ def approx_dp_max_information(eps: Any, delta: Any, n: Any, *, beta: float | Non
 
 def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, variant: str,
                       strict: bool) -> tuple[Any, Any]:
-    """(k, beta) float64 arrays, each pushed up by FAST_REL_MARGIN.
-
-    Written with expm1/log1p so that no step cancels: 1 - e^{-x} = -expm1(-x),
-    e^{6e} - 2e^{3e} + 1 = expm1(3e)^2, e^{6e}/(1 - d'') - 1 = (expm1(6e) + d'')/(1 - d''),
-    log((1 - d'')/(1 - e^{3e} d'' - dh)) = log1p((expm1(3e) d'' + dh)/(1 - e^{3e} d'' - dh)).
-    """
+    """(k, beta) float64 arrays from the one formula body, each pushed up by FAST_REL_MARGIN."""
     e = check_real_array("eps", eps, low=0.0, low_open=True)
-    d = check_real_array("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
-    nn = check_real_array("n", n, low=1.0, integer=True)
+    d = DELTA.check_array(delta)
+    nn = N.check_array(n)
     e, d, nn = np.broadcast_arrays(e, d, nn)
     if t is None:
         tt, dh = e * np.sqrt(2 * nn), np.sqrt(e * d) / 15
     else:
-        tt = check_real_array("t", t, low=0.0, low_open=True)
-        dh = check_real_array("delta_hat", delta_hat, low=0.0, high=1.0, low_open=True)
+        tt, dh = T.check_array(t), DELTA_HAT.check_array(delta_hat)
         tt, dh = np.broadcast_to(tt, e.shape), np.broadcast_to(dh, e.shape)
-    d2 = 2 * dh / -np.expm1(-3 * e)
-    e3 = np.exp(3 * e)
-    bad = (e > 0.5) | (d >= e)
-    bad |= (dh > e / 15) if variant == "paper" else ~((d2 < 1) & (e3 * d2 + dh < 1))
+    viol = _thm31_violations(e, d, dh, variant)
+    bad = np.zeros(e.shape, dtype=bool)
+    for _, _, m in viol:
+        bad |= m
     if strict and bad.any():
-        i = int(np.flatnonzero(bad.ravel())[0])
-        ei, di, hi = float(e.ravel()[i]), float(d.ravel()[i]), float(dh.ravel()[i])
-        name, cond, val = next(iter(_thm31_regime(ei, di, hi, variant) or
-                                    [("eps", "eps in (0, 1/2]", ei)]))
-        raise RegimeError("RRST Thm 3.1", f"{name}[{i}]", val, cond)
-    d1 = 2 * d / dh + 2 * d / -np.expm1(-e)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        if variant == "paper":
-            e6 = e3 * e3
-            nu = (72 * e * e + dh * (24 * e6 / -np.expm1(-3 * e) + LOG2E * (2 * e3 + 1))
-                  + dh * dh * (2 * LOG2E * (4 * e6 * e6 + 4 * e6 * e3 - 3 * e6 - 2 * e3 + 1)
-                               / np.expm1(3 * e) ** 2))
-            k = nn * nu + 6 * tt * e * np.sqrt(nn)
-            b = np.exp(-tt * tt / 2) + nn * (d1 + d2)
-        else:
-            c = 6 * e * LOG2E
-            rest = 1 - e3 * d2 - dh
-            nu = (c * (np.expm1(6 * e) + d2) / (1 - d2)
-                  + LOG2E * np.log1p((np.expm1(3 * e) * d2 + dh) / rest))
-            k = nn * nu + c * tt * np.sqrt(nn)
-            b = np.exp(-tt * tt / 2) + nn * (d1 + d2 * (1 - d1))
+        for name, cond, m in viol:
+            if m.any():
+                i = int(np.flatnonzero(m.ravel())[0])
+                val = {"eps": e, "delta": d, "delta_hat": dh}[name].ravel()[i]
+                raise RegimeError("RRST Thm 3.1", f"{name}[{i}]", float(val), cond)
+    args = (e, d, nn, tt, dh)
+    k = THM31[variant, "k"].array(*args)
+    b = THM31[variant, "beta"].array(*args)
     k = np.where(bad & ~np.isfinite(k), np.inf, k)
     return fast_up(k), np.minimum(fast_up(b, exp_arg=tt * tt / 2), 1.0)
 
@@ -262,9 +240,8 @@ def _thm31_candidates(eps: float, delta: float, n: int, beta: float,
     nudged up by 1e-9 relative so that the certified ``beta`` stays within the target.
     """
     def rem(dh: float) -> float:
-        d1 = 2 * delta / dh + 2 * delta / -math.expm1(-eps)   # expm1: no cancellation at tiny eps
-        d2 = 2 * dh / -math.expm1(-3 * eps)
-        return beta - n * ((d1 + d2 - d1 * d2) if variant == "sound" else (d1 + d2))
+        # the target less beta's n(delta' + delta'' ...) part: beta(t = inf, dh)
+        return beta - THM31[variant, "beta"].estimate(eps, delta, n, math.inf, dh)
 
     def k_of(logdh: float) -> float:
         dh = math.exp(logdh)
@@ -272,11 +249,8 @@ def _thm31_candidates(eps: float, delta: float, n: int, beta: float,
         if r <= 0 or r >= 1 or _thm31_regime(eps, delta, dh, variant):
             return math.inf
         tt = math.sqrt(2 * math.log(1 / r))
-        f = np.float64
-        with np.errstate(all="ignore"):  # float surrogate only: non-finite means unusable
-            k, _ = _thm31_parts(_NpMath, f(eps), f(delta), f(n), f(tt), f(dh), variant)
-        kf = float(k)
-        return kf if math.isfinite(kf) else math.inf
+        # float surrogate only: non-finite means unusable
+        return THM31[variant, "k"].estimate(eps, delta, n, tt, dh)
 
     hi = math.log(min(eps / 15 if variant == "paper" else 0.5, 0.5))
     lo = math.log(max(delta * 1e-6, 1e-300))
@@ -322,11 +296,12 @@ def thm31_implied_float_k(eps: float, delta: float, n: int, beta: float, *,
         E, D = np.meshgrid(np.exp(le), np.exp(ld), indexing="ij")
         E = np.minimum(np.maximum(E, e_lo), 0.5)
         with np.errstate(all="ignore"):
-            # the smallest t meeting the target: beta = e^{-t^2/2} + n(d' + d'' - d'd'')
-            d1 = 2 * delta / D + 2 * delta / -np.expm1(-E)
-            d2 = 2 * D / -np.expm1(-3 * E)
-            rem = beta - nf * (d1 + d2 - d1 * d2)
-            ok = (rem > 0) & (rem < 1) & (d2 < 1) & (1 - np.exp(3 * E) * d2 - D > 0) & (delta < E)
+            # the smallest t meeting the target: beta = e^{-t^2/2} + n(d' + d'' - d'd''), the
+            # second part being beta at t = inf
+            rem = beta - THM31["sound", "beta"].array(E, delta, nf, math.inf, D)
+            ok = (rem > 0) & (rem < 1)
+            for _, _, viol in _thm31_violations(E, delta, D, "sound"):
+                ok &= ~viol
             t = np.sqrt(2 * np.log(1 / np.where(ok, rem, 0.5)))
             # k from the one vectorised body of the sound variant (not re-derived here)
             k, _ = _thm31_vectorised(E, np.full_like(E, delta), np.full_like(E, nf), t, D,
@@ -395,27 +370,18 @@ def approx_dp_max_information_implied(eps: float, delta: float, n: int, beta: fl
 register(Theorem(
     id="RRST-3.1", paper="RRST", number="Thm 3.1 (explicit from its proof)",
     title="Approximate DP bounds approximate max-information on i.i.d. data",
-    latex=(r"I^{\beta}_{\infty,P}(\mathcal{A}, n) \le n\nu(\hat\delta) + 6t\varepsilon\sqrt{n},\ "
-           r"\beta = e^{-t^2/2} + n(\delta' + \delta'')"),
+    formula=THM31["sound", "k"], lhs=r"I^{\beta(t,\hat\delta)}_{\infty,P}(\mathcal{A}, n) \le",
     conditions=("A is (eps, delta)-differentially private, eps in (0, 1/2] (nats), delta in (0, eps)",
                 "n >= 1 i.i.d. records (product distribution): product_only",
                 "delta_hat in (0, eps/15] (paper); e^{3eps} delta'' + delta_hat < 1 (sound)",
                 "variant 'sound' (default) corrects log bases and Lemma 3.7's 72 eps^2 step"),
     units="eps in nats; k in bits",
-    params=(Param("eps", float, "(0, 1/2]", "DP parameter, nats"),
-            Param("delta", float, "(0, eps)", "DP parameter"),
-            Param("n", int, "[1, inf) integer", "number of records")),
-    evaluator=approx_dp_max_information, sympy_statement=lambda: _statement_thm31(),
+    params=(EPS, DELTA, N),
+    evaluator=approx_dp_max_information,
     returns="Bound(k bits rounded up, beta rounded up, product_only = True, variant)",
-    notes="Paper's choice: t = eps sqrt(2n), delta_hat = sqrt(eps delta)/15; with a target beta, "
-          "t and delta_hat are optimised (never worse than the paper's choice).",
+    notes="The statement is the default (sound) variant; beta(t, delta_hat) = e^{-t^2/2} + "
+          "n(delta' + delta'' - delta' delta''), delta' = 2 delta/delta_hat + 2 delta/(1 - e^{-eps}), "
+          "delta'' = 2 delta_hat/(1 - e^{-3 eps}) (THM31[variant, 'beta']). Paper's choice: "
+          "t = eps sqrt(2n), delta_hat = sqrt(eps delta)/15; with a target beta, t and delta_hat "
+          "are optimised (never worse than the paper's choice).",
 ))
-
-
-def _statement_thm31() -> Any:
-    e, d, n, t, dh = sympy.symbols("epsilon delta n t delta_hat", positive=True)
-    E = sympy.exp
-    nu = (72 * e**2 + dh * (24 * E(6 * e) / (1 - E(-3 * e)) + (2 * E(3 * e) + 1) / sympy.log(2))
-          + dh**2 * 2 / sympy.log(2) * (4 * E(12 * e) + 4 * E(9 * e) - 3 * E(6 * e) - 2 * E(3 * e) + 1)
-          / (E(6 * e) - 2 * E(3 * e) + 1))
-    return n * nu + 6 * t * e * sympy.sqrt(n)

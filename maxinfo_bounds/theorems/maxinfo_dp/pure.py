@@ -4,33 +4,33 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-import sympy
-
-from ...numeric import (
-    LOG2E,
-    check_int,
-    check_real,
-    check_real_array,
-    enclosure,
-    fast_up,
-    is_array,
-    iv_prec,
-)
+from ...arith import Formula
+from ...domain import Int, Real
+from ...numeric import fast_up, is_array, iv_prec
 from ...results import Bound
 from ..registry import Param, Theorem, register
 
-_EPS = sympy.Symbol("epsilon", positive=True)
-_N = sympy.Symbol("n", positive=True, integer=True)
-_BETA = sympy.Symbol("beta", positive=True)
+__all__ = ["pure_dp_max_information", "pure_dp_max_information_product", "PURE_DP",
+           "PURE_DP_PRODUCT"]
+
+EPS = Param("eps", Real(0, lo_open=True, units="nats"), "pure DP parameter, nats")
+N = Param("n", Int(1), "number of records")
+BETA = Param("beta", Real(0, 1, lo_open=True, hi_open=True), "approximation parameter")
 
 
-def _statement_pure() -> Any:
-    return _EPS * _N / sympy.log(2)
+def _pure_body(c: Any, eps: Any, n: Any) -> Any:
+    # RRST Thm 1.4 (first part): k = eps n log2(e) bits
+    return eps * n * c.log2e
 
 
-def _statement_product() -> Any:
-    return (_EPS**2 * _N / 2 + _EPS * sympy.sqrt(_N * sympy.log(2 / _BETA) / 2)) / sympy.log(2)
+def _product_body(c: Any, eps: Any, n: Any, beta: Any) -> Any:
+    # RRST Thm 1.4 (second part): k = log2(e) (eps^2 n/2 + eps sqrt(n ln(2/beta)/2)) bits
+    return (eps * eps * n / 2 + eps * c.sqrt(n * c.log(2 / beta) / 2)) * c.log2e
+
+
+#: RRST Thm 1.4a / 1.4b, written once (see :mod:`maxinfo_bounds.arith`)
+PURE_DP = Formula(_pure_body, ("epsilon", "n"), integer=("n",))
+PURE_DP_PRODUCT = Formula(_product_body, ("epsilon", "n", "beta"), integer=("n",))
 
 
 def pure_dp_max_information(eps: Any, n: Any, *, dps: int = 30) -> Any:
@@ -57,13 +57,10 @@ def pure_dp_max_information(eps: Any, n: Any, *, dps: int = 30) -> Any:
     (0.0, False)
     """
     if is_array(eps, n):
-        ea = check_real_array("eps", eps, low=0.0, low_open=True)
-        na = check_real_array("n", n, low=1.0, integer=True)
-        return fast_up(LOG2E * ea * na)
-    e = float(check_real("eps", eps, low=0.0, low_open=True))
-    ni = check_int("n", n, low=1)
-    _, hi = enclosure(lambda iv: iv.mpf(e) * iv.mpf(ni) / iv.log(2), prec=iv_prec(dps))
-    return Bound(k=hi, beta=0.0, theorem="RRST-1.4a", conditions=("eps > 0", "n >= 1 integer"))
+        return fast_up(PURE_DP.array(EPS.check_array(eps), N.check_array(n)))
+    e, ni = EPS.check_float(eps), N.check(n)
+    return Bound(k=PURE_DP.up(e, ni, prec=iv_prec(dps)), beta=0.0, theorem="RRST-1.4a",
+                 conditions=(EPS.condition(), N.condition()))
 
 
 def pure_dp_max_information_product(eps: Any, n: Any, beta: Any, *, dps: int = 30) -> Any:
@@ -89,49 +86,35 @@ def pure_dp_max_information_product(eps: Any, n: Any, beta: Any, *, dps: int = 3
     True
     """
     if is_array(eps, n, beta):
-        ea = check_real_array("eps", eps, low=0.0, low_open=True)
-        na = check_real_array("n", n, low=1.0, integer=True)
-        ba = check_real_array("beta", beta, low=0.0, high=1.0, low_open=True, high_open=True)
-        return fast_up(LOG2E * (ea * ea * na / 2 + ea * np.sqrt(na * np.log(2 / ba) / 2)))
-    e = float(check_real("eps", eps, low=0.0, low_open=True))
-    ni = check_int("n", n, low=1)
-    b = float(check_real("beta", beta, low=0.0, high=1.0, low_open=True, high_open=True))
-
-    def k(iv: Any) -> Any:
-        E, N, B = iv.mpf(e), iv.mpf(ni), iv.mpf(b)
-        return (E * E * N / 2 + E * iv.sqrt(N * iv.log(2 / B) / 2)) / iv.log(2)
-
-    _, hi = enclosure(k, prec=iv_prec(dps))
-    return Bound(k=hi, beta=b, theorem="RRST-1.4b", product_only=True,
-                 conditions=("eps > 0", "n >= 1 integer", "0 < beta < 1",
-                             "i.i.d. (product) data"))
+        return fast_up(PURE_DP_PRODUCT.array(EPS.check_array(eps), N.check_array(n),
+                                             BETA.check_array(beta)))
+    e, ni, b = EPS.check_float(eps), N.check(n), BETA.check_float(beta)
+    return Bound(k=PURE_DP_PRODUCT.up(e, ni, b, prec=iv_prec(dps)), beta=b, theorem="RRST-1.4b",
+                 product_only=True, conditions=(EPS.condition(), N.condition(), BETA.condition(),
+                                                "i.i.d. (product) data"))
 
 
 register(Theorem(
     id="RRST-1.4a", paper="RRST", number="Thm 1.4 (first part); DFHPRR Thm 7",
     title="Pure DP bounds max-information for every input distribution",
-    latex=r"I_\infty(\mathcal{A}, n) \le \log_2(e)\,\varepsilon n",
+    formula=PURE_DP, lhs=r"I_\infty(\mathcal{A}, n) \le",
     conditions=("A is (eps, 0)-differentially private, eps > 0 (nats)", "n >= 1 records",
                 "any distribution of the data; beta = 0"),
     units="eps in nats; k in bits",
-    params=(Param("eps", float, "(0, inf)", "pure DP parameter, nats"),
-            Param("n", int, "[1, inf) integer", "number of records")),
-    evaluator=pure_dp_max_information, sympy_statement=_statement_pure,
+    params=(EPS, N),
+    evaluator=pure_dp_max_information,
     returns="Bound(k bits rounded up, beta = 0)",
 ))
 
 register(Theorem(
     id="RRST-1.4b", paper="RRST", number="Thm 1.4 (second part); DFHPRR Thm 8",
     title="Pure DP bounds approximate max-information on i.i.d. data",
-    latex=(r"I^{\beta}_{\infty,P}(\mathcal{A}, n) \le \log_2(e)\left(\varepsilon^2 n/2"
-           r" + \varepsilon\sqrt{n \ln(2/\beta)/2}\right)"),
+    formula=PURE_DP_PRODUCT, lhs=r"I^{\beta}_{\infty,P}(\mathcal{A}, n) \le",
     conditions=("A is (eps, 0)-differentially private, eps > 0 (nats)", "n >= 1 records",
                 "0 < beta < 1", "the records are i.i.d. (product distribution): product_only"),
     units="eps in nats; k in bits",
-    params=(Param("eps", float, "(0, inf)", "pure DP parameter, nats"),
-            Param("n", int, "[1, inf) integer", "number of records"),
-            Param("beta", float, "(0, 1)", "approximation parameter")),
-    evaluator=pure_dp_max_information_product, sympy_statement=_statement_product,
+    params=(EPS, N, BETA),
+    evaluator=pure_dp_max_information_product,
     returns="Bound(k bits rounded up, beta, product_only = True)",
     notes="Only a first stage of an adaptive composition may use a product-only bound (RRST §4).",
 ))

@@ -1,0 +1,188 @@
+r"""Arithmetic contexts: each formula is written once and evaluated in several number systems.
+
+This is mpmath's trick (one function body, a context argument ``c`` supplying the numbers and
+the elementary functions). A theorem's formula is a plain Python function ``body(c, *args)``
+written with ``+ - * /``, ``**`` by integer powers, and ``c.exp``, ``c.log``, ``c.sqrt``,
+``c.expm1``, ``c.log1p``, ``c.exp2``, ``c.log2e``, ``c.pos`` (= max(x, 0)) and ``c.num``
+(a literal constant, e.g. ``c.num(Fraction(27, 50))``). From that one body come
+
+* the **certified scalar path** — :data:`interval` contexts (mpmath interval arithmetic; the
+  caller rounds the enclosure outward with :func:`~maxinfo_bounds.numeric.enclosure`);
+* the **array path** — :data:`NUMPY` (float64, vectorised; the caller adds the safe-direction
+  margin with :func:`~maxinfo_bounds.numeric.fast_up` / ``fast_down``);
+* the **float estimate** the optimisers use — :data:`NUMPY` on scalars;
+* the **symbolic statement** — :data:`SYMPY` on symbols; the catalog's statement, LaTeX and the
+  claims checked by ``proofs_checks`` are generated from it, so the statement shown and the
+  evaluator used cannot disagree.
+
+:class:`Formula` ties a body to the names of its symbols.
+
+>>> f = Formula(lambda c, eps, n: eps * n * c.log2e, ("epsilon", "n"))
+>>> f.statement()
+epsilon*n/log(2)
+>>> lo, hi = f.enclosure(0.1, 100)
+>>> lo <= 14.426950408889634 <= hi
+True
+>>> float(f.array(0.1, 100))
+14.426950408889634
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import sympy
+
+from .numeric import LOG2E, enclosure
+
+__all__ = ["NUMPY", "SYMPY", "Interval", "Formula"]
+
+
+class _Numpy:
+    """float64 (numpy) context: arrays and scalar float estimates. Not certified by itself."""
+
+    name = "numpy"
+    log2e = LOG2E
+    exp = staticmethod(np.exp)
+    expm1 = staticmethod(np.expm1)
+    log = staticmethod(np.log)
+    log1p = staticmethod(np.log1p)
+    sqrt = staticmethod(np.sqrt)
+    exp2 = staticmethod(np.exp2)
+
+    @staticmethod
+    def num(x: Any) -> Any:
+        return np.asarray(float(x) if isinstance(x, Fraction) else x, dtype=np.float64)
+
+    @staticmethod
+    def pos(x: Any) -> Any:
+        return np.maximum(x, 0.0)
+
+
+class Interval:
+    """mpmath interval context (``c = Interval(iv)`` inside :func:`~maxinfo_bounds.numeric.
+    enclosure`): every operation encloses the exact result."""
+
+    name = "interval"
+
+    def __init__(self, iv: Any) -> None:
+        self.iv = iv
+        self.log2e = 1 / iv.log(2)
+        self.exp, self.expm1, self.log = iv.exp, iv.expm1, iv.log
+        self.log1p, self.sqrt = iv.log1p, iv.sqrt
+
+    def num(self, x: Any) -> Any:
+        if isinstance(x, Fraction):
+            return self.iv.mpf(x.numerator) / x.denominator
+        return self.iv.mpf(x)
+
+    def exp2(self, x: Any) -> Any:
+        return self.iv.exp(x * self.iv.log(2))
+
+    def pos(self, x: Any) -> Any:
+        lo, hi = x.a, x.b
+        if lo >= 0:
+            return x
+        if hi <= 0:
+            return self.iv.mpf(0)
+        return self.iv.mpf([0, hi])
+
+
+class _Sympy:
+    """sympy context: the symbolic statement."""
+
+    name = "sympy"
+    log2e = 1 / sympy.log(2)
+    exp = staticmethod(sympy.exp)
+    log = staticmethod(sympy.log)
+    sqrt = staticmethod(sympy.sqrt)
+
+    @staticmethod
+    def expm1(x: Any) -> Any:
+        return sympy.exp(x) - 1
+
+    @staticmethod
+    def log1p(x: Any) -> Any:
+        return sympy.log(1 + x)
+
+    @staticmethod
+    def exp2(x: Any) -> Any:
+        return sympy.Integer(2) ** x
+
+    @staticmethod
+    def num(x: Any) -> Any:
+        if isinstance(x, Fraction):
+            return sympy.Rational(x.numerator, x.denominator)
+        if isinstance(x, int):
+            return sympy.Integer(x)
+        return sympy.Float(x)
+
+    @staticmethod
+    def pos(x: Any) -> Any:
+        return sympy.Max(x, 0)
+
+
+NUMPY = _Numpy()
+SYMPY = _Sympy()
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A formula written once: ``body(c, *args)`` in any context ``c``.
+
+    ``symbols``: the sympy names of the arguments, in order (``integer`` lists the integer
+    ones). ``kwargs`` fixed keyword arguments of the body (e.g. a variant).
+    """
+
+    body: Callable[..., Any]
+    symbols: tuple[str, ...]
+    integer: tuple[str, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    def statement(self) -> Any:
+        """The sympy expression (all symbols positive; the integer ones integer)."""
+        syms = [sympy.Symbol(s, positive=True, integer=s in self.integer) for s in self.symbols]
+        return self.body(SYMPY, *syms, **self.kwargs)
+
+    def latex(self) -> str:
+        """LaTeX of :meth:`statement` (``ln`` for natural logarithms; ``x_hat`` shown as a hat)."""
+        expr = self.statement()
+        names = {s: rf"\hat{{{sympy.latex(sympy.Symbol(s.name[:-4]))}}}"
+                 for s in expr.free_symbols if s.name.endswith("_hat")}
+        return str(sympy.latex(expr, ln_notation=True, symbol_names=names))
+
+    def enclosure(self, *args: Any, prec: int = 128) -> tuple[float, float]:
+        """Certified float ``(lo, hi)`` around the exact value at these (float/int/Fraction) args."""
+        def fn(iv: Any) -> Any:
+            c = Interval(iv)
+            return self.body(c, *[c.num(a) for a in args], **self.kwargs)
+
+        return enclosure(fn, prec=prec)
+
+    def up(self, *args: Any, prec: int = 128) -> float:
+        """The smallest float at or above the exact value."""
+        return self.enclosure(*args, prec=prec)[1]
+
+    def down(self, *args: Any, prec: int = 128) -> float:
+        """The largest float at or below the exact value."""
+        return self.enclosure(*args, prec=prec)[0]
+
+    def array(self, *args: Any) -> Any:
+        """float64 evaluation (arrays broadcast); no margin: add it with fast_up/fast_down."""
+        with np.errstate(all="ignore"):
+            return self.body(NUMPY, *[np.asarray(a, dtype=np.float64) for a in args],
+                             **self.kwargs)
+
+    def estimate(self, *args: Any) -> float:
+        """Uncertified float value (for optimisers); ``inf`` where float64 overflows or fails."""
+        v = float(self.array(*args))
+        return v if not math.isnan(v) else math.inf
+
+    def with_kwargs(self, **kw: Any) -> Formula:
+        """The same body with further fixed keyword arguments."""
+        return Formula(self.body, self.symbols, self.integer, {**self.kwargs, **kw})
