@@ -3,7 +3,8 @@ r"""Arithmetic contexts: each formula is written once and evaluated in several n
 This is mpmath's trick (one function body, a context argument ``c`` supplying the numbers and
 the elementary functions). A theorem's formula is a plain Python function ``body(c, *args)``
 written with ``+ - * /``, ``**`` by integer powers, and ``c.exp``, ``c.log``, ``c.sqrt``,
-``c.expm1``, ``c.log1p``, ``c.exp2``, ``c.log2e``, ``c.pos`` (= max(x, 0)) and ``c.num``
+``c.expm1``, ``c.log1p``, ``c.exp2``, ``c.log2``, ``c.log2_ratio`` (log2(x/y)), ``c.log2e``, ``c.ln2``, ``c.pos``
+(= max(x, 0)), ``c.xlog`` (= x ln(y/x), 0 at x = 0) and ``c.num``
 (a literal constant, e.g. ``c.num(Fraction(27, 50))``). From that one body come
 
 * the **certified scalar path** — :data:`interval` contexts (mpmath interval arithmetic; the
@@ -11,6 +12,7 @@ written with ``+ - * /``, ``**`` by integer powers, and ``c.exp``, ``c.log``, ``
 * the **array path** — :data:`NUMPY` (float64, vectorised; the caller adds the safe-direction
   margin with :func:`~maxinfo_bounds.numeric.fast_up` / ``fast_down``);
 * the **float estimate** the optimisers use — :data:`NUMPY` on scalars;
+* the **exact** value where it is rational — :data:`EXACT` (Fractions);
 * the **symbolic statement** — :data:`SYMPY` on symbols; the catalog's statement, LaTeX and the
   claims checked by ``proofs_checks`` are generated from it, so the statement shown and the
   evaluator used cannot disagree.
@@ -40,7 +42,7 @@ import sympy
 
 from .numeric import LOG2E, enclosure
 
-__all__ = ["NUMPY", "SYMPY", "Interval", "Formula"]
+__all__ = ["NUMPY", "SYMPY", "EXACT", "NotExact", "Interval", "Formula"]
 
 
 class _Numpy:
@@ -48,12 +50,14 @@ class _Numpy:
 
     name = "numpy"
     log2e = LOG2E
+    ln2 = math.log(2.0)
     exp = staticmethod(np.exp)
     expm1 = staticmethod(np.expm1)
     log = staticmethod(np.log)
     log1p = staticmethod(np.log1p)
     sqrt = staticmethod(np.sqrt)
     exp2 = staticmethod(np.exp2)
+    log2 = staticmethod(np.log2)
 
     @staticmethod
     def num(x: Any) -> Any:
@@ -62,6 +66,15 @@ class _Numpy:
     @staticmethod
     def pos(x: Any) -> Any:
         return np.maximum(x, 0.0)
+
+    @staticmethod
+    def log2_ratio(x: Any, y: Any) -> Any:
+        return np.log2(x) - np.log2(y)   # no overflow of x/y
+
+    @staticmethod
+    def xlog(x: Any, y: Any) -> Any:
+        safe = np.where(x > 0, x, 1.0)
+        return np.where(x > 0, x * np.log(y / safe), 0.0)
 
 
 class Interval:
@@ -72,7 +85,8 @@ class Interval:
 
     def __init__(self, iv: Any) -> None:
         self.iv = iv
-        self.log2e = 1 / iv.log(2)
+        self.ln2 = iv.log(2)
+        self.log2e = 1 / self.ln2
         self.exp, self.expm1, self.log = iv.exp, iv.expm1, iv.log
         self.log1p, self.sqrt = iv.log1p, iv.sqrt
 
@@ -83,6 +97,17 @@ class Interval:
 
     def exp2(self, x: Any) -> Any:
         return self.iv.exp(x * self.iv.log(2))
+
+    def log2(self, x: Any) -> Any:
+        return self.iv.log(x) / self.iv.log(2)
+
+    def log2_ratio(self, x: Any, y: Any) -> Any:
+        return self.log2(x / y)
+
+    def xlog(self, x: Any, y: Any) -> Any:
+        if x.a == 0 and x.b == 0:
+            return self.iv.mpf(0)
+        return x * self.iv.log(y / x)
 
     def pos(self, x: Any) -> Any:
         lo, hi = x.a, x.b
@@ -97,6 +122,7 @@ class _Sympy:
     """sympy context: the symbolic statement."""
 
     name = "sympy"
+    ln2 = sympy.log(2)
     log2e = 1 / sympy.log(2)
     exp = staticmethod(sympy.exp)
     log = staticmethod(sympy.log)
@@ -115,6 +141,14 @@ class _Sympy:
         return sympy.Integer(2) ** x
 
     @staticmethod
+    def log2(x: Any) -> Any:
+        return sympy.log(x, 2)
+
+    @staticmethod
+    def log2_ratio(x: Any, y: Any) -> Any:
+        return sympy.log(x / y, 2)
+
+    @staticmethod
     def num(x: Any) -> Any:
         if isinstance(x, Fraction):
             return sympy.Rational(x.numerator, x.denominator)
@@ -126,9 +160,56 @@ class _Sympy:
     def pos(x: Any) -> Any:
         return sympy.Max(x, 0)
 
+    @staticmethod
+    def xlog(x: Any, y: Any) -> Any:
+        return x * sympy.log(y / x)
+
+
+class NotExact(ArithmeticError):
+    """The exact context met an operation with an irrational result (use the interval one)."""
+
+
+class _Exact:
+    """Exact rational context (Fractions): only the operations with rational results."""
+
+    name = "exact"
+
+    @staticmethod
+    def num(x: Any) -> Fraction:
+        return Fraction(x)
+
+    @staticmethod
+    def exp2(x: Any) -> Fraction:
+        x = Fraction(x)
+        if x.denominator != 1 or abs(x) > 1 << 16:
+            raise NotExact("2^x with x not a small integer")
+        return Fraction(2) ** int(x)
+
+    @staticmethod
+    def log2(x: Any) -> Fraction:
+        x = Fraction(x)
+        if x <= 0:
+            raise NotExact("log2 of a non-positive number")
+        for v in (x.numerator, x.denominator):
+            if v & (v - 1):
+                raise NotExact("log2 of a rational that is not a power of two")
+        return Fraction(x.numerator.bit_length() - x.denominator.bit_length())
+
+    @classmethod
+    def log2_ratio(cls, x: Any, y: Any) -> Fraction:
+        return cls.log2(Fraction(x) / Fraction(y))
+
+    @staticmethod
+    def pos(x: Any) -> Any:
+        return max(x, Fraction(0))
+
+    def __getattr__(self, name: str) -> Any:
+        raise NotExact(f"{name} has no exact rational value in general")
+
 
 NUMPY = _Numpy()
 SYMPY = _Sympy()
+EXACT = _Exact()
 
 
 @dataclass(frozen=True)
@@ -171,6 +252,11 @@ class Formula:
     def down(self, *args: Any, prec: int = 128) -> float:
         """The largest float at or below the exact value."""
         return self.enclosure(*args, prec=prec)[0]
+
+    def exact(self, *args: Any) -> Fraction:
+        """The exact rational value (:class:`NotExact` if the body leaves the rationals)."""
+        out: Fraction = self.body(EXACT, *[Fraction(a) for a in args], **self.kwargs)
+        return out
 
     def array(self, *args: Any) -> Any:
         """float64 evaluation (arrays broadcast); no margin: add it with fast_up/fast_down."""

@@ -11,22 +11,25 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-import sympy
-
+from ..arith import Formula, NotExact
 from ..domain import Int, Real
-from ..numeric import ExactLog, check_int, check_real, check_real_array, fast_up, is_array
+from ..numeric import fast_up, float_up, is_array
 from ..results import Bound
 from .registry import Param, Theorem, register
 
 __all__ = ["description_length_max_information"]
 
-_M = sympy.Symbol("m", positive=True, integer=True)
-_BETA = sympy.Symbol("beta", positive=True)
+RANGE_SIZE = Param("range_size", Int(1), "number of possible outputs |Y|")
+BETA = Param("beta", Real(0, 1, lo_open=True), "approximation parameter")
 
 
-def _statement() -> Any:
-    return sympy.log(_M / _BETA, 2)
+def _body(c: Any, range_size: Any, beta: Any) -> Any:
+    # DFHPRR Thm 6: k = log2(|Y|/beta) bits
+    return c.log2_ratio(range_size, beta)
+
+
+#: DFHPRR Thm 6, written once (see :mod:`maxinfo_bounds.arith`)
+DESCRIPTION = Formula(_body, ("m", "beta"), integer=("m",))
 
 
 def description_length_max_information(range_size: Any, beta: Any) -> Any:
@@ -50,25 +53,24 @@ def description_length_max_information(range_size: Any, beta: Any) -> Any:
     11.965784284662089
     """
     if is_array(range_size, beta):
-        ma = check_real_array("range_size", range_size, low=1.0, integer=True)
-        ba = check_real_array("beta", beta, low=0.0, high=1.0, low_open=True)
-        return fast_up(np.log2(ma) - np.log2(ba))
-    mi = check_int("range_size", range_size, low=1)
-    b = float(check_real("beta", beta, low=0.0, high=1.0, low_open=True))
-    k = ExactLog(Fraction(mi) / Fraction(b), "bits").enclosure()[1]
+        return fast_up(DESCRIPTION.array(RANGE_SIZE.check_array(range_size), BETA.check_array(beta)))
+    mi, b = RANGE_SIZE.check(range_size), BETA.check_float(beta)
+    try:   # exact when |Y|/beta is a power of two (beta read at its exact binary value)
+        k = float_up(DESCRIPTION.exact(mi, b))
+    except NotExact:
+        k = DESCRIPTION.up(mi, b, prec=128 + (Fraction(mi) / Fraction(b)).numerator.bit_length() // 8)
     return Bound(k=k, beta=b, theorem="DFHPRR-6",
-                 conditions=("range_size >= 1 integer", "0 < beta <= 1"))
+                 conditions=(RANGE_SIZE.condition(), BETA.condition()))
 
 
 register(Theorem(
     id="DFHPRR-6", paper="DFHPRR", number="Thm 6",
     title="Description length bounds approximate max-information",
-    latex=r"I^{\beta}_\infty(\mathcal{A}, n) \le \log_2(|\mathcal{Y}|/\beta)",
+    formula=DESCRIPTION, lhs=r"I^{\beta}_\infty(\mathcal{A}, n) \le",
     conditions=("A outputs one of |Y| = range_size values", "0 < beta <= 1",
                 "any distribution of the data"),
     units="k in bits",
-    params=(Param("range_size", Int(1), "number of possible outputs |Y|"),
-            Param("beta", Real(0, 1, lo_open=True), "approximation parameter")),
-    evaluator=description_length_max_information, statement=_statement,
+    params=(RANGE_SIZE, BETA),
+    evaluator=description_length_max_information,
     returns="Bound(k bits rounded up, beta)",
 ))

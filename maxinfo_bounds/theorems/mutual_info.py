@@ -25,20 +25,18 @@ mutual information in nats (see its docstring and docs/errata.md).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import sympy
 from scipy.optimize import brentq
 
+from ..arith import Formula
 from ..domain import Int, Real
 from ..numeric import (
     InvalidParameter,
     RegimeError,
     check_int,
-    check_real,
-    check_real_array,
-    enclosure,
     fast_up,
     float_up,
     is_array,
@@ -58,25 +56,30 @@ __all__ = [
     "approx_dp_mutual_information",
 ]
 
-_M, _K = sympy.symbols("m k", positive=True)
-_B = sympy.Symbol("beta", positive=True)
-
 #: The paper's constant; the true maximum of (1 - w) log2(1/(1 - w)) is log2(e)/e = 0.53074...
 PAPER_CONSTANT = 0.54
 
+M_BITS = Param("m", Real(0, units="bits"), "mutual information bound, bits")
+K_BITS = Param("k", Real(0, lo_open=True, units="bits"), "target max-information, bits")
 
-def _statement() -> Any:
-    return (_M + sympy.Rational(54, 100)) / _K
+
+def _curve_body(c: Any, b: Any, k: Any) -> Any:
+    # the proof's inequality (RRST App. C, eq. (24) + Jensen): f_k(b) = k b + (1 - b) log2(1 - b)
+    return k * b + (1 - b) * c.log1p(-b) * c.log2e
+
+
+def _paper_beta_body(c: Any, m: Any, k: Any) -> Any:
+    # RRST Lemma 1.5 (first part): beta(k) = (m + 0.54)/k  (0.54 the decimal 27/50)
+    return (m + c.num(Fraction(27, 50))) / k
+
+
+#: f_k(beta) of Lemma 1.5's proof, and the paper's closed form, each written once
+MI_CURVE = Formula(_curve_body, ("beta", "k"))
+MI_PAPER_BETA = Formula(_paper_beta_body, ("m", "k"))
 
 
 def _f_float(b: float, k: float) -> float:
-    return k * b + (1.0 - b) * math.log2(1.0 - b) if b < 1.0 else k
-
-
-def _f_iv(iv: Any, b: float, k: float) -> Any:
-    B = iv.mpf(b)
-    one_minus = 1 - B
-    return iv.mpf(k) * B + one_minus * iv.log(one_minus) / iv.log(2)
+    return MI_CURVE.estimate(b, k) if b < 1.0 else k
 
 
 def mi_beta_exact(m: float, k: float, *, dps: int = 30) -> float:
@@ -90,15 +93,14 @@ def mi_beta_exact(m: float, k: float, *, dps: int = 30) -> float:
     >>> mi_beta_exact(1.0, 10.0) < (1.0 + 0.54) / 10.0     # never worse than the paper
     True
     """
-    mf = float(check_real("m", m, low=0.0))
-    kf = float(check_real("k", k, low=0.0, low_open=True))
+    mf, kf = M_BITS.check_float(m), K_BITS.check_float(k)
     b = mi_beta_float(mf, kf)
     if b in (0.0, 1.0):  # 0.0: exact (m = 0, k >= log2 e); 1.0: vacuous, trivially valid
         return b
     prec = iv_prec(dps)
 
     def certified_above_root(x: float) -> bool:
-        return bool(x >= 1.0 or enclosure(lambda iv: _f_iv(iv, x, kf), prec=prec)[0] > mf)
+        return bool(x >= 1.0 or MI_CURVE.down(x, kf, prec=prec) > mf)
 
     return min(nudge_until(b, certified_above_root, up=True), 1.0)
 
@@ -136,7 +138,7 @@ def mi_k_float(m: float, beta: float) -> float:
         return math.inf
     if beta >= 1.0:
         return 0.0
-    return (m - (1.0 - beta) * math.log1p(-beta) / math.log(2.0)) / beta
+    return (m - MI_CURVE.estimate(beta, 0.0)) / beta   # f_k(beta) = k beta + f_0(beta) = m
 
 
 def mi_to_approx_max_information(m: Any, k: Any, *, variant: str = "exact",
@@ -168,40 +170,31 @@ def mi_to_approx_max_information(m: Any, k: Any, *, variant: str = "exact",
     if variant not in ("exact", "paper"):
         raise InvalidParameter("variant", variant, "'exact' or 'paper'")
     if is_array(m, k):
-        ma = check_real_array("m", m, low=0.0)
-        ka = check_real_array("k", k, low=0.0, low_open=True)
+        ma, ka = M_BITS.check_array(m), K_BITS.check_array(k)
         if variant == "paper":
-            return np.minimum(fast_up((ma + PAPER_CONSTANT) / ka), 1.0)
+            return np.minimum(fast_up(MI_PAPER_BETA.array(ma, ka)), 1.0)
         mb, kb = np.broadcast_arrays(ma, ka)
         return np.array([mi_beta_exact(float(a), float(b), dps=dps)
                          for a, b in zip(mb.ravel(), kb.ravel())]).reshape(mb.shape)
-    mf = float(check_real("m", m, low=0.0))
-    kf = float(check_real("k", k, low=0.0, low_open=True))
+    mf, kf = M_BITS.check_float(m), K_BITS.check_float(k)
     if variant == "paper":
-        beta = min(_paper_beta_up(mf, kf), 1.0)
+        beta = min(float_up(MI_PAPER_BETA.exact(mf, kf)), 1.0)  # rational: exact, rounded up
     else:
         beta = mi_beta_exact(mf, kf, dps=dps)
     return Bound(k=kf, beta=beta, theorem="RRST-1.5a", variant=variant,
-                 conditions=("I(X;Y) <= m bits", "m >= 0", "k > 0"))
-
-
-def _paper_beta_up(m: float, k: float) -> float:
-    """``(m + 0.54)/k`` rounded up, exactly (0.54 read as the decimal 54/100)."""
-    from fractions import Fraction
-
-    return float_up((Fraction(m) + Fraction(54, 100)) / Fraction(k))
+                 conditions=("I(X;Y) <= m bits", M_BITS.condition(), K_BITS.condition()))
 
 
 register(Theorem(
     id="RRST-1.5a", paper="RRST", number="Lemma 1.5 (first part)",
     title="Mutual information bounds approximate max-information",
-    latex=r"I(X;Y) \le m \implies I^{\beta(k)}_\infty(X;Y) \le k,\ \beta(k) = \frac{m + 0.54}{k}",
+    formula=MI_PAPER_BETA,
+    lhs=r"I(X;Y) \le m \implies I^{\beta(k)}_\infty(X;Y) \le k,\ \beta(k) \le \beta_{\mathrm{paper}}(k) =",
     conditions=("I(X;Y) <= m (bits), m >= 0", "any k > 0",
                 "exact variant: beta(k) = root of k b + (1 - b) log2(1 - b) = m (never larger)"),
     units="m and k in bits",
-    params=(Param("m", Real(0, units="bits"), "mutual information bound, bits"),
-            Param("k", Real(0, lo_open=True, units="bits"), "target max-information, bits")),
-    evaluator=mi_to_approx_max_information, statement=_statement,
+    params=(M_BITS, K_BITS),
+    evaluator=mi_to_approx_max_information,
     returns="Bound(k, beta rounded up; variant 'exact' (default) or 'paper')",
 ))
 
@@ -210,9 +203,25 @@ register(Theorem(
 # the other direction: approximate max-information to mutual information (Lemma 1.5, part 2)
 
 
-def _statement_part2() -> Any:
-    k, b, s = sympy.symbols("k beta Sigma", positive=True)
-    return 2 * k * sympy.log(2) + 2 * b * sympy.log(s / (2 * b), 2) / (1 - 2**-k)
+def _to_mi_body(c: Any, k: Any, beta: Any, support: Any, *, variant: str, unit: str) -> Any:
+    """RRST Lemma 1.5 (second part): 2k ln 2 + the beta term, in nats (then in ``unit``)."""
+    one_minus = -c.expm1(-k * c.ln2)                                # 1 - 2^{-k}
+    if variant == "paper":
+        # 2 beta log2(|Sigma|/(2 beta)) / (1 - 2^{-k}), the paper's log2 read literally
+        nats = 2 * k * c.ln2 + c.xlog(2 * beta, support) * c.log2e / one_minus
+    else:
+        # sound: b (ln|Sigma| + ln(1/b)) with b = beta/(1 - 2^{-k})
+        nats = 2 * k * c.ln2 + c.xlog(beta / one_minus, support)
+    return nats * c.log2e if unit == "bits" else nats
+
+
+#: RRST Lemma 1.5 (second part), each variant and unit, written once
+TO_MI = {(v, u): Formula(_to_mi_body, ("k", "beta", "Sigma"), kwargs={"variant": v, "unit": u})
+         for v in ("sound", "paper") for u in ("bits", "nats")}
+K_POS = Param("k", Real(0, lo_open=True, units="bits"), "max-information bound, bits")
+BETA_TO_MI = Param("beta", Real(0, 1, relation="paper: beta <= 3(1 - 2^-k)/20; sound: "
+                                                "beta/(1 - 2^-k) <= 1/e"), "approximation parameter")
+SUPPORT = Param("support_size", Int(1), "number of values of X")
 
 
 def approx_max_information_to_mi(k: float, beta: float, support_size: int, *,
@@ -252,73 +261,42 @@ def approx_max_information_to_mi(k: float, beta: float, support_size: int, *,
         raise InvalidParameter("unit", unit, "'bits' or 'nats'")
     if is_array(k, beta, support_size):
         return _to_mi_vectorised(k, beta, support_size, variant, unit, strict)
-    kf = float(check_real("k", k, low=0.0, low_open=True))
-    bf = float(check_real("beta", beta, low=0.0, high=1.0))
-    s = check_int("support_size", support_size, low=1)
-    one_minus = -math.expm1(-kf * math.log(2))
-    if variant == "paper":
-        ok = bf <= 3 * one_minus / 20
-        cond = "0 <= beta <= 3(1 - 2^-k)/20"
-    else:
-        ok = bf / one_minus <= 1 / math.e
-        cond = "beta/(1 - 2^-k) <= 1/e"
+    kf, bf, s = K_POS.check_float(k), BETA_TO_MI.check_float(beta), SUPPORT.check(support_size)
+    ok, cond = _to_mi_regime(np.float64(kf), np.float64(bf), variant)
     if not ok and strict:
         raise RegimeError("RRST Lemma 1.5 (second part)", "beta", bf, cond)
+    return TO_MI[variant, unit].up(kf, bf, s, prec=iv_prec(dps))
 
-    def val(iv: Any) -> Any:
-        K, B, S = iv.mpf(kf), iv.mpf(bf), iv.mpf(s)
-        ln2 = iv.log(2)
-        om = 1 - iv.exp(-K * ln2)
-        if bf == 0.0:
-            nats = 2 * K * ln2
-        elif variant == "paper":
-            nats = 2 * K * ln2 + 2 * B * (iv.log(S / (2 * B)) / ln2) / om
-        else:
-            b1 = B / om
-            nats = 2 * K * ln2 + b1 * (iv.log(S) + iv.log(1 / b1))
-        return nats if unit == "nats" else nats / ln2
 
-    return enclosure(val, prec=iv_prec(dps))[1]
+def _to_mi_regime(k: Any, beta: Any, variant: str) -> tuple[Any, str]:
+    """(mask of the entries inside the regime, the condition as text); scalars or arrays."""
+    one_minus = -np.expm1(-k * math.log(2))
+    if variant == "paper":
+        return beta <= 3 * one_minus / 20, "0 <= beta <= 3(1 - 2^-k)/20"
+    return beta / one_minus <= 1 / math.e, "beta/(1 - 2^-k) <= 1/e"
 
 
 def _to_mi_vectorised(k: Any, beta: Any, support_size: Any, variant: str, unit: str,
                       strict: bool) -> Any:
-    ka = check_real_array("k", k, low=0.0, low_open=True)
-    ba = check_real_array("beta", beta, low=0.0, high=1.0)
-    sa = check_real_array("support_size", support_size, low=1.0, integer=True)
-    ka, ba, sa = np.broadcast_arrays(ka, ba, sa)
-    if not np.all(np.isfinite(ka)):
-        raise InvalidParameter("k", float(ka[~np.isfinite(ka)].ravel()[0]), "finite")
-    om = -np.expm1(-ka * math.log(2))
-    ok = (ba <= 3 * om / 20) if variant == "paper" else (ba / om <= 1 / math.e)
+    ka, ba = K_POS.check_array(k), BETA_TO_MI.check_array(beta)
+    ka, ba, sa = np.broadcast_arrays(ka, ba, SUPPORT.check_array(support_size))
+    ok, cond = _to_mi_regime(ka, ba, variant)
     if strict and not ok.all():
         i = int(np.flatnonzero(~ok.ravel())[0])
-        raise RegimeError("RRST Lemma 1.5 (second part)", f"beta[{i}]", float(ba.ravel()[i]),
-                          "0 <= beta <= 3(1 - 2^-k)/20" if variant == "paper"
-                          else "beta/(1 - 2^-k) <= 1/e")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if variant == "paper":
-            tail = 2 * ba * (np.log2(sa) - np.log2(2 * ba)) / om
-        else:
-            b1 = ba / om
-            tail = b1 * (np.log(sa) - np.log(b1))
-        nats = 2 * ka * math.log(2) + np.where(ba > 0, tail, 0.0)
-    return fast_up(nats if unit == "nats" else nats / math.log(2))
+        raise RegimeError("RRST Lemma 1.5 (second part)", f"beta[{i}]", float(ba.ravel()[i]), cond)
+    return fast_up(TO_MI[variant, unit].array(ka, ba, sa))
 
 
 register(Theorem(
     id="RRST-1.5b", value_name="m_bits", paper="RRST", number="Lemma 1.5 (second part)",
     title="Approximate max-information bounds mutual information",
-    latex=r"I(X;Y) \le 2k\ln 2 + \frac{2\beta\log(|\Sigma|/2\beta)}{1-2^{-k}}\ \text{(nats)}",
+    formula=TO_MI["sound", "bits"], lhs=r"I(X;Y)\ [\text{bits}] \le",
     conditions=("I^beta_inf(X;Y) <= k bits, k > 0", "X takes |Sigma| = support_size values",
                 "paper: 0 <= beta <= 3(1 - 2^-k)/20; sound: beta/(1 - 2^-k) <= 1/e",
                 "the bound is on I in nats (the proof's unit); returned in bits by default"),
     units="k in bits; result in bits (unit='nats' available)",
-    params=(Param("k", Real(0, lo_open=True, units="bits"), "max-information bound, bits"),
-            Param("beta", Real(0, 1, relation="paper: beta <= 3(1 - 2^-k)/20; sound: "
-                                          "beta/(1 - 2^-k) <= 1/e"), "approximation parameter"),
-            Param("support_size", Int(1), "number of values of X")),
-    evaluator=approx_max_information_to_mi, statement=_statement_part2,
+    params=(K_POS, BETA_TO_MI, SUPPORT),
+    evaluator=approx_max_information_to_mi,
     returns="float upper bound on I(X;Y), rounded up (variant 'sound' (default) or 'paper')",
 ))
 

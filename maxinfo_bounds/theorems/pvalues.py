@@ -19,11 +19,11 @@ import numpy as np
 import sympy
 from scipy.optimize import brentq, minimize_scalar
 
+from ..arith import Formula
 from ..domain import Real
 from ..numeric import (
     InvalidParameter,
     check_real,
-    check_real_array,
     enclosure,
     fast_down,
     float_down,
@@ -31,16 +31,25 @@ from ..numeric import (
     iv_prec,
     nudge_until,
 )
-from .mutual_info import mi_beta_exact, mi_beta_float
+from .mutual_info import PAPER_CONSTANT, mi_beta_exact, mi_beta_float
 from .registry import Param, Theorem, register
 
 __all__ = ["pvalue_correction", "mi_pvalue_correction", "russo_zou_pvalue_correction"]
 
-_ALPHA, _BETA, _K = sympy.symbols("alpha beta k", nonnegative=True)
+_ALPHA, _M = sympy.symbols("alpha m", nonnegative=True)
+
+ALPHA = Param("alpha", Real(0, 1), "significance level")
+K = Param("k", Real(0, math.inf, hi_open=False, units="bits"), "max-information bound, bits")
+BETA = Param("beta", Real(0, 1), "approximation parameter of the bound")
 
 
-def _statement() -> Any:
-    return sympy.Max((_ALPHA - _BETA) / 2**_K, 0)
+def _gamma_body(c: Any, alpha: Any, k: Any, beta: Any) -> Any:
+    # RRST Thm 1.3: gamma(alpha) = max(alpha - beta, 0) 2^{-k}
+    return c.pos(alpha - beta) * c.exp2(-k)
+
+
+#: RRST Thm 1.3 / C.1, written once (see :mod:`maxinfo_bounds.arith`)
+PVALUE_CORRECTION = Formula(_gamma_body, ("alpha", "k", "beta"))
 
 
 def pvalue_correction(alpha: Any, k: Any, beta: Any, *, dps: int = 30) -> Any:
@@ -66,40 +75,25 @@ def pvalue_correction(alpha: Any, k: Any, beta: Any, *, dps: int = 30) -> Any:
     0.0
     """
     if is_array(alpha, k, beta):
-        aa = check_real_array("alpha", alpha, low=0.0, high=1.0)
-        ka = np.asarray(k, dtype=np.float64)
-        if np.any(np.isnan(ka)) or np.any(ka < 0):  # k = +inf is allowed (gamma = 0)
-            check_real_array("k", np.where(np.isinf(ka), 0.0, ka), low=0.0)
-        ba = check_real_array("beta", beta, low=0.0, high=1.0)
-        with np.errstate(over="ignore", under="ignore"):
-            g = np.maximum(aa - ba, 0.0) * np.exp2(-ka)
-        return fast_down(g)
-    a = float(check_real("alpha", alpha, low=0.0, high=1.0))
-    b = float(check_real("beta", beta, low=0.0, high=1.0))
-    kf = float(check_real("k", k, low=0.0, high=math.inf))
+        return fast_down(PVALUE_CORRECTION.array(ALPHA.check_array(alpha), K.check_array(k),
+                                                 BETA.check_array(beta)))
+    a, kf, b = ALPHA.check_float(alpha), K.check_float(k), BETA.check_float(beta)
     if a <= b or kf == math.inf:
         return 0.0
     if kf.is_integer() and kf <= 4096:  # 2^-k exact: the whole formula is rational
-        return float_down((Fraction(a) - Fraction(b)) / (1 << int(kf)))
-
-    def gamma(iv: Any) -> Any:
-        return (iv.mpf(a) - iv.mpf(b)) * iv.exp(-iv.mpf(kf) * iv.log(2))
-
-    lo, _ = enclosure(gamma, prec=iv_prec(dps))
-    return max(lo, 0.0)
+        return float_down(PVALUE_CORRECTION.exact(a, kf, b))
+    return max(PVALUE_CORRECTION.down(a, kf, b, prec=iv_prec(dps)), 0.0)
 
 
 register(Theorem(
     id="RRST-1.3", value_name="gamma", paper="RRST", number="Thm 1.3 (product data); Thm C.1 (any data)",
     title="p-value correction from a max-information bound",
-    latex=r"\gamma(\alpha) = \max\left(\frac{\alpha - \beta}{2^{k}}, 0\right)",
+    formula=PVALUE_CORRECTION, lhs=r"\gamma(\alpha) =",
     conditions=("the selection procedure has I^beta_inf <= k bits (I^beta_inf,P for Thm 1.3)",
                 "0 <= alpha <= 1, 0 <= beta <= 1, k >= 0"),
     units="k in bits; gamma and alpha are probabilities",
-    params=(Param("alpha", Real(0, 1), "significance level"),
-            Param("k", Real(0, math.inf, hi_open=False, units="bits"), "max-information bound, bits"),
-            Param("beta", Real(0, 1), "approximation parameter of the bound")),
-    evaluator=pvalue_correction, statement=_statement,
+    params=(ALPHA, K, BETA),
+    evaluator=pvalue_correction,
     returns="float gamma, rounded down",
 ))
 
@@ -107,11 +101,15 @@ register(Theorem(
 # --------------------------------------------------------------------------------------------
 # from a mutual-information bound (RRST App. C)
 
-_M = sympy.Symbol("m", nonnegative=True)
+
+def _mi_paper_body(c: Any, alpha: Any, m: Any) -> Any:
+    # RRST Cor C.2: gamma = (alpha/2) 2^{-(2/alpha)(m + 0.54)} (0.54 the decimal 27/50)
+    return alpha / 2 * c.exp2(-2 / alpha * (m + c.num(Fraction(27, 50))))
 
 
-def _statement_mi() -> Any:
-    return _ALPHA / 2 * 2 ** (-2 / _ALPHA * (_M + sympy.Rational(54, 100)))
+#: RRST Cor C.2 (paper variant), written once
+MI_PVALUE_PAPER = Formula(_mi_paper_body, ("alpha", "m"))
+M_BITS = Param("m", Real(0, units="bits"), "mutual information bound, bits")
 
 
 def _statement_rz() -> Any:
@@ -147,34 +145,27 @@ def mi_pvalue_correction(alpha: Any, m: Any, *, variant: str = "optimal", dps: i
     if variant not in ("optimal", "paper"):
         raise InvalidParameter("variant", variant, "'optimal' or 'paper'")
     if is_array(alpha, m):
-        aa, ma = np.broadcast_arrays(check_real_array("alpha", alpha, low=0.0, high=1.0),
-                                     check_real_array("m", m, low=0.0))
+        aa, ma = np.broadcast_arrays(ALPHA.check_array(alpha), M_BITS.check_array(m))
         if variant == "paper":
-            with np.errstate(divide="ignore", under="ignore"):
-                x = np.where(aa > 0, -2 / np.where(aa > 0, aa, 1.0) * (ma + 0.54), 0.0)
-                g = np.where(aa > 0, aa / 2 * np.exp2(x), 0.0)
+            pos = aa > 0
+            g = np.where(pos, MI_PVALUE_PAPER.array(np.where(pos, aa, 1.0), ma), 0.0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                # the size of the computed exponent (for the margin), read off the result
+                x = np.where(pos & (g > 0), np.log2(2 * g / np.where(pos, aa, 1.0)), 0.0)
             return fast_down(g, exp_arg=x)
         return np.array([mi_pvalue_correction(float(x), float(y), variant=variant, dps=dps)
                          for x, y in zip(aa.ravel(), ma.ravel())]).reshape(aa.shape)
-    a = float(check_real("alpha", alpha, low=0.0, high=1.0))
-    mf = float(check_real("m", m, low=0.0))
+    a, mf = ALPHA.check_float(alpha), M_BITS.check_float(m)
     if a == 0.0:
         return 0.0
-    c = Fraction(mf) + Fraction(54, 100)
-
-    def paper(iv: Any) -> Any:
-        C = iv.mpf(c.numerator) / c.denominator
-        A = iv.mpf(a)
-        return A / 2 * iv.exp(-2 / A * C * iv.log(2))
-
-    g_paper = max(enclosure(paper, prec=iv_prec(dps))[0], 0.0)
+    g_paper = max(MI_PVALUE_PAPER.down(a, mf, prec=iv_prec(dps)), 0.0)
     if variant == "paper":
         return g_paper
     def neg_log_gamma(k: float) -> float:
         b = mi_beta_float(mf, k) if k > 0 else 1.0
         return math.inf if b >= a else -(math.log2(a - b) - k)
 
-    k_paper = 2 * float(c) / a
+    k_paper = 2 * (mf + PAPER_CONSTANT) / a
     res = minimize_scalar(neg_log_gamma, bounds=(max(mf / a, 1e-9), 4 * k_paper + 64),
                           method="bounded", options={"xatol": 1e-10})
     best = g_paper
@@ -207,8 +198,7 @@ def russo_zou_pvalue_correction(alpha: Any, m: Any, *, dps: int = 30) -> Any:
     True
     """
     if is_array(alpha, m):
-        aa, ma = np.broadcast_arrays(check_real_array("alpha", alpha, low=0.0, high=1.0),
-                                     check_real_array("m", m, low=0.0))
+        aa, ma = np.broadcast_arrays(ALPHA.check_array(alpha), M_BITS.check_array(m))
         return np.array([russo_zou_pvalue_correction(float(x), float(y), dps=dps)
                          for x, y in zip(aa.ravel(), ma.ravel())]).reshape(aa.shape)
     a = float(check_real("alpha", alpha, low=0.0, high=1.0))
@@ -244,13 +234,12 @@ def russo_zou_pvalue_correction(alpha: Any, m: Any, *, dps: int = 30) -> Any:
 register(Theorem(
     id="RRST-C.2", value_name="gamma", paper="RRST", number="Cor C.2 (Lemma 1.5 with Thm C.1)",
     title="p-value correction from a mutual-information bound",
-    latex=r"\gamma(\alpha) = \frac{\alpha}{2}\cdot 2^{-\frac{2}{\alpha}(m + 0.54)}",
+    formula=MI_PVALUE_PAPER, lhs=r"\gamma(\alpha) \ge",
     conditions=("I(X; A(X)) <= m bits", "0 <= alpha <= 1",
                 "optimal variant: max over k of (alpha - beta*(k))/2^k, never below the paper's"),
     units="m in bits",
-    params=(Param("alpha", Real(0, 1), "significance level"),
-            Param("m", Real(0, units="bits"), "mutual information bound, bits")),
-    evaluator=mi_pvalue_correction, statement=_statement_mi,
+    params=(ALPHA, M_BITS),
+    evaluator=mi_pvalue_correction,
     returns="float gamma, rounded down (variant 'optimal' (default) or 'paper')",
 ))
 
@@ -260,8 +249,7 @@ register(Theorem(
     latex=r"\Pr[p \le \gamma] \le \gamma + \sqrt{m / \ln(1/(2\gamma))}",
     conditions=("I(X; A(X)) <= m (taken in bits, converted to nats)", "0 <= alpha <= 1"),
     units="m in bits (nats inside the formula)",
-    params=(Param("alpha", Real(0, 1), "significance level"),
-            Param("m", Real(0, units="bits"), "mutual information bound, bits")),
+    params=(ALPHA, M_BITS),
     evaluator=russo_zou_pvalue_correction, statement=_statement_rz,
     returns="float gamma, rounded down",
 ))

@@ -24,7 +24,7 @@ SYMPY_CASES = [
     ("RRST-1.4b", dict(epsilon=0.3, n=17, beta=1e-4), lambda: get("RRST-1.4b").evaluator(0.3, 17, 1e-4).k),
     ("RRST-1.5a", dict(m=2.0, k=9.0), lambda: mi_to_approx_max_information(2.0, 9.0, variant="paper").beta),
     ("RRST-1.5b", dict(k=3.0, beta=0.02, Sigma=1000),
-     lambda: approx_max_information_to_mi(3.0, 0.02, 1000, variant="paper", unit="nats")),
+     lambda: approx_max_information_to_mi(3.0, 0.02, 1000)),
     ("RRST-C.2", dict(alpha=0.05, m=0.7), lambda: mi_pvalue_correction(0.05, 0.7, variant="paper")),
     ("DFHPRR-4", dict(k=3.0, beta=0.001, tau=0.05, n=2000),
      lambda: get("DFHPRR-4").evaluator(3.0, 0.001, 0.05, 2000)),
@@ -75,6 +75,19 @@ def test_thm31_paper_variant_against_hand_written_eq7():
             ref = sympy_value(ref_expr, **vals)
             lo, hi = THM31["paper", part].enclosure(*args)
             assert mp(lo) <= ref <= mp(hi)
+
+
+def test_lemma15b_paper_variant_against_hand_written_statement():
+    """The paper variant of the one Lemma 1.5 (part 2) body against the displayed formula typed
+    in by hand, read in nats (2k ln 2 + 2 beta log2(|Sigma|/(2 beta))/(1 - 2^-k))."""
+    import sympy
+
+    k, b, s = sympy.symbols("k beta Sigma", positive=True)
+    paper = 2 * k * sympy.log(2) + 2 * b * sympy.log(s / (2 * b), 2) / (1 - 2**-k)
+    for kv, bv, sv in ((3.0, 0.02, 1000), (0.5, 0.001, 2), (10.0, 0.1, 2**20)):
+        ref = sympy_value(paper, k=kv, beta=bv, Sigma=sv)
+        got = approx_max_information_to_mi(kv, bv, sv, variant="paper", unit="nats", strict=False)
+        assert mp(got) >= ref and mp(got) - ref <= abs(ref) * mpmath.mpf(2) ** -50
 
 
 @pytest.mark.parametrize("tid, call, values, target", [
