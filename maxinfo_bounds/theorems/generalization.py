@@ -25,6 +25,7 @@ import numpy as np
 import sympy
 from scipy.optimize import minimize_scalar
 
+from ..arith import Formula
 from ..domain import Int, Real
 from ..numeric import (
     InvalidParameter,
@@ -50,9 +51,28 @@ __all__ = [
 ]
 
 
-def _statement() -> Any:
-    k, b, tau, n = sympy.symbols("k beta tau n", positive=True)
-    return 2**k * 2 * sympy.exp(-2 * tau**2 * n) + b
+K = Param("k", Real(0, units="bits"), "max-information bound, bits")
+BETA = Param("beta", Real(0, 1), "approximation parameter")
+TAU = Param("tau", Real(0, lo_open=True), "accuracy")
+N = Param("n", Int(1), "number of samples")
+SENS = Param("sensitivity", Real(0, lo_open=True), "sensitivity Delta of the query")
+
+
+def _hoeffding_body(c: Any, k: Any, beta: Any, tau: Any, n: Any) -> Any:
+    # DFHPRR Thm 4 with Hoeffding: 2^k * 2 e^{-2 tau^2 n} + beta
+    return 2 * c.exp(k * c.ln2 - 2 * tau * tau * n) + beta
+
+
+def _mcdiarmid_body(c: Any, k: Any, beta: Any, tau: Any, n: Any, sens: Any, *, variant: str) -> Any:
+    # RRST Thm D.1's route: 2^k * (2 if two-sided) exp(-2 tau^2/(n Delta^2)) + beta
+    two = 2 if variant == "sound" else 1
+    return two * c.exp(k * c.ln2 - 2 * tau * tau / (n * sens * sens)) + beta
+
+
+#: DFHPRR Thm 4 + Hoeffding and RRST Thm D.1 (each variant), written once
+HOEFFDING = Formula(_hoeffding_body, ("k", "beta", "tau", "n"), integer=("n",))
+MCDIARMID = {v: Formula(_mcdiarmid_body, ("k", "beta", "tau", "n", "Delta"), integer=("n",),
+                        kwargs={"variant": v}) for v in ("sound", "paper")}
 
 
 def hoeffding_transfer(k: Any, beta: Any, tau: Any, n: Any, *, dps: int = 30) -> Any:
@@ -73,38 +93,23 @@ def hoeffding_transfer(k: Any, beta: Any, tau: Any, n: Any, *, dps: int = 30) ->
     0.036631277777468364
     """
     if is_array(k, beta, tau, n):
-        ka = check_real_array("k", k, low=0.0)
-        ba = check_real_array("beta", beta, low=0.0, high=1.0)
-        ta = check_real_array("tau", tau, low=0.0, low_open=True)
-        na = check_real_array("n", n, low=1.0, integer=True)
-        with np.errstate(over="ignore", under="ignore"):
-            x = ka * math.log(2) - 2 * ta * ta * na
-            v = 2.0 * np.exp(x) + ba
+        ka, ba, ta, na = K.check_array(k), BETA.check_array(beta), TAU.check_array(tau), N.check_array(n)
+        v = HOEFFDING.array(ka, ba, ta, na)
+        # margin: the computed exponent's addends have sizes |k ln 2| and 2 tau^2 n
         return np.minimum(fast_up(v, exp_arg=np.abs(ka * math.log(2)) + 2 * ta * ta * na), 1.0)
-    kf = float(check_real("k", k, low=0.0))
-    bf = float(check_real("beta", beta, low=0.0, high=1.0))
-    tf = float(check_real("tau", tau, low=0.0, low_open=True))
-    ni = check_int("n", n, low=1)
-
-    def val(iv: Any) -> Any:
-        T = iv.mpf(tf)
-        return 2 * iv.exp(iv.mpf(kf) * iv.log(2) - 2 * T * T * ni) + iv.mpf(bf)
-
-    return min(enclosure(val, prec=iv_prec(dps))[1], 1.0)
+    args = (K.check_float(k), BETA.check_float(beta), TAU.check_float(tau), N.check(n))
+    return min(HOEFFDING.up(*args, prec=iv_prec(dps)), 1.0)
 
 
 register(Theorem(
     id="DFHPRR-4", value_name="probability", paper="DFHPRR", number="Thm 4 with Hoeffding (after Lemma 5)",
     title="Max-information transfers Hoeffding's bound to adaptively chosen estimates",
-    latex=r"\Pr[|\hat L - L| > \tau] \le 2^{k}\cdot 2e^{-2\tau^{2} n} + \beta",
+    formula=HOEFFDING, lhs=r"\Pr[|\hat L - L| > \tau] \le",
     conditions=("the selection has I^beta_inf <= k bits", "[0, 1]-valued loss, n i.i.d. samples",
                 "k >= 0, 0 <= beta <= 1, tau > 0, n >= 1"),
     units="k in bits; the result is a probability",
-    params=(Param("k", Real(0, units="bits"), "max-information bound, bits"),
-            Param("beta", Real(0, 1), "approximation parameter"),
-            Param("tau", Real(0, lo_open=True), "accuracy"),
-            Param("n", Int(1), "number of samples")),
-    evaluator=hoeffding_transfer, statement=_statement,
+    params=(K, BETA, TAU, N),
+    evaluator=hoeffding_transfer,
     returns="float probability bound, rounded up (capped at 1)",
 ))
 
@@ -207,41 +212,22 @@ def mcdiarmid_transfer(k: Any, beta: Any, tau: Any, n: Any, sensitivity: Any, *,
     if variant not in ("sound", "paper"):
         raise InvalidParameter("variant", variant, "'sound' or 'paper'")
     if is_array(k, beta, tau, n, sensitivity):
-        ka = check_real_array("k", k, low=0.0)
-        ba = check_real_array("beta", beta, low=0.0, high=1.0)
-        ta = check_real_array("tau", tau, low=0.0, low_open=True)
-        na = check_real_array("n", n, low=1.0, integer=True)
-        sa = check_real_array("sensitivity", sensitivity, low=0.0, low_open=True)
-        with np.errstate(over="ignore", under="ignore"):
-            x2 = 2 * ta * ta / (na * sa * sa)
-            v = (2.0 if variant == "sound" else 1.0) * np.exp(ka * math.log(2) - x2) + ba
-        return np.minimum(fast_up(v, exp_arg=ka * math.log(2) + x2), 1.0)
-    kf = float(check_real("k", k, low=0.0))
-    bf = float(check_real("beta", beta, low=0.0, high=1.0))
-    tf = float(check_real("tau", tau, low=0.0, low_open=True))
-    ni = check_int("n", n, low=1)
-    sf = float(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
-    two = 2 if variant == "sound" else 1
-
-    def val(iv: Any) -> Any:
-        T, S = iv.mpf(tf), iv.mpf(sf)
-        return two * iv.exp(iv.mpf(kf) * iv.log(2) - 2 * T * T / (ni * S * S)) + iv.mpf(bf)
-
-    return min(enclosure(val, prec=iv_prec(dps))[1], 1.0)
+        ka, ba, ta, na = K.check_array(k), BETA.check_array(beta), TAU.check_array(tau), N.check_array(n)
+        sa = SENS.check_array(sensitivity)
+        v = MCDIARMID[variant].array(ka, ba, ta, na, sa)
+        return np.minimum(fast_up(v, exp_arg=ka * math.log(2) + 2 * ta * ta / (na * sa * sa)), 1.0)
+    args = (K.check_float(k), BETA.check_float(beta), TAU.check_float(tau), N.check(n),
+            SENS.check_float(sensitivity))
+    return min(MCDIARMID[variant].up(*args, prec=iv_prec(dps)), 1.0)
 
 
-def _b1_constant(d: Any, M: Any) -> Any:
-    """(1/2 - delta) / sqrt(ln(1/delta)/2): the constant of Lemma B.1's proof at delta."""
-    return (M.mpf(1) / 2 - d) / M.sqrt(M.log(1 / d) / 2)
+def _b1_body(c: Any, delta: Any, n: Any) -> Any:
+    # RRST Lemma B.1's proof at delta: (1/2 - delta) / sqrt((n/2) ln(1/delta))
+    return (c.num(Fraction(1, 2)) - delta) / c.sqrt(n / 2 * c.log(1 / delta))
 
 
-class _FloatM:
-    @staticmethod
-    def mpf(x: Any) -> float:
-        return float(x)
-
-    sqrt = staticmethod(math.sqrt)
-    log = staticmethod(math.log)
+#: RRST Lemma B.1, written once
+B1 = Formula(_b1_body, ("delta", "n"))
 
 
 def pvalue_sensitivity_lower_bound(n: Any, *, variant: str = "optimal", dps: int = 30) -> Any:
@@ -269,26 +255,21 @@ def pvalue_sensitivity_lower_bound(n: Any, *, variant: str = "optimal", dps: int
     ni = check_int("n", n, low=1)
     if variant == "paper":
         return enclosure(lambda iv: iv.mpf(37) / 100 / iv.sqrt(iv.mpf(ni)))[0]
-    res = minimize_scalar(lambda d: -float(_b1_constant(d, _FloatM)), bounds=(1e-6, 0.49),
+    res = minimize_scalar(lambda d: -B1.estimate(d, 1.0), bounds=(1e-6, 0.49),
                           method="bounded", options={"xatol": 1e-12})
-    d = float(res.x)
-    return enclosure(lambda iv: _b1_constant(iv.mpf(d), iv) / iv.sqrt(iv.mpf(ni)),
-                     prec=iv_prec(dps))[0]
+    return B1.down(float(res.x), ni, prec=iv_prec(dps))
 
 
-_D = sympy.Symbol("delta", positive=True)
-_N = sympy.Symbol("n", positive=True)
 
 register(Theorem(
     id="RRST-B.1", value_name="sensitivity_lower_bound", paper="RRST", number="Lemma B.1",
     title="p-values have sensitivity at least 0.37/sqrt(n)",
-    latex=r"\Delta(p\circ\phi) \ge \frac{1/2-\delta}{\sqrt{\frac{n}{2}\ln(1/\delta)}} > \frac{0.37}{\sqrt n}",
+    formula=B1, lhs=r"\Delta(p\circ\phi) \ge",
     conditions=("phi a test statistic with a continuous null distribution (p o phi uniform)",
                 "n >= 1"),
     units="sensitivity of a [0, 1]-valued function",
     params=(Param("n", Int(1), "number of records"),),
     evaluator=pvalue_sensitivity_lower_bound,
-    statement=lambda: (sympy.Rational(1, 2) - _D) / sympy.sqrt(_N / 2 * sympy.log(1 / _D)),
     returns="float lower bound, rounded down (variant 'optimal' (default) or 'paper')",
 ))
 
@@ -305,7 +286,7 @@ register(Theorem(
             Param("sensitivity", Real(0, lo_open=True), "sensitivity Delta of the queries")),
     evaluator=bnsssu_transfer,
     statement=lambda: sympy.Tuple(
-        18 * sympy.Symbol("epsilon") * sympy.Symbol("Delta") * _N,
+        18 * sympy.Symbol("epsilon") * sympy.Symbol("Delta") * sympy.Symbol("n", positive=True),
         sympy.Symbol("delta") / sympy.Symbol("epsilon")),
     returns="TailBound(deviation rounded up, probability rounded up)",
 ))
@@ -313,18 +294,12 @@ register(Theorem(
 register(Theorem(
     id="RRST-D.1", value_name="probability", paper="RRST", number="Thm D.1 (max-information + McDiarmid)",
     title="Max-information transfers McDiarmid's inequality to adaptive queries",
-    latex=(r"\Pr[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge \tau] \le 2^{k}\cdot 2"
-           r"\exp(-2\tau^2/(n\Delta^2)) + \beta"),
+    formula=MCDIARMID["sound"], lhs=r"\Pr[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge \tau] \le",
     conditions=("the selection has I^beta_inf <= k bits on i.i.d. data", "q Delta-sensitive",
                 "sound variant: two-sided McDiarmid (factor 2); paper: without it"),
     units="k in bits",
-    params=(Param("k", Real(0, units="bits"), "max-information bound, bits"),
-            Param("beta", Real(0, 1), "approximation parameter"),
-            Param("tau", Real(0, lo_open=True), "deviation"),
-            Param("n", Int(1), "number of records"),
-            Param("sensitivity", Real(0, lo_open=True), "sensitivity Delta of the query")),
+    params=(K, BETA, Param("tau", Real(0, lo_open=True), "deviation"),
+            Param("n", Int(1), "number of records"), SENS),
     evaluator=mcdiarmid_transfer,
-    statement=lambda: (2 ** sympy.Symbol("k") * 2 * sympy.exp(
-        -2 * sympy.Symbol("tau") ** 2 / (_N * sympy.Symbol("Delta") ** 2)) + sympy.Symbol("beta")),
     returns="float probability bound, rounded up (capped at 1)",
 ))
