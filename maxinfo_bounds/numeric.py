@@ -642,22 +642,6 @@ def iv_prec(dps: int) -> int:
     return int(dps * 3.3219280948873626) + 24
 
 
-def nudge_until(x: float, ok: Callable[[float], bool], *, up: bool, rel_step: float = 0.0) -> float:
-    """Move a float estimate ``x`` (e.g. a root from scipy) until a certified check ``ok`` holds.
-
-    Steps start at one ulp (or ``rel_step * |x|`` if larger, for expensive checks whose float
-    surrogate is known to be off by many ulps) and double, so any distance is covered in about a
-    hundred checks; the result is within a factor two of the smallest step that satisfies ``ok``.
-    """
-    step = max(math.ulp(x) if x != 0.0 else 2.0**-1074, rel_step * abs(x))
-    for _ in range(2200):
-        if ok(x):
-            return x
-        x = x + step if up else x - step
-        step *= 2
-    raise ArithmeticError("nudge_until: the certified check never held")  # pragma: no cover
-
-
 def as_nonempty_list(name: str, obj: Any, what: str) -> list[Any]:
     """``list(obj)``, refusing non-iterables and empty sequences with InvalidParameter."""
     try:

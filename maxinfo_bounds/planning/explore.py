@@ -11,12 +11,12 @@ first step that has it; ``times`` is the first step's).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from ..numeric import check_real
+from ..search import boundary
 from .routes import PlanResult, plan
 from .study import MAX_TIMES, PlanError, Study
 
@@ -85,8 +85,10 @@ def solve(study: Study, param: str, target_gamma: float, *, lo: float | None = N
     shrinks like 1/n (Thresholdout). The direction is read from γ at the two ends of the range,
     and the value returned is the largest (γ decreasing) or smallest (γ increasing) one meeting
     the target. Integer parameters are solved exactly (one step further fails); real ones by
-    bisection to 10^-9 relative. Returns (value, its plan, "largest" or "smallest"). Raises
-    PlanError when no value in range meets the target.
+    bisection to 10^-9 relative (:func:`maxinfo_bounds.search.boundary`, the calculator's one
+    monotone search). Returns (value, its plan, "largest" or "smallest"). Raises PlanError when
+    no value in range meets the target, and when every value does (the boundary is outside the
+    range: an edge of the range is never returned as an answer).
     """
     t = float(check_real("target_gamma", target_gamma, low=0.0, low_open=True, high=1.0))
     is_int = param.split(".")[-1] in INT_PARAMS
@@ -110,31 +112,11 @@ def solve(study: Study, param: str, target_gamma: float, *, lo: float | None = N
     if max(ga, gb) < t:
         raise PlanError("--target-gamma", f"{t!r} is not met for {param} in [{a!r}, {b!r}]")
     if min(ga, gb) >= t:
-        v: float = bad_end  # the whole range meets the target
-    elif is_int:
-        # exponential search from the good end, then bisection: ok_end meets, bad_end does not
-        ok_i, bad_i = int(ok_end), int(bad_end)
-        sign = 1 if bad_i > ok_i else -1
-        step = 1
-        while step < abs(bad_i - ok_i):
-            probe = ok_i + sign * step
-            if gamma_at(probe) < t:
-                bad_i = probe
-                break
-            ok_i, step = probe, step * 2
-        while abs(bad_i - ok_i) > 1:
-            mid = (ok_i + bad_i) // 2
-            if gamma_at(mid) >= t:
-                ok_i = mid
-            else:
-                bad_i = mid
-        v = float(ok_i)
-    else:
-        while abs(ok_end - bad_end) > 1e-9 * abs(ok_end):
-            mid_f = math.sqrt(ok_end * bad_end)
-            if gamma_at(mid_f) >= t:
-                ok_end = mid_f
-            else:
-                bad_end = mid_f
-        v = ok_end
+        raise PlanError("--target-gamma", f"{t!r} is met over the whole range of {param}, "
+                        f"[{a!r}, {b!r}]: the boundary lies outside it (widen --lo/--hi)")
+    # the one monotone search, from the end that meets the target towards the one that does
+    # not (which bounds it: reaching it raises, never returned); floats to 1e-9 relative
+    v = boundary(lambda x: gamma_at(x) >= t, int(ok_end) if is_int else ok_end,
+                 up=not increasing, integer=is_int, limit=bad_end,
+                 first_step=1 if is_int else abs(bad_end - ok_end) / 2**20, rel_tol=1e-9)
     return v, plan(with_param(study, param, v)), "smallest" if increasing else "largest"

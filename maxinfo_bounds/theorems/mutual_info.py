@@ -41,9 +41,9 @@ from ..numeric import (
     float_up,
     is_array,
     iv_prec,
-    nudge_until,
 )
 from ..results import Bound
+from ..search import first_true
 from .registry import Param, Theorem, register
 
 __all__ = [
@@ -102,7 +102,7 @@ def mi_beta_exact(m: float, k: float, *, dps: int = 30) -> float:
     def certified_above_root(x: float) -> bool:
         return bool(x >= 1.0 or MI_CURVE.down(x, kf, prec=prec) > mf)
 
-    return min(nudge_until(b, certified_above_root, up=True), 1.0)
+    return min(first_true(b, certified_above_root, up=True), 1.0)
 
 
 def _root(m: float, k: float, lo_b: float, hi_b: float) -> float:

@@ -29,8 +29,8 @@ from ..numeric import (
     float_down,
     is_array,
     iv_prec,
-    nudge_until,
 )
+from ..search import first_true
 from .mutual_info import PAPER_CONSTANT, mi_beta_exact, mi_beta_float
 from .registry import Param, Theorem, register
 
@@ -228,7 +228,7 @@ def russo_zou_pvalue_correction(alpha: Any, m: Any, *, dps: int = 30) -> Any:
                           prec=prec)
         return hi <= a
 
-    return max(nudge_until(g, certified_valid, up=False), 0.0)
+    return max(first_true(g, certified_valid, up=False), 0.0)
 
 
 register(Theorem(

@@ -4,19 +4,20 @@ Each answers "how far can I go?": the largest ``eps``, ``k`` or ``n`` for which 
 threshold stays at least a target (or the max-information bound at most a target). The answer
 is certified: the certified evaluator is run *at the returned value* and meets the target.
 
-Method: bisection on the certified predicate (monotone in the solved parameter), to adjacent
-floats (or integers). We chose this over a root finder such as :func:`scipy.optimize.brentq`
-on a float surrogate: a root finder's answer would have to be certified afterwards anyway,
-whereas bisection on the certified predicate is correct by construction, and its ~60–120
-certified evaluations cost a few tens of milliseconds.
+Method: the calculator's one monotone search (:func:`maxinfo_bounds.search.boundary`) on the
+certified predicate: exponential search, then bisection to adjacent floats (or integers). We
+chose this over a root finder such as :func:`scipy.optimize.brentq` on a float surrogate: a
+root finder's answer would have to be certified afterwards anyway, whereas bisection on the
+certified predicate is correct by construction, and its ~60–120 certified evaluations cost a
+few tens of milliseconds.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 from ..numeric import InvalidParameter, check_int, check_real
+from ..search import boundary
 from .maxinfo_dp import pure_dp_max_information, pure_dp_max_information_product
 from .pvalues import pvalue_correction
 
@@ -24,41 +25,14 @@ __all__ = ["max_eps_for_gamma", "max_k_for_gamma", "max_n_for_gamma", "max_n_for
 
 
 def _largest_float(pred: Callable[[float], bool], lo: float, hi: float) -> float:
-    """Largest float x >= lo with pred(x), for pred True on [lo, x*] and False beyond.
-
-    ``hi`` is only a first bracket: while pred(hi) holds the bracket widens (x 2^10), so the
-    answer is never a bracket edge; past 1e300 it raises (no finite boundary)."""
-    while pred(hi):
-        if hi >= 1e300:
-            raise ArithmeticError("no boundary below 1e300: the target holds everywhere")
-        lo, hi = hi, min(hi * 1024.0, 1.7e308)
-    while True:
-        if lo > 0 and hi / lo > 4:
-            mid = math.sqrt(lo) * math.sqrt(hi)  # geometric steps across orders of magnitude
-        else:
-            mid = lo + (hi - lo) / 2
-        if not lo < mid < hi:
-            return lo
-        if pred(mid):
-            lo = mid
-        else:
-            hi = mid
+    """Largest float x >= lo with pred(x) (monotone), first trying ``hi``; never a bracket edge
+    (:func:`maxinfo_bounds.search.boundary` widens past ``hi`` and raises at its limit)."""
+    return boundary(pred, lo, first_step=hi - lo, growth=1024.0)
 
 
 def _largest_int(pred: Callable[[int], bool], lo: int, hi: int) -> int:
-    """Largest integer x >= lo with pred(x) (pred monotone); ``hi`` widens (x 2^10) while
-    pred(hi) holds, so the answer is never a bracket edge; past 2^200 it raises."""
-    while pred(hi):
-        if hi >= 2**200:
-            raise ArithmeticError("no boundary below 2^200: the target holds everywhere")
-        lo, hi = hi, hi * 1024
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if pred(mid):
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    """Largest integer x >= lo with pred(x) (monotone), first trying ``hi``; never a bracket edge."""
+    return boundary(pred, lo, integer=True, first_step=hi - lo, growth=1024.0)
 
 
 def _k_of(eps: float, n: int, beta: float | None) -> float:

@@ -23,9 +23,9 @@ from ...numeric import (
     enclosure,
     float_up,
     iv_prec,
-    nudge_until,
 )
 from ...results import DPGuarantee
+from ...search import first_true
 from ..registry import Param, Theorem, register
 
 
@@ -233,7 +233,7 @@ def optimal_composition(eps: float, delta: float, k: int, delta_total: float, *,
 
     x = kov_eps_float(e, d, kk, dt)
     # the float surrogate sums up to k terms: start the certified search at 2^-44 relative
-    x = nudge_until(x, ok, up=True, rel_step=2.0**-44)
+    x = first_true(x, ok, up=True, rel_step=2.0**-44)
     return DPGuarantee(min(x, full), dt, "KOV15-3.3", conds)
 
 

@@ -23,9 +23,9 @@ from ...numeric import (
     float_down,
     float_up,
     iv_prec,
-    nudge_until,
 )
 from ...results import DPGuarantee
+from ...search import first_true
 from ..registry import Param, Theorem, register
 from .composition import basic_composition, compose_dp
 
@@ -164,7 +164,7 @@ def gaussian_epsilon(sigma: float, sensitivity: float, delta: float) -> float:
             raise ArithmeticError("gaussian_epsilon: no bracket")
     x = float(brentq(lambda t: _ag_log_delta(s, sg, t) - math.log(d), 0.0, hi,
                      xtol=1e-15, rtol=1e-15))
-    return nudge_until(x, ok, up=True)
+    return first_true(x, ok, up=True)
 
 
 def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> float:
@@ -192,7 +192,7 @@ def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> flo
         lo -= 2.0
     x = math.exp(float(brentq(lambda t: _ag_log_delta(s, math.exp(t), e) - math.log(d), lo, hi,
                               xtol=1e-15, rtol=1e-15)))
-    return nudge_until(x, ok, up=True)
+    return first_true(x, ok, up=True)
 
 
 def exponential_mechanism_epsilon(sensitivity: float, coefficient: float, *,
@@ -306,7 +306,7 @@ def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0,
     if d > 0 and total(guess) <= e:
         guess = e if total(e) <= e else float(
             brentq(lambda x: total(x) - e, e / cc, e, xtol=1e-15, rtol=1e-13))
-    e1 = nudge_until(guess, ok, up=False)
+    e1 = first_true(guess, ok, up=False)
     return float_up(2 * s / Fraction(e1)), float_up(4 * s / Fraction(e1))
 
 

@@ -1,0 +1,140 @@
+"""One monotone search for the whole calculator.
+
+Every "how far can I go?" question here is the boundary of a monotone predicate: the largest
+``eps`` or ``n`` that still meets a target (the inverse solvers, the planner's ``solve``), or the
+first float past an estimate at which a certified check holds (certifying a root found by
+scipy). :func:`boundary` answers all of them the same way:
+
+1. **exponential search** from a point where the predicate's value is known, moving in one
+   direction with a step that grows geometrically (``growth``), until the predicate flips;
+   if it has not flipped at ``limit`` it raises :class:`SearchEdge` — an answer is never the
+   edge of a bracket;
+2. **bisection** between the last point before the flip and the first after it, on the
+   integers or on the order of the floats (so the midpoint is geometric across orders of
+   magnitude and the end is two adjacent floats), stopped early at ``rel_tol`` if given.
+
+We wrote this rather than use :func:`scipy.optimize.brentq` (which the float estimates do use):
+the predicate here is a certified check, not a continuous function with a sign change, and the
+answer must be a point where the certified check holds.
+
+>>> boundary(lambda x: x * x <= 2.0, 1.0)   # largest float whose float square is <= 2
+1.414213562373095
+>>> boundary(lambda n: n * n <= 10**6, 1, integer=True)
+1000
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Callable
+from typing import TypeVar
+
+__all__ = ["SearchEdge", "boundary", "first_true"]
+
+Num = TypeVar("Num", int, float)
+
+
+class SearchEdge(ArithmeticError):
+    """The predicate did not flip before the search limit: no boundary in range."""
+
+
+def _ord(x: float) -> int:
+    """An integer with the order of the floats (adjacent floats are adjacent integers)."""
+    if x < 0:
+        return -_ord(-x)
+    out: int = struct.unpack("<q", struct.pack("<d", x + 0.0))[0]
+    return out
+
+
+def _from_ord(i: int) -> float:
+    if i < 0:
+        return -_from_ord(-i)
+    out: float = struct.unpack("<d", struct.pack("<q", i))[0]
+    return out
+
+
+def _bisect(pred: Callable[[Num], bool], yes: Num, no: Num, integer: bool,
+            rel_tol: float) -> Num:
+    """The last point from ``yes`` (pred True) towards ``no`` (pred False) where pred holds."""
+    if integer:
+        a, b = int(yes), int(no)
+        while abs(b - a) > 1:
+            mid = (a + b) // 2
+            if pred(mid):
+                a = mid
+            else:
+                b = mid
+        return a
+    a_o, b_o = _ord(float(yes)), _ord(float(no))
+    while abs(b_o - a_o) > 1:
+        a_f, b_f = _from_ord(a_o), _from_ord(b_o)
+        if rel_tol and abs(b_f - a_f) <= rel_tol * max(abs(a_f), abs(b_f)):
+            break
+        mid = (a_o + b_o) // 2
+        if pred(_from_ord(mid)):  # type: ignore[arg-type]
+            a_o = mid
+        else:
+            b_o = mid
+    return _from_ord(a_o)  # type: ignore[return-value]
+
+
+def boundary(pred: Callable[[Num], bool], good: Num, *, up: bool = True, integer: bool = False,
+             first_step: float | None = None, growth: float = 2.0,
+             limit: float | None = None, rel_tol: float = 0.0) -> Num:
+    """The last point, going from ``good`` (where ``pred`` holds) in one direction, at which a
+    monotone ``pred`` still holds (``pred`` True up to the boundary and False beyond it).
+
+    ``first_step``: the first distance tried (default: 1 for integers, one ulp for floats);
+    the distance then grows by ``growth``. ``limit``: where to stop looking (default 2^200 for
+    integers, the largest float for floats); reaching it with ``pred`` still True raises
+    :class:`SearchEdge`. ``rel_tol``: stop bisecting floats when the bracket is that narrow
+    (0: to adjacent floats).
+    """
+    if not pred(good):
+        raise ValueError("boundary: the predicate must hold at the starting point")
+    sign = 1 if up else -1
+    if limit is None:
+        limit = (2**200 if integer else 1.7976931348623157e308) * sign
+    step = first_step if first_step is not None else (1 if integer else
+                                                      math.ulp(float(good)) or 2.0**-1074)
+    yes: Num = good
+    while True:
+        cand_f = float(yes) + sign * step if not integer else 0.0
+        cand: Num = (int(yes) + sign * int(step)) if integer else cand_f  # type: ignore[assignment]
+        if (cand - limit) * sign >= 0:
+            cand = (int(limit) if integer else float(limit))  # type: ignore[assignment]
+            if pred(cand):
+                raise SearchEdge(f"the predicate still holds at the search limit {limit!r}")
+            return _bisect(pred, yes, cand, integer, rel_tol)
+        if not pred(cand):
+            return _bisect(pred, yes, cand, integer, rel_tol)
+        yes = cand
+        step = step * growth if not integer else max(int(step * growth), int(step) + 1)
+
+
+def first_true(start: float, ok: Callable[[float], bool], *, up: bool, rel_step: float = 0.0,
+               refine: bool = False) -> float:
+    """The first float from ``start`` (in one direction) at which a monotone check ``ok`` holds.
+
+    Used to certify a float estimate (e.g. a root from scipy): the steps start at one ulp (or
+    ``rel_step * |start|`` if larger, for expensive checks whose estimate is known to be off by
+    many ulps) and double. Without ``refine`` the first passing point is returned (within a
+    factor two of the smallest passing step); with ``refine`` the boundary is bisected to
+    adjacent floats.
+    """
+    if ok(start):
+        return start
+    step = max(math.ulp(start) if start != 0.0 else 2.0**-1074, rel_step * abs(start))
+    sign = 1.0 if up else -1.0
+    x = start
+    for _ in range(2200):
+        nxt = x + sign * step
+        if ok(nxt):
+            if not refine:
+                return nxt
+            # not-ok at x, ok at nxt: the boundary of (not ok) from x, one float further
+            last_bad = _bisect(lambda v: not ok(v), x, nxt, False, 0.0)
+            return _from_ord(_ord(last_bad) + (1 if up else -1))
+        x, step = nxt, step * 2
+    raise SearchEdge("first_true: the certified check never held")  # pragma: no cover
