@@ -31,10 +31,9 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .catalog import catalog_markdown, entries, get
+from .corrections import worked_example as example
 from .numeric import InvalidParameter, MaxinfoError
-from .results import Bound, DPGuarantee
-from .theorems.description import description_length_max_information
-from .theorems.pvalues import pvalue_correction
+from .results import Bound
 
 __all__ = ["main", "example"]
 
@@ -44,47 +43,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def example(alpha: float = 0.05, range_size: int = 20) -> dict[str, Any]:
-    """The built-in example: a test chosen among ``range_size`` candidates after seeing the data.
-
-    The selection outputs one of ``range_size`` hypotheses, so its description length bounds
-    its max-information (DFHPRR Thm 6: ``k = log2(range_size / beta)`` bits for any data
-    distribution); RRST Thm 1.3 turns ``(k, beta)`` into the corrected threshold
-    ``gamma = (alpha - beta) / 2^k = (alpha - beta) beta / range_size``, largest at
-    ``beta = alpha / 2`` (derivative ``alpha - 2 beta = 0``), giving ``alpha^2 / (4 range_size)``.
-
-    >>> r = example()
-    >>> r["gamma"] <= 0.05 ** 2 / 80 and r["gamma"] > 0.05 ** 2 / 80 * (1 - 1e-15)
-    True
-    """
-    beta = alpha / 2
-    k = description_length_max_information(range_size, beta).k
-    gamma = pvalue_correction(alpha, k, beta)
-    return {
-        "scenario": (
-            f"choose 1 of {range_size} candidate hypotheses after looking at the data, "
-            f"then test it on the same data at alpha={alpha}"
-        ),
-        "alpha": alpha,
-        "range_size": range_size,
-        "beta": beta,
-        "k_bits": k,
-        "gamma": gamma,
-        "bonferroni": alpha / range_size,
-        "derivation": [
-            {"step": "selection", "theorem": "DFHPRR Thm 6",
-             "result": f"I^beta_inf <= log2({range_size}/beta) = {k!r} bits at beta={beta!r}"},
-            {"step": "test", "theorem": "RRST Thm 1.3",
-             "result": f"gamma = (alpha - beta)/2^k = {gamma!r} (rounded down)"},
-        ],
-        "note": (
-            "Bonferroni over the pre-declared family of the same candidates is valid here too "
-            "and larger; the max-information route also covers selections that are not a "
-            "choice from a fixed family (any output of that many values)."
-        ),
-    }
 
 
 def _print_table(rows: Sequence[tuple[str, Any]]) -> None:
@@ -112,10 +70,8 @@ def _cmd_example(ns: argparse.Namespace) -> int:
 
 
 def _cmd_pvalue(ns: argparse.Namespace) -> int:
-    gamma = pvalue_correction(ns.alpha, ns.k, ns.beta)
-    res = {"theorem": "RRST Thm 1.3", "alpha": ns.alpha, "k_bits": ns.k, "beta": ns.beta,
-           "gamma": gamma, "rounding": "down"}
-    return _emit(res, ns.json)
+    # a view of the catalog: RRST Thm 1.3, the schema of `maxinfo bound RRST-1.3`
+    return _emit(get("RRST-1.3").report(alpha=ns.alpha, k=ns.k, beta=ns.beta), ns.json)
 
 
 def _emit(res: dict[str, Any], as_json: bool) -> int:
@@ -128,10 +84,8 @@ def _emit(res: dict[str, Any], as_json: bool) -> int:
 
 
 def _cmd_description(ns: argparse.Namespace) -> int:
-    k = description_length_max_information(ns.range_size, ns.beta).k
-    res = {"theorem": "DFHPRR Thm 6", "range_size": ns.range_size, "beta": ns.beta,
-           "k_bits": k, "rounding": "up"}
-    return _emit(res, ns.json)
+    # a view of the catalog: DFHPRR Thm 6, the schema of `maxinfo bound DFHPRR-6`
+    return _emit(get("DFHPRR-6").report(range_size=ns.range_size, beta=ns.beta), ns.json)
 
 
 def _cmd_catalog(ns: argparse.Namespace) -> int:
@@ -170,22 +124,7 @@ def _cmd_bound(ns: argparse.Namespace) -> int:
     for prm in e.params:
         sub.add_argument(f"--{prm.name.replace('_', '-')}", dest=prm.name, type=prm.kind,
                          required=True, help=f"{prm.help} ({prm.domain_text})")
-    vals = vars(sub.parse_args(ns.params))
-    res = e.evaluator(**vals)
-    out: dict[str, Any] = {"theorem": e.id, "source": f"{e.paper} {e.number}", **vals}
-    if isinstance(res, (Bound, DPGuarantee)):
-        d = res.as_dict()
-        d.pop("theorem")
-        out.update(d)
-    elif hasattr(res, "n0_shape"):   # DFHPRR Thm 9's parameters
-        out.update(threshold=res.threshold, sigma=res.sigma, sigma_rounding="down (within an ulp)",
-                   n0_shape=res.n0_shape, note=res.note)
-    elif hasattr(res, "deviation"):
-        out.update(deviation=res.deviation, probability=res.probability, rounding="up",
-                   in_regime=res.in_regime, conditions_checked=list(res.conditions))
-    else:
-        down = e.value_name in ("gamma", "sensitivity_lower_bound")
-        out.update({e.value_name: res, "rounding": "down" if down else "up"})
+    out = e.report(**vars(sub.parse_args(ns.params)))
     if ns.json:
         print(json.dumps(out, indent=2))
     else:

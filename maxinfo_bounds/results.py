@@ -19,11 +19,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from .numeric import InvalidParameter
 
-__all__ = ["Bound", "DPGuarantee"]
+__all__ = ["Bound", "DPGuarantee", "Reportable"]
+
+
+@runtime_checkable
+class Reportable(Protocol):
+    """A result type with a JSON form (units in the field names): what the CLI prints."""
+
+    def as_dict(self) -> dict[str, Any]: ...
 
 
 def _check(name: str, v: object, low: float, high: float, what: str) -> None:

@@ -133,6 +133,12 @@ class TailBound:
         return (f"Pr[|q(P^n) - q(X)| >= {self.deviation!r}] < {self.probability!r} "
                 f"({self.theorem}){flag}")
 
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready (both numbers rounded up)."""
+        return {"theorem": self.theorem, "deviation": self.deviation,
+                "probability": self.probability, "rounding": "up", "in_regime": self.in_regime,
+                "conditions_checked": list(self.conditions)}
+
     def _repr_latex_(self) -> str:
         return (rf"$\Pr[|q(\mathcal{{P}}^n) - q(\mathbf{{X}})| \ge {self.deviation!r}] < "
                 rf"{self.probability!r}\quad\text{{({self.theorem})}}$")
@@ -262,7 +268,8 @@ def pvalue_sensitivity_lower_bound(n: Any, *, variant: str = "optimal", dps: int
 
 
 register(Theorem(
-    id="RRST-B.1", value_name="sensitivity_lower_bound", paper="RRST", number="Lemma B.1",
+    id="RRST-B.1", value_name="sensitivity_lower_bound", value_rounding="down",
+    paper="RRST", number="Lemma B.1",
     title="p-values have sensitivity at least 0.37/sqrt(n)",
     formula=B1, lhs=r"\Delta(p\circ\phi) \ge",
     conditions=("phi a test statistic with a continuous null distribution (p o phi uniform)",

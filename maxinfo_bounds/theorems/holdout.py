@@ -122,6 +122,12 @@ class Theorem9Parameters:
     note: str = ("DFHPRR Thm 9 states n >= n0 = O(n0_shape) without the constant, so no "
                  "explicit sample size follows from it; n0_shape is the bound's shape only.")
 
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready (the result fields; the inputs are the caller's)."""
+        return {"theorem": "DFHPRR-9", "threshold": self.threshold, "sigma": self.sigma,
+                "sigma_rounding": "down (within an ulp)", "n0_shape": self.n0_shape,
+                "note": self.note}
+
 
 def thresholdout_theorem9(tau: float, m: int, budget: int, beta: float) -> Theorem9Parameters:
     r"""DFHPRR Thm 9: T = 3τ/4, σ = τ/(96 ln(4m/β)); the guarantee needs n >= n0 = O(shape).

@@ -86,7 +86,8 @@ def pvalue_correction(alpha: Any, k: Any, beta: Any, *, dps: int = 30) -> Any:
 
 
 register(Theorem(
-    id="RRST-1.3", value_name="gamma", paper="RRST", number="Thm 1.3 (product data); Thm C.1 (any data)",
+    id="RRST-1.3", value_name="gamma", value_rounding="down", paper="RRST",
+    number="Thm 1.3 (product data); Thm C.1 (any data)",
     title="p-value correction from a max-information bound",
     formula=PVALUE_CORRECTION, lhs=r"\gamma(\alpha) =",
     conditions=("the selection procedure has I^beta_inf <= k bits (I^beta_inf,P for Thm 1.3)",
@@ -232,7 +233,7 @@ def russo_zou_pvalue_correction(alpha: Any, m: Any, *, dps: int = 30) -> Any:
 
 
 register(Theorem(
-    id="RRST-C.2", value_name="gamma", paper="RRST", number="Cor C.2 (Lemma 1.5 with Thm C.1)",
+    id="RRST-C.2", value_name="gamma", value_rounding="down", paper="RRST", number="Cor C.2 (Lemma 1.5 with Thm C.1)",
     title="p-value correction from a mutual-information bound",
     formula=MI_PVALUE_PAPER, lhs=r"\gamma(\alpha) \ge",
     conditions=("I(X; A(X)) <= m bits", "0 <= alpha <= 1",
@@ -244,7 +245,7 @@ register(Theorem(
 ))
 
 register(Theorem(
-    id="RRST-C.3", value_name="gamma", paper="RRST", number="Thm C.3 (Russo & Zou Prop. 7)",
+    id="RRST-C.3", value_name="gamma", value_rounding="down", paper="RRST", number="Thm C.3 (Russo & Zou Prop. 7)",
     title="Russo-Zou p-value correction from mutual information (baseline)",
     latex=r"\Pr[p \le \gamma] \le \gamma + \sqrt{m / \ln(1/(2\gamma))}",
     conditions=("I(X; A(X)) <= m (taken in bits, converted to nats)", "0 <= alpha <= 1"),

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..arith import Formula
 from ..domain import Domain
+from ..results import Reportable
 
 __all__ = ["Param", "Theorem", "register", "REGISTRY"]
 
@@ -89,6 +90,29 @@ class Theorem:
     aliases: tuple[str, ...] = field(default=())
     #: JSON/CLI name of a scalar result (with its unit), e.g. "gamma" or "m_bits"
     value_name: str = "value"
+    #: the direction a scalar result is rounded in: "up" (upper bounds) or "down" (thresholds)
+    value_rounding: str = "up"
+
+    def field(self, p: Param) -> str:
+        """The JSON/CLI name of a parameter's value, with its unit (``k_bits``, ``eps_nats``)."""
+        u = p.domain.units if isinstance(p.domain, Domain) else ""
+        return f"{p.name}_{u}" if u and not p.name.endswith(u) else p.name
+
+    def report(self, **values: Any) -> dict[str, Any]:
+        """Evaluate at ``values`` (by parameter name) and return the one JSON schema every
+        calculator command prints: theorem, source, the inputs with units in their names,
+        then the result's fields (a result type's ``as_dict()``, or the scalar under
+        ``value_name`` with its rounding)."""
+        res = self.evaluator(**values)
+        out: dict[str, Any] = {"theorem": self.id, "source": f"{self.paper} {self.number}"}
+        out.update({self.field(p): values[p.name] for p in self.params if p.name in values})
+        if isinstance(res, Reportable):
+            d = res.as_dict()
+            d.pop("theorem", None)
+            out.update(d)
+        else:
+            out.update({self.value_name: res, "rounding": self.value_rounding})
+        return out
 
     def __post_init__(self) -> None:
         if (self.formula is None) == (self.statement is None):
