@@ -33,7 +33,6 @@ from . import __version__
 from .catalog import catalog_markdown, entries, get
 from .corrections import worked_example as example
 from .numeric import InvalidParameter, MaxinfoError
-from .results import Bound
 
 __all__ = ["main", "example"]
 
@@ -184,15 +183,6 @@ def _cmd_correct(ns: argparse.Namespace) -> int:
     return 0
 
 
-def _result_value(res: Any) -> float:
-    """The plotted number of a result: k (bits) of a Bound, else the float / probability."""
-    if isinstance(res, Bound):
-        return float(res.k)
-    if hasattr(res, "probability"):
-        return float(res.probability)
-    return float(res)
-
-
 def _cmd_plot(ns: argparse.Namespace) -> int:
     import numpy as np
 
@@ -220,8 +210,8 @@ def _cmd_plot(ns: argparse.Namespace) -> int:
     xs = np.geomspace(lo, hi, ns.points) if ns.log_x else np.linspace(lo, hi, ns.points)
     if kinds[ns.vary] is int:
         xs = np.unique(np.round(xs)).astype(int)
-    results = [(x.item(), e.evaluator(**{**fixed, ns.vary: x.item()})) for x in xs]
-    pts = [(x, _result_value(r)) for x, r in results]
+    # the headline number of the one report schema (e.g. k_bits, eps_nats, gamma)
+    pts = [(x.item(), float(e.report(**{**fixed, ns.vary: x.item()})[e.value_name])) for x in xs]
 
     import matplotlib
 
@@ -232,7 +222,7 @@ def _cmd_plot(ns: argparse.Namespace) -> int:
     ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".")
     if ns.log_x:
         ax.set_xscale("log")
-    ylab = "k (bits, rounded up)" if isinstance(results[0][1], Bound) else "value (certified)"
+    ylab = f"{e.value_name} (certified)"
     ax.set_xlabel(ns.vary)
     ax.set_ylabel(ylab)
     ax.set_title(f"{e.id}: {e.title}\n" + ", ".join(f"{k}={v}" for k, v in fixed.items()),

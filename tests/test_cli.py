@@ -33,6 +33,26 @@ def test_pvalue(capsys):
     assert json.loads(capsys.readouterr().out)["gamma"] == 0.02
 
 
+def test_pvalue_is_the_catalog_view(capsys):
+    """`pvalue` prints exactly the schema of `bound RRST-1.3` (one schema, units in names)."""
+    argv = ["--alpha", "0.05", "--k", "2", "--beta", "0.01"]
+    assert main(["pvalue", "--json", *argv]) == 0
+    a = json.loads(capsys.readouterr().out)
+    assert main(["bound", "--json", "RRST-1.3", *argv]) == 0
+    assert a == json.loads(capsys.readouterr().out)
+    assert a["k_bits"] == 2 and a["gamma"] == 0.01 and a["rounding"] == "down"   # 0.04/4, hand
+
+
+def test_plot_dp_guarantee_entry(capsys, tmp_path):
+    """A DPGuarantee-valued entry plots its eps (report Thm DR 3.9: 2 Delta/b, rounded up)."""
+    out = tmp_path / "p.png"
+    assert main(["plot", "--vary", "scale", "--range", "1:2", "--points", "3", "--out", str(out),
+                 "--json", "DR-3.9", "--sensitivity", "1"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["y"] == [2.0, 1.3333333333333335, 1.0]   # 2/1.5 = 4/3: the float just above
+    assert res["y_label"].startswith("eps_nats") and out.stat().st_size > 0
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["pvalue", "--alpha", "1.5", "--k", "1", "--beta", "0"], "alpha=1.5 is invalid"),
     (["pvalue", "--alpha", "nan", "--k", "1", "--beta", "0"], "alpha=nan is invalid"),

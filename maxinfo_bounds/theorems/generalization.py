@@ -281,7 +281,7 @@ register(Theorem(
 ))
 
 register(Theorem(
-    id="RRST-B.2", paper="RRST", number="Thm B.2 (BNSSSU)",
+    id="RRST-B.2", value_name="probability", paper="RRST", number="Thm B.2 (BNSSSU)",
     title="(eps, delta)-DP selection of low-sensitivity queries generalizes",
     latex=r"\Pr\left[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge 18\varepsilon\Delta n\right] < \delta/\varepsilon",
     conditions=("A (eps, delta)-DP choosing a Delta-sensitive query q", "eps in (0, 1/3)",

@@ -186,7 +186,7 @@ def mi_to_approx_max_information(m: Any, k: Any, *, variant: str = "exact",
 
 
 register(Theorem(
-    id="RRST-1.5a", paper="RRST", number="Lemma 1.5 (first part)",
+    id="RRST-1.5a", value_name="beta", paper="RRST", number="Lemma 1.5 (first part)",
     title="Mutual information bounds approximate max-information",
     formula=MI_PAPER_BETA,
     lhs=r"I(X;Y) \le m \implies I^{\beta(k)}_\infty(X;Y) \le k,\ \beta(k) \le \beta_{\mathrm{paper}}(k) =",

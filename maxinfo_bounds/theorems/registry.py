@@ -88,8 +88,10 @@ class Theorem:
     statement: Callable[[], Any] | None = None
     notes: str = ""
     aliases: tuple[str, ...] = field(default=())
-    #: JSON/CLI name of a scalar result (with its unit), e.g. "gamma" or "m_bits"
-    value_name: str = "value"
+    #: the headline number's field in :meth:`report` (with its unit), e.g. "gamma", "m_bits",
+    #: "k_bits" (a Bound's k) or "eps_nats" (a DPGuarantee's eps): a scalar result is reported
+    #: under it, and ``maxinfo plot`` plots it
+    value_name: str = "k_bits"
     #: the direction a scalar result is rounded in: "up" (upper bounds) or "down" (thresholds)
     value_rounding: str = "up"
 
