@@ -279,7 +279,3 @@ class Formula:
         """Uncertified float value (for optimisers); ``inf`` where float64 overflows or fails."""
         v = float(self.array(*args))
         return v if not math.isnan(v) else math.inf
-
-    def with_kwargs(self, **kw: Any) -> Formula:
-        """The same body with further fixed keyword arguments."""
-        return Formula(self.body, self.symbols, self.integer, {**self.kwargs, **kw})

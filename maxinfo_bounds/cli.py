@@ -47,7 +47,8 @@ class _Parser(argparse.ArgumentParser):
 def _print_table(rows: Sequence[tuple[str, Any]]) -> None:
     width = max(len(k) for k, _ in rows)
     for key, val in rows:
-        text = repr(val) if isinstance(val, float) else str(val)
+        text = (repr(val) if isinstance(val, float) else
+                ", ".join(map(str, val)) if isinstance(val, list) else str(val))
         print(f"{key.ljust(width)}  {text}")
 
 
@@ -123,12 +124,7 @@ def _cmd_bound(ns: argparse.Namespace) -> int:
     for prm in e.params:
         sub.add_argument(f"--{prm.name.replace('_', '-')}", dest=prm.name, type=prm.kind,
                          required=True, help=f"{prm.help} ({prm.domain_text})")
-    out = e.report(**vars(sub.parse_args(ns.params)))
-    if ns.json:
-        print(json.dumps(out, indent=2))
-    else:
-        _print_table([(k, ", ".join(v) if isinstance(v, list) else v) for k, v in out.items()])
-    return 0
+    return _emit(e.report(**vars(sub.parse_args(ns.params))), ns.json)
 
 
 def _cmd_solve(ns: argparse.Namespace) -> int:

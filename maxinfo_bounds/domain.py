@@ -128,8 +128,7 @@ class Domain:
                 raw = np.asarray(x, dtype=np.float64)
             except (TypeError, ValueError):
                 return check_real_array(name, x)  # raises, naming the parameter
-            fin = np.where(np.isposinf(raw), max(self.lo, 0.0) + (1.0 if self.lo_open else 0.0), raw)
-            check_real_array(name, fin, low=self._low(), low_open=self.lo_open)
+            check_real_array(name, raw[~np.isposinf(raw)], low=self._low(), low_open=self.lo_open)
             return raw
         return check_real_array(name, x, low=self._low(), high=self._high(), low_open=self.lo_open,
                                 high_open=self.hi_open, integer=self.integer)

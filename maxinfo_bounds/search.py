@@ -98,43 +98,35 @@ def boundary(pred: Callable[[Num], bool], good: Num, *, up: bool = True, integer
         limit = (2**200 if integer else 1.7976931348623157e308) * sign
     step = first_step if first_step is not None else (1 if integer else
                                                       math.ulp(float(good)) or 2.0**-1074)
+    kind = int if integer else float
     yes: Num = good
     while True:
-        cand_f = float(yes) + sign * step if not integer else 0.0
-        cand: Num = (int(yes) + sign * int(step)) if integer else cand_f  # type: ignore[assignment]
-        if (cand - limit) * sign >= 0:
-            cand = (int(limit) if integer else float(limit))  # type: ignore[assignment]
-            if pred(cand):
-                raise SearchEdge(f"the predicate still holds at the search limit {limit!r}")
-            return _bisect(pred, yes, cand, integer, rel_tol)
+        cand: Num = kind(yes + sign * step)  # type: ignore[assignment]
+        at_limit = (cand - limit) * sign >= 0
+        if at_limit:
+            cand = kind(limit)  # type: ignore[assignment]
         if not pred(cand):
             return _bisect(pred, yes, cand, integer, rel_tol)
+        if at_limit:
+            raise SearchEdge(f"the predicate still holds at the search limit {limit!r}")
         yes = cand
-        step = step * growth if not integer else max(int(step * growth), int(step) + 1)
+        step = max(int(step * growth), int(step) + 1) if integer else step * growth
 
 
-def first_true(start: float, ok: Callable[[float], bool], *, up: bool, rel_step: float = 0.0,
-               refine: bool = False) -> float:
+def first_true(start: float, ok: Callable[[float], bool], *, up: bool,
+               rel_step: float = 0.0) -> float:
     """The first float from ``start`` (in one direction) at which a monotone check ``ok`` holds.
 
     Used to certify a float estimate (e.g. a root from scipy): the steps start at one ulp (or
     ``rel_step * |start|`` if larger, for expensive checks whose estimate is known to be off by
-    many ulps) and double. Without ``refine`` the first passing point is returned (within a
-    factor two of the smallest passing step); with ``refine`` the boundary is bisected to
-    adjacent floats.
+    many ulps) and double; the first passing point is returned (within a factor two of the
+    smallest passing step).
     """
-    if ok(start):
-        return start
     step = max(math.ulp(start) if start != 0.0 else 2.0**-1074, rel_step * abs(start))
     sign = 1.0 if up else -1.0
     x = start
     for _ in range(2200):
-        nxt = x + sign * step
-        if ok(nxt):
-            if not refine:
-                return nxt
-            # not-ok at x, ok at nxt: the boundary of (not ok) from x, one float further
-            last_bad = _bisect(lambda v: not ok(v), x, nxt, False, 0.0)
-            return _from_ord(_ord(last_bad) + (1 if up else -1))
-        x, step = nxt, step * 2
+        if ok(x):
+            return x
+        x, step = x + sign * step, step * 2
     raise SearchEdge("first_true: the certified check never held")  # pragma: no cover

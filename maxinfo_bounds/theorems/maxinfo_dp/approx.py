@@ -16,7 +16,6 @@ from ...domain import Int, Real
 from ...numeric import (
     InvalidParameter,
     RegimeError,
-    check_int,
     check_real,
     check_real_array,
     fast_up,
@@ -156,21 +155,19 @@ def approx_dp_max_information(eps: Any, delta: Any, n: Any, *, beta: float | Non
                                    "choice or explicit t and delta_hat arrays)")
         return _thm31_vectorised(eps, delta, n, t, delta_hat, variant, strict)
     e = float(check_real("eps", eps, low=0.0, low_open=True))
-    d = float(check_real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True))
-    ni = check_int("n", n, low=1)
+    d, ni = DELTA.check_float(delta), N.check(n)
     if (t is None) != (delta_hat is None):
         raise InvalidParameter("t" if t is None else "delta_hat", None,
                                "given together with the other")
     if t is not None and beta is not None:
         raise InvalidParameter("beta", beta, "omitted when t and delta_hat are given")
     if t is not None:
-        tt = float(check_real("t", t, low=0.0, low_open=True))
-        dh = float(check_real("delta_hat", delta_hat, low=0.0, high=1.0, low_open=True))
+        tt, dh = T.check_float(t), DELTA_HAT.check_float(delta_hat)
         candidates = [(tt, dh)]
     elif beta is None:
         candidates = [_paper_choice(e, d, ni)]
     else:
-        bt = float(check_real("beta", beta, low=0.0, high=1.0, low_open=True, high_open=True))
+        bt = BETA.check_float(beta)
         candidates = _thm31_candidates(e, d, ni, bt, variant)
         if not candidates:
             raise InvalidParameter("beta", beta, "reachable: above n(delta' + delta'') for some "
@@ -355,8 +352,7 @@ def approx_dp_max_information_implied(eps: float, delta: float, n: int, beta: fl
     """
     e = float(check_real("eps", eps, low=0.0))
     d = float(check_real("delta", delta, low=0.0, high=0.5, low_open=True, high_open=True))
-    ni = check_int("n", n, low=1)
-    bt = float(check_real("beta", beta, low=0.0, high=1.0, low_open=True, high_open=True))
+    ni, bt = N.check(n), BETA.check_float(beta)
     k, e2, t, dh = thm31_implied_float_k(e, d, ni, bt)
     if not math.isfinite(k):
         raise InvalidParameter("beta", beta, "reachable by RRST Thm 3.1 at some eps' in "
