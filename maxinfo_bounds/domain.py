@@ -74,11 +74,10 @@ class Domain:
         left = "(" if self.lo_open or math.isinf(self.lo) else "["
         right = ")" if self.hi_open or (math.isinf(self.hi) and self.integer) else "]"
         out = f"{left}{_num(self.lo)}, {_num(self.hi)}{right}"
-        if self.integer:
-            out += " integer"
-        if self.relation:
-            out += f", {self.relation}"
-        return out
+        return out + self._suffix()
+
+    def _suffix(self) -> str:
+        return (" integer" if self.integer else "") + (f", {self.relation}" if self.relation else "")
 
     def condition(self, name: str) -> str:
         """The domain as a condition on ``name``, e.g. ``0 < beta < 1`` or ``n >= 1 integer``."""
@@ -95,11 +94,7 @@ class Domain:
             out = f"{name} {hop} {hi}"
         else:
             out = f"{name} real"
-        if self.integer:
-            out += " integer"
-        if self.relation:
-            out += f", {self.relation}"
-        return out
+        return out + self._suffix()
 
     def _low(self) -> float | None:
         return None if math.isinf(self.lo) else self.lo
