@@ -242,11 +242,15 @@ class Formula:
         return self.body(SYMPY, *syms, **self.kwargs)
 
     def latex(self) -> str:
-        """LaTeX of :meth:`statement` (``ln`` for natural logarithms; ``x_hat`` shown as a hat)."""
+        """LaTeX of :meth:`statement` (``ln`` for natural logarithms; ``x_hat`` shown as a hat, ``x_prime`` as x';
+        epsilon as the papers' varepsilon)."""
         expr = self.statement()
         names = {s: rf"\hat{{{sympy.latex(sympy.Symbol(s.name[:-4]))}}}"
                  for s in expr.free_symbols if s.name.endswith("_hat")}
-        return str(sympy.latex(expr, ln_notation=True, symbol_names=names))
+        names.update({s: f"{sympy.latex(sympy.Symbol(s.name[:-6]))}'"
+                      for s in expr.free_symbols if s.name.endswith("_prime")})
+        out = str(sympy.latex(expr, ln_notation=True, symbol_names=names))
+        return out.replace(r"\epsilon", r"\varepsilon")   # the papers' epsilon
 
     def enclosure(self, *args: Any, prec: int = 128) -> tuple[float, float]:
         """Certified float ``(lo, hi)`` around the exact value at these (float/int/Fraction) args."""

@@ -14,12 +14,11 @@ import numpy as np
 import sympy
 from scipy.optimize import brentq
 
+from ...arith import Formula
 from ...domain import Int, Real
 from ...numeric import (
     InvalidParameter,
     as_nonempty_list,
-    check_int,
-    check_real,
     enclosure,
     float_up,
     iv_prec,
@@ -27,6 +26,46 @@ from ...numeric import (
 from ...results import DPGuarantee
 from ...search import first_true
 from ..registry import Param, Theorem, register
+
+# -- parameters (declared once) ----------------------------------------------------------------
+EPS = Param("eps", Real(0, units="nats"), "per-step eps, nats")
+DELTA = Param("delta", Real(0, 1), "per-step delta")
+DELTA_BELOW_1 = Param("delta", Real(0, 1, hi_open=True), "per-step delta")
+K = Param("k", Int(1), "number of steps")
+DELTA_PRIME = Param("delta_prime", Real(0, 1, lo_open=True, hi_open=True), "slack delta'")
+DELTA_TOTAL = Param("delta_total", Real(0, 1, hi_open=True), "total delta budget")
+DELTA_TOTAL_KOV = Param("delta_total", Real(0, 1, relation="delta_total >= 1 - (1 - delta)^k"),
+                        "target total delta")
+EPS_TOTAL = Param("eps_total", Real(0, units="nats"), "total eps, nats")
+
+
+def _groups(args: tuple[Any, ...]) -> list[tuple[Any, Any]]:
+    """``(x1, k1, x2, k2, ...)`` -> ``[(x1, k1), (x2, k2), ...]``: k_i equal steps of value x_i."""
+    return list(zip(args[::2], args[1::2]))
+
+
+def _basic_body(c: Any, *groups: Any) -> Any:
+    # Dwork & Roth Thm 3.16: sum_i eps_i (the same body sums the deltas)
+    return sum((k * x for x, k in _groups(groups)), c.num(0))
+
+
+def _advanced_body(c: Any, delta_prime: Any, *groups: Any) -> Any:
+    # Dwork & Roth Thm 3.20 (heterogeneous form as in KOV15):
+    # sqrt(2 ln(1/delta') sum_i eps_i^2) + sum_i eps_i (e^eps_i - 1)
+    g = _groups(groups)
+    s2 = sum((k * e ** 2 for e, k in g), c.num(0))
+    lin = sum((k * e * c.expm1(e) for e, k in g), c.num(0))
+    return c.sqrt(2 * c.log(1 / delta_prime) * s2) + lin
+
+
+#: Dwork & Roth Thm 3.16, written once: arguments (eps_1, k_1, eps_2, k_2, ...)
+BASIC = Formula(_basic_body, ("epsilon", "k"), integer=("k",))
+#: Dwork & Roth Thm 3.20, written once: arguments (delta', eps_1, k_1, eps_2, k_2, ...)
+ADVANCED = Formula(_advanced_body, ("delta_prime", "epsilon", "k"), integer=("k",))
+
+
+def _flat(counts: Counter[float]) -> list[float | int]:
+    return [v for x, k in counts.items() for v in (x, k)]
 
 
 def _steps(steps: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -37,8 +76,8 @@ def _steps(steps: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
             e, d = st
         except (TypeError, ValueError) as exc:
             raise InvalidParameter(f"steps[{i}]", st, "an (eps, delta) pair") from exc
-        out.append((float(check_real(f"steps[{i}].eps", e, low=0.0)),
-                    float(check_real(f"steps[{i}].delta", d, low=0.0, high=1.0))))
+        out.append((EPS.domain.check_float(f"steps[{i}].eps", e),
+                    DELTA.domain.check_float(f"steps[{i}].delta", d)))
     return out
 
 
@@ -52,8 +91,8 @@ def basic_composition(steps: Sequence[tuple[float, float]]) -> DPGuarantee:
     DPGuarantee(eps=2.0, delta=4e-06, theorem='DR-3.16', conditions=('4 adaptive steps',))
     """
     items = _steps(steps)
-    e = float_up(sum((Fraction(x) for x, _ in items), Fraction(0)))
-    d = float_up(sum((Fraction(y) for _, y in items), Fraction(0)))
+    e = float_up(BASIC.exact(*_flat(Counter(x for x, _ in items))))
+    d = float_up(BASIC.exact(*_flat(Counter(y for _, y in items))))
     return DPGuarantee(e, min(d, 1.0), "DR-3.16", (f"{len(items)} adaptive steps",))
 
 
@@ -78,19 +117,11 @@ def advanced_composition(steps: Sequence[tuple[float, float]], delta_prime: floa
     (6.308231, 1e-06)
     """
     items = _steps(steps)
-    dp = float(check_real("delta_prime", delta_prime, low=0.0, high=1.0, low_open=True,
-                          high_open=True))
-
-    counts = Counter(e for e, _ in items)  # equal steps are evaluated once, times their count
-
-    def eps_total(iv: Any) -> Any:
-        s2 = sum((c * iv.mpf(e) ** 2 for e, c in counts.items()), iv.mpf(0))
-        lin = sum((c * iv.mpf(e) * (iv.exp(iv.mpf(e)) - 1) for e, c in counts.items()), iv.mpf(0))
-        return iv.sqrt(2 * iv.log(1 / iv.mpf(dp)) * s2) + lin
-
-    adv = enclosure(eps_total, prec=iv_prec(dps))[1]
+    dp = DELTA_PRIME.check_float(delta_prime)
+    # equal steps are evaluated once, times their count
+    adv = ADVANCED.up(dp, *_flat(Counter(e for e, _ in items)), prec=iv_prec(dps))
     basic = basic_composition(items)
-    d = float_up(sum((Fraction(y) for _, y in items), Fraction(0)) + Fraction(dp))
+    d = float_up(BASIC.exact(*_flat(Counter(y for _, y in items)), dp, 1))
     return DPGuarantee(min(adv, basic.eps), min(d, 1.0), "DR-3.20",
                        (f"{len(items)} adaptive steps", f"delta' = {dp!r}",
                         "min with basic composition"))
@@ -108,8 +139,8 @@ def compose_dp(steps: Sequence[tuple[float, float]], delta_total: float, *,
     True
     """
     items = _steps(steps)
-    dt = Fraction(check_real("delta_total", delta_total, low=0.0, high=1.0, high_open=True))
-    used = sum((Fraction(y) for _, y in items), Fraction(0))
+    dt = Fraction(DELTA_TOTAL.check(delta_total))
+    used = BASIC.exact(*_flat(Counter(y for _, y in items)))
     if dt < used:
         raise InvalidParameter("delta_total", delta_total,
                                f"at least the steps' total delta {float(used)!r}")
@@ -123,9 +154,7 @@ def compose_dp(steps: Sequence[tuple[float, float]], delta_total: float, *,
 
 
 def _kov_checked(eps: float, delta: float, k: int) -> tuple[float, float, int]:
-    e = float(check_real("eps", eps, low=0.0))
-    d = float(check_real("delta", delta, low=0.0, high=1.0, high_open=True))
-    return e, d, check_int("k", k, low=1)
+    return EPS.check_float(eps), DELTA_BELOW_1.check_float(delta), int(K.check(k))
 
 
 def _kov_delta_enclosure(eps: float, delta: float, k: int, eps_total: float,
@@ -195,7 +224,7 @@ def optimal_composition_delta(eps: float, delta: float, k: int, eps_total: float
     0.4621171572600098
     """
     e, d, kk = _kov_checked(eps, delta, k)
-    g = float(check_real("eps_total", eps_total, low=0.0))
+    g = EPS_TOTAL.check_float(eps_total)
     return min(_kov_delta_enclosure(e, d, kk, g, iv_prec(dps))[1], 1.0)
 
 
@@ -216,7 +245,7 @@ def optimal_composition(eps: float, delta: float, k: int, delta_total: float, *,
     True
     """
     e, d, kk = _kov_checked(eps, delta, k)
-    dt = float(check_real("delta_total", delta_total, low=0.0, high=1.0))
+    dt = DELTA_TOTAL_KOV.check_float(delta_total)
     prec = iv_prec(dps)
     conds = (f"{kk} adaptive steps, each ({e!r}, {d!r})-DP", "homogeneous steps")
 
@@ -239,25 +268,18 @@ def optimal_composition(eps: float, delta: float, k: int, delta_total: float, *,
 
 def _advanced_homogeneous(eps: float, delta: float, k: int, delta_prime: float) -> DPGuarantee:
     """k equal steps: Theorem: Dwork & Roth Thm 3.20 (see :func:`advanced_composition`)."""
-    return advanced_composition([(eps, delta)] * check_int("k", k, low=1), delta_prime)
+    return advanced_composition([(eps, delta)] * int(K.check(k)), delta_prime)
 
 
 register(Theorem(
     id="DR-3.20", paper="Dwork-Roth", number="Thm 3.20 (advanced composition, DRV10)",
     title="Advanced composition of adaptive (eps, delta)-DP steps",
-    latex=(r"\varepsilon' = \varepsilon\sqrt{2k\ln(1/\delta')} + k\varepsilon(e^{\varepsilon}-1),"
-           r"\ \delta_{\mathrm{total}} = k\delta + \delta'"),
-    conditions=("k adaptive steps, each (eps, delta)-DP", "0 < delta' < 1",
+    formula=ADVANCED, lhs=r"\varepsilon' =",
+    conditions=("k adaptive steps, each (eps, delta)-DP", "delta_total = k delta + delta'",
                 "eps returned is the smaller of advanced and basic"),
     units="eps in nats",
-    params=(Param("eps", Real(0, units="nats"), "per-step eps, nats"),
-            Param("delta", Real(0, 1), "per-step delta"),
-            Param("k", Int(1), "number of steps"),
-            Param("delta_prime", Real(0, 1, lo_open=True, hi_open=True), "slack delta'")),
+    params=(EPS, DELTA, K, DELTA_PRIME),
     evaluator=_advanced_homogeneous,
-    statement=lambda: (sympy.Symbol("epsilon") * sympy.sqrt(
-        2 * sympy.Symbol("k") * sympy.log(1 / sympy.Symbol("delta_prime")))
-        + sympy.Symbol("k") * sympy.Symbol("epsilon") * (sympy.exp(sympy.Symbol("epsilon")) - 1)),
     returns="DPGuarantee(eps rounded up, delta rounded up)",
     value_name="eps_nats",
 ))
@@ -281,13 +303,9 @@ register(Theorem(
     title="Optimal homogeneous composition of k adaptive (eps, delta)-DP steps",
     latex=(r"\delta(\varepsilon_g) = 1-(1-\delta)^k + (1-\delta)^k \frac{\sum_{l}\binom{k}{l}"
            r"(e^{(k-l)\varepsilon} - e^{\varepsilon_g+l\varepsilon})_+}{(1+e^\varepsilon)^k}"),
-    conditions=("k adaptive steps, each (eps, delta)-DP (same eps, delta)",
-                "delta_total >= 1 - (1 - delta)^k"),
+    conditions=("k adaptive steps, each (eps, delta)-DP (same eps, delta)",),
     units="eps in nats",
-    params=(Param("eps", Real(0, units="nats"), "per-step eps, nats"),
-            Param("delta", Real(0, 1, hi_open=True), "per-step delta"),
-            Param("k", Int(1), "number of steps"),
-            Param("delta_total", Real(0, 1, relation="delta_total >= 1 - (1 - delta)^k"), "target total delta")),
+    params=(EPS, DELTA_BELOW_1, K, DELTA_TOTAL_KOV),
     evaluator=_kov, statement=_kov_statement,
     returns="DPGuarantee(smallest eps_total rounded up, delta_total)",
     value_name="eps_nats",
@@ -296,19 +314,16 @@ register(Theorem(
 
 def _basic(eps: float, delta: float, k: int) -> DPGuarantee:
     """Theorem: Dwork & Roth Thm 3.16 (see :func:`basic_composition`)."""
-    return basic_composition([(eps, delta)] * check_int("k", k, low=1))
+    return basic_composition([(eps, delta)] * int(K.check(k)))
 
 
 register(Theorem(
     id="DR-3.16", paper="Dwork-Roth", number="Thm 3.16 (basic composition)",
     title="k adaptive (eps, delta)-DP steps are (k eps, k delta)-DP",
-    latex=r"(\textstyle\sum_i \varepsilon_i,\ \sum_i \delta_i)",
-    conditions=("k adaptive steps, step i (eps_i, delta_i)-DP",),
+    formula=BASIC, lhs=r"\varepsilon' =",
+    conditions=("k adaptive steps, step i (eps_i, delta_i)-DP", "delta' = k delta (same sum)"),
     units="eps in nats",
-    params=(Param("eps", Real(0, units="nats"), "per-step eps, nats"),
-            Param("delta", Real(0, 1), "per-step delta"),
-            Param("k", Int(1), "number of steps")),
+    params=(EPS, DELTA, K),
     evaluator=_basic,
-    statement=lambda: sympy.Symbol("k") * sympy.Symbol("epsilon"),
     returns="DPGuarantee(eps rounded up, delta rounded up)", value_name="eps_nats",
 ))

@@ -13,21 +13,55 @@ import mpmath
 import sympy
 from scipy.optimize import brentq
 
+from ...arith import Formula
 from ...domain import Int, Real
-from ...numeric import (
-    InvalidParameter,
-    RegimeError,
-    check_int,
-    check_real,
-    enclosure,
-    float_down,
-    float_up,
-    iv_prec,
-)
+from ...numeric import RegimeError, float_down, float_up, iv_prec
 from ...results import DPGuarantee
 from ...search import first_true
 from ..registry import Param, Theorem, register
 from .composition import basic_composition, compose_dp
+
+# -- parameters (each domain declared once; validation, CLI and catalog text read it) ---------
+_POSITIVE = Real(0, lo_open=True)
+SENS_L1 = Param("sensitivity", _POSITIVE, "L1 sensitivity Delta")
+SENS_L2 = Param("sensitivity", _POSITIVE, "L2 sensitivity Delta")
+SENS_SCORE = Param("sensitivity", _POSITIVE, "score sensitivity Delta_u")
+SCALE = Param("scale", _POSITIVE, "Laplace scale b")
+SIGMA = Param("sigma", _POSITIVE, "Gaussian noise standard deviation sigma")
+EPS = Param("eps", Real(0, lo_open=True, units="nats"), "target eps, nats")
+EPS0 = Param("eps", Real(0, units="nats"), "eps, nats")
+EPS_BELOW_1 = Param("eps", Real(0, 1, lo_open=True, hi_open=True, units="nats"), "target eps, nats")
+DELTA = Param("delta", Real(0, 1, lo_open=True, hi_open=True), "target delta")
+DELTA0 = Param("delta", Real(0, 1, hi_open=True), "total delta (0: basic composition)")
+COEF = Param("coefficient", _POSITIVE, "c in exp(c u)")
+RUNS = Param("c", Int(1), "positive answers")
+B1 = Param("threshold_scale", _POSITIVE, "Laplace scale b1 of the threshold")
+B2 = Param("query_scale", _POSITIVE, "Laplace scale b2 of each query")
+
+# -- the formulas, each written once (see maxinfo_bounds.arith) -------------------------------
+#: Dwork & Roth Thm 3.6: eps = Delta/b (and, read the other way, b = Delta/eps)
+LAPLACE = Formula(lambda c, s, b: s / b, ("Delta", "b"))
+#: Dwork & Roth Thm A.1: sigma = Delta sqrt(2 ln(1.25/delta)) / eps
+GAUSS_CLASSIC = Formula(
+    lambda c, s, e, d: s * c.sqrt(2 * c.log(c.num(Fraction(5, 4)) / d)) / e,
+    ("Delta", "epsilon", "delta"))
+#: Dwork & Roth Thm 3.10 (McSherry–Talwar): eps = 2 c Delta_u; c Delta_u for monotone scores
+EXPMECH = {False: Formula(lambda c, s, coef: 2 * coef * s, ("Delta_u", "c")),
+           True: Formula(lambda c, s, coef: coef * s, ("Delta_u", "c"))}
+#: Dwork & Roth Claim 3.9: eps = 2 Delta/b; Delta/b for monotone scores
+RNM = {False: Formula(lambda c, s, b: 2 * s / b, ("Delta", "b")),
+       True: Formula(lambda c, s, b: s / b, ("Delta", "b"))}
+
+
+def _above_threshold_body(c: Any, s: Any, b1: Any, b2: Any) -> Any:
+    # Dwork & Roth Thm 3.23's proof: Delta/b1 on the threshold, 2 Delta/b2 on the stopping query
+    return s / b1 + 2 * s / b2
+
+
+ABOVE_THRESHOLD = Formula(_above_threshold_body, ("Delta", "b1", "b2"))
+#: Dwork & Roth Thm 3.25: c runs of AboveThreshold, basic composition
+SPARSE = Formula(lambda c, runs, s, b1, b2: runs * _above_threshold_body(c, s, b1, b2),
+                 ("c", "Delta", "b1", "b2"), integer=("c",))
 
 
 def laplace_epsilon(sensitivity: float, scale: float) -> float:
@@ -38,7 +72,7 @@ def laplace_epsilon(sensitivity: float, scale: float) -> float:
     >>> laplace_epsilon(1.0, 10.0)
     0.1
     """
-    return _ratio_up("sensitivity", sensitivity, "scale", scale)
+    return float_up(LAPLACE.exact(SENS_L1.check(sensitivity), SCALE.check(scale)))
 
 
 def laplace_scale(sensitivity: float, eps: float) -> float:
@@ -47,14 +81,7 @@ def laplace_scale(sensitivity: float, eps: float) -> float:
     >>> laplace_scale(1.0, 0.1)   # 1/0.1 with 0.1 read exactly = 9.99999999999999944..., up: 10
     10.0
     """
-    return _ratio_up("sensitivity", sensitivity, "eps", eps)
-
-
-def _ratio_up(num_name: str, num: float, den_name: str, den: float) -> float:
-    """``num/den`` for two positive finite reals (check_real refuses inf), exact, rounded up."""
-    a = check_real(num_name, num, low=0.0, low_open=True)
-    b = check_real(den_name, den, low=0.0, low_open=True)
-    return float_up(Fraction(a) / Fraction(b))
+    return float_up(LAPLACE.exact(SENS_L1.check(sensitivity), EPS.check(eps)))
 
 
 def gaussian_sigma(sensitivity: float, eps: float, delta: float, *, strict: bool = True,
@@ -68,13 +95,10 @@ def gaussian_sigma(sensitivity: float, eps: float, delta: float, *, strict: bool
     >>> round(gaussian_sigma(1.0, 0.5, 1e-5), 6)     # 2 sqrt(2 ln 125000) = 9.68961... (30 digits)
     9.689611
     """
-    s = float(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
-    e = float(check_real("eps", eps, low=0.0, low_open=True))
-    d = float(check_real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True))
+    s, e, d = SENS_L2.check_float(sensitivity), EPS.check_float(eps), DELTA.check_float(delta)
     if not e < 1 and strict:
-        raise RegimeError("Dwork-Roth Thm A.1", "eps", e, "eps in (0, 1)")
-    return enclosure(lambda iv: iv.mpf(s) * iv.sqrt(2 * iv.log(iv.mpf(5) / 4 / iv.mpf(d)))
-                     / iv.mpf(e), prec=iv_prec(dps))[1]
+        raise RegimeError("Dwork-Roth Thm A.1", "eps", e, f"eps in {EPS_BELOW_1.domain_text}")
+    return GAUSS_CLASSIC.up(s, e, d, prec=iv_prec(dps))
 
 
 _AG_DPS = 50
@@ -110,19 +134,6 @@ def _ag_log_delta(s: float, sigma: float, eps: float) -> float:
     return l1 + math.log(-math.expm1(l2 - l1))
 
 
-def _gauss_args(sensitivity: float, **kw: float) -> tuple[float, ...]:
-    out = [float(check_real("sensitivity", sensitivity, low=0.0, low_open=True))]
-    for name, v in kw.items():
-        if name == "delta":
-            out.append(float(check_real("delta", v, low=0.0, high=1.0, low_open=True,
-                                        high_open=True)))
-        elif name == "eps":
-            out.append(float(check_real("eps", v, low=0.0)))
-        else:
-            out.append(float(check_real(name, v, low=0.0, low_open=True)))
-    return tuple(out)
-
-
 def gaussian_delta(sigma: float, sensitivity: float, eps: float) -> float:
     r"""The exact delta of the Gaussian mechanism N(0, sigma^2) at eps (Balle–Wang 2018 Thm 8).
 
@@ -135,7 +146,7 @@ def gaussian_delta(sigma: float, sensitivity: float, eps: float) -> float:
     >>> gaussian_delta(1.0, 1.0, 0.0)                 # 2 Phi(1/2) - 1 = 0.382924922548026207...
     0.38292492254802624
     """
-    s, sg, e = _gauss_args(sensitivity, sigma=sigma, eps=eps)
+    s, sg, e = SENS_L2.check_float(sensitivity), SIGMA.check_float(sigma), EPS0.check_float(eps)
     return min(max(float_up(_ag_delta_bounds(s, sg, e)[1]), 0.0), 1.0)
 
 
@@ -150,7 +161,7 @@ def gaussian_epsilon(sigma: float, sensitivity: float, delta: float) -> float:
     >>> 0 < gaussian_epsilon(1.0, 1.0, 0.3829249225480262) < 1e-15   # just below it
     True
     """
-    s, sg, d = _gauss_args(sensitivity, sigma=sigma, delta=delta)
+    s, sg, d = SENS_L2.check_float(sensitivity), SIGMA.check_float(sigma), DELTA.check_float(delta)
 
     def ok(x: float) -> bool:
         return bool(_ag_delta_bounds(s, sg, x)[1] <= d)
@@ -178,9 +189,7 @@ def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> flo
     >>> round(s, 6), s < gaussian_sigma(1.0, 0.5, 1e-5)   # classic: 9.689611
     (7.031827, True)
     """
-    s, e, d = _gauss_args(sensitivity, eps=eps, delta=delta)
-    if e == 0:
-        raise InvalidParameter("eps", eps, "(0, inf)")
+    s, e, d = SENS_L2.check_float(sensitivity), EPS.check_float(eps), DELTA.check_float(delta)
 
     def ok(x: float) -> bool:
         return bool(_ag_delta_bounds(s, x, e)[1] <= d)
@@ -206,9 +215,7 @@ def exponential_mechanism_epsilon(sensitivity: float, coefficient: float, *,
     >>> exponential_mechanism_epsilon(1.0, 0.25).eps
     0.5
     """
-    s = Fraction(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
-    c = Fraction(check_real("coefficient", coefficient, low=0.0, low_open=True))
-    e = float_up(c * s * (1 if monotone else 2))
+    e = float_up(EXPMECH[monotone].exact(SENS_SCORE.check(sensitivity), COEF.check(coefficient)))
     return DPGuarantee(e, 0.0, "DR-3.10", ("monotone scores",) if monotone else ())
 
 
@@ -219,9 +226,9 @@ def exponential_mechanism_coefficient(sensitivity: float, eps: float, *,
     >>> exponential_mechanism_coefficient(1.0, 0.5)
     0.25
     """
-    s = Fraction(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
-    e = Fraction(check_real("eps", eps, low=0.0, low_open=True))
-    return float_down(e / (s * (1 if monotone else 2)))
+    # the formula is linear in c: c = eps / (eps at c = 1), exact
+    per_unit = EXPMECH[monotone].exact(SENS_SCORE.check(sensitivity), 1)
+    return float_down(Fraction(EPS.check(eps)) / per_unit)
 
 
 def report_noisy_max_epsilon(sensitivity: float, scale: float, *,
@@ -235,9 +242,7 @@ def report_noisy_max_epsilon(sensitivity: float, scale: float, *,
     >>> report_noisy_max_epsilon(1.0, 10.0, monotone=True).eps
     0.1
     """
-    s = Fraction(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
-    b = Fraction(check_real("scale", scale, low=0.0, low_open=True))
-    e = float_up(s / b * (1 if monotone else 2))
+    e = float_up(RNM[monotone].exact(SENS_SCORE.check(sensitivity), SCALE.check(scale)))
     return DPGuarantee(e, 0.0, "DR-3.9", ("monotone scores",) if monotone else ())
 
 
@@ -251,10 +256,8 @@ def above_threshold_epsilon(sensitivity: float, threshold_scale: float,
     >>> above_threshold_epsilon(1.0, 2.0, 4.0)      # Lap(2/eps), Lap(4/eps) at eps = 1
     1.0
     """
-    s = Fraction(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
-    b1 = Fraction(check_real("threshold_scale", threshold_scale, low=0.0, low_open=True))
-    b2 = Fraction(check_real("query_scale", query_scale, low=0.0, low_open=True))
-    return float_up(s / b1 + 2 * s / b2)
+    return float_up(ABOVE_THRESHOLD.exact(SENS_SCORE.check(sensitivity), B1.check(threshold_scale),
+                                          B2.check(query_scale)))
 
 
 def sparse_vector(c: int, threshold_scale: float, query_scale: float, *,
@@ -270,9 +273,9 @@ def sparse_vector(c: int, threshold_scale: float, query_scale: float, *,
     >>> sparse_vector(5, 2.0, 4.0).eps               # 5 runs of a 1-DP AboveThreshold
     5.0
     """
-    cc = check_int("c", c, low=1)
+    cc = RUNS.check(c)
     e1 = above_threshold_epsilon(sensitivity, threshold_scale, query_scale)
-    d = float(check_real("delta", delta, low=0.0, high=1.0, high_open=True))
+    d = DELTA0.check_float(delta)
     g = compose_dp([(e1, 0.0)] * cc, d) if d > 0 else basic_composition([(e1, 0.0)] * cc)
     return DPGuarantee(g.eps, g.delta, "DR-3.25" if d == 0 else "DR-3.26",
                        (f"c = {cc} positive answers", f"per run eps = {e1!r}", *g.conditions))
@@ -288,10 +291,8 @@ def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0,
     >>> sparse_vector_scales(5, 5.0)
     (2.0, 4.0)
     """
-    cc = check_int("c", c, low=1)
-    e = float(check_real("eps", eps, low=0.0, low_open=True))
-    s = Fraction(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
-    d = float(check_real("delta", delta, low=0.0, high=1.0, high_open=True))
+    cc, e = RUNS.check(c), EPS.check_float(eps)
+    s, d = Fraction(SENS_SCORE.check(sensitivity)), DELTA0.check_float(delta)
 
     def total(e1: float) -> float:
         steps = [(e1, 0.0)] * cc
@@ -316,6 +317,9 @@ def _ag(sensitivity: float, eps: float, delta: float) -> float:
 
 
 def _ag_statement() -> Any:
+    # Phi is not an interval-arithmetic primitive (mpmath has no interval erfc), so this
+    # entry keeps a hand statement; the evaluator encloses the same expression in
+    # _ag_delta_bounds at 50 digits
     s, sg, e = sympy.symbols("Delta sigma epsilon", positive=True)
 
     def phi(x: Any) -> Any:
@@ -330,12 +334,10 @@ register(Theorem(
     latex=(r"\Phi\!\left(\tfrac{\Delta}{2\sigma}-\tfrac{\varepsilon\sigma}{\Delta}\right)"
            r"- e^{\varepsilon}\Phi\!\left(-\tfrac{\Delta}{2\sigma}-\tfrac{\varepsilon\sigma}"
            r"{\Delta}\right) \le \delta"),
-    conditions=("L2 sensitivity Delta", "eps > 0, 0 < delta < 1",
+    conditions=("noise N(0, sigma^2) on a query of L2 sensitivity Delta",
                 "necessary and sufficient for (eps, delta)-DP"),
     units="eps in nats; sigma in the query's units",
-    params=(Param("sensitivity", Real(0, lo_open=True), "L2 sensitivity Delta"),
-            Param("eps", Real(0, lo_open=True, units="nats"), "target eps, nats"),
-            Param("delta", Real(0, 1, lo_open=True, hi_open=True), "target delta")),
+    params=(SENS_L2, EPS, DELTA),
     evaluator=_ag, statement=_ag_statement,
     returns="smallest sigma, rounded up",
     value_name="sigma",
@@ -350,17 +352,12 @@ def _sparse(c: int, threshold_scale: float, query_scale: float, sensitivity: flo
 register(Theorem(
     id="DR-3.25", paper="Dwork-Roth", number="Thm 3.23, 3.25 (sparse vector)",
     title="Sparse vector: c AboveThreshold runs with threshold noise Lap(b1), query noise Lap(b2)",
-    latex=r"\varepsilon = c\left(\frac{\Delta}{b_1} + \frac{2\Delta}{b_2}\right)",
+    formula=SPARSE, lhs=r"\varepsilon =",
     conditions=("threshold noise redrawn after each positive answer (DR Alg. 2)",
                 "queries of sensitivity Delta", "stops after c positive answers"),
     units="eps in nats",
-    params=(Param("c", Int(1), "positive answers"),
-            Param("threshold_scale", Real(0, lo_open=True), "Laplace scale b1 of the threshold"),
-            Param("query_scale", Real(0, lo_open=True), "Laplace scale b2 of each query"),
-            Param("sensitivity", Real(0, lo_open=True), "query sensitivity Delta")),
+    params=(RUNS, B1, B2, SENS_SCORE),
     evaluator=_sparse,
-    statement=lambda: sympy.Symbol("c") * (sympy.Symbol("Delta") / sympy.Symbol("b1")
-                                                 + 2 * sympy.Symbol("Delta") / sympy.Symbol("b2")),
     returns="DPGuarantee(eps rounded up, 0)",
     value_name="eps_nats",
 ))
@@ -374,13 +371,11 @@ def _laplace(sensitivity: float, scale: float) -> float:
 register(Theorem(
     id="DR-3.6", paper="Dwork-Roth", number="Thm 3.6 (Laplace mechanism)",
     title="Laplace noise Lap(b) on an L1-sensitivity-Delta query is (Delta/b, 0)-DP",
-    latex=r"\varepsilon = \Delta_1 / b",
-    conditions=("L1 sensitivity Delta over neighbouring datasets", "noise Lap(b), b > 0"),
+    formula=LAPLACE, lhs=r"\varepsilon =",
+    conditions=("L1 sensitivity Delta over neighbouring datasets", "noise Lap(b)"),
     units="eps in nats",
-    params=(Param("sensitivity", Real(0, lo_open=True), "L1 sensitivity Delta"),
-            Param("scale", Real(0, lo_open=True), "Laplace scale b")),
+    params=(SENS_L1, SCALE),
     evaluator=_laplace,
-    statement=lambda: sympy.Symbol("Delta") / sympy.Symbol("b"),
     returns="eps rounded up", value_name="eps_nats",
 ))
 
@@ -393,15 +388,11 @@ def _classic_gaussian(sensitivity: float, eps: float, delta: float) -> float:
 register(Theorem(
     id="DR-A.1", paper="Dwork-Roth", number="Thm A.1 (Gaussian mechanism)",
     title="Classic Gaussian calibration sigma = Delta sqrt(2 ln(1.25/delta))/eps, eps < 1",
-    latex=r"\sigma \ge \Delta_2\sqrt{2\ln(1.25/\delta)}/\varepsilon",
-    conditions=("L2 sensitivity Delta", "0 < eps < 1", "0 < delta < 1"),
+    formula=GAUSS_CLASSIC, lhs=r"\sigma \ge",
+    conditions=("noise N(0, sigma^2) on a query of L2 sensitivity Delta",),
     units="eps in nats; sigma in the query's units",
-    params=(Param("sensitivity", Real(0, lo_open=True), "L2 sensitivity Delta"),
-            Param("eps", Real(0, 1, lo_open=True, hi_open=True, units="nats"), "target eps, nats"),
-            Param("delta", Real(0, 1, lo_open=True, hi_open=True), "target delta")),
+    params=(SENS_L2, EPS_BELOW_1, DELTA),
     evaluator=_classic_gaussian,
-    statement=lambda: sympy.Symbol("Delta") * sympy.sqrt(
-        2 * sympy.log(sympy.Rational(5, 4) / sympy.Symbol("delta"))) / sympy.Symbol("epsilon"),
     returns="sigma rounded up", value_name="sigma",
 ))
 
@@ -414,14 +405,12 @@ def _expmech(sensitivity: float, coefficient: float) -> DPGuarantee:
 register(Theorem(
     id="DR-3.10", paper="Dwork-Roth", number="Thm 3.10 (exponential mechanism)",
     title="Sampling r with probability proportional to exp(c u(x, r)) is (2 c Delta_u, 0)-DP",
-    latex=r"\varepsilon = 2 c \Delta_u",
+    formula=EXPMECH[False], lhs=r"\varepsilon =",
     conditions=("score u of sensitivity Delta_u", "(c Delta_u for monotone scores: "
                 "exponential_mechanism_epsilon(monotone=True))"),
     units="eps in nats",
-    params=(Param("sensitivity", Real(0, lo_open=True), "score sensitivity Delta_u"),
-            Param("coefficient", Real(0, lo_open=True), "c in exp(c u)")),
+    params=(SENS_SCORE, COEF),
     evaluator=_expmech,
-    statement=lambda: 2 * sympy.Symbol("c") * sympy.Symbol("Delta_u"),
     returns="DPGuarantee(eps rounded up, 0)", value_name="eps_nats",
 ))
 
@@ -434,13 +423,11 @@ def _rnm(sensitivity: float, scale: float) -> DPGuarantee:
 register(Theorem(
     id="DR-3.9", paper="Dwork-Roth", number="Claim 3.9 (report noisy max)",
     title="Report noisy max with Lap(b) noise is (2 Delta/b, 0)-DP (Delta/b for monotone scores)",
-    latex=r"\varepsilon = 2\Delta/b",
+    formula=RNM[False], lhs=r"\varepsilon =",
     conditions=("scores of sensitivity Delta", "i.i.d. Lap(b) noise",
                 "(Delta/b for monotone scores, e.g. counts: report_noisy_max_epsilon(monotone=True))"),
     units="eps in nats",
-    params=(Param("sensitivity", Real(0, lo_open=True), "score sensitivity Delta"),
-            Param("scale", Real(0, lo_open=True), "Laplace scale b")),
+    params=(SENS_SCORE, SCALE),
     evaluator=_rnm,
-    statement=lambda: 2 * sympy.Symbol("Delta") / sympy.Symbol("b"),
     returns="DPGuarantee(eps rounded up, 0)", value_name="eps_nats",
 ))
