@@ -59,7 +59,7 @@ def catalog_markdown() -> str:
     for e in entries():
         out += ["", f"## {e.id}", "", f"**{e.title}** — {e.paper} {e.number}.", "",
                 f"Statement: `{e.statement_latex()}`", "", f"Units: {e.units}.", "", "Conditions:", ""]
-        out += [f"- {c}" for c in e.conditions]
+        out += [f"- {c}" for c in e.all_conditions()]
         out += ["", "Parameters:", ""]
         out += [f"- `{p.name}` ({p.domain_text}): {p.help}" for p in e.params]
         out += ["", f"Returns: {e.returns}"]

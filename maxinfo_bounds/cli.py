@@ -106,7 +106,7 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
     e = get(ns.id)
     if ns.json:
         print(json.dumps({"id": e.id, "paper": e.paper, "number": e.number, "title": e.title,
-                          "latex": e.statement_latex(), "conditions": list(e.conditions), "units": e.units,
+                          "latex": e.statement_latex(), "conditions": list(e.all_conditions()), "units": e.units,
                           "params": [{"name": p.name, "domain": p.domain_text, "help": p.help}
                                      for p in e.params],
                           "returns": e.returns, "sympy": str(e.sympy_statement())}, indent=2))

@@ -25,7 +25,7 @@ def test_entries_complete():
     assert ids == sorted(set(ids))
     for e in entries():
         assert e.paper in {"RRST", "DFHPRR", "Dwork-Roth", "KOV15", "Balle-Wang", "Notes"}
-        assert e.number and e.statement_latex() and e.conditions
+        assert e.number and e.statement_latex() and e.all_conditions()
         assert e.params and e.units and e.returns
         assert e.sympy_statement().free_symbols  # a real expression, not a placeholder
         assert e.evaluator.__doc__ and "Theorem:" in e.evaluator.__doc__

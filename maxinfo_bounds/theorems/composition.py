@@ -14,11 +14,9 @@ the **first** stage; composing one after another step is refused.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
 
-import sympy
-
+from ..arith import Formula
 from ..numeric import InvalidParameter, RegimeError, as_nonempty_list, float_up
 from ..results import Bound
 from .registry import Param, Theorem, register
@@ -26,9 +24,13 @@ from .registry import Param, Theorem, register
 __all__ = ["compose_max_information"]
 
 
-def _statement() -> Any:
-    k1, k2, b1, b2 = sympy.symbols("k1 k2 beta1 beta2", nonnegative=True)
-    return sympy.Tuple(k1 + k2, b1 + b2)
+def _sum_body(c: Any, *terms: Any) -> Any:
+    # RRST Thm A.3: the k (and, the same way, the beta) of the stages add up
+    return sum(terms[1:], terms[0])
+
+
+#: RRST Thm A.3, written once: k = k_1 + k_2 + ... (and beta = beta_1 + beta_2 + ...)
+COMPOSE = Formula(_sum_body, ("k_1", "k_2"))
 
 
 def compose_max_information(bounds: Sequence[Bound], *, strict: bool = True) -> Bound:
@@ -74,8 +76,8 @@ def compose_max_information(bounds: Sequence[Bound], *, strict: bool = True) -> 
                 raise RegimeError("RRST Thm A.3", f"bounds[{i}]", f"{b.theorem} (out of regime)",
                                   "every composed bound to be proven (in its theorem's regime)")
             in_regime = False
-    k = float_up(sum((Fraction(b.k) for b in items), Fraction(0)))
-    beta = float_up(sum((Fraction(b.beta) for b in items), Fraction(0)))
+    k = float_up(COMPOSE.exact(*(b.k for b in items)))
+    beta = float_up(COMPOSE.exact(*(b.beta for b in items)))
     return Bound(k=k, beta=beta, theorem="RRST-A.3", product_only=items[0].product_only,
                  in_regime=in_regime, conditions=(
                      f"{len(items)} adaptive steps: " + " then ".join(b.theorem for b in items),
@@ -85,13 +87,13 @@ def compose_max_information(bounds: Sequence[Bound], *, strict: bool = True) -> 
 register(Theorem(
     id="RRST-A.3", paper="RRST", number="Thm A.3; DFHPRR Lemma 5",
     title="Adaptive composition of approximate max-information",
-    latex=(r"I^{\beta_1}_\infty(A_1,n) \le k_1,\ I^{\beta_2}_\infty(A_2(\cdot,y),n) \le k_2"
-           r"\implies I^{\beta_1+\beta_2}_\infty(A_2(X, A_1(X)), n) \le k_1 + k_2"),
-    conditions=("each step's bound holds for every output of the previous steps",
+    formula=COMPOSE, lhs=r"I^{\beta_1+\beta_2}_\infty(A_2(X, A_1(X)), n) \le",
+    conditions=("I^{beta_1}_inf(A_1, n) <= k_1 and I^{beta_2}_inf(A_2(., y), n) <= k_2 for every y",
+                "each step's bound holds for every output of the previous steps",
                 "a product-only bound (i.i.d. data) may only be the first step (RRST §4)"),
     units="k in bits",
     params=(Param("bounds", "non-empty list of Bound", "the steps, in order", list),),
-    evaluator=compose_max_information, statement=_statement,
+    evaluator=compose_max_information,
     returns="Bound(sum of k rounded up, sum of beta rounded up)",
     notes="Not callable from `maxinfo bound` (its input is a list of bounds); use Python or the planner.",
 ))

@@ -67,7 +67,7 @@ register(Theorem(
     id="DFHPRR-6", paper="DFHPRR", number="Thm 6",
     title="Description length bounds approximate max-information",
     formula=DESCRIPTION, lhs=r"I^{\beta}_\infty(\mathcal{A}, n) \le",
-    conditions=("A outputs one of |Y| = range_size values", "0 < beta <= 1",
+    conditions=("A outputs one of |Y| = range_size values",
                 "any distribution of the data"),
     units="k in bits",
     params=(RANGE_SIZE, BETA),

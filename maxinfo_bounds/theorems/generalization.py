@@ -22,7 +22,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import sympy
 from scipy.optimize import minimize_scalar
 
 from ..arith import Formula
@@ -31,7 +30,6 @@ from ..numeric import (
     InvalidParameter,
     RegimeError,
     check_int,
-    check_real,
     check_real_array,
     enclosure,
     fast_down,
@@ -56,6 +54,15 @@ BETA = Param("beta", Real(0, 1), "approximation parameter")
 TAU = Param("tau", Real(0, lo_open=True), "accuracy")
 N = Param("n", Int(1), "number of samples")
 SENS = Param("sensitivity", Real(0, lo_open=True), "sensitivity Delta of the query")
+N_RECORDS = Param("n", Int(1), "number of records")
+DEVIATION = Param("tau", Real(0, lo_open=True), "deviation")
+EPS = Param("eps", Real(0, lo_open=True, units="nats"), "DP parameter, nats")
+DELTA = Param("delta", Real(0, 1, lo_open=True), "DP parameter")
+# RRST Thm B.2's regime: the interval ends are the theorem's, the relations are checked exactly
+EPS_B2 = Param("eps", Real(0, 1 / 3, lo_open=True, hi_open=True, units="nats"), "DP parameter, nats")
+DELTA_B2 = Param("delta", Real(0, 1, lo_open=True, hi_open=True, relation="delta < eps/4"),
+                 "DP parameter")
+N_B2 = Param("n", Int(1, relation="n >= ln(4 eps/delta)/eps^2"), "number of records")
 
 
 def _hoeffding_body(c: Any, k: Any, beta: Any, tau: Any, n: Any) -> Any:
@@ -105,8 +112,7 @@ register(Theorem(
     id="DFHPRR-4", value_name="probability", paper="DFHPRR", number="Thm 4 with Hoeffding (after Lemma 5)",
     title="Max-information transfers Hoeffding's bound to adaptively chosen estimates",
     formula=HOEFFDING, lhs=r"\Pr[|\hat L - L| > \tau] \le",
-    conditions=("the selection has I^beta_inf <= k bits", "[0, 1]-valued loss, n i.i.d. samples",
-                "k >= 0, 0 <= beta <= 1, tau > 0, n >= 1"),
+    conditions=("the selection has I^beta_inf <= k bits", "[0, 1]-valued loss, n i.i.d. samples"),
     units="k in bits; the result is a probability",
     params=(K, BETA, TAU, N),
     evaluator=hoeffding_transfer,
@@ -144,6 +150,14 @@ class TailBound:
                 rf"{self.probability!r}\quad\text{{({self.theorem})}}$")
 
 
+#: RRST Thm B.2 (BNSSSU), written once: the deviation 18 eps Delta n, the probability
+#: delta/eps, and the sample size n0 = ln(4 eps/delta)/eps^2 of its regime
+B2_DEVIATION = Formula(lambda c, e, s, n: 18 * e * s * n, ("epsilon", "Delta", "n"),
+                       integer=("n",))
+B2_PROBABILITY = Formula(lambda c, e, d: d / e, ("epsilon", "delta"))
+B2_N0 = Formula(lambda c, e, d: c.log(4 * e / d) / e ** 2, ("epsilon", "delta"))
+
+
 def bnsssu_transfer(eps: Any, delta: Any, n: Any, sensitivity: Any, *,
                     strict: bool = True) -> Any:
     r"""Generalization of (ε, δ)-DP selection of Δ-sensitive queries (Bassily et al.).
@@ -163,34 +177,30 @@ def bnsssu_transfer(eps: Any, delta: Any, n: Any, sensitivity: Any, *,
     """
     if is_array(eps, delta, n, sensitivity):
         ea, da, na, sa = np.broadcast_arrays(
-            check_real_array("eps", eps, low=0.0, low_open=True),
-            check_real_array("delta", delta, low=0.0, high=1.0, low_open=True),
-            check_real_array("n", n, low=1.0, integer=True),
-            check_real_array("sensitivity", sensitivity, low=0.0, low_open=True))
-        bad = (ea >= 1 / 3) | (da >= ea / 4) | (na < np.log(4 * ea / da) / ea**2)
+            EPS.check_array(eps), DELTA.check_array(delta), N.check_array(n),
+            SENS.check_array(sensitivity))
+        # n0 with a safe upward margin: an entry passing here passes the certified test
+        bad = ~EPS_B2.mask(ea) | (da >= ea / 4) | ~(na >= fast_up(B2_N0.array(ea, da)))
         if strict and bad.any():
-            i = int(np.flatnonzero(bad.ravel())[0])
-            bnsssu_transfer(float(ea.ravel()[i]), float(da.ravel()[i]), int(na.ravel()[i]),
-                            float(sa.ravel()[i]))  # raises the RegimeError naming the condition
-        return fast_up(18 * ea * sa * na), np.minimum(fast_up(da / ea), 1.0)
-    e = float(check_real("eps", eps, low=0.0, low_open=True))
-    d = float(check_real("delta", delta, low=0.0, high=1.0, low_open=True))
-    ni = check_int("n", n, low=1)
-    s = float(check_real("sensitivity", sensitivity, low=0.0, low_open=True))
+            for i in np.flatnonzero(bad.ravel()):   # the scalar path decides, certified
+                bnsssu_transfer(float(ea.ravel()[i]), float(da.ravel()[i]), int(na.ravel()[i]),
+                                float(sa.ravel()[i]))
+        return (fast_up(B2_DEVIATION.array(ea, sa, na)),
+                np.minimum(fast_up(B2_PROBABILITY.array(ea, da)), 1.0))
+    e, d, ni, s = EPS.check_float(eps), DELTA.check_float(delta), N.check(n), SENS.check_float(sensitivity)
     bad = []
-    if not e < 1 / 3:
-        bad.append(("eps", "eps in (0, 1/3)", e))
-    if not d < e / 4:
+    if not EPS_B2.mask(np.asarray(e)):
+        bad.append(("eps", f"eps in {EPS_B2.domain_text}", e))
+    if not Fraction(d) < Fraction(e) / 4:
         bad.append(("delta", "delta in (0, eps/4)", d))
-    if not ni >= math.log(4 * e / d) / e**2:
+    if not ni >= B2_N0.up(e, d):
         bad.append(("n", "n >= ln(4 eps/delta)/eps^2", float(ni)))
     if bad and strict:
         raise RegimeError("RRST Thm B.2", bad[0][0], bad[0][2], bad[0][1])
-    dev = float_up(18 * Fraction(e) * Fraction(s) * ni)
-    prob = float_up(Fraction(d) / Fraction(e))
+    dev = float_up(B2_DEVIATION.exact(e, s, ni))
+    prob = float_up(B2_PROBABILITY.exact(e, d))
     return TailBound(deviation=dev, probability=min(prob, 1.0), theorem="RRST-B.2",
-                     conditions=("eps in (0, 1/3)", "delta in (0, eps/4)",
-                                 "n >= ln(4 eps/delta)/eps^2", "i.i.d. data"),
+                     conditions=(*(p.condition() for p in (EPS_B2, DELTA_B2, N_B2)), "i.i.d. data"),
                      in_regime=not bad)
 
 
@@ -272,10 +282,9 @@ register(Theorem(
     paper="RRST", number="Lemma B.1",
     title="p-values have sensitivity at least 0.37/sqrt(n)",
     formula=B1, lhs=r"\Delta(p\circ\phi) \ge",
-    conditions=("phi a test statistic with a continuous null distribution (p o phi uniform)",
-                "n >= 1"),
+    conditions=("phi a test statistic with a continuous null distribution (p o phi uniform)",),
     units="sensitivity of a [0, 1]-valued function",
-    params=(Param("n", Int(1), "number of records"),),
+    params=(N_RECORDS,),
     evaluator=pvalue_sensitivity_lower_bound,
     returns="float lower bound, rounded down (variant 'optimal' (default) or 'paper')",
 ))
@@ -283,18 +292,12 @@ register(Theorem(
 register(Theorem(
     id="RRST-B.2", value_name="probability", paper="RRST", number="Thm B.2 (BNSSSU)",
     title="(eps, delta)-DP selection of low-sensitivity queries generalizes",
-    latex=r"\Pr\left[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge 18\varepsilon\Delta n\right] < \delta/\varepsilon",
-    conditions=("A (eps, delta)-DP choosing a Delta-sensitive query q", "eps in (0, 1/3)",
-                "delta in (0, eps/4)", "n >= ln(4 eps/delta)/eps^2", "i.i.d. data"),
+    formula=B2_PROBABILITY,
+    lhs=rf"\Pr\left[|q(\mathcal{{P}}^n) - q(\mathbf{{X}})| \ge {B2_DEVIATION.latex()}\right] <",
+    conditions=("A (eps, delta)-DP choosing a Delta-sensitive query q", "i.i.d. data"),
     units="eps in nats",
-    params=(Param("eps", Real(0, 1 / 3, lo_open=True, hi_open=True, units="nats"), "DP parameter, nats"),
-            Param("delta", Real(0, 1, lo_open=True, hi_open=True, relation="delta < eps/4"), "DP parameter"),
-            Param("n", Int(1, relation="n >= ln(4 eps/delta)/eps^2"), "number of records"),
-            Param("sensitivity", Real(0, lo_open=True), "sensitivity Delta of the queries")),
+    params=(EPS_B2, DELTA_B2, N_B2, SENS),
     evaluator=bnsssu_transfer,
-    statement=lambda: sympy.Tuple(
-        18 * sympy.Symbol("epsilon") * sympy.Symbol("Delta") * sympy.Symbol("n", positive=True),
-        sympy.Symbol("delta") / sympy.Symbol("epsilon")),
     returns="TailBound(deviation rounded up, probability rounded up)",
 ))
 
@@ -305,8 +308,7 @@ register(Theorem(
     conditions=("the selection has I^beta_inf <= k bits on i.i.d. data", "q Delta-sensitive",
                 "sound variant: two-sided McDiarmid (factor 2); paper: without it"),
     units="k in bits",
-    params=(K, BETA, Param("tau", Real(0, lo_open=True), "deviation"),
-            Param("n", Int(1), "number of records"), SENS),
+    params=(K, BETA, DEVIATION, N_RECORDS, SENS),
     evaluator=mcdiarmid_transfer,
     returns="float probability bound, rounded up (capped at 1)",
 ))

@@ -30,16 +30,9 @@ import numpy as np
 import sympy
 from numpy.typing import NDArray
 
+from ..arith import Formula
 from ..domain import Int, Real
-from ..numeric import (
-    InvalidParameter,
-    MaxinfoError,
-    RegimeError,
-    check_int,
-    check_real,
-    enclosure,
-    float_up,
-)
+from ..numeric import InvalidParameter, MaxinfoError, RegimeError, check_real, float_up
 from ..results import Bound
 from .dp_accounting import DPGuarantee, compose_dp, dp_max_information
 from .registry import Param, Theorem, register
@@ -54,6 +47,34 @@ __all__ = [
     "sparse_validate_factor",
     "sparse_validate_bound",
 ]
+
+
+# -- parameters (declared once) ----------------------------------------------------------------
+BUDGET = Param("budget", Int(1), "overfitting budget B")
+SIGMA = Param("sigma", Real(0, lo_open=True), "noise rate sigma")
+N = Param("n", Int(1), "holdout size")
+DELTA = Param("delta", Real(0, 1, hi_open=True), "delta (0: pure DP)")
+TAU = Param("tau", Real(0, lo_open=True), "accuracy tau")
+M = Param("m", Int(1), "number of queries")
+BUDGET_M = Param("budget", Int(1, relation="budget <= m"), "budget B")
+BETA = Param("beta", Real(0, 1, lo_open=True, hi_open=True), "failure probability")
+THRESHOLD = Param("threshold", Real(0), "threshold T")
+INDEX = Param("i", Int(1), "query index")
+BUDGET_ONES = Param("budget", Int(0), "budget B of ones")
+BETA_I = Param("beta_i", Real(0, 1), "fresh-sample failure probability")
+
+# -- the formulas, each written once (see maxinfo_bounds.arith) -------------------------------
+#: Notes, Thresholdout lemma: eps = 2B/(sigma n) (pure); 2/(sigma n) per unit of budget
+THRESHOLDOUT = Formula(lambda c, b, sigma, n: 2 * b / (sigma * n), ("B", "sigma", "n"),
+                       integer=("B", "n"))
+#: Notes, Thresholdout lemma (= Dwork & Roth Cor 3.21): sqrt(32 B ln(2/delta)) / (sigma n)
+THRESHOLDOUT_APPROX = Formula(
+    lambda c, b, sigma, n, delta: c.sqrt(32 * b * c.log(2 / delta)) / (sigma * n),
+    ("B", "sigma", "n", "delta"), integer=("B", "n"))
+#: DFHPRR Thm 9: T = 3 tau / 4 and sigma = tau / (96 ln(4m/beta))
+THM9_T = Formula(lambda c, tau: c.num(Fraction(3, 4)) * tau, ("tau",))
+THM9_SIGMA = Formula(lambda c, tau, m, beta: tau / (96 * c.log(4 * m / beta)),
+                     ("tau", "m", "beta"), integer=("m",))
 
 
 class BudgetExhausted(MaxinfoError, RuntimeError):
@@ -86,18 +107,15 @@ def thresholdout_dp(budget: int, sigma: float, n: int, *, delta: float = 0.0,
     >>> thresholdout_dp(10, 0.01, 1000).eps          # 2 * 10 / (0.01 * 1000)
     2.0
     """
-    b = check_int("budget", budget, low=1)
-    s = Fraction(check_real("sigma", sigma, low=0.0, low_open=True))
-    ni = check_int("n", n, low=1)
-    d = float(check_real("delta", delta, low=0.0, high=1.0, high_open=True))
+    b, s, ni, d = BUDGET.check(budget), SIGMA.check_float(sigma), N.check(n), DELTA.check_float(delta)
     if variant not in ("sound", "paper"):
         raise InvalidParameter("variant", variant, "'sound' or 'paper'")
-    step = float_up(2 / (s * ni))
-    conds = (f"budget B = {b}", f"sigma = {float(s)!r}", f"holdout n = {ni}", "Laplace noise")
+    step = float_up(THRESHOLDOUT.exact(1, s, ni))
+    conds = (f"budget B = {b}", f"sigma = {s!r}", f"holdout n = {ni}", "Laplace noise")
     if d == 0:
-        return DPGuarantee(float_up(2 * b / (s * ni)), 0.0, "Notes-Thresholdout", conds)
+        return DPGuarantee(float_up(THRESHOLDOUT.exact(b, s, ni)), 0.0, "Notes-Thresholdout", conds)
     if variant == "paper":
-        e = enclosure(lambda iv: iv.sqrt(32 * b * iv.log(2 / iv.mpf(d))) / (iv.mpf(float(s)) * ni))[1]
+        e = THRESHOLDOUT_APPROX.up(b, s, ni, d)
         adv = compose_dp([(step, 0.0)] * b, d).eps
         if not adv <= e:  # the closed form is only a theorem where advanced composition backs it
             raise RegimeError("Notes Thresholdout lemma (Dwork-Roth Cor 3.21)", "delta", d,
@@ -141,12 +159,10 @@ def thresholdout_theorem9(tau: float, m: int, budget: int, beta: float) -> Theor
     >>> p.threshold, round(p.sigma, 10)               # 0.0075, 0.01 / (96 ln 80000) = 9.22664...e-06
     (0.0075, 9.2266e-06)
     """
-    t = float(check_real("tau", tau, low=0.0, low_open=True))
-    mm = check_int("m", m, low=1)
-    bb = check_int("budget", budget, low=1, high=mm)
-    be = float(check_real("beta", beta, low=0.0, high=1.0, low_open=True, high_open=True))
-    thr = float(Fraction(3) * Fraction(t) / 4)
-    sig = enclosure(lambda iv: iv.mpf(t) / (96 * iv.log(4 * iv.mpf(mm) / iv.mpf(be))))[0]
+    t, mm = TAU.check_float(tau), M.check(m)
+    bb, be = BUDGET_M.check(budget, hi=mm), BETA.check_float(beta)
+    thr = float(THM9_T.exact(t))   # exact: 3 t / 4 of a float is a float unless it underflows
+    sig = THM9_SIGMA.down(t, mm, be)
     lm = math.log(mm / be)
     inner = math.log(lm / t) if lm / t > 1 else 0.0
     shape = lm / t**2 * min(bb, math.sqrt(bb * inner))
@@ -189,9 +205,9 @@ class Thresholdout:
             raise InvalidParameter("train", train, "a non-empty dataset (array of records)")
         if self._holdout.ndim == 0 or len(self._holdout) == 0:
             raise InvalidParameter("holdout", holdout, "a non-empty dataset (array of records)")
-        self.threshold = float(check_real("threshold", threshold, low=0.0))
-        self.sigma = float(check_real("sigma", sigma, low=0.0, low_open=True))
-        self.budget = check_int("budget", budget, low=1)
+        self.threshold = THRESHOLD.check_float(threshold)
+        self.sigma = SIGMA.check_float(sigma)
+        self.budget: int = BUDGET.check(budget)
         if noise not in ("laplace", "gaussian"):
             raise InvalidParameter("noise", noise, "'laplace' or 'gaussian'")
         if on_exhausted not in ("bottom", "raise"):
@@ -296,8 +312,7 @@ def sparse_validate_factor(i: int, budget: int, *,
     >>> sparse_validate_factor(3, 1), sparse_validate_factor(3, 1, variant="histories")
     (4, 3)
     """
-    ii = check_int("i", i, low=1)
-    bb = check_int("budget", budget, low=0)
+    ii, bb = INDEX.check(i), BUDGET_ONES.check(budget)
     if variant not in ("paper", "histories"):
         raise InvalidParameter("variant", variant, "'paper' or 'histories'")
     top = ii if variant == "paper" else ii - 1
@@ -314,7 +329,7 @@ def sparse_validate_bound(i: int, budget: int, beta_i: float, *,
     >>> sparse_validate_bound(3, 1, 0.01)
     0.04
     """
-    be = Fraction(check_real("beta_i", beta_i, low=0.0, high=1.0))
+    be = Fraction(BETA_I.check(beta_i))
     return min(float_up(sparse_validate_factor(i, budget, variant=variant) * be), 1.0)
 
 
@@ -330,8 +345,8 @@ class SparseValidate:
     def __init__(self, holdout: Any, *, m: int, budget: int,
                  on_exhausted: Literal["bottom", "raise"] = "bottom") -> None:
         self._holdout = holdout
-        self.m = check_int("m", m, low=1)
-        self.budget = check_int("budget", budget, low=1, high=self.m)
+        self.m: int = M.check(m)
+        self.budget: int = BUDGET_M.check(budget, hi=self.m)
         if on_exhausted not in ("bottom", "raise"):
             raise InvalidParameter("on_exhausted", on_exhausted, "'bottom' or 'raise'")
         self.on_exhausted = on_exhausted
@@ -360,7 +375,7 @@ class SparseValidate:
 
     def failure_bound(self, i: int, beta_i: float) -> float:
         """DFHPRR Thm 10's bound on P[psi_i(S) = 1] for this validator's budget."""
-        return sparse_validate_bound(check_int("i", i, low=1, high=self.m), self.budget, beta_i)
+        return sparse_validate_bound(INDEX.check(i, hi=self.m), self.budget, beta_i)
 
 
 def _thresholdout_eps(budget: int, sigma: float, n: int) -> DPGuarantee:
@@ -376,19 +391,20 @@ def _sv_bound(i: int, budget: int, beta_i: float) -> float:
 register(Theorem(
     id="Notes-Thresholdout", paper="Notes", number="Thresholdout lemma",
     title="Thresholdout is (2B/(sigma n), 0)-DP",
-    latex=r"\varepsilon = \frac{2B}{\sigma n};\quad \varepsilon_\delta = "
-          r"\frac{\sqrt{32 B \ln(2/\delta)}}{\sigma n}",
+    formula=THRESHOLDOUT, lhs=r"\varepsilon =",
     conditions=("Laplace noise as in DFHPRR's pseudocode", "statistical queries phi: X -> [0, 1]",
                 "holdout of n records; the training set is fixed"),
     units="eps in nats",
-    params=(Param("budget", Int(1), "overfitting budget B"),
-            Param("sigma", Real(0, lo_open=True), "noise rate sigma"),
-            Param("n", Int(1), "holdout size")),
+    params=(BUDGET, SIGMA, N),
     evaluator=_thresholdout_eps,
-    statement=lambda: 2 * sympy.Symbol("B") / (sympy.Symbol("sigma") * sympy.Symbol("n")),
     returns="DPGuarantee(eps rounded up, 0)",
     value_name="eps_nats",
 ))
+
+def _sv_statement() -> Any:
+    i, j, b = sympy.symbols("i j B", integer=True, nonnegative=True)
+    return sympy.Sum(sympy.binomial(i, j), (j, 0, sympy.Min(i - 1, b))) * sympy.Symbol("beta_i")
+
 
 register(Theorem(
     id="DFHPRR-10", paper="DFHPRR", number="Thm 10",
@@ -397,12 +413,11 @@ register(Theorem(
     conditions=("each candidate psi in Psi_i fails on a fresh sample w.p. <= beta_i",
                 "validator budgets m (queries) and B (ones)"),
     units="probability",
-    params=(Param("i", Int(1), "query index"),
-            Param("budget", Int(0), "budget B of ones"),
-            Param("beta_i", Real(0, 1), "fresh-sample failure probability")),
+    params=(INDEX, BUDGET_ONES, BETA_I),
     evaluator=_sv_bound,
-    statement=lambda: sympy.Sum(sympy.binomial(sympy.Symbol("i"), sympy.Symbol("j")),
-                                      (sympy.Symbol("j"), 0, sympy.Symbol("B"))) * sympy.Symbol("beta_i"),
+    # a sum with a symbolic number of terms: no closed-form body; the evaluator sums the
+    # binomials exactly (sparse_validate_factor)
+    statement=_sv_statement,
     returns="probability bound rounded up (at most 1)",
     value_name="probability",
 ))
@@ -416,17 +431,12 @@ def _thm9(tau: float, m: int, budget: int, beta: float) -> Theorem9Parameters:
 register(Theorem(
     id="DFHPRR-9", paper="DFHPRR", number="Thm 9",
     title="Thresholdout parameters: T = 3 tau/4, sigma = tau/(96 ln(4m/beta))",
-    latex=r"T = \tfrac{3\tau}{4},\ \sigma = \frac{\tau}{96\ln(4m/\beta)},\ n \ge n_0 = "
-          r"O\!\left(\frac{\ln(m/\beta)}{\tau^2}\min\{B, \sqrt{B\ln(\ln(m/\beta)/\tau)}\}\right)",
-    conditions=("holdout of n i.i.d. records", "m >= B >= 1 queries phi: X -> [0, 1]",
+    formula=THM9_SIGMA, lhs=r"T = \tfrac{3\tau}{4},\ \sigma =",
+    conditions=("holdout of n i.i.d. records", "m queries phi: X -> [0, 1]",
+                "n >= n0 = O(ln(m/beta)/tau^2 min(B, sqrt(B ln(ln(m/beta)/tau)))); "
                 "n0's constant is not stated: no sample size is derived"),
     units="T and sigma in the query's units",
-    params=(Param("tau", Real(0, lo_open=True), "accuracy tau"),
-            Param("m", Int(1), "number of queries"),
-            Param("budget", Int(1, relation="budget <= m"), "budget B"),
-            Param("beta", Real(0, 1, lo_open=True, hi_open=True), "failure probability")),
+    params=(TAU, M, BUDGET_M, BETA),
     evaluator=_thm9,
-    statement=lambda: sympy.Symbol("tau") / (96 * sympy.log(4 * sympy.Symbol("m")
-                                                                    / sympy.Symbol("beta"))),
     returns="Theorem9Parameters(threshold, sigma rounded down, n0_shape)", value_name="sigma",
 ))

@@ -9,7 +9,7 @@ generated ``docs/catalog.md``). The arrow runs one way: theorems â†’ registry â†
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..arith import Formula
@@ -50,14 +50,25 @@ class Param:
             return self.domain.condition(self.name)
         return f"{self.name}: {self.domain}"
 
-    def check(self, x: object) -> Any:
-        """Validate a scalar argument against the domain (InvalidParameter naming it)."""
-        assert isinstance(self.domain, Domain)
-        return self.domain.check(self.name, x)
+    def check(self, x: object, *, hi: float | None = None) -> Any:
+        """Validate a scalar argument against the domain (InvalidParameter naming it).
 
-    def check_float(self, x: object) -> float:
+        ``hi`` tightens the upper end where the domain's relation ties it to another argument
+        (``budget <= m``: ``check(budget, hi=m)``); the error then states the actual range."""
         assert isinstance(self.domain, Domain)
-        return self.domain.check_float(self.name, x)
+        d = self.domain if hi is None else replace(self.domain, hi=min(self.domain.hi, hi),
+                                                   hi_open=False)
+        return d.check(self.name, x)
+
+    def check_float(self, x: object, *, label: str | None = None) -> float:
+        """:meth:`check` as a float; ``label`` names the argument in errors (``steps[2].eps``)."""
+        assert isinstance(self.domain, Domain)
+        return self.domain.check_float(label or self.name, x)
+
+    def mask(self, arr: Any) -> Any:
+        """Entries of a float64 array inside the domain (relations not checked)."""
+        assert isinstance(self.domain, Domain)
+        return self.domain.mask(arr)
 
     def check_array(self, x: object) -> Any:
         """Validate every entry of an array argument; float64 back."""
@@ -73,6 +84,8 @@ class Theorem:
     paper: str
     number: str
     title: str
+    #: the hypotheses the parameters cannot express (parameter ranges live in ``params``; see
+    #: :meth:`all_conditions`)
     conditions: tuple[str, ...]
     units: str
     params: tuple[Param, ...]
@@ -120,6 +133,11 @@ class Theorem:
         if (self.formula is None) == (self.statement is None):
             raise ValueError(f"{self.id}: give exactly one of formula and statement")  # pragma: no cover
 
+    def all_conditions(self) -> tuple[str, ...]:
+        """The hypotheses (``conditions``: what the parameters cannot say) followed by each
+        parameter's domain, generated from its :class:`Param` (ranges are declared once)."""
+        return (*self.conditions, *(p.condition() for p in self.params))
+
     def sympy_statement(self) -> Any:
         """The statement as a sympy expression (generated from the formula when there is one)."""
         if self.formula is not None:
@@ -138,7 +156,7 @@ class Theorem:
         lines = [f"{self.id}: {self.title}", f"  source: {self.paper} {self.number}",
                  f"  statement: {self.statement_latex()}", f"  units: {self.units}",
                  "  conditions:"]
-        lines += [f"    * {c}" for c in self.conditions]
+        lines += [f"    * {c}" for c in self.all_conditions()]
         lines.append("  parameters:")
         lines += [f"    --{p.name.replace('_', '-')} ({p.domain_text}): {p.help}"
                   for p in self.params]

@@ -76,8 +76,8 @@ def _steps(steps: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
             e, d = st
         except (TypeError, ValueError) as exc:
             raise InvalidParameter(f"steps[{i}]", st, "an (eps, delta) pair") from exc
-        out.append((EPS.domain.check_float(f"steps[{i}].eps", e),
-                    DELTA.domain.check_float(f"steps[{i}].delta", d)))
+        out.append((EPS.check_float(e, label=f"steps[{i}].eps"),
+                    DELTA.check_float(d, label=f"steps[{i}].delta")))
     return out
 
 
