@@ -19,6 +19,10 @@ Commands::
                                             a result against one parameter (matplotlib)
     maxinfo plan STUDY.toml [--sweep P=LO:HI[:NUM] [--plot F.png]] [--solve P --target-gamma G]
                                             the study planner: the threshold for a planned study
+
+Why one module over 400 lines: it is only argparse wiring; each subcommand is a few lines
+that read the catalog, the planner or the corrections module and print through one emitter, and
+keeping the parser and its handlers together keeps ``maxinfo --help`` and the code in step.
 """
 
 from __future__ import annotations

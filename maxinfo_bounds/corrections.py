@@ -10,7 +10,6 @@ largest corrected threshold γ(α), with the theorems it used.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from .numeric import InvalidParameter, RegimeError, check_int, check_real
 from .planning import PlanError, PlanResult, Step, Study, plan
@@ -130,7 +129,7 @@ def correct(alpha: float, *, eps: float | None = None, n: int | None = None, iid
                       candidates=tuple((lb, r.gamma) for lb, r in done), notes=tuple(notes))
 
 
-def worked_example(alpha: float = 0.05, range_size: int = 20) -> dict[str, Any]:
+def worked_example(alpha: float = 0.05, range_size: int = 20) -> dict[str, object]:
     """The built-in example: a test chosen among ``range_size`` candidates after seeing the data.
 
     The selection outputs one of ``range_size`` hypotheses, so its description length bounds

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from .numeric import InvalidParameter
 
@@ -30,7 +30,7 @@ __all__ = ["Bound", "DPGuarantee", "Reportable"]
 class Reportable(Protocol):
     """A result type with a JSON form (units in the field names): what the CLI prints."""
 
-    def as_dict(self) -> dict[str, Any]: ...
+    def as_dict(self) -> dict[str, object]: ...
 
 
 def _check(name: str, v: object, low: float, high: float, what: str) -> None:
@@ -76,7 +76,7 @@ class Bound:
         return (rf"$I^{{\beta}}_{{{sub}}} \le {self.k!r}\ \text{{bits}},\ \beta = {self.beta!r}"
                 rf"\quad\text{{({self.theorem})}}$")
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         """JSON-ready, units in the field names (``k_bits`` rounded up, ``beta`` rounded up)."""
         return {"theorem": self.theorem, "k_bits": self.k, "beta": self.beta, "k_rounding": "up",
                 "product_only": self.product_only, "variant": self.variant,
@@ -102,7 +102,7 @@ class DPGuarantee:
     def _repr_latex_(self) -> str:
         return rf"$({self.eps!r}, {self.delta!r})\text{{-DP}}\quad\text{{({self.theorem})}}$"
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         """JSON-ready, units in the field names (both rounded up)."""
         return {"theorem": self.theorem, "eps_nats": self.eps, "delta": self.delta,
                 "rounding": "up", "conditions_checked": list(self.conditions)}

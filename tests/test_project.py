@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -50,3 +51,32 @@ def test_public_api_names():
     assert issubclass(maxinfo_bounds.InvalidParameter, ValueError)
     assert issubclass(maxinfo_bounds.RegimeError, ValueError)
     assert (ROOT / "maxinfo_bounds" / "py.typed").exists()
+
+
+def test_public_signatures_have_no_any():
+    """Every public function and method of the user-facing modules is typed precisely: no
+    ``Any`` in a parameter or return annotation (overloads included)."""
+    import inspect
+    import typing
+
+    import maxinfo_bounds
+    import maxinfo_bounds.measures
+    import maxinfo_bounds.planning
+    import maxinfo_bounds.theorems.dp_accounting
+
+    bad = []
+    for mod in (maxinfo_bounds, maxinfo_bounds.measures, maxinfo_bounds.planning,
+                maxinfo_bounds.theorems.dp_accounting):
+        for name in mod.__all__:
+            obj = getattr(mod, name)
+            funcs = [obj] if inspect.isfunction(obj) else [
+                f for n, f in vars(obj).items() if inspect.isfunction(f) and not n.startswith("_")
+            ] if inspect.isclass(obj) else []
+            for f in funcs:
+                sigs = [inspect.signature(o) for o in typing.get_overloads(f)] or [inspect.signature(f)]
+                for s in sigs:
+                    text = " ".join([str(p.annotation) for p in s.parameters.values()]
+                                    + [str(s.return_annotation)])
+                    if re.search(r"\bAny\b", text):
+                        bad.append(f"{mod.__name__}.{name}.{f.__name__}: {s}")
+    assert not bad, "\n".join(bad)

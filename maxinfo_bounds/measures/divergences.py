@@ -4,18 +4,20 @@ Def 1.2), KL divergence, total variation. Bits unless ``unit="nats"``."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, overload
+from typing import overload
 
 import numpy as np
 from scipy.special import rel_entr
 
 from ..numeric import (
     PROB_TOL,
+    ExactLog,
     Unit,
     check_int,
     check_real,
     check_unit,
 )
+from ..types import FloatArray, MpfLike
 from .engine import LN2, ArrayLike, divergence_of, mp_log_sum, pair_tables
 
 __all__ = ["approx_max_divergence", "hockey_stick", "kl_divergence", "max_divergence", "tv_distance"]
@@ -56,21 +58,21 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, c: float | Fraction, *, exact: bool
 
 
 @overload
-
-
 def approx_max_divergence(p: ArrayLike, q: ArrayLike, beta: float | Fraction = ..., *,
-                          unit: Unit = ..., exact: bool | None = ..., tol: float = ...) -> Any: ...
+                          unit: Unit = ..., exact: bool | None = ...,
+                          tol: float = ...) -> float | ExactLog: ...
 
 
 @overload
-
-
 def approx_max_divergence(p: ArrayLike, q: ArrayLike, beta: ArrayLike, *,
-                          unit: Unit = ..., exact: bool | None = ..., tol: float = ...) -> Any: ...
+                          unit: Unit = ..., exact: bool | None = ...,
+                          tol: float = ...) -> FloatArray | list[ExactLog]: ...
 
 
-def approx_max_divergence(p: ArrayLike, q: ArrayLike, beta: Any = 0.0, *, unit: Unit = "bits",
-                          exact: bool | None = None, tol: float = PROB_TOL) -> Any:
+def approx_max_divergence(p: ArrayLike, q: ArrayLike, beta: float | Fraction | ArrayLike = 0.0, *,
+                          unit: Unit = "bits",
+                          exact: bool | None = None,
+                          tol: float = PROB_TOL) -> float | ExactLog | FloatArray | list[ExactLog]:
     r"""β-approximate max-divergence :math:`D^\beta_\infty(P\|Q)`, in bits (default) or nats.
 
     .. math:: D^{\beta}_\infty(P\|Q) = \log_2 \sup_{O:\,P(O)>\beta} \frac{P(O)-\beta}{Q(O)}
@@ -108,7 +110,7 @@ def approx_max_divergence(p: ArrayLike, q: ArrayLike, beta: Any = 0.0, *, unit: 
 
 
 def max_divergence(p: ArrayLike, q: ArrayLike, *, unit: Unit = "bits",
-                   exact: bool | None = None, tol: float = PROB_TOL) -> Any:
+                   exact: bool | None = None, tol: float = PROB_TOL) -> float | ExactLog:
     r"""Max-divergence :math:`D_\infty(P\|Q) = \log_2 \max_{x:\,p(x)>0} p(x)/q(x)` (β = 0).
 
     Source: DFHPRR Def 2. ``+inf`` if ``q(x) = 0 < p(x)`` somewhere.
@@ -120,7 +122,7 @@ def max_divergence(p: ArrayLike, q: ArrayLike, *, unit: Unit = "bits",
 
 
 def kl_divergence(p: ArrayLike, q: ArrayLike, *, unit: Unit = "bits", exact: bool | None = None,
-                  dps: int = 50, tol: float = PROB_TOL) -> Any:
+                  dps: int = 50, tol: float = PROB_TOL) -> float | MpfLike:
     r"""Kullback–Leibler divergence :math:`\sum_x p(x)\log_2\frac{p(x)}{q(x)}`, in bits.
 
     ``+inf`` when ``q(x) = 0 < p(x)``. Float path: :func:`scipy.special.rel_entr`. Exact mode:

@@ -24,6 +24,7 @@ from ..numeric import (
     iter_pairs,
     wants_exact,
 )
+from ..types import FloatArray, MpfLike
 
 #: a probability table: anything numpy reads, or (nested) sequences of Fractions (exact mode)
 ArrayLike = _NpArrayLike | Sequence[Fraction] | Sequence[Sequence[Fraction]]
@@ -280,7 +281,7 @@ def sup_ratio_exact(p: NDArray[Any], q: NDArray[Any], beta: Fraction) -> Fractio
 
 
 def divergence_of(pa: NDArray[Any], qa: NDArray[Any], ex: bool, beta: Any,
-                unit: Unit) -> Any:
+                unit: Unit) -> float | ExactLog | FloatArray | list[ExactLog]:
     betas, scalar = _betas(beta, ex)
     if ex:
         assert isinstance(betas, list)
@@ -293,7 +294,7 @@ def divergence_of(pa: NDArray[Any], qa: NDArray[Any], ex: bool, beta: Any,
     return k.reshape(np.shape(beta))
 
 
-def mp_log_sum(pairs: Iterable[tuple[Fraction, Fraction]], unit: Unit, dps: int) -> Any:
+def mp_log_sum(pairs: Iterable[tuple[Fraction, Fraction]], unit: Unit, dps: int) -> MpfLike:
     """sum p ln(p/q) over p > 0 in mpmath at ``dps`` digits (q == 0 < p gives +inf)."""
     with mpmath.workdps(dps + 15):
         total = mpmath.mpf(0)
@@ -301,14 +302,16 @@ def mp_log_sum(pairs: Iterable[tuple[Fraction, Fraction]], unit: Unit, dps: int)
             if pi == 0:
                 continue
             if qi == 0:
-                return mpmath.inf
+                inf: MpfLike = mpmath.inf
+                return inf
             r = pi / qi
             total += (mpmath.mpf(pi.numerator) / pi.denominator) * mpmath.log(
                 mpmath.mpf(r.numerator) / r.denominator)
         if unit == "bits":
             total /= mpmath.log(2)
     with mpmath.workdps(dps):
-        return +total
+        out: MpfLike = +total
+        return out
 
 
 def mechanism_table(mechanism: Any, neighbors: Any, exact: bool | None,

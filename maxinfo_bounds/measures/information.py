@@ -3,24 +3,39 @@
 
 from __future__ import annotations
 
-from typing import Any
+from fractions import Fraction
+from typing import overload
 
 import numpy as np
 from scipy.special import rel_entr
 
 from ..numeric import (
     PROB_TOL,
+    ExactLog,
     Unit,
     check_int,
     check_unit,
 )
+from ..types import FloatArray, MpfLike
 from .engine import LN2, ArrayLike, divergence_of, joint_table, log_unit, mp_log_sum
 
 __all__ = ["approx_max_information", "log_ratio_tail", "max_information", "mutual_information"]
 
 
-def approx_max_information(joint: ArrayLike, beta: Any = 0.0, *, unit: Unit = "bits",
-                           exact: bool | None = None, tol: float = PROB_TOL) -> Any:
+@overload
+def approx_max_information(joint: ArrayLike, beta: float | Fraction = ..., *, unit: Unit = ...,
+                           exact: bool | None = ..., tol: float = ...) -> float | ExactLog: ...
+
+
+@overload
+def approx_max_information(joint: ArrayLike, beta: ArrayLike, *, unit: Unit = ...,
+                           exact: bool | None = ...,
+                           tol: float = ...) -> FloatArray | list[ExactLog]: ...
+
+
+def approx_max_information(joint: ArrayLike, beta: float | Fraction | ArrayLike = 0.0, *,
+                           unit: Unit = "bits", exact: bool | None = None,
+                           tol: float = PROB_TOL) -> float | ExactLog | FloatArray | list[ExactLog]:
     r"""β-approximate max-information :math:`I^\beta_\infty(X;Y)` of a joint table, in bits.
 
     .. math:: I^{\beta}_\infty(X;Y) = D^{\beta}_\infty\bigl((X,Y)\,\|\,X\otimes Y\bigr)
@@ -45,7 +60,7 @@ def approx_max_information(joint: ArrayLike, beta: Any = 0.0, *, unit: Unit = "b
 
 
 def max_information(joint: ArrayLike, *, unit: Unit = "bits", exact: bool | None = None,
-                    tol: float = PROB_TOL) -> Any:
+                    tol: float = PROB_TOL) -> float | ExactLog:
     r"""Max-information :math:`I_\infty(X;Y) = \log_2 \max_{x,y} \frac{P(x,y)}{P(x)P(y)}`.
 
     Source: RRST Def 1.2; DFHPRR Def 3 with β = 0.
@@ -57,7 +72,7 @@ def max_information(joint: ArrayLike, *, unit: Unit = "bits", exact: bool | None
 
 
 def mutual_information(joint: ArrayLike, *, unit: Unit = "bits", exact: bool | None = None,
-                       dps: int = 50, tol: float = PROB_TOL) -> Any:
+                       dps: int = 50, tol: float = PROB_TOL) -> float | MpfLike:
     r"""Mutual information :math:`I(X;Y) = D_{KL}\bigl((X,Y)\,\|\,X\otimes Y\bigr)`, in bits.
 
     >>> mutual_information([[0.5, 0.0], [0.0, 0.5]])   # Y = X, a fair bit, hand
@@ -75,7 +90,8 @@ def mutual_information(joint: ArrayLike, *, unit: Unit = "bits", exact: bool | N
     return v / LN2 if unit == "bits" else v
 
 
-def log_ratio_tail(joint: ArrayLike, k: Any, *, unit: Unit = "bits", tol: float = PROB_TOL) -> Any:
+def log_ratio_tail(joint: ArrayLike, k: float | ArrayLike, *, unit: Unit = "bits",
+                   tol: float = PROB_TOL) -> float | FloatArray:
     r"""``Pr[Z >= k]`` for the information density ``Z = log2 P(x,y) / (P(x)P(y))``, (x,y) ~ joint.
 
     The quantity of RRST Lemma 3.2 (DFHPRR Lemma 18): if ``Pr[Z >= k] <= beta`` then
@@ -95,4 +111,4 @@ def log_ratio_tail(joint: ArrayLike, k: Any, *, unit: Unit = "bits", tol: float 
     tail = np.concatenate((np.cumsum(ws[::-1])[::-1], [0.0]))
     kk = np.asarray(k, dtype=np.float64)
     res = tail[np.searchsorted(zs, kk, side="left")]
-    return float(res) if np.ndim(k) == 0 else res
+    return float(res) if kk.ndim == 0 else res

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import Any
 
 import mpmath
 import numpy as np
@@ -18,13 +17,15 @@ from ..numeric import (
     check_real,
     log_le,
 )
+from ..types import MpfLike
 from .engine import ArrayLike, mechanism_table, pair_tables, sup_ratio_exact, sup_ratio_float, to_mpf
 
 __all__ = ["dp_delta", "dp_epsilon", "is_indistinguishable", "is_pointwise_indistinguishable"]
 
 
 def dp_delta(mechanism: ArrayLike, eps: float | Fraction, neighbors: Iterable[tuple[int, int]],
-             *, exact: bool | None = None, dps: int = 50, tol: float = PROB_TOL) -> Any:
+             *, exact: bool | None = None, dps: int = 50,
+             tol: float = PROB_TOL) -> float | Fraction | MpfLike:
     r"""The least δ for which ``mechanism`` is (ε, δ)-DP over ``neighbors`` (both directions).
 
     .. math:: \delta^*(\varepsilon) = \max_{(x,x')} \sum_y \max\bigl(0, M[x,y] - e^{\varepsilon} M[x',y]\bigr)
@@ -59,7 +60,8 @@ def dp_delta(mechanism: ArrayLike, eps: float | Fraction, neighbors: Iterable[tu
                                 for a, b in zip(M[i], M[j]))
                 best = max(best, h)
         with mpmath.workdps(dps):
-            return +best
+            out: MpfLike = +best
+            return out
     c = math.exp(float(e))
     I = np.fromiter((i for i, _ in pairs), dtype=np.intp, count=len(pairs))
     J = np.fromiter((j for _, j in pairs), dtype=np.intp, count=len(pairs))
@@ -72,7 +74,7 @@ def dp_delta(mechanism: ArrayLike, eps: float | Fraction, neighbors: Iterable[tu
 
 
 def dp_epsilon(mechanism: ArrayLike, delta: float | Fraction, neighbors: Iterable[tuple[int, int]],
-               *, exact: bool | None = None, tol: float = PROB_TOL) -> Any:
+               *, exact: bool | None = None, tol: float = PROB_TOL) -> float | ExactLog:
     r"""The least ε ≥ 0 (in nats) for which ``mechanism`` is (ε, δ)-DP over ``neighbors``.
 
     .. math::

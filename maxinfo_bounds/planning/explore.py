@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from ..numeric import check_real
 from ..search import boundary
@@ -25,7 +24,7 @@ __all__ = ["sweep", "solve", "with_param", "INT_PARAMS"]
 INT_PARAMS = {"times", "n", "range_size", "c", "budget", "family_size", "holdout_n"}
 
 
-def with_param(study: Study, param: str, value: Any) -> Study:
+def with_param(study: Study, param: str, value: float | int | str) -> Study:
     """The study with ``param`` set: ``n``, ``alpha``, or a step field (``steps[i].field`` or a
     bare field name: the first step that has it; ``times`` is the first step's)."""
     if param == "n":

@@ -48,7 +48,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -83,7 +82,7 @@ class RouteRow:
     required_n: int | None = None
     required_n_note: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {"route": self.name, "kind": self.kind, "valid": self.valid,
                 "threshold_p_value": self.threshold, "test_records": self.test_records,
                 "note": self.note, "power_at_study_n": self.power,
@@ -112,7 +111,7 @@ class PowerPlan:
         return [(name, g, why, None if (sp is None or g is None) else power_at(sp, g, self.study.n))
                 for name, g, why in self.reuse.candidates]
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         sp = self.study.power
         return {
             "study": self.study.name, "n_records": self.study.n, "alpha": self.study.alpha,

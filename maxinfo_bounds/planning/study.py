@@ -175,7 +175,7 @@ def _int(src: str, key: str, v: Any, *, low: int = 1) -> int:
     return v
 
 
-def parse_study(doc: Mapping[str, Any], source: str = "<study>") -> Study:
+def parse_study(doc: Mapping[str, object], source: str = "<study>") -> Study:
     """Validate a parsed study document (the TOML's tables) into a :class:`Study`."""
     allowed_top = {"study", "data", "steps", "test", "power"}
     for key in doc:

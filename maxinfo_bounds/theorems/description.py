@@ -9,12 +9,13 @@ DFHPRR Thm 6: an algorithm whose output takes values in a finite set ``Y`` has, 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, overload
 
 from ..arith import Formula, NotExact
 from ..domain import Int, Real
 from ..numeric import fast_up, float_up, is_array
 from ..results import Bound
+from ..types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
 from .registry import Param, Theorem, register
 
 __all__ = ["description_length_max_information"]
@@ -32,7 +33,17 @@ def _body(c: Any, range_size: Any, beta: Any) -> Any:
 DESCRIPTION = Formula(_body, ("m", "beta"), integer=("m",))
 
 
-def description_length_max_information(range_size: Any, beta: Any) -> Any:
+@overload
+def description_length_max_information(range_size: IntLike, beta: RealLike) -> Bound: ...  # type: ignore[overload-overlap]
+
+
+@overload
+def description_length_max_information(range_size: IntOrArray,
+                                       beta: RealOrArray) -> FloatArray: ...
+
+
+def description_length_max_information(range_size: IntOrArray,
+                                       beta: RealOrArray) -> Bound | FloatArray:
     r"""β-approximate max-information bound log2(|Y|/β) for a range of ``range_size`` values.
 
     .. math:: I^{\beta}_\infty(A, n) \le \log_2(|Y|/\beta)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 from scipy.optimize import minimize_scalar
@@ -38,6 +38,7 @@ from ..numeric import (
     is_array,
     iv_prec,
 )
+from ..types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
 from .registry import Param, Theorem, register
 
 __all__ = [
@@ -82,7 +83,18 @@ MCDIARMID = {v: Formula(_mcdiarmid_body, ("k", "beta", "tau", "n", "Delta"), int
                         kwargs={"variant": v}) for v in ("sound", "paper")}
 
 
-def hoeffding_transfer(k: Any, beta: Any, tau: Any, n: Any, *, dps: int = 30) -> Any:
+@overload
+def hoeffding_transfer(k: RealLike, beta: RealLike, tau: RealLike, n: IntLike, *,  # type: ignore[overload-overlap]
+                       dps: int = ...) -> float: ...
+
+
+@overload
+def hoeffding_transfer(k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: IntOrArray, *,
+                       dps: int = ...) -> FloatArray: ...
+
+
+def hoeffding_transfer(k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: IntOrArray, *,
+                       dps: int = 30) -> float | FloatArray:
     r"""Probability that an adaptively chosen [0,1]-loss estimate is off by more than τ.
 
     .. math:: \Pr[|\hat L - L| > \tau] \le 2^{k}\cdot 2 e^{-2\tau^2 n} + \beta
@@ -139,7 +151,7 @@ class TailBound:
         return (f"Pr[|q(P^n) - q(X)| >= {self.deviation!r}] < {self.probability!r} "
                 f"({self.theorem}){flag}")
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         """JSON-ready (both numbers rounded up)."""
         return {"theorem": self.theorem, "deviation": self.deviation,
                 "probability": self.probability, "rounding": "up", "in_regime": self.in_regime,
@@ -158,8 +170,18 @@ B2_PROBABILITY = Formula(lambda c, e, d: d / e, ("epsilon", "delta"))
 B2_N0 = Formula(lambda c, e, d: c.log(4 * e / d) / e ** 2, ("epsilon", "delta"))
 
 
-def bnsssu_transfer(eps: Any, delta: Any, n: Any, sensitivity: Any, *,
-                    strict: bool = True) -> Any:
+@overload
+def bnsssu_transfer(eps: RealLike, delta: RealLike, n: IntLike, sensitivity: RealLike, *,  # type: ignore[overload-overlap]
+                    strict: bool = ...) -> TailBound: ...
+
+
+@overload
+def bnsssu_transfer(eps: RealOrArray, delta: RealOrArray, n: IntOrArray, sensitivity: RealOrArray,
+                    *, strict: bool = ...) -> tuple[FloatArray, FloatArray]: ...
+
+
+def bnsssu_transfer(eps: RealOrArray, delta: RealOrArray, n: IntOrArray, sensitivity: RealOrArray,
+                    *, strict: bool = True) -> TailBound | tuple[FloatArray, FloatArray]:
     r"""Generalization of (ε, δ)-DP selection of Δ-sensitive queries (Bassily et al.).
 
     .. math:: \Pr\bigl[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge 18\varepsilon\Delta n\bigr] < \delta/\varepsilon
@@ -204,8 +226,20 @@ def bnsssu_transfer(eps: Any, delta: Any, n: Any, sensitivity: Any, *,
                      in_regime=not bad)
 
 
-def mcdiarmid_transfer(k: Any, beta: Any, tau: Any, n: Any, sensitivity: Any, *,
-                       variant: str = "sound", dps: int = 30) -> Any:
+@overload
+def mcdiarmid_transfer(k: RealLike, beta: RealLike, tau: RealLike, n: IntLike,  # type: ignore[overload-overlap]
+                       sensitivity: RealLike, *, variant: str = ..., dps: int = ...) -> float: ...
+
+
+@overload
+def mcdiarmid_transfer(k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: IntOrArray,
+                       sensitivity: RealOrArray, *, variant: str = ...,
+                       dps: int = ...) -> FloatArray: ...
+
+
+def mcdiarmid_transfer(k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: IntOrArray,
+                       sensitivity: RealOrArray, *, variant: str = "sound",
+                       dps: int = 30) -> float | FloatArray:
     r"""Max-information transfers McDiarmid's inequality to adaptively chosen Δ-sensitive queries.
 
     .. math::
@@ -246,7 +280,17 @@ def _b1_body(c: Any, delta: Any, n: Any) -> Any:
 B1 = Formula(_b1_body, ("delta", "n"))
 
 
-def pvalue_sensitivity_lower_bound(n: Any, *, variant: str = "optimal", dps: int = 30) -> Any:
+@overload
+def pvalue_sensitivity_lower_bound(n: IntLike, *, variant: str = ..., dps: int = ...) -> float: ...  # type: ignore[overload-overlap]
+
+
+@overload
+def pvalue_sensitivity_lower_bound(n: IntOrArray, *, variant: str = ...,
+                                   dps: int = ...) -> FloatArray: ...
+
+
+def pvalue_sensitivity_lower_bound(n: IntOrArray, *, variant: str = "optimal",
+                                   dps: int = 30) -> float | FloatArray:
     r"""Lower bound on the sensitivity of any p-value ``p o phi`` on n records.
 
     .. math:: \Delta \ge \frac{1/2 - \delta}{\sqrt{\tfrac{n}{2}\ln(1/\delta)}}\ \ \forall\,\delta\in(0, 1/2);

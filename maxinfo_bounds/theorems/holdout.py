@@ -16,6 +16,10 @@ Units: eps in nats, k in bits. Every privacy parameter and probability bound is 
 >>> a = th.query(lambda x: (x > 0.5).astype(float))   # train and holdout agree: training mean
 >>> a == float(np.mean(train > 0.5)), th.remaining_budget
 (True, 10)
+
+Why one module over 400 lines: the two algorithms, their guarantees and their catalog entries
+share the parameter declarations and the paper (DFHPRR §3–4); split, each half would import the
+other's.
 """
 
 from __future__ import annotations
@@ -24,11 +28,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 import numpy as np
 import sympy
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from ..arith import Formula
 from ..domain import Int, Real
@@ -75,6 +79,10 @@ THRESHOLDOUT_APPROX = Formula(
 THM9_T = Formula(lambda c, tau: c.num(Fraction(3, 4)) * tau, ("tau",))
 THM9_SIGMA = Formula(lambda c, tau, m, beta: tau / (96 * c.log(4 * m / beta)),
                      ("tau", "m", "beta"), integer=("m",))
+
+
+#: the holdout set's type (SparseValidate passes it to each query unchanged)
+H = TypeVar("H")
 
 
 class BudgetExhausted(MaxinfoError, RuntimeError):
@@ -140,7 +148,7 @@ class Theorem9Parameters:
     note: str = ("DFHPRR Thm 9 states n >= n0 = O(n0_shape) without the constant, so no "
                  "explicit sample size follows from it; n0_shape is the bound's shape only.")
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         """JSON-ready (the result fields; the inputs are the caller's)."""
         return {"theorem": "DFHPRR-9", "threshold": self.threshold, "sigma": self.sigma,
                 "sigma_rounding": "down (within an ulp)", "n0_shape": self.n0_shape,
@@ -196,7 +204,7 @@ class Thresholdout:
     answer ξ then a fresh γ.
     """
 
-    def __init__(self, train: Any, holdout: Any, *, threshold: float, sigma: float, budget: int,
+    def __init__(self, train: ArrayLike, holdout: ArrayLike, *, threshold: float, sigma: float, budget: int,
                  rng: Any, noise: Literal["laplace", "gaussian"] = "laplace",
                  on_exhausted: Literal["bottom", "raise"] = "bottom") -> None:
         self._train = np.asarray(train)
@@ -229,13 +237,13 @@ class Thresholdout:
             return float(self._rng.laplace(0.0, c * self.sigma))
         return float(self._rng.normal(0.0, c * self.sigma))
 
-    def query(self, phi: Callable[[Any], Any]) -> float | None:
+    def query(self, phi: Callable[[NDArray[np.generic]], ArrayLike]) -> float | None:
         """Answer ``phi``: the training mean, or the noisy holdout mean if they differ."""
         if not callable(phi):
             raise InvalidParameter("phi", phi, "a callable mapping records to values in [0, 1]")
         return self.query_values(phi(self._train), phi(self._holdout))
 
-    def query_values(self, train_values: Any, holdout_values: Any) -> float | None:
+    def query_values(self, train_values: ArrayLike, holdout_values: ArrayLike) -> float | None:
         """Answer a query given its values on every training and holdout record."""
         tv = self._values("train_values", train_values, len(self._train))
         hv = self._values("holdout_values", holdout_values, len(self._holdout))
@@ -333,7 +341,7 @@ def sparse_validate_bound(i: int, budget: int, beta_i: float, *,
     return min(float_up(sparse_validate_factor(i, budget, variant=variant) * be), 1.0)
 
 
-class SparseValidate:
+class SparseValidate(Generic[H]):
     """DFHPRR's SparseValidate(m, B): answers psi(S_h) for Boolean queries on the holdout set,
     at most m queries and at most B answers equal to 1.
 
@@ -342,7 +350,7 @@ class SparseValidate:
     (False, True, None)
     """
 
-    def __init__(self, holdout: Any, *, m: int, budget: int,
+    def __init__(self, holdout: H, *, m: int, budget: int,
                  on_exhausted: Literal["bottom", "raise"] = "bottom") -> None:
         self._holdout = holdout
         self.m: int = M.check(m)
@@ -357,7 +365,7 @@ class SparseValidate:
     def exhausted(self) -> bool:
         return self.queries_answered >= self.m or self.ones >= self.budget
 
-    def query(self, psi: Callable[[Any], Any]) -> bool | None:
+    def query(self, psi: Callable[[H], object]) -> bool | None:
         """psi(S_h) as a bool, or None (⊥) / BudgetExhausted once a budget is spent."""
         if not callable(psi):
             raise InvalidParameter("psi", psi, "a callable mapping the holdout set to a bit")

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 from scipy.optimize import brentq
@@ -44,6 +44,7 @@ from ..numeric import (
 )
 from ..results import Bound
 from ..search import first_true
+from ..types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
 from .registry import Param, Theorem, register
 
 __all__ = [
@@ -141,8 +142,18 @@ def mi_k_float(m: float, beta: float) -> float:
     return (m - MI_CURVE.estimate(beta, 0.0)) / beta   # f_k(beta) = k beta + f_0(beta) = m
 
 
-def mi_to_approx_max_information(m: Any, k: Any, *, variant: str = "exact",
-                                 dps: int = 30) -> Any:
+@overload
+def mi_to_approx_max_information(m: RealLike, k: RealLike, *, variant: str = ...,  # type: ignore[overload-overlap]
+                                 dps: int = ...) -> Bound: ...
+
+
+@overload
+def mi_to_approx_max_information(m: RealOrArray, k: RealOrArray, *, variant: str = ...,
+                                 dps: int = ...) -> FloatArray: ...
+
+
+def mi_to_approx_max_information(m: RealOrArray, k: RealOrArray, *, variant: str = "exact",
+                                 dps: int = 30) -> Bound | FloatArray:
     r"""A (k, β) max-information bound from a mutual-information bound ``m`` bits.
 
     .. math:: I(X;Y) \le m \implies I^{\beta(k)}_\infty(X;Y) \le k,\quad \beta(k) = \frac{m+0.54}{k}\ (\text{paper})
@@ -224,9 +235,21 @@ BETA_TO_MI = Param("beta", Real(0, 1, relation="paper: beta <= 3(1 - 2^-k)/20; s
 SUPPORT = Param("support_size", Int(1), "number of values of X")
 
 
-def approx_max_information_to_mi(k: float, beta: float, support_size: int, *,
-                                 variant: str = "sound", unit: str = "bits",
-                                 strict: bool = True, dps: int = 30) -> Any:
+@overload
+def approx_max_information_to_mi(k: RealLike, beta: RealLike, support_size: IntLike, *,  # type: ignore[overload-overlap]
+                                 variant: str = ..., unit: str = ..., strict: bool = ...,
+                                 dps: int = ...) -> float: ...
+
+
+@overload
+def approx_max_information_to_mi(k: RealOrArray, beta: RealOrArray, support_size: IntOrArray, *,
+                                 variant: str = ..., unit: str = ..., strict: bool = ...,
+                                 dps: int = ...) -> FloatArray: ...
+
+
+def approx_max_information_to_mi(k: RealOrArray, beta: RealOrArray, support_size: IntOrArray, *,
+                                 variant: str = "sound", unit: str = "bits", strict: bool = True,
+                                 dps: int = 30) -> float | FloatArray:
     r"""A mutual-information bound from ``I^beta_infty(X; Y) <= k`` bits; X on ``support_size`` values.
 
     .. math:: I(X;Y) \le 2k\ln 2 + \frac{2\beta\log_2(|\Sigma|/2\beta)}{1 - 2^{-k}}\quad(\text{paper; in nats})
@@ -277,7 +300,7 @@ def _to_mi_regime(k: Any, beta: Any, variant: str) -> tuple[Any, str]:
 
 
 def _to_mi_vectorised(k: Any, beta: Any, support_size: Any, variant: str, unit: str,
-                      strict: bool) -> Any:
+                      strict: bool) -> FloatArray:
     ka, ba = K_POS.check_array(k), BETA_TO_MI.check_array(beta)
     ka, ba, sa = np.broadcast_arrays(ka, ba, SUPPORT.check_array(support_size))
     ok, cond = _to_mi_regime(ka, ba, variant)

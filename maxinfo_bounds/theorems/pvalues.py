@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import sympy
@@ -31,6 +31,7 @@ from ..numeric import (
     iv_prec,
 )
 from ..search import first_true
+from ..types import FloatArray, RealLike, RealOrArray
 from .mutual_info import PAPER_CONSTANT, mi_beta_exact, mi_beta_float
 from .registry import Param, Theorem, register
 
@@ -52,7 +53,18 @@ def _gamma_body(c: Any, alpha: Any, k: Any, beta: Any) -> Any:
 PVALUE_CORRECTION = Formula(_gamma_body, ("alpha", "k", "beta"))
 
 
-def pvalue_correction(alpha: Any, k: Any, beta: Any, *, dps: int = 30) -> Any:
+@overload
+def pvalue_correction(alpha: RealLike, k: RealLike, beta: RealLike, *,  # type: ignore[overload-overlap]
+                      dps: int = ...) -> float: ...
+
+
+@overload
+def pvalue_correction(alpha: RealOrArray, k: RealOrArray, beta: RealOrArray, *,
+                      dps: int = ...) -> FloatArray: ...
+
+
+def pvalue_correction(alpha: RealOrArray, k: RealOrArray, beta: RealOrArray, *,
+                      dps: int = 30) -> float | FloatArray:
     r"""Corrected significance threshold γ(α) = max((α − β)/2^k, 0), rounded down.
 
     .. math:: \gamma(\alpha) = \max\bigl((\alpha - \beta)\,2^{-k},\ 0\bigr)
@@ -117,7 +129,18 @@ def _statement_rz() -> Any:
     return sympy.Le(g + sympy.sqrt(_M / sympy.log(1 / (2 * g))), _ALPHA)
 
 
-def mi_pvalue_correction(alpha: Any, m: Any, *, variant: str = "optimal", dps: int = 30) -> Any:
+@overload
+def mi_pvalue_correction(alpha: RealLike, m: RealLike, *, variant: str = ...,  # type: ignore[overload-overlap]
+                         dps: int = ...) -> float: ...
+
+
+@overload
+def mi_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, variant: str = ...,
+                         dps: int = ...) -> FloatArray: ...
+
+
+def mi_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, variant: str = "optimal",
+                         dps: int = 30) -> float | FloatArray:
     r"""p-value correction for a selection with mutual information at most ``m`` bits.
 
     .. math:: \gamma(\alpha) = \frac{\alpha}{2}\, 2^{-\frac{2}{\alpha}(m + 0.54)} \quad(\text{paper})
@@ -176,7 +199,17 @@ def mi_pvalue_correction(alpha: Any, m: Any, *, variant: str = "optimal", dps: i
     return best
 
 
-def russo_zou_pvalue_correction(alpha: Any, m: Any, *, dps: int = 30) -> Any:
+@overload
+def russo_zou_pvalue_correction(alpha: RealLike, m: RealLike, *, dps: int = ...) -> float: ...  # type: ignore[overload-overlap]
+
+
+@overload
+def russo_zou_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *,
+                                dps: int = ...) -> FloatArray: ...
+
+
+def russo_zou_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *,
+                                dps: int = 30) -> float | FloatArray:
     r"""The largest γ that Russo–Zou's mutual-information bound certifies at level α.
 
     .. math:: \Pr[p \le \gamma] \le \gamma + \sqrt{\frac{m_{\mathrm{nats}}}{\ln(1/(2\gamma))}} \le \alpha

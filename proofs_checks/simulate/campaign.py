@@ -4,6 +4,9 @@ Statistics: every confidence bound is one-sided at ``confidence`` (0.999 by defa
 tests too); an interval meant to contain a known value is two-sided at the same level. Binomial
 quantities use exact Clopper–Pearson bounds; means over repetitions use Student's t (the
 fresh-accuracy check pools the repetitions into one exact binomial count).
+
+Why one module over 400 lines: one campaign: its units, the statistical checks on their results,
+the report and the plots read the same records.
 """
 
 from __future__ import annotations

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from ...numeric import (
     InvalidParameter,
@@ -59,7 +58,7 @@ def dp_max_information(guarantee: DPGuarantee, n: int, *, iid: bool = False,
     return best
 
 
-def from_dp_event(event: Any, delta: float, *,
+def from_dp_event(event: object, delta: float, *,
                   value_discretization_interval: float = 1e-4) -> DPGuarantee:
     """(eps, delta) of a Google ``dp_accounting`` DpEvent, from its PLD accountant.
 

@@ -1,7 +1,11 @@
 """Mechanism calibration: Laplace (Dwork–Roth Thm 3.6), Gaussian (classic, Thm A.1; analytic,
 Balle–Wang 2018 Thm 8), the exponential mechanism (Thm 3.10), report noisy max (Claim 3.9),
 AboveThreshold and Sparse (Thms 3.23, 3.25/3.26). ``eps`` in nats; privacy parameters and noise
-scales rounded up (the safe side)."""
+scales rounded up (the safe side).
+
+Why one module over 400 lines: one function per mechanism calibration and its inverse, plus a
+catalog entry each; they share the parameter declarations at the top.
+"""
 
 from __future__ import annotations
 

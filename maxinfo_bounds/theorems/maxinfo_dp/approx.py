@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 from scipy.optimize import minimize_scalar
@@ -23,6 +23,7 @@ from ...numeric import (
     iv_prec,
 )
 from ...results import Bound
+from ...types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
 from ..registry import Param, Theorem, register
 
 EPS = Param("eps", Real(0, 0.5, lo_open=True, units="nats"), "DP parameter, nats")
@@ -103,10 +104,26 @@ def _thm31_certified(eps: float, delta: float, n: int, t: float, dhat: float, va
     return THM31[variant, "k"].up(*args, prec=prec), THM31[variant, "beta"].up(*args, prec=prec)
 
 
-def approx_dp_max_information(eps: Any, delta: Any, n: Any, *, beta: float | None = None,
-                              t: float | None = None, delta_hat: float | None = None,
-                              variant: str = "sound", strict: bool = True,
-                              dps: int = 30) -> Any:
+@overload
+def approx_dp_max_information(eps: RealLike, delta: RealLike, n: IntLike, *,  # type: ignore[overload-overlap]
+                              beta: float | None = ..., t: float | None = ...,
+                              delta_hat: float | None = ..., variant: str = ...,
+                              strict: bool = ..., dps: int = ...) -> Bound: ...
+
+
+@overload
+def approx_dp_max_information(eps: RealOrArray, delta: RealOrArray, n: IntOrArray, *,
+                              beta: float | None = ..., t: RealOrArray | None = ...,
+                              delta_hat: RealOrArray | None = ..., variant: str = ...,
+                              strict: bool = ...,
+                              dps: int = ...) -> tuple[FloatArray, FloatArray]: ...
+
+
+def approx_dp_max_information(eps: RealOrArray, delta: RealOrArray, n: IntOrArray, *,
+                              beta: float | None = None, t: RealOrArray | None = None,
+                              delta_hat: RealOrArray | None = None, variant: str = "sound",
+                              strict: bool = True,
+                              dps: int = 30) -> Bound | tuple[FloatArray, FloatArray]:
     r"""β-approximate max-information of an (ε, δ)-DP algorithm on n i.i.d. records, in bits.
 
     .. math:: I^{\beta(t,\hat\delta)}_{\infty,P}(A, n) \le n\,\nu(\hat\delta) + 6 t\varepsilon\sqrt{n},

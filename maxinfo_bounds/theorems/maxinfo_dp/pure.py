@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 from ...arith import Formula
 from ...domain import Int, Real
 from ...numeric import fast_up, is_array, iv_prec
 from ...results import Bound
+from ...types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
 from ..registry import Param, Theorem, register
 
 __all__ = ["pure_dp_max_information", "pure_dp_max_information_product", "PURE_DP",
@@ -33,7 +34,16 @@ PURE_DP = Formula(_pure_body, ("epsilon", "n"), integer=("n",))
 PURE_DP_PRODUCT = Formula(_product_body, ("epsilon", "n", "beta"), integer=("n",))
 
 
-def pure_dp_max_information(eps: Any, n: Any, *, dps: int = 30) -> Any:
+@overload
+def pure_dp_max_information(eps: RealLike, n: IntLike, *, dps: int = ...) -> Bound: ...  # type: ignore[overload-overlap]
+
+
+@overload
+def pure_dp_max_information(eps: RealOrArray, n: IntOrArray, *, dps: int = ...) -> FloatArray: ...
+
+
+def pure_dp_max_information(eps: RealOrArray, n: IntOrArray, *,
+                            dps: int = 30) -> Bound | FloatArray:
     r"""Max-information of an ε-DP algorithm on n records, any input distribution, in bits.
 
     .. math:: I_\infty(A, n) \le \log_2(e)\,\varepsilon n
@@ -63,7 +73,18 @@ def pure_dp_max_information(eps: Any, n: Any, *, dps: int = 30) -> Any:
                  conditions=(EPS.condition(), N.condition()))
 
 
-def pure_dp_max_information_product(eps: Any, n: Any, beta: Any, *, dps: int = 30) -> Any:
+@overload
+def pure_dp_max_information_product(eps: RealLike, n: IntLike, beta: RealLike, *,  # type: ignore[overload-overlap]
+                                    dps: int = ...) -> Bound: ...
+
+
+@overload
+def pure_dp_max_information_product(eps: RealOrArray, n: IntOrArray, beta: RealOrArray, *,
+                                    dps: int = ...) -> FloatArray: ...
+
+
+def pure_dp_max_information_product(eps: RealOrArray, n: IntOrArray, beta: RealOrArray, *,
+                                    dps: int = 30) -> Bound | FloatArray:
     r"""β-approximate max-information of an ε-DP algorithm on n i.i.d. records, in bits.
 
     .. math:: I^{\beta}_{\infty,P}(A, n) \le \log_2(e)\bigl(\varepsilon^2 n/2 + \varepsilon\sqrt{n \ln(2/\beta)/2}\bigr)

@@ -1,0 +1,319 @@
+"""Argument validation: scalars, units, probability tables, neighbour lists and arrays are
+checked, never repaired (nothing is renormalised)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from numbers import Rational
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .errors import InvalidParameter
+
+#: Absolute tolerance on the total of a float probability table (computed with ``math.fsum``).
+PROB_TOL: float = 1e-9
+
+Unit = Literal["bits", "nats"]
+
+FloatArray = NDArray[np.float64]
+
+
+# --------------------------------------------------------------------------------------------
+# scalar validation
+
+
+def check_unit(unit: object) -> Unit:
+    """Return ``unit`` if it is ``"bits"`` or ``"nats"``; raise :class:`InvalidParameter` else."""
+    if unit == "bits" or unit == "nats":
+        return unit
+    raise InvalidParameter("unit", unit, "'bits' or 'nats'")
+
+
+def _is_real_scalar(x: object) -> bool:
+    return isinstance(x, (int, float, Fraction, np.integer, np.floating)) and not isinstance(
+        x, bool
+    )
+
+
+def check_real(
+    name: str,
+    x: object,
+    *,
+    low: float | Fraction | None = None,
+    high: float | Fraction | None = None,
+    low_open: bool = False,
+    high_open: bool = False,
+) -> float | Fraction:
+    """Validate a real scalar in an interval; Fractions and ints are kept exact.
+
+    >>> check_real("beta", 0.25, low=0, high=1, high_open=True)
+    0.25
+    >>> check_real("beta", 1.0, low=0, high=1, high_open=True)
+    Traceback (most recent call last):
+    ...
+    maxinfo_bounds.numeric.InvalidParameter: beta=1.0 is invalid: must be a real number in [0, 1)
+    """
+    lo_txt = "-inf" if low is None else _fmt_bound(low)
+    hi_txt = "inf" if high is None else _fmt_bound(high)
+    left = "(" if low_open or low is None else "["
+    right = ")" if high_open or high is None else "]"
+    allowed = f"a real number in {left}{lo_txt}, {hi_txt}{right}"
+    if not _is_real_scalar(x):
+        raise InvalidParameter(name, x, allowed)
+    value: float | Fraction
+    if isinstance(x, (Fraction, int, np.integer)):
+        value = Fraction(int(x)) if isinstance(x, (int, np.integer)) else x
+    else:
+        value = float(x)  # type: ignore[arg-type]
+        if math.isnan(value):
+            raise InvalidParameter(name, x, allowed)
+    if low is not None and (value < low or (low_open and value == low)):
+        raise InvalidParameter(name, x, allowed)
+    if high is not None and (value > high or (high_open and value == high)):
+        raise InvalidParameter(name, x, allowed)
+    if low is None and isinstance(value, float) and value == -math.inf:
+        raise InvalidParameter(name, x, allowed)
+    if high is None and isinstance(value, float) and value == math.inf:
+        raise InvalidParameter(name, x, allowed)
+    if isinstance(x, float) or isinstance(x, np.floating):
+        return float(x)
+    return value
+
+
+def _fmt_bound(b: float | Fraction) -> str:
+    if isinstance(b, Fraction) and b.denominator == 1:
+        return str(b.numerator)
+    if isinstance(b, float) and b.is_integer():
+        return str(int(b))
+    return str(b)
+
+
+def check_int(name: str, x: object, *, low: int | None = None, high: int | None = None) -> int:
+    """Validate an integer (bool refused) in ``[low, high]``."""
+    allowed = "an integer" + (
+        f" in [{low if low is not None else '-inf'}, {high if high is not None else 'inf'}]"
+        if low is not None or high is not None
+        else ""
+    )
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+        raise InvalidParameter(name, x, allowed)
+    v = int(x)
+    if (low is not None and v < low) or (high is not None and v > high):
+        raise InvalidParameter(name, x, allowed)
+    return v
+
+
+def check_probability(name: str, x: object, *, closed_high: bool = False) -> float | Fraction:
+    """A probability in ``[0, 1)`` (or ``[0, 1]`` with ``closed_high``)."""
+    return check_real(name, x, low=0, high=1, high_open=not closed_high)
+
+
+# --------------------------------------------------------------------------------------------
+# table validation
+
+
+def is_exact_scalar(x: object) -> bool:
+    """True for Python ``int`` / :class:`fractions.Fraction` (not bool, not numpy floats)."""
+    return isinstance(x, (Fraction, int, np.integer)) and not isinstance(x, bool)
+
+
+def _any_fraction(obj: Any) -> bool:
+    if isinstance(obj, Fraction):
+        return True
+    if isinstance(obj, np.ndarray):
+        return obj.dtype == object and any(isinstance(v, Fraction) for v in obj.ravel())
+    if isinstance(obj, (list, tuple)):
+        return any(_any_fraction(v) for v in obj)
+    return False
+
+
+def wants_exact(*tables: Any, exact: bool | None = None) -> bool:
+    """Exact mode: forced by ``exact``, else on when any table holds a :class:`Fraction`."""
+    if exact is not None:
+        if not isinstance(exact, bool):
+            raise InvalidParameter("exact", exact, "True, False or None")
+        return exact
+    return any(_any_fraction(t) for t in tables)
+
+
+def _to_fraction(name: str, v: object) -> Fraction:
+    if isinstance(v, bool):
+        raise InvalidParameter(name, v, "a table of probabilities (Fraction, int or float)")
+    if isinstance(v, Fraction):
+        return v
+    if isinstance(v, (int, np.integer)):
+        return Fraction(int(v))
+    if isinstance(v, (float, np.floating)):
+        f = float(v)
+        if not math.isfinite(f):
+            raise InvalidParameter(name, v, "finite, non-negative probabilities")
+        return Fraction(f)  # exact binary value of the float
+    if isinstance(v, Rational):
+        return Fraction(int(v.numerator), int(v.denominator))
+    raise InvalidParameter(name, v, "a table of probabilities (Fraction, int or float)")
+
+
+def as_table(
+    name: str,
+    table: Any,
+    *,
+    ndim: int,
+    exact: bool,
+    tol: float = PROB_TOL,
+    stochastic_rows: bool = False,
+) -> NDArray[Any]:
+    """Validate a probability table and return it as a float64 or object(Fraction) array.
+
+    ``ndim=1``: a probability vector; ``ndim=2`` and not ``stochastic_rows``: a joint table
+    summing to 1; ``ndim=2`` and ``stochastic_rows``: a row-stochastic matrix (each row sums
+    to 1). Entries must be finite and non-negative. Float totals may be off 1 by at most
+    ``tol`` (absolute; measured with :func:`math.fsum`); exact totals must equal 1. Nothing
+    is renormalised.
+    """
+    what = {1: "a probability vector (1-D)", 2: "a 2-D table"}[ndim]
+    if stochastic_rows:
+        what = "a row-stochastic matrix (2-D, rows: datasets, columns: outputs)"
+    tol = float(check_real("tol", tol, low=0.0, high=0.5))
+    if exact:
+        arr = np.asarray(table, dtype=object)
+        if arr.ndim != ndim or arr.size == 0:
+            raise InvalidParameter(name, table, what, f"got shape {arr.shape}")
+        flat = [_to_fraction(name, v) for v in arr.ravel()]
+        out = np.empty(arr.shape, dtype=object)
+        out.ravel()[:] = flat
+        if any(v < 0 for v in flat):
+            raise InvalidParameter(name, table, f"{what} with non-negative entries")
+        if stochastic_rows:
+            for i, row in enumerate(out):
+                if sum(row, Fraction(0)) != 1:
+                    raise InvalidParameter(
+                        f"{name}[{i}]", "row", "a row summing to exactly 1 (exact mode)",
+                        f"sums to {sum(row, Fraction(0))}",
+                    )
+        elif sum(flat, Fraction(0)) != 1:
+            raise InvalidParameter(
+                name, table, f"{what} summing to exactly 1 (exact mode)",
+                f"sums to {sum(flat, Fraction(0))}",
+            )
+        return out
+    try:
+        arr = np.asarray(table, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise InvalidParameter(name, table, what, "entries are not real numbers") from exc
+    if arr.ndim != ndim or arr.size == 0:
+        raise InvalidParameter(name, table, what, f"got shape {arr.shape}")
+    # NaN propagates through min (so `low >= 0` is False); +inf makes the total below infinite,
+    # so the total check catches it: two passes check finiteness, sign and total.
+    low = arr.min()
+    if not low >= 0:
+        if not np.all(np.isfinite(arr)):
+            raise InvalidParameter(name, table, f"{what} with finite entries",
+                                   "NaN or infinity found")
+        raise InvalidParameter(name, table, f"{what} with non-negative entries",
+                               f"min entry {low!r}")
+    if stochastic_rows:
+        sums = np.sum(arr, axis=1)
+        bad = np.nonzero(~(np.abs(sums - 1.0) <= tol))[0]
+        if bad.size:
+            _refuse_infinite(name, table, what, arr)
+            i = int(bad[0])
+            exact_sum = math.fsum(arr[i])
+            if abs(exact_sum - 1.0) > tol:
+                raise InvalidParameter(f"{name}[{i}]", "row", f"a row summing to 1 within tol={tol}",
+                                       f"sums to {exact_sum!r}")
+    else:
+        total = math.fsum(arr.ravel()) if arr.size <= 1 << 16 else float(np.sum(arr))
+        if not abs(total - 1.0) <= tol:
+            _refuse_infinite(name, table, what, arr)
+            total = math.fsum(arr.ravel())
+            if abs(total - 1.0) > tol:
+                raise InvalidParameter(name, table, f"{what} summing to 1 within tol={tol}",
+                                       f"sums to {total!r}; tables are never renormalised")
+    return arr
+
+
+def _refuse_infinite(name: str, table: Any, what: str, arr: NDArray[Any]) -> None:
+    if not np.all(np.isfinite(arr)):
+        raise InvalidParameter(name, table, f"{what} with finite entries", "NaN or infinity found")
+
+
+def check_same_shape(names: Sequence[str], arrays: Sequence[NDArray[Any]]) -> None:
+    """Refuse tables on different supports (different shapes)."""
+    first = arrays[0].shape
+    for nm, a in zip(names[1:], arrays[1:]):
+        if a.shape != first:
+            raise InvalidParameter(
+                nm, a, f"a table of the same shape as {names[0]} {first} (same support)",
+                f"got shape {a.shape}",
+            )
+
+
+
+def iter_pairs(name: str, neighbors: Iterable[Any], n_rows: int) -> list[tuple[int, int]]:
+    """Validate neighbour pairs of row indices (``i != j``, both in range)."""
+    pairs: list[tuple[int, int]] = []
+    try:
+        items = list(neighbors)
+    except TypeError as exc:
+        raise InvalidParameter(name, neighbors, "an iterable of (i, j) row-index pairs") from exc
+    for k, pr in enumerate(items):
+        try:
+            i, j = pr
+        except (TypeError, ValueError) as exc:
+            raise InvalidParameter(f"{name}[{k}]", pr, "a pair (i, j) of row indices") from exc
+        i = check_int(f"{name}[{k}][0]", i, low=0, high=n_rows - 1)
+        j = check_int(f"{name}[{k}][1]", j, low=0, high=n_rows - 1)
+        if i == j:
+            raise InvalidParameter(f"{name}[{k}]", pr, "a pair of two different rows")
+        pairs.append((i, j))
+    if not pairs:
+        raise InvalidParameter(name, items, "a non-empty list of neighbour pairs")
+    return pairs
+
+
+
+def is_array(*xs: object) -> bool:
+    """True when any argument is an array (ndim >= 1): the vectorised path is wanted."""
+    return any(isinstance(x, (np.ndarray, list, tuple)) and np.ndim(x) >= 1 for x in xs)
+
+
+def check_real_array(name: str, x: Any, *, low: float | None = None, high: float | None = None,
+                     low_open: bool = False, high_open: bool = False,
+                     integer: bool = False) -> NDArray[np.float64]:
+    """Validate an array of reals (every entry) like :func:`check_real`; return float64."""
+    try:
+        arr = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise InvalidParameter(name, x, "an array of real numbers") from exc
+    ok = np.isfinite(arr)
+    if low is not None:
+        ok &= (arr > low) if low_open else (arr >= low)
+    if high is not None:
+        ok &= (arr < high) if high_open else (arr <= high)
+    if integer:
+        ok &= np.floor(arr) == arr
+    if not np.all(ok):
+        bad = arr[~ok].ravel()[0]
+        lo_txt = "-inf" if low is None else _fmt_bound(low)
+        hi_txt = "inf" if high is None else _fmt_bound(high)
+        what = "integers" if integer else "real numbers"
+        allowed = (f"finite {what} in {'(' if low_open or low is None else '['}{lo_txt}, "
+                   f"{hi_txt}{')' if high_open or high is None else ']'} (every entry)")
+        raise InvalidParameter(name, float(bad), allowed)
+    return arr
+
+
+
+def as_nonempty_list(name: str, obj: Any, what: str) -> list[Any]:
+    """``list(obj)``, refusing non-iterables and empty sequences with InvalidParameter."""
+    try:
+        items = list(obj)
+    except TypeError as exc:
+        raise InvalidParameter(name, obj, f"a sequence of {what}") from exc
+    if not items:
+        raise InvalidParameter(name, items, f"a non-empty sequence of {what}")
+    return items
