@@ -31,7 +31,7 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
-from .numeric import check_int, check_real, check_real_array
+from .numeric import InvalidParameter, check_int, check_real, check_real_array
 
 __all__ = ["Domain", "Real", "Int"]
 
@@ -123,7 +123,10 @@ class Domain:
                 raw = np.asarray(x, dtype=np.float64)
             except (TypeError, ValueError):
                 return check_real_array(name, x)  # raises, naming the parameter
-            check_real_array(name, raw[~np.isposinf(raw)], low=self._low(), low_open=self.lo_open)
+            ok = self.mask(raw)   # +inf is inside: hi = inf is a closed end here
+            if not np.all(ok):
+                raise InvalidParameter(name, float(raw[~ok].ravel()[0]),
+                                       f"real numbers in {self.text} (every entry)")
             return raw
         return check_real_array(name, x, low=self._low(), high=self._high(), low_open=self.lo_open,
                                 high_open=self.hi_open, integer=self.integer)

@@ -1,0 +1,35 @@
+"""Parameter domains: one declaration, the same range in every error (scalar and array paths)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from maxinfo_bounds.domain import Int, Real
+from maxinfo_bounds.numeric import InvalidParameter
+
+
+def test_closed_at_infinity_array_message_matches_the_scalar_one():
+    d = Real(0, math.inf, hi_open=False)   # k in bits: +inf allowed (a vacuous bound)
+    assert d.text == "[0, inf]"
+    assert list(d.check_array("k", [0.0, 3.0, math.inf])) == [0.0, 3.0, math.inf]
+    for bad in (-1.0, math.nan, -math.inf):
+        with pytest.raises(InvalidParameter, match=r"k=.* must be real numbers in \[0, inf\]"):
+            d.check_array("k", np.array([1.0, bad]))
+        with pytest.raises(InvalidParameter, match=r"\[0, inf\]"):
+            d.check("k", bad)
+
+
+def test_relation_tightens_the_upper_end_in_the_error():
+    from maxinfo_bounds.theorems.holdout import BUDGET_M
+
+    assert BUDGET_M.check(3, hi=5) == 3
+    with pytest.raises(InvalidParameter, match=r"budget=6 .*\[1, 5\]"):
+        BUDGET_M.check(6, hi=5)
+
+
+def test_integer_domain_refuses_fractions_of_integers_in_arrays():
+    with pytest.raises(InvalidParameter, match="n="):
+        Int(1).check_array("n", [1.0, 2.5])
