@@ -30,7 +30,10 @@ import struct
 from collections.abc import Callable
 from typing import TypeVar
 
-__all__ = ["SearchEdge", "boundary", "first_true"]
+import numpy as np
+from scipy.optimize import minimize_scalar
+
+__all__ = ["SearchEdge", "boundary", "first_true", "minimise"]
 
 Num = TypeVar("Num", int, float)
 
@@ -130,3 +133,34 @@ def first_true(start: float, ok: Callable[[float], bool], *, up: bool,
             return x
         x, step = x + sign * step, step * 2
     raise SearchEdge("first_true: the certified check never held")  # pragma: no cover
+
+
+def minimise(f: Callable[[float], float], lo: float, hi: float, *, grid: int = 0,
+             xatol: float = 1e-10) -> list[float]:
+    """The one float optimiser of the calculator's free parameters (beta, t, delta_hat, k, ...).
+
+    Minimises a float surrogate ``f`` on ``[lo, hi]``: with ``grid`` > 1, the best of ``grid``
+    equally spaced points, then :func:`scipy.optimize.minimize_scalar` (bounded Brent) within
+    one grid cell either side; with ``grid`` = 0, Brent on the whole interval. Returns the
+    candidates worth certifying, best first: the refined point (and the grid point it
+    started from). Returns ``[]`` when ``f`` is infinite at every grid point.
+
+    It is never trusted: every caller certifies each candidate (interval arithmetic) and
+    keeps the best certified one, so an optimiser error costs tightness, never soundness.
+
+    >>> [round(x, 6) for x in minimise(lambda x: (x - 0.3) ** 2, 0.0, 1.0)]
+    [0.3]
+    >>> [round(x, 6) for x in minimise(lambda x: (x - 0.3) ** 2, 0.0, 1.0, grid=11)]
+    [0.3, 0.3]
+    """
+    if grid > 1:
+        pts = np.linspace(lo, hi, grid)
+        start = float(min(pts, key=f))
+        if not math.isfinite(f(start)):
+            return []
+        step = (hi - lo) / (grid - 1)
+        lo, hi = max(lo, start - step), min(hi, start + step)
+        res = minimize_scalar(f, bounds=(lo, hi), method="bounded", options={"xatol": xatol})
+        return [float(res.x), start]
+    res = minimize_scalar(f, bounds=(lo, hi), method="bounded", options={"xatol": xatol})
+    return [float(res.x)]

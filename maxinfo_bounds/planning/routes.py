@@ -44,10 +44,11 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-from scipy.optimize import minimize, minimize_scalar
+from scipy.optimize import minimize
 
 from ..numeric import LOG2E, InvalidParameter, RegimeError, float_up
 from ..results import Bound
+from ..search import minimise
 from ..theorems.composition import compose_max_information
 from ..theorems.description import description_length_max_information
 from ..theorems.dp_accounting import DPGuarantee, compose_dp, kov_eps_float, optimal_composition
@@ -176,13 +177,8 @@ def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
     x0 = np.log(alpha / (2 * len(fams) * wsum))
     if len(fams) == 1:
         lo, hi = float(x0[0]) - 60, float(math.log(alpha / wsum[0])) - 1e-9
-        grid = np.linspace(lo, hi, 13)
-        start = float(min(grid, key=lambda t: obj(np.array([t]))))
-        step = (hi - lo) / 12
-        res = minimize_scalar(lambda t: obj(np.array([t])),
-                              bounds=(max(lo, start - step), min(hi, start + step)),
-                              method="bounded", options={"xatol": 1e-4})
-        cands = [np.array([float(res.x)]), np.array([start]), x0]
+        cands = [np.array([t]) for t in minimise(lambda t: obj(np.array([t])), lo, hi,
+                                                 grid=13, xatol=1e-4)] + [x0]
     else:
         res = minimize(obj, x0, method="Nelder-Mead",
                        options={"xatol": 1e-6, "fatol": 1e-9, "maxiter": 400 * len(fams)})

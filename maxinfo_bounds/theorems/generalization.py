@@ -22,7 +22,6 @@ from fractions import Fraction
 from typing import Any, overload
 
 import numpy as np
-from scipy.optimize import minimize_scalar
 
 from ..arith import Formula
 from ..domain import Int, Real
@@ -38,6 +37,7 @@ from ..numeric import (
     is_array,
     iv_prec,
 )
+from ..search import minimise
 from ..types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
 from .registry import Param, Theorem, register
 
@@ -315,9 +315,8 @@ def pvalue_sensitivity_lower_bound(n: IntOrArray, *, variant: str = "optimal",
     ni = check_int("n", n, low=1)
     if variant == "paper":
         return enclosure(lambda iv: iv.mpf(37) / 100 / iv.sqrt(iv.mpf(ni)))[0]
-    res = minimize_scalar(lambda d: -B1.estimate(d, 1.0), bounds=(1e-6, 0.49),
-                          method="bounded", options={"xatol": 1e-12})
-    return B1.down(float(res.x), ni, prec=iv_prec(dps))
+    (d_best,) = minimise(lambda d: -B1.estimate(d, 1.0), 1e-6, 0.49, xatol=1e-12)
+    return B1.down(d_best, ni, prec=iv_prec(dps))
 
 
 

@@ -17,7 +17,7 @@ from typing import Any, overload
 
 import numpy as np
 import sympy
-from scipy.optimize import brentq, minimize_scalar
+from scipy.optimize import brentq
 
 from ..arith import Formula
 from ..domain import Real
@@ -30,7 +30,7 @@ from ..numeric import (
     is_array,
     iv_prec,
 )
-from ..search import first_true
+from ..search import first_true, minimise
 from ..types import FloatArray, RealLike, RealOrArray
 from .mutual_info import PAPER_CONSTANT, mi_beta_exact, mi_beta_float
 from .registry import Param, Theorem, register
@@ -189,10 +189,8 @@ def mi_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, variant: str = "
         return math.inf if b >= a else -(math.log2(a - b) - k)
 
     k_paper = 2 * (mf + PAPER_CONSTANT) / a
-    res = minimize_scalar(neg_log_gamma, bounds=(max(mf / a, 1e-9), 4 * k_paper + 64),
-                          method="bounded", options={"xatol": 1e-10})
     best = g_paper
-    for k in (float(res.x), k_paper):
+    for k in (*minimise(neg_log_gamma, max(mf / a, 1e-9), 4 * k_paper + 64), k_paper):
         b = mi_beta_exact(mf, k, dps=dps)
         if b < a:
             best = max(best, pvalue_correction(a, k, b, dps=dps))

@@ -9,7 +9,6 @@ from dataclasses import replace
 from typing import Any, overload
 
 import numpy as np
-from scipy.optimize import minimize_scalar
 
 from ...arith import Formula
 from ...domain import Int, Real
@@ -23,6 +22,7 @@ from ...numeric import (
     iv_prec,
 )
 from ...results import Bound
+from ...search import minimise
 from ...types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
 from ..registry import Param, Theorem, register
 
@@ -250,7 +250,7 @@ def _thm31_candidates(eps: float, delta: float, n: int, beta: float,
 
     For fixed ``delta_hat`` the smallest ``t`` meeting the target is
     ``sqrt(2 ln(1/(beta - n(delta' + delta''))))`` (``k`` grows with ``t``); ``delta_hat`` is
-    then chosen by :func:`scipy.optimize.minimize_scalar` on the float formulas. ``t`` is
+    then chosen by :func:`~maxinfo_bounds.search.minimise` on the float formulas. ``t`` is
     nudged up by 1e-9 relative so that the certified ``beta`` stays within the target.
     """
     def rem(dh: float) -> float:
@@ -268,17 +268,11 @@ def _thm31_candidates(eps: float, delta: float, n: int, beta: float,
 
     hi = math.log(min(eps / 15 if variant == "paper" else 0.5, 0.5))
     lo = math.log(max(delta * 1e-6, 1e-300))
-    grid = np.linspace(lo, hi, 200)
-    start = min(grid, key=k_of)
     out: list[tuple[float, float]] = []
-    if math.isfinite(k_of(start)):
-        step = (hi - lo) / 199
-        res = minimize_scalar(k_of, bounds=(max(lo, start - step), min(hi, start + step)),
-                              method="bounded", options={"xatol": 1e-10})
-        for logdh in (float(res.x), float(start)):
-            dh = math.exp(logdh)
-            if math.isfinite(k_of(logdh)):
-                out.append((math.sqrt(2 * math.log(1 / rem(dh))) * (1 + 1e-9), dh))
+    for logdh in minimise(k_of, lo, hi, grid=200):
+        dh = math.exp(logdh)
+        if math.isfinite(k_of(logdh)):
+            out.append((math.sqrt(2 * math.log(1 / rem(dh))) * (1 + 1e-9), dh))
     tp, dp = _paper_choice(eps, delta, n)
     out.append((tp, dp))
     return out
