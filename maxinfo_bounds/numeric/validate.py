@@ -57,28 +57,30 @@ def check_real(
     ...
     maxinfo_bounds.numeric.InvalidParameter: beta=1.0 is invalid: must be a real number in [0, 1)
     """
-    lo_txt = "-inf" if low is None else _fmt_bound(low)
-    hi_txt = "inf" if high is None else _fmt_bound(high)
-    left = "(" if low_open or low is None else "["
-    right = ")" if high_open or high is None else "]"
-    allowed = f"a real number in {left}{lo_txt}, {hi_txt}{right}"
+    def refuse() -> InvalidParameter:   # the message is built only when it is needed
+        lo_txt = "-inf" if low is None else _fmt_bound(low)
+        hi_txt = "inf" if high is None else _fmt_bound(high)
+        left = "(" if low_open or low is None else "["
+        right = ")" if high_open or high is None else "]"
+        return InvalidParameter(name, x, f"a real number in {left}{lo_txt}, {hi_txt}{right}")
+
     if not _is_real_scalar(x):
-        raise InvalidParameter(name, x, allowed)
+        raise refuse()
     value: float | Fraction
     if isinstance(x, (Fraction, int, np.integer)):
         value = Fraction(int(x)) if isinstance(x, (int, np.integer)) else x
     else:
         value = float(x)  # type: ignore[arg-type]
         if math.isnan(value):
-            raise InvalidParameter(name, x, allowed)
+            raise refuse()
     if low is not None and (value < low or (low_open and value == low)):
-        raise InvalidParameter(name, x, allowed)
+        raise refuse()
     if high is not None and (value > high or (high_open and value == high)):
-        raise InvalidParameter(name, x, allowed)
+        raise refuse()
     if low is None and isinstance(value, float) and value == -math.inf:
-        raise InvalidParameter(name, x, allowed)
+        raise refuse()
     if high is None and isinstance(value, float) and value == math.inf:
-        raise InvalidParameter(name, x, allowed)
+        raise refuse()
     if isinstance(x, float) or isinstance(x, np.floating):
         return float(x)
     return value
