@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -64,6 +64,11 @@ BASIC = Formula(_basic_body, ("epsilon", "k"), integer=("k",))
 ADVANCED = Formula(_advanced_body, ("delta_prime", "epsilon", "k"), integer=("k",))
 
 
+def _exact_sum(values: Iterable[float]) -> Fraction:
+    """The exact sum of the values by the one body (equal values grouped: value, count)."""
+    return BASIC.exact(*[v for x, k in Counter(values).items() for v in (x, k)])
+
+
 def _flat(counts: Counter[float]) -> list[float | int]:
     return [v for x, k in counts.items() for v in (x, k)]
 
@@ -91,8 +96,8 @@ def basic_composition(steps: Sequence[tuple[float, float]]) -> DPGuarantee:
     DPGuarantee(eps=2.0, delta=4e-06, theorem='DR-3.16', conditions=('4 adaptive steps',))
     """
     items = _steps(steps)
-    e = float_up(BASIC.exact(*_flat(Counter(x for x, _ in items))))
-    d = float_up(BASIC.exact(*_flat(Counter(y for _, y in items))))
+    e = float_up(_exact_sum(x for x, _ in items))
+    d = float_up(_exact_sum(y for _, y in items))
     return DPGuarantee(e, min(d, 1.0), "DR-3.16", (f"{len(items)} adaptive steps",))
 
 
@@ -121,7 +126,7 @@ def advanced_composition(steps: Sequence[tuple[float, float]], delta_prime: floa
     # equal steps are evaluated once, times their count
     adv = ADVANCED.up(dp, *_flat(Counter(e for e, _ in items)), prec=iv_prec(dps))
     basic = basic_composition(items)
-    d = float_up(BASIC.exact(*_flat(Counter(y for _, y in items)), dp, 1))
+    d = float_up(_exact_sum(y for _, y in items) + Fraction(dp))
     return DPGuarantee(min(adv, basic.eps), min(d, 1.0), "DR-3.20",
                        (f"{len(items)} adaptive steps", f"delta' = {dp!r}",
                         "min with basic composition"))
@@ -140,7 +145,7 @@ def compose_dp(steps: Sequence[tuple[float, float]], delta_total: float, *,
     """
     items = _steps(steps)
     dt = Fraction(DELTA_TOTAL.check(delta_total))
-    used = BASIC.exact(*_flat(Counter(y for _, y in items)))
+    used = _exact_sum(y for _, y in items)
     if dt < used:
         raise InvalidParameter("delta_total", delta_total,
                                f"at least the steps' total delta {float(used)!r}")
