@@ -36,10 +36,14 @@ def float_down(x: Any) -> float:
     v = _as_mpf(x)
     if mpmath.isnan(v):
         raise InvalidParameter("x", x, "a number (NaN cannot be rounded)")
-    f = libmp.to_float(v._mpf_, rnd=libmp.round_floor)
+    f = float(libmp.to_float(v._mpf_, rnd=libmp.round_floor))
     if f == math.inf:  # overflow: the largest finite float is still below x
         return float(np.finfo(np.float64).max)
-    return float(f)
+    # mpmath's conversion rounds to nearest under gradual underflow: check exactly (an mpf
+    # holds every float exactly) and step once in the safe direction
+    if math.isfinite(f) and mpmath.mpf(f) > v:
+        f = math.nextafter(f, -math.inf)
+    return f
 
 
 def float_up(x: Any) -> float:
@@ -47,10 +51,12 @@ def float_up(x: Any) -> float:
     v = _as_mpf(x)
     if mpmath.isnan(v):
         raise InvalidParameter("x", x, "a number (NaN cannot be rounded)")
-    f = libmp.to_float(v._mpf_, rnd=libmp.round_ceiling)
+    f = float(libmp.to_float(v._mpf_, rnd=libmp.round_ceiling))
     if f == -math.inf:
         return -float(np.finfo(np.float64).max)
-    return float(f)
+    if math.isfinite(f) and mpmath.mpf(f) < v:  # gradual underflow (see float_down)
+        f = math.nextafter(f, math.inf)
+    return f
 
 
 def _as_mpf(x: Any) -> Any:
