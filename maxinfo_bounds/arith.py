@@ -75,7 +75,8 @@ class _Numpy:
     @staticmethod
     def xlog(x: Any, y: Any) -> Any:
         safe = np.where(x > 0, x, 1.0)
-        return np.where(x > 0, x * np.log(y / safe), 0.0)
+        # ln y - ln x, not ln(y/x): y/x overflows when x is subnormal
+        return np.where(x > 0, x * (np.log(y) - np.log(safe)), 0.0)
 
 
 class Interval:

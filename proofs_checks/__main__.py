@@ -6,6 +6,7 @@
     proofs-checks run enumeration [--out DIR] [--json PATH] [--quick]
     proofs-checks run simulate [--out DIR] [--json PATH] [--quick] [--reps N]
                                [--selection-reps M] [--workers W] [--scheduler ADDRESS]
+    proofs-checks run fuzz [--out DIR] [--points N] [--seed S] [--workers W] [--quick]
     proofs-checks run all [--out DIR] [--json PATH] [--quick]
 
 Exit status 0 when every check passed, 1 when a check failed, 2 on bad arguments.
@@ -23,6 +24,7 @@ from typing import NoReturn
 
 from . import bounds_vs_exact, claims, counterexample
 from .measures_check import MeasuresCheckConfig, run
+from .fuzz import campaign as fuzz
 from .simulate import campaign as sim
 from .simulate.runner import Interrupted
 
@@ -37,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     r = sub.add_parser("run", help="run a campaign")
     r.add_argument("campaign", choices=["measures", "counterexample", "claims", "enumeration",
-                                        "simulate", "all"])
+                                        "simulate", "fuzz", "all"])
     r.add_argument("--out", type=Path, default=Path("proofs-checks-report"))
     r.add_argument("--json", type=Path, help="write one record per check to this file")
     r.add_argument("--quick", action="store_true", help="the small version (as in the tests)")
@@ -54,13 +56,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--selection-reps", type=int, default=None,
                    help="simulate: post-selection repetitions per rule (default 1000000)")
     r.add_argument("--workers", type=int, default=None,
-                   help="simulate: local worker processes (default: the number of CPUs)")
+                   help="simulate, fuzz: local worker processes (default: the number of CPUs)")
+    r.add_argument("--points", type=int, default=None,
+                   help=f"fuzz: input points in total (default {fuzz.DEFAULT_POINTS:,}; "
+                        f"{fuzz.QUICK_POINTS:,} with --quick)")
     r.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="simulate: run on this Dask distributed scheduler (tcp://host:port)")
     ns = p.parse_args(argv)
     if ns.trials < 1:
         p.error(f"--trials={ns.trials} is invalid: must be an integer >= 1")
-    for opt, low in (("reps", 2), ("selection_reps", 1), ("workers", 1)):
+    for opt, low in (("reps", 2), ("selection_reps", 1), ("workers", 1), ("points", 1)):
         v = getattr(ns, opt)
         if v is not None and v < low:
             p.error(f"--{opt.replace('_', '-')}={v} is invalid: must be an integer >= {low}")
@@ -115,6 +120,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"({sm['seconds']['total']} s); report in {out}")
             ok &= bool(sm["ok"])
             records += sm["records"]
+        if ns.campaign in ("fuzz", "all"):
+            out = ns.out / "fuzz"
+            pts = ns.points if ns.points is not None else (
+                fuzz.QUICK_POINTS if ns.quick else fuzz.DEFAULT_POINTS)
+            fz = fuzz.run(out, points=pts, seed=fuzz.DEFAULT_SEED if ns.seed is None else ns.seed,
+                          workers=ns.workers)
+            t = fz["totals"]
+            print(f"fuzz: {fz['points']:,} points, {fz['evaluations']:,} evaluations: "
+                  f"{t['wrong_side']} wrong side, {t['nan']} NaN, {t['inf_where_finite']} inf "
+                  f"where finite, {t['crash']} crashes, {t['refused']} undocumented refusals, "
+                  f"{t['claimed_outside']} claimed outside their conditions; report in {out}")
+            ok &= fuzz.passed(fz)
+            records += fuzz.records(fz)
     except Interrupted as exc:
         print(f"proofs-checks: {exc}", file=sys.stderr)
         return 130

@@ -171,27 +171,37 @@ FAST_REL_MARGIN: float = 2.0 ** -44
 FAST_EXP_MARGIN: float = 2.0 ** -49
 
 
-def _margin(y: NDArray[np.float64], exp_arg: Any) -> NDArray[np.float64]:
-    rel = FAST_REL_MARGIN if exp_arg is None else FAST_REL_MARGIN + np.abs(exp_arg) * FAST_EXP_MARGIN
-    out: NDArray[np.float64] = np.abs(y) * rel
+def _margin(y: NDArray[np.float64], exp_arg: Any, exp_part: Any = None) -> NDArray[np.float64]:
+    # below the normal floats an operation's error is absolute (up to an ulp of 2^-1074 each):
+    # 2^-1066 (256 such ulps) is added to every margin
+    out: NDArray[np.float64] = (np.abs(y) + _SMALLEST_NORMAL) * FAST_REL_MARGIN
+    if exp_arg is not None:
+        # the amplified error is relative to the exponential's own contribution to y
+        part = np.abs(y if exp_part is None else exp_part)
+        out = out + part * np.abs(exp_arg) * FAST_EXP_MARGIN
     return out
 
 
-def fast_up(y: NDArray[np.float64], *, exp_arg: Any = None) -> NDArray[np.float64]:
+_SMALLEST_NORMAL = float(np.finfo(np.float64).tiny)
+
+
+def fast_up(y: NDArray[np.float64], *, exp_arg: Any = None,
+            exp_part: Any = None) -> NDArray[np.float64]:
     """Push float results of a closed form up by :data:`FAST_REL_MARGIN` (upper bounds).
 
     ``exp_arg``: the (computed) argument of an exponential factor in ``y``, whose rounding is
-    amplified by its size; adds ``|exp_arg| * FAST_EXP_MARGIN`` to the relative margin.
+    amplified by its size; adds ``|exp_part| |exp_arg| FAST_EXP_MARGIN`` to the margin, where
+    ``exp_part`` (default ``y``) is the size of that exponential term's contribution to ``y``.
     """
-    out: NDArray[np.float64] = np.nextafter(y + _margin(y, exp_arg), np.inf)
+    out: NDArray[np.float64] = np.nextafter(y + _margin(y, exp_arg, exp_part), np.inf)
     return out
 
 
-def fast_down(y: NDArray[np.float64], *, floor: float = 0.0,
-              exp_arg: Any = None) -> NDArray[np.float64]:
+def fast_down(y: NDArray[np.float64], *, floor: float = 0.0, exp_arg: Any = None,
+              exp_part: Any = None) -> NDArray[np.float64]:
     """Push float results down by :data:`FAST_REL_MARGIN` (thresholds, lower bounds), >= floor."""
     out: NDArray[np.float64] = np.maximum(
-        np.nextafter(y - _margin(y, exp_arg), -np.inf), floor)
+        np.nextafter(y - _margin(y, exp_arg, exp_part), -np.inf), floor)
     return out
 
 

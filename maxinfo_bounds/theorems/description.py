@@ -16,7 +16,7 @@ from ..domain import Int, Real
 from ..numeric import fast_up, float_up, is_array
 from ..results import Bound
 from ..types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
-from .registry import Param, Theorem, register
+from .registry import Param, Theorem, positive_float_down, register
 
 __all__ = ["description_length_max_information"]
 
@@ -65,7 +65,7 @@ def description_length_max_information(range_size: IntOrArray,
     """
     if is_array(range_size, beta):
         return fast_up(DESCRIPTION.array(RANGE_SIZE.check_array(range_size), BETA.check_array(beta)))
-    mi, b = RANGE_SIZE.check(range_size), BETA.check_float(beta)
+    mi, b = RANGE_SIZE.check(range_size), positive_float_down(BETA, beta)  # echoed: rounded down
     try:   # exact when |Y|/beta is a power of two (beta read at its exact binary value)
         k = float_up(DESCRIPTION.exact(mi, b))
     except NotExact:

@@ -113,10 +113,11 @@ def hoeffding_transfer(k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: I
     """
     if is_array(k, beta, tau, n):
         ka, ba, ta, na = K.check_array(k), BETA.check_array(beta), TAU.check_array(tau), N.check_array(n)
-        v = HOEFFDING.array(ka, ba, ta, na)
-        # margin: the computed exponent's addends have sizes |k ln 2| and 2 tau^2 n
-        return np.minimum(fast_up(v, exp_arg=np.abs(ka * math.log(2)) + 2 * ta * ta * na), 1.0)
-    args = (K.check_float(k), BETA.check_float(beta), TAU.check_float(tau), N.check(n))
+        # the exponential term (the body at beta = 0) carries the margin of its exponent,
+        # whose addends have sizes |k ln 2| and 2 tau^2 n; beta is added exactly as given
+        term = fast_up(HOEFFDING.array(ka, 0.0, ta, na), exp_arg=np.abs(ka * math.log(2)) + 2 * ta * ta * na)
+        return np.minimum(fast_up(term + ba), 1.0)
+    args = (K.check(k), BETA.check(beta), TAU.check(tau), N.check(n))   # exact inputs
     return min(HOEFFDING.up(*args, prec=iv_prec(dps)), 1.0)
 
 
@@ -209,9 +210,9 @@ def bnsssu_transfer(eps: RealOrArray, delta: RealOrArray, n: IntOrArray, sensiti
                                 float(sa.ravel()[i]))
         return (fast_up(B2_DEVIATION.array(ea, sa, na)),
                 np.minimum(fast_up(B2_PROBABILITY.array(ea, da)), 1.0))
-    e, d, ni, s = EPS.check_float(eps), DELTA.check_float(delta), N.check(n), SENS.check_float(sensitivity)
+    e, d, ni, s = EPS.check(eps), DELTA.check(delta), N.check(n), SENS.check(sensitivity)
     bad = []
-    if not EPS_B2.mask(np.asarray(e)):
+    if not 0 < e < Fraction(1, 3):
         bad.append(("eps", f"eps in {EPS_B2.domain_text}", e))
     if not Fraction(d) < Fraction(e) / 4:
         bad.append(("delta", "delta in (0, eps/4)", d))
@@ -264,10 +265,10 @@ def mcdiarmid_transfer(k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: I
     if is_array(k, beta, tau, n, sensitivity):
         ka, ba, ta, na = K.check_array(k), BETA.check_array(beta), TAU.check_array(tau), N.check_array(n)
         sa = SENS.check_array(sensitivity)
-        v = MCDIARMID[variant].array(ka, ba, ta, na, sa)
-        return np.minimum(fast_up(v, exp_arg=ka * math.log(2) + 2 * ta * ta / (na * sa * sa)), 1.0)
-    args = (K.check_float(k), BETA.check_float(beta), TAU.check_float(tau), N.check(n),
-            SENS.check_float(sensitivity))
+        term = fast_up(MCDIARMID[variant].array(ka, 0.0, ta, na, sa),
+                       exp_arg=ka * math.log(2) + 2 * ta * ta / (na * sa * sa))
+        return np.minimum(fast_up(term + ba), 1.0)   # beta added as given (see hoeffding_transfer)
+    args = (K.check(k), BETA.check(beta), TAU.check(tau), N.check(n), SENS.check(sensitivity))
     return min(MCDIARMID[variant].up(*args, prec=iv_prec(dps)), 1.0)
 
 

@@ -36,7 +36,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..arith import Formula
 from ..domain import Int, Real
-from ..numeric import InvalidParameter, MaxinfoError, RegimeError, check_real, float_up
+from ..numeric import InvalidParameter, MaxinfoError, RegimeError, check_real, float_down, float_up
 from ..results import Bound
 from .dp_accounting import DPGuarantee, compose_dp, dp_max_information
 from .registry import Param, Theorem, register
@@ -115,7 +115,7 @@ def thresholdout_dp(budget: int, sigma: float, n: int, *, delta: float = 0.0,
     >>> thresholdout_dp(10, 0.01, 1000).eps          # 2 * 10 / (0.01 * 1000)
     2.0
     """
-    b, s, ni, d = BUDGET.check(budget), SIGMA.check_float(sigma), N.check(n), DELTA.check_float(delta)
+    b, s, ni, d = BUDGET.check(budget), SIGMA.check(sigma), N.check(n), DELTA.check_float(delta)
     if variant not in ("sound", "paper"):
         raise InvalidParameter("variant", variant, "'sound' or 'paper'")
     step = float_up(THRESHOLDOUT.exact(1, s, ni))
@@ -167,10 +167,11 @@ def thresholdout_theorem9(tau: float, m: int, budget: int, beta: float) -> Theor
     >>> p.threshold, round(p.sigma, 10)               # 0.0075, 0.01 / (96 ln 80000) = 9.22664...e-06
     (0.0075, 9.2266e-06)
     """
-    t, mm = TAU.check_float(tau), M.check(m)
-    bb, be = BUDGET_M.check(budget, hi=mm), BETA.check_float(beta)
-    thr = float(THM9_T.exact(t))   # exact: 3 t / 4 of a float is a float unless it underflows
-    sig = THM9_SIGMA.down(t, mm, be)
+    tx, mm = TAU.check(tau), M.check(m)
+    bb, bx = BUDGET_M.check(budget, hi=mm), BETA.check(beta)
+    t, be = float(tx), float(bx)
+    thr = float_down(THM9_T.exact(tx))   # exact for a float tau (unless it underflows)
+    sig = THM9_SIGMA.down(tx, mm, bx)     # exact inputs (Fractions, big integers)
     lm = math.log(mm / be)
     inner = math.log(lm / t) if lm / t > 1 else 0.0
     shape = lm / t**2 * min(bb, math.sqrt(bb * inner))

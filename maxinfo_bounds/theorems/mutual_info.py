@@ -189,7 +189,8 @@ def mi_to_approx_max_information(m: RealOrArray, k: RealOrArray, *, variant: str
                          for a, b in zip(mb.ravel(), kb.ravel())]).reshape(mb.shape)
     mf, kf = M_BITS.check_float(m), K_BITS.check_float(k)
     if variant == "paper":
-        beta = min(float_up(MI_PAPER_BETA.exact(mf, kf)), 1.0)  # rational: exact, rounded up
+        # rational: exact (of the exact inputs), rounded up
+        beta = min(float_up(MI_PAPER_BETA.exact(M_BITS.check(m), K_BITS.check(k))), 1.0)
     else:
         beta = mi_beta_exact(mf, kf, dps=dps)
     return Bound(k=kf, beta=beta, theorem="RRST-1.5a", variant=variant,

@@ -197,6 +197,10 @@ def mi_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, variant: str = "
     return best
 
 
+def _num(iv: Any, x: Any) -> Any:
+    return iv.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else iv.mpf(x)
+
+
 @overload
 def russo_zou_pvalue_correction(alpha: RealLike, m: RealLike, *, dps: int = ...) -> float: ...  # type: ignore[overload-overlap]
 
@@ -232,32 +236,34 @@ def russo_zou_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *,
         aa, ma = np.broadcast_arrays(ALPHA.check_array(alpha), M_BITS.check_array(m))
         return np.array([russo_zou_pvalue_correction(float(x), float(y), dps=dps)
                          for x, y in zip(aa.ravel(), ma.ravel())]).reshape(aa.shape)
-    a = float(check_real("alpha", alpha, low=0.0, high=1.0))
-    mf = float(check_real("m", m, low=0.0))
-    if mf == 0.0:
-        return a
-    if a == 0.0:
+    ax, mx = ALPHA.check(alpha), M_BITS.check(m)
+    if mx == 0:
+        return float_down(ax)
+    if ax == 0:
         return 0.0
-    m_nats = mf * math.log(2)
-    # in u = ln(1/(2 gamma)) > 0: h(u) = e^{-u}/2 + sqrt(m/u) is decreasing; solve h(u) = alpha
-    def h(u: float) -> float:
-        return 0.5 * math.exp(-u) + math.sqrt(m_nats / u) - a
+    a, mf = float(ax), float(mx)
+    log_m = math.log(mf * math.log(2)) if mf > 0 else math.log(float_up(mx) * math.log(2))
+    # in s = ln u, u = ln(1/(2 gamma)) > 0: h = e^{-u}/2 + sqrt(m/u) - alpha decreases in s;
+    # sqrt(m/u) = e^{(ln m - s)/2} has no underflow; at s = ln m - 10 it is e^5 > 1 >= alpha
+    def h(s: float) -> float:
+        return 0.5 * math.exp(-math.exp(min(s, 709.0))) + math.exp((log_m - s) / 2) - a
 
-    u_hi = max(1.0, 4 * m_nats / a**2 + 50)
-    while h(u_hi) > 0:
-        u_hi *= 4
-    u_lo = min(1e-300, u_hi)
-    u_star = brentq(h, u_lo, u_hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
-    g = 0.5 * math.exp(-u_star)
+    s_lo, s_hi = log_m - 10.0, max(log_m - 10.0, 0.0) + 1.0
+    while h(s_hi) > 0:
+        s_hi += 2.0
+    s_star = brentq(h, s_lo, s_hi, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)
+    g = 0.5 * math.exp(-math.exp(min(s_star, 709.0)))   # 0 when gamma is below the floats
     prec = iv_prec(dps)
 
     def certified_valid(x: float) -> bool:
         if x <= 0.0:
             return True
-        _, hi = enclosure(lambda iv: iv.mpf(x) + iv.sqrt(iv.mpf(mf) * iv.log(2)
+        if x >= 0.5:   # the bound needs ln(1/(2 gamma)) > 0
+            return False
+        _, hi = enclosure(lambda iv: iv.mpf(x) + iv.sqrt(_num(iv, mx) * iv.log(2)
                                                          / iv.log(1 / (2 * iv.mpf(x)))),
                           prec=prec)
-        return hi <= a
+        return hi <= ax
 
     return max(first_true(g, certified_valid, up=False), 0.0)
 

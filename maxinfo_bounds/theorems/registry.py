@@ -14,9 +14,10 @@ from typing import Any
 
 from ..arith import Formula
 from ..domain import Domain
+from ..numeric import InvalidParameter
 from ..results import Reportable
 
-__all__ = ["Param", "Theorem", "register", "REGISTRY"]
+__all__ = ["positive_float_down", "Param", "Theorem", "register", "REGISTRY"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ class Param:
             return self.domain.condition(self.name)
         return f"{self.name}: {self.domain}"
 
-    def check(self, x: object, *, hi: float | None = None) -> Any:
+    def check(self, x: object, *, hi: float | None = None, label: str | None = None) -> Any:
         """Validate a scalar argument against the domain (InvalidParameter naming it).
 
         ``hi`` tightens the upper end where the domain's relation ties it to another argument
@@ -58,12 +59,14 @@ class Param:
         assert isinstance(self.domain, Domain)
         d = self.domain if hi is None else replace(self.domain, hi=min(self.domain.hi, hi),
                                                    hi_open=False)
-        return d.check(self.name, x)
+        return d.check(label or self.name, x)
 
-    def check_float(self, x: object, *, label: str | None = None) -> float:
-        """:meth:`check` as a float; ``label`` names the argument in errors (``steps[2].eps``)."""
+    def check_float(self, x: object, *, label: str | None = None,
+                    rounding: str = "nearest") -> float:
+        """:meth:`check` as a float; ``label`` names the argument in errors (``steps[2].eps``);
+        ``rounding`` "nearest", "down" or "up" (see :meth:`~maxinfo_bounds.domain.Domain.check_float`)."""
         assert isinstance(self.domain, Domain)
-        return self.domain.check_float(label or self.name, x)
+        return self.domain.check_float(label or self.name, x, rounding)
 
     def mask(self, arr: Any) -> Any:
         """Entries of a float64 array inside the domain (relations not checked)."""
@@ -74,6 +77,18 @@ class Param:
         """Validate every entry of an array argument; float64 back."""
         assert isinstance(self.domain, Domain)
         return self.domain.check_array(self.name, x)
+
+
+def positive_float_down(param: Param, x: object) -> float:
+    """A positive parameter the result echoes (a bound's beta), validated and rounded **down**
+    to a float: the pair (k, beta) is then computed at the echoed float, and that float is
+    never above the value asked for (a claim at a smaller beta is stronger). A value below the
+    smallest positive float cannot be echoed: InvalidParameter."""
+    v = param.check_float(x, rounding="down")
+    if v == 0.0 and param.check(x) != 0:
+        raise InvalidParameter(param.name, x, "at least the smallest positive float 5e-324 "
+                               "(a smaller value cannot be reported in the result)")
+    return v
 
 
 @dataclass(frozen=True)

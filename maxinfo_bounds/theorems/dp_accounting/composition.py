@@ -81,8 +81,8 @@ def _steps(steps: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
             e, d = st
         except (TypeError, ValueError) as exc:
             raise InvalidParameter(f"steps[{i}]", st, "an (eps, delta) pair") from exc
-        out.append((EPS.check_float(e, label=f"steps[{i}].eps"),
-                    DELTA.check_float(d, label=f"steps[{i}].delta")))
+        out.append((EPS.check(e, label=f"steps[{i}].eps"),   # exact: summed exactly below
+                    DELTA.check(d, label=f"steps[{i}].delta")))
     return out
 
 
@@ -122,7 +122,7 @@ def advanced_composition(steps: Sequence[tuple[float, float]], delta_prime: floa
     (6.308231, 1e-06)
     """
     items = _steps(steps)
-    dp = DELTA_PRIME.check_float(delta_prime)
+    dp = DELTA_PRIME.check(delta_prime)
     # equal steps are evaluated once, times their count
     adv = ADVANCED.up(dp, *_flat(Counter(e for e, _ in items)), prec=iv_prec(dps))
     basic = basic_composition(items)

@@ -23,7 +23,7 @@ from ...numeric import RegimeError, float_down, float_up, iv_prec
 from ...results import DPGuarantee
 from ...search import first_true
 from ..registry import Param, Theorem, register
-from .composition import basic_composition, compose_dp
+from .composition import ADVANCED, BASIC
 
 # -- parameters (each domain declared once; validation, CLI and catalog text read it) ---------
 _POSITIVE = Real(0, lo_open=True)
@@ -99,7 +99,7 @@ def gaussian_sigma(sensitivity: float, eps: float, delta: float, *, strict: bool
     >>> round(gaussian_sigma(1.0, 0.5, 1e-5), 6)     # 2 sqrt(2 ln 125000) = 9.68961... (30 digits)
     9.689611
     """
-    s, e, d = SENS_L2.check_float(sensitivity), EPS.check_float(eps), DELTA.check_float(delta)
+    s, e, d = SENS_L2.check(sensitivity), EPS.check(eps), DELTA.check(delta)   # exact
     if not e < 1 and strict:
         raise RegimeError("Dwork-Roth Thm A.1", "eps", e, f"eps in {EPS_BELOW_1.domain_text}")
     return GAUSS_CLASSIC.up(s, e, d, prec=iv_prec(dps))
@@ -116,13 +116,22 @@ def _ag_delta_bounds(s: float, sigma: float, eps: float) -> tuple[Any, Any]:
     functions with guard digits to the working precision).
     """
     with mpmath.workdps(_AG_DPS):
-        S, sg, e = mpmath.mpf(s), mpmath.mpf(sigma), mpmath.mpf(eps)
+        S, sg, e = (mpmath.mpf(x.numerator) / x.denominator if isinstance(x, Fraction)
+                    else mpmath.mpf(x) for x in (s, sigma, eps))
         a = S / (2 * sg) - e * sg / S
         b = -S / (2 * sg) - e * sg / S
         t1 = mpmath.ncdf(a)
         t2 = mpmath.exp(e) * mpmath.ncdf(b)
         err = (t1 + t2) * mpmath.mpf(10) ** -40
         return t1 - t2 - err, t1 - t2 + err
+
+
+def _at_most(x: Any, y: float | Fraction) -> bool:
+    """``x <= y`` exactly for an mpf ``x`` and a float or Fraction ``y``."""
+    if isinstance(y, Fraction):
+        man, exp = mpmath.mpf(x).man_exp
+        return Fraction(man) * (Fraction(2) ** exp) <= y
+    return bool(x <= y)
 
 
 def _ag_log_delta(s: float, sigma: float, eps: float) -> float:
@@ -150,7 +159,7 @@ def gaussian_delta(sigma: float, sensitivity: float, eps: float) -> float:
     >>> gaussian_delta(1.0, 1.0, 0.0)                 # 2 Phi(1/2) - 1 = 0.382924922548026207...
     0.38292492254802624
     """
-    s, sg, e = SENS_L2.check_float(sensitivity), SIGMA.check_float(sigma), EPS0.check_float(eps)
+    s, sg, e = SENS_L2.check(sensitivity), SIGMA.check(sigma), EPS0.check(eps)   # exact
     return min(max(float_up(_ag_delta_bounds(s, sg, e)[1]), 0.0), 1.0)
 
 
@@ -165,10 +174,11 @@ def gaussian_epsilon(sigma: float, sensitivity: float, delta: float) -> float:
     >>> 0 < gaussian_epsilon(1.0, 1.0, 0.3829249225480262) < 1e-15   # just below it
     True
     """
-    s, sg, d = SENS_L2.check_float(sensitivity), SIGMA.check_float(sigma), DELTA.check_float(delta)
+    sx, sgx, dx = SENS_L2.check(sensitivity), SIGMA.check(sigma), DELTA.check(delta)
+    s, sg, d = float(sx), float(sgx), float(dx)   # the search; the certificate reads sx, sgx, dx
 
     def ok(x: float) -> bool:
-        return bool(_ag_delta_bounds(s, sg, x)[1] <= d)
+        return _at_most(_ag_delta_bounds(sx, sgx, x)[1], dx)
 
     if ok(0.0):
         return 0.0
@@ -193,10 +203,11 @@ def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> flo
     >>> round(s, 6), s < gaussian_sigma(1.0, 0.5, 1e-5)   # classic: 9.689611
     (7.031827, True)
     """
-    s, e, d = SENS_L2.check_float(sensitivity), EPS.check_float(eps), DELTA.check_float(delta)
+    sx, ex, dx = SENS_L2.check(sensitivity), EPS.check(eps), DELTA.check(delta)
+    s, e, d = float(sx), float(ex), float(dx)   # the search; the certificate reads sx, ex, dx
 
     def ok(x: float) -> bool:
-        return bool(_ag_delta_bounds(s, x, e)[1] <= d)
+        return _at_most(_ag_delta_bounds(sx, x, ex)[1], dx)
 
     lo, hi = math.log(s) - 10.0, math.log(s) + 1.0
     while _ag_log_delta(s, math.exp(hi), e) > math.log(d):
@@ -278,11 +289,22 @@ def sparse_vector(c: int, threshold_scale: float, query_scale: float, *,
     5.0
     """
     cc = RUNS.check(c)
-    e1 = above_threshold_epsilon(sensitivity, threshold_scale, query_scale)
-    d = DELTA0.check_float(delta)
-    g = compose_dp([(e1, 0.0)] * cc, d) if d > 0 else basic_composition([(e1, 0.0)] * cc)
-    return DPGuarantee(g.eps, g.delta, "DR-3.25" if d == 0 else "DR-3.26",
-                       (f"c = {cc} positive answers", f"per run eps = {e1!r}", *g.conditions))
+    s, b1, b2 = SENS_SCORE.check(sensitivity), B1.check(threshold_scale), B2.check(query_scale)
+    d = DELTA0.check(delta)
+    if d == 0:   # Thm 3.25 itself: c (Delta/b1 + 2 Delta/b2), exact, rounded up
+        return DPGuarantee(float_up(SPARSE.exact(cc, s, b1, b2)), 0.0, "DR-3.25",
+                           (f"c = {cc} positive answers", "basic composition of the c runs"))
+    e1 = above_threshold_epsilon(s, b1, b2)
+    return DPGuarantee(_runs_eps(cc, e1, d), float_up(d), "DR-3.26",
+                       (f"c = {cc} positive answers", f"per run eps = {e1!r}",
+                        f"delta' = {float_up(d)!r}", "min of basic and advanced composition"))
+
+
+def _runs_eps(runs: int, e1: float, d: Any) -> float:
+    """eps of ``runs`` adaptive (e1, 0)-DP runs at total delta ``d`` > 0: the smaller of basic
+    (Dwork & Roth Thm 3.16) and advanced composition (Thm 3.20, delta' = d), each certified;
+    closed forms in the number of runs (no list of steps, whatever its size)."""
+    return min(float_up(BASIC.exact(e1, runs)), ADVANCED.up(d, e1, runs, prec=iv_prec(30)))
 
 
 def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0,
@@ -299,8 +321,7 @@ def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0,
     s, d = Fraction(SENS_SCORE.check(sensitivity)), DELTA0.check_float(delta)
 
     def total(e1: float) -> float:
-        steps = [(e1, 0.0)] * cc
-        return compose_dp(steps, d).eps if d > 0 else basic_composition(steps).eps
+        return _runs_eps(cc, e1, d) if d > 0 else float_up(BASIC.exact(e1, cc))
 
     def ok(e1: float) -> bool:
         b1 = float_up(2 * s / Fraction(e1))

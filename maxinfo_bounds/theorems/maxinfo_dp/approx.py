@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any, overload
 
 import numpy as np
 
-from ...arith import Formula
+from ...arith import Formula, Interval
 from ...domain import Int, Real
 from ...numeric import (
     InvalidParameter,
     RegimeError,
     check_real,
     check_real_array,
+    enclosure,
     fast_up,
     is_array,
     iv_prec,
@@ -91,17 +93,40 @@ def _thm31_violations(eps: Any, delta: Any, dhat: Any, variant: str) -> list[tup
     return out
 
 
-def _thm31_regime(eps: float, delta: float, dhat: float, variant: str) -> list[tuple[str, str, float]]:
-    """Violated conditions at a scalar point as (name, condition, value)."""
-    vals = {"eps": eps, "delta": delta, "delta_hat": dhat}
-    return [(name, cond, vals[name]) for name, cond, bad in _thm31_violations(eps, delta, dhat, variant)
-            if bool(bad)]
+def _thm31_regime(eps: Any, delta: Any, dhat: Any, variant: str) -> list[tuple[str, str, Any]]:
+    """Violated conditions at a scalar point as (name, condition, value), decided exactly
+    (the sound variant's e^{3eps} delta'' + delta_hat < 1 in interval arithmetic: a point whose
+    enclosure does not lie below 1 counts as outside)."""
+    conds = {name: cond for name, cond, _ in _thm31_violations(0.25, 0.0, 0.0, variant)}
+    e, d, dh = (Fraction(x) for x in (eps, delta, dhat))
+    out = []
+    if not 0 < e <= Fraction(1, 2):
+        out.append(("eps", conds["eps"], eps))
+    if not d < e:
+        out.append(("delta", conds["delta"], delta))
+    if variant == "paper":
+        inside = dh <= e / 15
+    else:
+        inside = enclosure(lambda iv: _sound_regime_lhs(Interval(iv), eps, dhat))[1] < 1
+    if not inside:
+        out.append(("delta_hat", conds["delta_hat"], dhat))
+    return out
+
+
+def _sound_regime_lhs(c: Any, eps: Any, dhat: Any) -> Any:
+    """e^{3 eps} delta'' + delta_hat (below 1 inside the sound variant's regime)."""
+    e, dh = c.num(eps), c.num(dhat)
+    return c.exp(3 * e) * (2 * dh / -c.expm1(-3 * e)) + dh
 
 
 def _thm31_certified(eps: float, delta: float, n: int, t: float, dhat: float, variant: str,
                      dps: int) -> tuple[float, float]:
     args, prec = (eps, delta, n, t, dhat), iv_prec(dps)
-    return THM31[variant, "k"].up(*args, prec=prec), THM31[variant, "beta"].up(*args, prec=prec)
+    try:
+        k = THM31[variant, "k"].up(*args, prec=prec)
+    except (ValueError, ZeroDivisionError, ArithmeticError):   # outside the regime
+        k = math.inf   # (strict=False): Lemma 3.7's logarithm is undefined, the bound vacuous
+    return k, THM31[variant, "beta"].up(*args, prec=prec)
 
 
 @overload
@@ -171,16 +196,17 @@ def approx_dp_max_information(eps: RealOrArray, delta: RealOrArray, n: IntOrArra
             raise InvalidParameter("beta", beta, "omitted on the vectorised path (use the paper's "
                                    "choice or explicit t and delta_hat arrays)")
         return _thm31_vectorised(eps, delta, n, t, delta_hat, variant, strict)
-    e = float(check_real("eps", eps, low=0.0, low_open=True))
-    d, ni = DELTA.check_float(delta), N.check(n)
+    ex = check_real("eps", eps, low=0.0, low_open=True)
+    dx, ni = DELTA.check(delta), N.check(n)
+    e, d = float(ex), float(dx)   # the float values steer the searches; the certified
+    # evaluation and the regime test below read the exact inputs (Fractions, big integers)
     if (t is None) != (delta_hat is None):
         raise InvalidParameter("t" if t is None else "delta_hat", None,
                                "given together with the other")
     if t is not None and beta is not None:
         raise InvalidParameter("beta", beta, "omitted when t and delta_hat are given")
     if t is not None:
-        tt, dh = T.check_float(t), DELTA_HAT.check_float(delta_hat)
-        candidates = [(tt, dh)]
+        candidates = [(T.check(t), DELTA_HAT.check(delta_hat))]
     elif beta is None:
         candidates = [_paper_choice(e, d, ni)]
     else:
@@ -192,11 +218,11 @@ def approx_dp_max_information(eps: RealOrArray, delta: RealOrArray, n: IntOrArra
     best: tuple[float, float, float, float] | None = None
     bad_all: list[tuple[str, str, float]] = []
     for tt, dh in candidates:
-        bad = _thm31_regime(e, d, dh, variant)
+        bad = _thm31_regime(ex, dx, dh, variant)
         if bad and strict:
             bad_all = bad
             continue
-        k_hi, b_hi = _thm31_certified(e, d, ni, tt, dh, variant, dps)
+        k_hi, b_hi = _thm31_certified(ex, dx, ni, tt, dh, variant, dps)
         if beta is not None and b_hi > beta:
             continue
         if best is None or k_hi < best[0]:
@@ -208,16 +234,25 @@ def approx_dp_max_information(eps: RealOrArray, delta: RealOrArray, n: IntOrArra
             raise RegimeError("RRST Thm 3.1", name, val, cond)
         raise InvalidParameter("beta", beta, "reachable with a certified beta(t, delta_hat)")
     k_hi, b_hi, tt, dh = best
-    in_regime = not _thm31_regime(e, d, dh, variant)
+    in_regime = not _thm31_regime(ex, dx, dh, variant)
     return Bound(k=k_hi, beta=min(b_hi, 1.0), theorem="RRST-3.1", variant=variant,
                  product_only=True, in_regime=in_regime,
                  conditions=("eps in (0, 1/2]", "delta in (0, eps)", "n >= 1",
-                             f"t = {tt!r}", f"delta_hat = {dh!r}", "i.i.d. (product) data"))
+                             f"t = {_txt(tt)}", f"delta_hat = {_txt(dh)}", "i.i.d. (product) data"))
+
+
+def _txt(x: Any) -> str:
+    return str(x) if isinstance(x, Fraction) else repr(float(x))
 
 
 def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, variant: str,
                       strict: bool) -> tuple[Any, Any]:
-    """(k, beta) float64 arrays from the one formula body, each pushed up by FAST_REL_MARGIN."""
+    """(k, beta) float64 arrays from the one formula body, each pushed up by FAST_REL_MARGIN.
+
+    Entries where float64 cannot be trusted to that margin go through the certified scalar
+    path instead: where Lemma 3.7's denominator 1 - e^{3eps} delta'' - delta_hat cancels (below
+    1/4, so that its rounding error is amplified at most 4-fold) and where a regime test is
+    too close to its boundary for float64 to decide it."""
     e = check_real_array("eps", eps, low=0.0, low_open=True)
     d = DELTA.check_array(delta)
     nn = N.check_array(n)
@@ -231,7 +266,15 @@ def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, vari
     bad = np.zeros(e.shape, dtype=bool)
     for _, _, m in viol:
         bad |= m
-    if strict and bad.any():
+    with np.errstate(all="ignore"):
+        if variant == "sound":
+            lhs = np.exp(3 * e) * (2 * dh / -np.expm1(-3 * e)) + dh
+            delicate = ~(lhs <= 0.75)
+        else:
+            delicate = np.abs(dh - e / 15) <= 1e-14 * e
+        delicate |= (np.abs(d - e) <= 1e-14 * e) | (np.abs(e - 0.5) <= 1e-15)
+    viol = [(name, cond, m & ~delicate) for name, cond, m in viol]
+    if strict and (bad & ~delicate).any():
         for name, cond, m in viol:
             if m.any():
                 i = int(np.flatnonzero(m.ravel())[0])
@@ -241,7 +284,20 @@ def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, vari
     k = THM31[variant, "k"].array(*args)
     b = THM31[variant, "beta"].array(*args)
     k = np.where(bad & ~np.isfinite(k), np.inf, k)
-    return fast_up(k), np.minimum(fast_up(b, exp_arg=tt * tt / 2), 1.0)
+    # the margin of e^{-t^2/2} scales with that term only (the body without it: t = inf)
+    e_part = np.maximum(b - THM31[variant, "beta"].array(e, d, nn, np.inf, dh), 0.0)
+    k, b = fast_up(k), np.minimum(fast_up(b, exp_arg=tt * tt / 2, exp_part=e_part), 1.0)
+    for i in np.flatnonzero(delicate.ravel()):   # certified, entry by entry
+        try:
+            one = approx_dp_max_information(float(e.ravel()[i]), float(d.ravel()[i]),
+                                            int(nn.ravel()[i]), t=float(tt.ravel()[i]),
+                                            delta_hat=float(dh.ravel()[i]), variant=variant)
+        except RegimeError:
+            if strict:
+                raise
+            continue   # outside the regime (strict=False): the formula's value, as elsewhere
+        k.ravel()[i], b.ravel()[i] = one.k, one.beta
+    return k, b
 
 
 def _thm31_candidates(eps: float, delta: float, n: int, beta: float,

@@ -9,7 +9,7 @@ from ...domain import Int, Real
 from ...numeric import fast_up, is_array, iv_prec
 from ...results import Bound
 from ...types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
-from ..registry import Param, Theorem, register
+from ..registry import Param, Theorem, positive_float_down, register
 
 __all__ = ["pure_dp_max_information", "pure_dp_max_information_product", "PURE_DP",
            "PURE_DP_PRODUCT"]
@@ -26,7 +26,8 @@ def _pure_body(c: Any, eps: Any, n: Any) -> Any:
 
 def _product_body(c: Any, eps: Any, n: Any, beta: Any) -> Any:
     # RRST Thm 1.4 (second part): k = log2(e) (eps^2 n/2 + eps sqrt(n ln(2/beta)/2)) bits
-    return (eps * eps * n / 2 + eps * c.sqrt(n * c.log(2 / beta) / 2)) * c.log2e
+    # ln(2/beta) as ln2 log2(2/beta): 2/beta overflows float64 for a subnormal beta
+    return (eps * eps * n / 2 + eps * c.sqrt(n * c.ln2 * c.log2_ratio(2, beta) / 2)) * c.log2e
 
 
 #: RRST Thm 1.4a / 1.4b, written once (see :mod:`maxinfo_bounds.arith`)
@@ -68,7 +69,7 @@ def pure_dp_max_information(eps: RealOrArray, n: IntOrArray, *,
     """
     if is_array(eps, n):
         return fast_up(PURE_DP.array(EPS.check_array(eps), N.check_array(n)))
-    e, ni = EPS.check_float(eps), N.check(n)
+    e, ni = EPS.check(eps), N.check(n)   # exact: Fractions and big integers are not rounded
     return Bound(k=PURE_DP.up(e, ni, prec=iv_prec(dps)), beta=0.0, theorem="RRST-1.4a",
                  conditions=(EPS.condition(), N.condition()))
 
@@ -109,7 +110,8 @@ def pure_dp_max_information_product(eps: RealOrArray, n: IntOrArray, beta: RealO
     if is_array(eps, n, beta):
         return fast_up(PURE_DP_PRODUCT.array(EPS.check_array(eps), N.check_array(n),
                                              BETA.check_array(beta)))
-    e, ni, b = EPS.check_float(eps), N.check(n), BETA.check_float(beta)
+    e, ni = EPS.check(eps), N.check(n)
+    b = positive_float_down(BETA, beta)   # echoed: never above the beta asked for
     return Bound(k=PURE_DP_PRODUCT.up(e, ni, b, prec=iv_prec(dps)), beta=b, theorem="RRST-1.4b",
                  product_only=True, conditions=(EPS.condition(), N.condition(), BETA.condition(),
                                                 "i.i.d. (product) data"))

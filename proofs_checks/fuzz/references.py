@@ -1,0 +1,368 @@
+"""Independent references for the fuzz campaign: each published formula at 70 digits.
+
+Written from the papers' statements (and the catalog's stated variants) directly in
+:mod:`mpmath` at 70 significant digits, **without** importing anything from
+:mod:`maxinfo_bounds`: a mistake in the calculator's one formula body cannot reappear here.
+Each function takes exact inputs (:class:`mpmath.mpf`, converted exactly from floats, Fractions
+and integers by :func:`exact`) and returns the true value to about 10^-65 relative, or raises
+:class:`Outside` when the inputs are outside the theorem's stated conditions (then a refusal
+is the right answer). Implicit quantities (roots, maxima) are located by bisection to 10^-50
+relative, far below a float's spacing.
+
+Callers run these inside ``mpmath.workdps(DPS)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+from mpmath import mp, mpf
+
+__all__ = ["DPS", "Outside", "Rejected", "exact", "run", "bisect_root", "maximise"]
+
+#: working precision of every reference (significant decimal digits)
+DPS = 70
+
+
+class Outside(Exception):
+    """The inputs are outside the theorem's stated conditions (a refusal is correct)."""
+
+
+class Rejected(Exception):
+    """The output breaks a promise the reference can check directly (e.g. a beta above the
+    target it was asked for): a wrong-side result."""
+
+
+def exact(x: Any) -> Any:
+    """An input as an mpf: floats and integers exactly (up to 2^230), Fractions to 70 digits."""
+    if isinstance(x, Fraction):
+        return mpf(x.numerator) / x.denominator
+    if isinstance(x, bool):
+        raise TypeError("bool is not a number here")
+    if isinstance(x, int):
+        return mpf(x)
+    return mpf(float(x))
+
+
+def run(fn: Callable[..., Any], *args: Any) -> Any:
+    """Evaluate a reference at :data:`DPS` digits."""
+    with mpmath.workdps(DPS):
+        return fn(*args)
+
+
+def bisect_root(f: Callable[[Any], Any], lo: Any, hi: Any, *, rel: float = 1e-50) -> Any:
+    """The root of a function with a sign change on [lo, hi] (f(lo) and f(hi) of opposite
+    signs), by bisection (geometric while the bracket spans more than a factor 4, when lo > 0)."""
+    flo = f(lo)
+    if flo == 0:
+        return lo
+    if f(hi) == 0:
+        return hi
+    sign_lo = flo > 0
+    tol = mpf(rel)
+    for _ in range(20000):
+        if hi - lo <= tol * abs(hi):
+            break
+        mid = mpmath.sqrt(lo * hi) if lo > 0 and hi > 4 * lo else (lo + hi) / 2
+        fm = f(mid)
+        if fm == 0:
+            return mid
+        if (fm > 0) == sign_lo:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def maximise(f: Callable[[Any], Any], lo: Any, hi: Any, *, grid: int = 200,
+             rel: float = 1e-30) -> Any:
+    """The maximum of a unimodal function on [lo, hi] (lo > 0): a geometric grid, then golden
+    section in log space around the best grid point. The value is accurate to far better
+    than a float's spacing (the maximum is flat: a relative error r in the argument costs
+    about r^2 in the value)."""
+    xs = [lo * (hi / lo) ** (mpf(i) / grid) for i in range(grid + 1)]
+    vals = [f(x) for x in xs]
+    i = max(range(len(xs)), key=lambda j: vals[j])
+    a, b = mpmath.log(xs[max(i - 1, 0)]), mpmath.log(xs[min(i + 1, grid)])
+    g = (mpmath.sqrt(5) - 1) / 2
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = f(mpmath.exp(c)), f(mpmath.exp(d))
+    for _ in range(400):
+        if b - a <= mpf(rel) * max(abs(a), 1):
+            break
+        if fc >= fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = f(mpmath.exp(c))
+        else:
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = f(mpmath.exp(d))
+    return max(vals[i], fc, fd)
+
+
+def ln2() -> Any:
+    return mpmath.log(2)
+
+
+def log2(x: Any) -> Any:
+    return mpmath.log(x) / mpmath.log(2)
+
+
+def tail(x: Any) -> float:
+    """For messages: an mpf as a float (nearest)."""
+    return float(x) if mpmath.isfinite(x) else math.inf
+
+
+__all__ += ["ln2", "log2", "tail"]
+
+
+# --------------------------------------------------------------------------------------------
+# the formulas (RRST = Rogers, Roth, Smith, Thakkar 2016; DFHPRR = Dwork et al. 2015;
+# DR = Dwork & Roth 2014; KOV15; BW18 = Balle & Wang 2018)
+
+
+def pvalue(alpha: Any, k: Any, beta: Any) -> Any:
+    """RRST Thm 1.3: gamma = (alpha - beta)/2^k, and 0 when beta >= alpha."""
+    if beta >= alpha or mpmath.isinf(k):
+        return mpf(0)
+    return (alpha - beta) * mpmath.power(2, -k)
+
+
+def pure_dp(eps: Any, n: Any) -> Any:
+    """RRST Thm 1.4 (first part): k = eps n log2(e) bits."""
+    return eps * n / ln2()
+
+
+def pure_dp_product(eps: Any, n: Any, beta: Any) -> Any:
+    """RRST Thm 1.4 (second part): k = log2(e) (eps^2 n/2 + eps sqrt(n ln(2/beta)/2)) bits."""
+    return (eps**2 * n / 2 + eps * mpmath.sqrt(n * mpmath.log(2 / beta) / 2)) / ln2()
+
+
+def mi_curve(b: Any, k: Any) -> Any:
+    """RRST App. C: f_k(b) = k b + (1 - b) log2(1 - b)."""
+    return k * b + (1 - b) * mpmath.log1p(-b) / ln2() if b < 1 else k
+
+
+def mi_beta_star(m: Any, k: Any) -> Any:
+    """The largest b in [0, 1] with f_k(b) <= m (1 when m >= k)."""
+    if m >= k:
+        return mpf(1)
+    # f_k is convex, f_k(0) = 0 <= m, minimum at b0 = max(0, 1 - 2^(k - log2 e))
+    b0 = max(mpf(0), 1 - mpmath.power(2, k - 1 / ln2()))
+    if m == 0 and b0 == 0:
+        return mpf(0)
+    return bisect_root(lambda b: mi_curve(b, k) - m, b0, mpf(1))
+
+
+def mi_paper_beta(m: Any, k: Any) -> Any:
+    """RRST Lemma 1.5 (first part): beta = (m + 0.54)/k, at most 1."""
+    return min((m + mpf(54) / 100) / k, mpf(1))
+
+
+def to_mi(k: Any, beta: Any, support: Any, variant: str) -> Any:
+    """RRST Lemma 1.5 (second part), in bits. sound: 2k + b ln(|S|/b) log2(e), b = beta/(1-2^-k),
+    needs b <= 1/e; paper: (2k ln2 + 2 beta log2(|S|/(2 beta))/(1 - 2^-k)) / ln 2, needs
+    beta <= 3(1 - 2^-k)/20."""
+    om = 1 - mpmath.power(2, -k)
+    if variant == "sound":
+        b = beta / om
+        if b > 1 / mpmath.e:
+            raise Outside("beta/(1 - 2^-k) > 1/e")
+        nats = 2 * k * ln2() + (b * mpmath.log(support / b) if b > 0 else 0)
+    else:
+        if beta > 3 * om / 20:
+            raise Outside("beta > 3(1 - 2^-k)/20")
+        nats = 2 * k * ln2() + (2 * beta * log2(support / (2 * beta)) / om if beta > 0 else 0)
+    return nats / ln2()
+
+
+def thm31(eps: Any, delta: Any, n: Any, t: Any, dh: Any, variant: str) -> tuple[Any, Any]:
+    """RRST Thm 3.1 at (t, delta_hat): (k bits, beta), beta capped at 1. Conditions (both
+    variants): 0 < eps <= 1/2, 0 < delta < eps; sound: e^{3eps} delta'' + delta_hat < 1;
+    paper: delta_hat <= eps/15 and delta'' < 1."""
+    if not (0 < eps <= mpf(1) / 2 and 0 < delta < eps):
+        raise Outside("eps in (0, 1/2], delta in (0, eps)")
+    d1 = 2 * delta / dh + 2 * delta / (1 - mpmath.exp(-eps))
+    d2 = 2 * dh / (1 - mpmath.exp(-3 * eps))
+    e3 = mpmath.exp(3 * eps)
+    if variant == "paper":
+        if not (dh <= eps / 15):
+            raise Outside("delta_hat > eps/15")
+        beta = mpmath.exp(-t * t / 2) + n * (d1 + d2)
+        e6 = mpmath.exp(6 * eps)
+        # eq. (7), the paper's log read as log2 (log e = log2 e)
+        nu = (72 * eps**2 + dh * (24 * e6 / (1 - mpmath.exp(-3 * eps)) + (2 * e3 + 1) / ln2())
+              + dh**2 * 2 * (4 * e6**2 + 4 * e6 * e3 - 3 * e6 - 2 * e3 + 1)
+              / (ln2() * (e3 - 1) ** 2))
+        k = n * nu + 6 * t * eps * mpmath.sqrt(n)
+    else:
+        if not (e3 * d2 + dh < 1):
+            raise Outside("e^{3 eps} delta'' + delta_hat >= 1")
+        beta = mpmath.exp(-t * t / 2) + n * (d1 + d2 - d1 * d2)
+        c6 = 6 * eps / ln2()
+        nu = (c6 * (mpmath.exp(6 * eps) / (1 - d2) - 1)
+              + log2((1 - d2) / (1 - e3 * d2 - dh)))
+        k = n * nu + c6 * t * mpmath.sqrt(n)
+    return k, min(beta, mpf(1))
+
+
+def description(size: Any, beta: Any) -> Any:
+    """DFHPRR Thm 6: k = log2(|Y|/beta)."""
+    return log2(size / beta)
+
+
+def hoeffding(k: Any, beta: Any, tau: Any, n: Any) -> Any:
+    """DFHPRR Thm 4 + Hoeffding: beta + 2^k 2 e^{-2 tau^2 n}, at most 1."""
+    return min(beta + 2 * mpmath.power(2, k) * mpmath.exp(-2 * tau**2 * n), mpf(1))
+
+
+def mcdiarmid(k: Any, beta: Any, tau: Any, n: Any, s: Any, variant: str) -> Any:
+    """RRST Thm D.1: beta + c 2^k e^{-2 tau^2/(n s^2)}, c = 2 (sound) or 1 (paper); at most 1."""
+    c = 2 if variant == "sound" else 1
+    return min(beta + c * mpmath.power(2, k) * mpmath.exp(-2 * tau**2 / (n * s**2)), mpf(1))
+
+
+def b1_paper(n: Any) -> Any:
+    """RRST Lemma B.1 as stated: 0.37/sqrt(n)."""
+    return mpf(37) / 100 / mpmath.sqrt(n)
+
+
+_B1_MAX: dict[int, Any] = {}
+
+
+def b1_optimal(n: Any) -> Any:
+    """RRST Lemma B.1's proof at its best delta: max_delta (1/2 - delta)/sqrt(n ln(1/delta)/2)."""
+    if DPS not in _B1_MAX:
+        _B1_MAX[DPS] = maximise(lambda d: (mpf(1) / 2 - d) / mpmath.sqrt(mpmath.log(1 / d) / 2),
+                                mpf(10) ** -6, mpf(1) / 2 - mpf(10) ** -6)
+    return _B1_MAX[DPS] / mpmath.sqrt(n)
+
+
+def bnsssu(eps: Any, delta: Any, n: Any, s: Any) -> tuple[Any, Any]:
+    """RRST Thm B.2: deviation 18 Delta eps n with probability delta/eps; 0 < eps < 1/3,
+    0 < delta < eps/4, n >= ln(4 eps/delta)/eps^2."""
+    if not (0 < eps < mpf(1) / 3 and 0 < delta < eps / 4):
+        raise Outside("eps in (0, 1/3), delta in (0, eps/4)")
+    if n < mpmath.log(4 * eps / delta) / eps**2:
+        raise Outside("n < ln(4 eps/delta)/eps^2")
+    return 18 * s * eps * n, min(delta / eps, mpf(1))
+
+
+def mi_pvalue_paper(alpha: Any, m: Any) -> Any:
+    """RRST Cor C.2: alpha/2 2^{-2(m + 0.54)/alpha}."""
+    if alpha == 0:
+        return mpf(0)
+    return alpha / 2 * mpmath.power(2, -2 * (m + mpf(54) / 100) / alpha)
+
+
+def mi_pvalue_optimal(alpha: Any, m: Any) -> Any:
+    """sup over k > 0 of (alpha - beta*(k))/2^k (Lemma 1.5's exact beta* with Thm C.1)."""
+    if alpha == 0:
+        return mpf(0)
+
+    def g(k: Any) -> Any:
+        b = mi_beta_star(m, k)
+        return (alpha - b) * mpmath.power(2, -k) if b < alpha else mpf(0)
+
+    # beta*(k) >= ((m - 0.5307)/k): the maximiser has k >= m/alpha; and k <= 4 k_paper + 64
+    lo = max(m / alpha, mpf(10) ** -9)
+    hi = 4 * 2 * (m + mpf(54) / 100) / alpha + 64
+    return max(maximise(g, lo, hi, grid=40, rel=1e-20), mi_pvalue_paper(alpha, m))
+
+
+def russo_zou(alpha: Any, m: Any) -> Any:
+    """RRST Thm C.3: the largest gamma in (0, 1/2) with gamma + sqrt(m ln2/ln(1/(2 gamma)))
+    <= alpha (alpha when m = 0)."""
+    if m == 0:
+        return alpha
+    if alpha == 0:
+        return mpf(0)
+    mn = m * ln2()
+
+    def h(u: Any) -> Any:   # u = ln(1/(2 gamma)) > 0, decreasing
+        return mpmath.exp(-u) / 2 + mpmath.sqrt(mn / u) - alpha
+
+    hi = mpf(1)
+    while h(hi) > 0:
+        hi *= 4
+    lo = mpf(10) ** -300
+    while h(lo) < 0:
+        lo /= 10**10
+    return mpmath.exp(-bisect_root(h, lo, hi, rel=1e-55)) / 2
+
+
+def ag_delta(s: Any, sigma: Any, eps: Any) -> Any:
+    """BW18 Thm 8: delta(sigma) = Phi(s/2sigma - eps sigma/s) - e^eps Phi(-s/2sigma - eps sigma/s)."""
+    a = s / (2 * sigma)
+    b = eps * sigma / s
+    return mpmath.ncdf(a - b) - mpmath.exp(eps) * mpmath.ncdf(-a - b)
+
+
+def ag_sigma(s: Any, eps: Any, delta: Any) -> Any:
+    """The smallest sigma with ag_delta(sigma) <= delta (delta(sigma) decreases in sigma)."""
+    lo, hi = s, s
+    while ag_delta(s, hi, eps) > delta:
+        hi *= 4
+    while ag_delta(s, lo, eps) <= delta:
+        lo /= 4
+    return bisect_root(lambda x: ag_delta(s, x, eps) - delta, lo, hi, rel=1e-45)
+
+
+def ag_epsilon(sigma: Any, s: Any, delta: Any) -> Any:
+    """The smallest eps >= 0 with ag_delta(sigma, eps) <= delta."""
+    if ag_delta(s, sigma, mpf(0)) <= delta:
+        return mpf(0)
+    hi = mpf(1)
+    while ag_delta(s, sigma, hi) > delta:
+        hi *= 2
+    return bisect_root(lambda e: ag_delta(s, sigma, e) - delta, mpf(0), hi, rel=1e-45)
+
+
+def classic_gaussian(s: Any, eps: Any, delta: Any) -> Any:
+    """DR Thm A.1: sigma = s sqrt(2 ln(1.25/delta))/eps, for eps in (0, 1)."""
+    if not eps < 1:
+        raise Outside("eps >= 1")
+    return s * mpmath.sqrt(2 * mpmath.log(mpf(5) / 4 / delta)) / eps
+
+
+def advanced(eps: Any, delta: Any, k: Any, dp: Any) -> tuple[Any, Any]:
+    """DR Thm 3.20, k equal steps: eps' = min(k eps, sqrt(2k ln(1/delta')) eps + k eps (e^eps - 1)),
+    delta_total = k delta + delta' (at most 1)."""
+    adv = mpmath.sqrt(2 * k * mpmath.log(1 / dp)) * eps + k * eps * mpmath.expm1(eps)
+    return min(adv, k * eps), min(k * delta + dp, mpf(1))
+
+
+def kov_delta(eps: Any, delta: Any, k: int, eg: Any) -> Any:
+    """KOV15 Thm 3.3: 1 - (1-delta)^k + (1-delta)^k sum_l C(k,l)(e^{(k-l)eps} - e^{eg + l eps})_+
+    / (1 + e^eps)^k, summed in log space term by term (k up to a few 10^4)."""
+    lz = k * mpmath.log1p(mpmath.exp(eps))
+    s = mpf(0)
+    for l in range(k + 1):
+        if (k - 2 * l) * eps <= eg:
+            break
+        lc = mpmath.loggamma(k + 1) - mpmath.loggamma(l + 1) - mpmath.loggamma(k - l + 1)
+        a = lc + (k - l) * eps - lz
+        s += mpmath.exp(a) * -mpmath.expm1(eg + (2 * l - k) * eps)
+    keep = mpmath.power(1 - delta, k)
+    return 1 - keep + keep * s
+
+
+def kov_eps(eps: Any, delta: Any, k: int, dt: Any) -> Any:
+    """The smallest eps_total >= 0 with kov_delta <= dt."""
+    floor = 1 - mpmath.power(1 - delta, k)
+    if dt < floor:
+        raise Outside("delta_total < 1 - (1 - delta)^k")
+    if kov_delta(eps, delta, k, mpf(0)) <= dt:
+        return mpf(0)
+    hi = k * eps
+    return bisect_root(lambda g: kov_delta(eps, delta, k, g) - dt, mpf(0), hi, rel=1e-40)
+
+
+def sv_factor(i: int, budget: int) -> int:
+    """DFHPRR Thm 10: l_i = sum_{j=0}^{min(i-1, B)} C(i, j) (an exact integer)."""
+    return sum(math.comb(i, j) for j in range(min(i - 1, budget) + 1))

@@ -1,0 +1,160 @@
+"""A fast slice of the fuzz campaign (``proofs-checks run fuzz``; figures in docs/verification.md).
+
+Property tests (Hypothesis) hold the certified scalar and array paths against the independent
+70-digit references of :mod:`proofs_checks.fuzz.references` over extreme inputs (subnormals,
+Fractions, integers above 2^53); one test runs every case of the campaign on a few points.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import maxinfo_bounds as mb
+from maxinfo_bounds.numeric import float_down, float_up
+from proofs_checks.fuzz import campaign, cases
+from proofs_checks.fuzz import references as R
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# positive floats over the whole range, subnormals included
+tiny_to_one = st.floats(min_value=5e-324, max_value=1.0, exclude_max=True)
+unit = st.floats(min_value=0.0, max_value=1.0)
+eps_range = st.floats(min_value=1e-12, max_value=50.0)
+big_n = st.integers(min_value=1, max_value=10**18)
+
+
+def exact(x: object) -> object:
+    with mpmath.workdps(R.DPS):
+        return R.exact(x)
+
+
+def at_or_above(result: float, ref: object) -> bool:
+    return bool(mpmath.mpf(result) >= ref)
+
+
+def at_or_below(result: float, ref: object) -> bool:
+    return bool(mpmath.mpf(result) <= ref)
+
+
+@SETTINGS
+@given(unit, st.one_of(st.floats(min_value=0.0, max_value=5e3), st.integers(0, 10**500)), unit)
+def test_pvalue_correction_never_above_the_truth(alpha: float, k: float, beta: float) -> None:
+    with mpmath.workdps(R.DPS):
+        ref = R.pvalue(exact(alpha), exact(k), exact(beta))
+    assert at_or_below(mb.pvalue_correction(alpha, k, beta), ref)
+
+
+@SETTINGS
+@given(eps_range, big_n, tiny_to_one)
+def test_pure_dp_product_pair_is_valid_for_big_n_and_subnormal_beta(eps: float, n: int,
+                                                                    beta: float) -> None:
+    b = mb.pure_dp_max_information_product(eps, n, beta)
+    assert b.beta <= beta
+    with mpmath.workdps(R.DPS):
+        assert at_or_above(b.k, R.pure_dp_product(exact(eps), exact(n), exact(b.beta)))
+    if n <= 2**53:
+        arr = mb.pure_dp_max_information_product(np.array([eps]), np.array([n]), np.array([beta]))
+        assert np.isfinite(arr[0])
+        with mpmath.workdps(R.DPS):
+            assert at_or_above(float(arr[0]), R.pure_dp_product(exact(eps), exact(n), exact(beta)))
+
+
+@SETTINGS
+@given(st.integers(1, 10**6), st.integers(3, 10**6), big_n)
+def test_pure_dp_fraction_eps_is_not_rounded_to_nearest(p: int, q: int, n: int) -> None:
+    eps = Fraction(p, q)
+    with mpmath.workdps(R.DPS):
+        assert at_or_above(mb.pure_dp_max_information(eps, n).k, R.pure_dp(exact(eps), exact(n)))
+
+
+@SETTINGS
+@given(st.floats(min_value=1e-9, max_value=0.5), st.floats(min_value=1e-300, max_value=1.0),
+       st.integers(1, 10**12), st.floats(min_value=1e-3, max_value=40.0),
+       st.floats(min_value=1e-12, max_value=1.0))
+def test_thm31_scalar_and_array_paths_are_upper_bounds(eps: float, dfrac: float, n: int,
+                                                       t: float, dhfrac: float) -> None:
+    delta, dh = eps * dfrac * 0.999, eps * dhfrac
+    with mpmath.workdps(R.DPS):
+        try:
+            k_ref, b_ref = R.thm31(exact(eps), exact(delta), exact(n), exact(t), exact(dh), "sound")
+        except R.Outside:
+            return
+    b = mb.approx_dp_max_information(eps, delta, n, t=t, delta_hat=dh)
+    assert at_or_above(b.k, k_ref) and at_or_above(b.beta, b_ref)
+    ka, ba = mb.approx_dp_max_information(np.array([eps]), np.array([delta]), np.array([n]),
+                                          t=np.array([t]), delta_hat=np.array([dh]))
+    assert at_or_above(float(ka[0]), k_ref) and at_or_above(float(ba[0]), b_ref)
+    with mpmath.workdps(R.DPS):   # the array margin is no wider than needed
+        assert float(ka[0]) <= k_ref * (1 + mpmath.mpf(2) ** -40) + mpmath.mpf(2) ** -1000
+
+
+def test_thm31_array_path_near_lemma_37_singularity() -> None:
+    """The issue's reproducer: the array path was 1.6e-4 below the certified scalar value."""
+    kw = {"t": np.array([3.0]), "delta_hat": np.array([0.07975873318666522])}
+    ka, _ = mb.approx_dp_max_information(np.array([0.5]), np.array([1e-300]), np.array([1.0]), **kw)
+    with mpmath.workdps(R.DPS):
+        k_ref, _ = R.thm31(exact(0.5), exact(1e-300), exact(1), exact(3.0),
+                           exact(0.07975873318666522), "sound")
+    assert float(ka[0]) >= k_ref and 157.7187 < float(ka[0]) < 157.7188
+
+
+@SETTINGS
+@given(unit, st.one_of(st.just(0.0), st.floats(min_value=5e-324, max_value=1e4)))
+def test_russo_zou_is_a_valid_threshold_and_never_crashes(alpha: float, m: float) -> None:
+    g = mb.russo_zou_pvalue_correction(alpha, m)
+    with mpmath.workdps(R.DPS):
+        assert at_or_below(g, R.russo_zou(exact(alpha), exact(m)))
+
+
+@SETTINGS
+@given(st.floats(min_value=0.0, max_value=1e4), tiny_to_one, st.floats(min_value=1e-6, max_value=10.0),
+       st.integers(1, 2**53))
+def test_hoeffding_array_margin_applies_to_the_exponential_only(k: float, beta: float,
+                                                                 tau: float, n: int) -> None:
+    with mpmath.workdps(R.DPS):
+        ref = R.hoeffding(exact(k), exact(beta), exact(tau), exact(n))
+    out = float(mb.hoeffding_transfer(np.array([k]), np.array([beta]), np.array([tau]),
+                                      np.array([n]))[0])
+    assert at_or_above(out, ref)
+    with mpmath.workdps(R.DPS):
+        assert out <= ref * (1 + mpmath.mpf(2) ** -40) + mpmath.mpf(2) ** -1060
+
+
+@pytest.mark.parametrize("x", [3.538e-321, 1e-310, 2.0**-1074 * 5])
+def test_directed_rounding_under_gradual_underflow(x: float) -> None:
+    with mpmath.workdps(60):
+        v = mpmath.mpf(x) / 3
+        assert mpmath.mpf(float_down(v)) <= v <= mpmath.mpf(float_up(v))
+        assert math.nextafter(float_down(v), 1.0) == float_up(v)
+
+
+def test_issue_reproducers() -> None:
+    from maxinfo_bounds.theorems import dp_accounting as dp
+
+    assert mb.pvalue_correction(0.05, 10**400, 0.0) == 0.0          # was OverflowError
+    assert mb.hoeffding_transfer(0.0, 0.0, 1.0, 373) > 0.0           # 2e^{-746}: not 0
+    assert dp.laplace_epsilon(1e-200, 1e200) > 0.0                   # 1e-400 rounds up
+    assert mb.russo_zou_pvalue_correction(1e-200, 1.0) == 0.0        # was ZeroDivisionError
+    assert 0.49 < mb.russo_zou_pvalue_correction(0.9, 1e-30) < 0.5   # was ComplexResult
+    assert dp.sparse_vector(10**18 + 1, 2.0, 4.0).eps == 1.0000000000000001e18  # was MemoryError
+    with mpmath.workdps(R.DPS):
+        g = mb.pvalue_correction(3.538e-321, 8.284927787344327e-05, 0.0)
+        assert at_or_below(g, R.pvalue(exact(3.538e-321), exact(8.284927787344327e-05),
+                                       exact(0.0)))
+
+
+def test_every_fuzz_case_on_a_few_points() -> None:
+    """The campaign's own runner on every case (a handful of points each): no failure class."""
+    cheap = [i for i, c in enumerate(cases.CASES) if c.weight >= 0.3]
+    for i in cheap:
+        r = campaign.run_chunk(i, 0, 12, seed=7)
+        bad = {p: {k: v for k, v in cnt.items() if k in campaign.FAILURES and v}
+               for p, cnt in r["counts"].items()}
+        assert not any(bad.values()), (cases.CASES[i].name, bad, r["examples"])
