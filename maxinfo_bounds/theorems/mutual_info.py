@@ -96,8 +96,10 @@ def mi_beta_exact(m: float, k: float, *, dps: int = 30) -> float:
     """
     mf, kf = M_BITS.check_float(m), K_BITS.check_float(k)
     b = mi_beta_float(mf, kf)
-    if b in (0.0, 1.0):  # 0.0: exact (m = 0, k >= log2 e); 1.0: vacuous, trivially valid
+    if b == 1.0 or (b == 0.0 and mf == 0.0):  # 1.0: vacuous; 0.0: exact (m = 0, k >= log2 e)
         return b
+    if b == 0.0:   # a root below what the float search resolves: beta* >= m/k (f_k(b) <= k b)
+        b = max(mf / kf, 5e-324)
     prec = iv_prec(dps)
 
     def certified_above_root(x: float) -> bool:
@@ -107,7 +109,8 @@ def mi_beta_exact(m: float, k: float, *, dps: int = 30) -> float:
 
 
 def _root(m: float, k: float, lo_b: float, hi_b: float) -> float:
-    return float(brentq(lambda b: _f_float(b, k) - m, lo_b, hi_b, xtol=1e-300,
+    # xtol relative to the root's scale (beta* >= m/k): tiny roots are resolved, not rounded to 0
+    return float(brentq(lambda b: _f_float(b, k) - m, lo_b, hi_b, xtol=max(m / k * 2**-60, 5e-324),
                         rtol=4 * np.finfo(float).eps, maxiter=400))
 
 
@@ -285,11 +288,11 @@ def approx_max_information_to_mi(k: RealOrArray, beta: RealOrArray, support_size
         raise InvalidParameter("unit", unit, "'bits' or 'nats'")
     if is_array(k, beta, support_size):
         return _to_mi_vectorised(k, beta, support_size, variant, unit, strict)
-    kf, bf, s = K_POS.check_float(k), BETA_TO_MI.check_float(beta), SUPPORT.check(support_size)
-    ok, cond = _to_mi_regime(np.float64(kf), np.float64(bf), variant)
+    kx, bx, s = K_POS.check(k), BETA_TO_MI.check(beta), SUPPORT.check(support_size)   # exact
+    ok, cond = _to_mi_regime(np.float64(float(kx)), np.float64(float(bx)), variant)
     if not ok and strict:
-        raise RegimeError("RRST Lemma 1.5 (second part)", "beta", bf, cond)
-    return TO_MI[variant, unit].up(kf, bf, s, prec=iv_prec(dps))
+        raise RegimeError("RRST Lemma 1.5 (second part)", "beta", float(bx), cond)
+    return TO_MI[variant, unit].up(kx, bx, s, prec=iv_prec(dps))
 
 
 def _to_mi_regime(k: Any, beta: Any, variant: str) -> tuple[Any, str]:

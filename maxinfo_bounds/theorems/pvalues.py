@@ -89,12 +89,12 @@ def pvalue_correction(alpha: RealOrArray, k: RealOrArray, beta: RealOrArray, *,
     if is_array(alpha, k, beta):
         return fast_down(PVALUE_CORRECTION.array(ALPHA.check_array(alpha), K.check_array(k),
                                                  BETA.check_array(beta)))
-    a, kf, b = ALPHA.check_float(alpha), K.check_float(k), BETA.check_float(beta)
-    if a <= b or kf == math.inf:
+    a, kx, b = ALPHA.check(alpha), K.check(k), BETA.check(beta)   # exact inputs
+    if a <= b or kx == math.inf:
         return 0.0
-    if kf.is_integer() and kf <= 4096:  # 2^-k exact: the whole formula is rational
-        return float_down(PVALUE_CORRECTION.exact(a, kf, b))
-    return max(PVALUE_CORRECTION.down(a, kf, b, prec=iv_prec(dps)), 0.0)
+    if Fraction(kx).denominator == 1 and kx <= 4096:  # 2^-k exact: the formula is rational
+        return float_down(PVALUE_CORRECTION.exact(a, kx, b))
+    return max(PVALUE_CORRECTION.down(a, kx, b, prec=iv_prec(dps)), 0.0)
 
 
 register(Theorem(

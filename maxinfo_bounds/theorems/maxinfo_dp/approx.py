@@ -59,7 +59,9 @@ def _thm31_body(c: Any, eps: Any, delta: Any, n: Any, t: Any, dhat: Any, *, vari
                                / c.expm1(3 * eps) ** 2))
         return n * nu + 6 * t * eps * c.sqrt(n)
     if part == "beta":
-        return c.exp(-t * t / 2) + n * (d1 + d2 * (1 - d1))          # Claim 3.6, union bound
+        # Claim 3.6, union bound: delta' + delta'' - delta' delta'' (as delta'(1 - delta'') +
+        # delta'', which stays finite in float64 when delta' overflows)
+        return c.exp(-t * t / 2) + n * (d1 * (1 - d2) + d2)
     # sound: Z_i in bits, so the point-wise bound |ln ratio| <= 6 eps is 6 eps log2(e) bits;
     # Lemma 3.7 kept at its tightest form before the elementary inequalities:
     #   E[Z_i | F_i] <= c6 (e^{6 eps}/(1 - d'') - 1) + log2((1 - d'')/(1 - e^{3eps} d'' - dhat))
@@ -285,7 +287,9 @@ def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, vari
     b = THM31[variant, "beta"].array(*args)
     k = np.where(bad & ~np.isfinite(k), np.inf, k)
     # the margin of e^{-t^2/2} scales with that term only (the body without it: t = inf)
-    e_part = np.maximum(b - THM31[variant, "beta"].array(e, d, nn, np.inf, dh), 0.0)
+    with np.errstate(invalid="ignore"):   # inf - inf where beta overflows: no margin needed
+        e_part = np.nan_to_num(np.maximum(b - THM31[variant, "beta"].array(e, d, nn, np.inf, dh),
+                                          0.0), nan=0.0)
     k, b = fast_up(k), np.minimum(fast_up(b, exp_arg=tt * tt / 2, exp_part=e_part), 1.0)
     for i in np.flatnonzero(delicate.ravel()):   # certified, entry by entry
         try:
