@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import NoReturn
 
 from . import bounds_vs_exact, claims, counterexample
-from .measures_check import MeasuresCheckConfig, run
 from .fuzz import campaign as fuzz
+from .measures_check import MeasuresCheckConfig, run
 from .simulate import campaign as sim
 from .simulate.runner import Interrupted
 

@@ -23,10 +23,10 @@ from ..arith import Formula
 from ..domain import Real
 from ..numeric import (
     InvalidParameter,
-    check_real,
     enclosure,
     fast_down,
     float_down,
+    float_up,
     is_array,
     iv_prec,
 )
@@ -263,7 +263,7 @@ def russo_zou_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *,
         _, hi = enclosure(lambda iv: iv.mpf(x) + iv.sqrt(_num(iv, mx) * iv.log(2)
                                                          / iv.log(1 / (2 * iv.mpf(x)))),
                           prec=prec)
-        return hi <= ax
+        return bool(hi <= ax)
 
     return max(first_true(g, certified_valid, up=False), 0.0)
 

@@ -193,7 +193,7 @@ def run_chunk(case_index: int, chunk: int, points: int, seed: int) -> dict[str, 
                 for k in names}
         try:
             outs: Any = case.array(**cols)
-            rows = list(zip(*[np.asarray(o, dtype=np.float64).ravel() for o in outs]))
+            rows: list[Any] = list(zip(*[np.asarray(o, dtype=np.float64).ravel() for o in outs]))
         except ValueError:
             rows = []
             for i in range(len(array_pts)):   # attribute the refusal entry by entry
@@ -201,11 +201,11 @@ def run_chunk(case_index: int, chunk: int, points: int, seed: int) -> dict[str, 
                     o1 = case.array(**{k: v[i:i + 1] for k, v in cols.items()})
                     rows.append(tuple(float(np.asarray(o).ravel()[0]) for o in o1))
                 except ValueError as e:
-                    rows.append(e)  # type: ignore[arg-type]
+                    rows.append(e)
                 except Exception as e:
-                    rows.append(RuntimeError(f"{type(e).__name__}: {e}"))  # type: ignore[arg-type]
+                    rows.append(RuntimeError(f"{type(e).__name__}: {e}"))
         except Exception as e:
-            rows = [RuntimeError(f"{type(e).__name__}: {e}")] * len(array_pts)  # type: ignore[list-item]
+            rows = [RuntimeError(f"{type(e).__name__}: {e}")] * len(array_pts)
         for (x, refs), row in zip(array_pts, rows):
             if isinstance(row, RuntimeError):
                 note("array", "crash", x, str(row))

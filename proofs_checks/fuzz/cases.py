@@ -15,13 +15,19 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import mpmath
 import numpy as np
 
-import maxinfo_bounds as mb
-from maxinfo_bounds.theorems import dp_accounting as dp
-from maxinfo_bounds.theorems import holdout
+import maxinfo_bounds
+from maxinfo_bounds.theorems import dp_accounting as _dp
+from maxinfo_bounds.theorems import holdout as _holdout
 
 from . import references as R
+
+# the table below calls each evaluator on scalars, Fractions and arrays alike: typed loosely
+mb: Any = maxinfo_bounds
+dp: Any = _dp
+holdout: Any = _holdout
 
 __all__ = ["Case", "CASES", "Sampler"]
 
@@ -147,6 +153,14 @@ def _s_thm31_beta(rng: Gen) -> Inputs:
             "n": S.integer(rng, 1, 10**9), "beta": S.prob(rng, 1e-12)}
 
 
+def _s_b2(rng: Gen) -> Inputs:
+    e = S.logu(rng, 1e-6, 1 / 3)
+    d = S.prob(rng, below=e / 4)
+    n0 = np.log(4 * e / d) / e**2   # n around and above Thm B.2's n0
+    return {"eps": e, "delta": d, "n": int(min(np.ceil(n0 * S.logu(rng, 0.9, 1e3)), 10**18)),
+            "sensitivity": S.logu(rng, 1e-8, 10.0)}
+
+
 # --------------------------------------------------------------------------------------------
 # calls and references
 
@@ -185,7 +199,7 @@ def _thm31_chosen_ref(variant: str, target: bool) -> Callable[[Inputs, tuple[flo
 
 
 def _thm31_check(x: Inputs) -> None:
-    if not (0 < x["eps"] <= R.mpf(1) / 2 and 0 < x["delta"] < x["eps"]):
+    if not (0 < x["eps"] <= mpmath.mpf(1) / 2 and 0 < x["delta"] < x["eps"]):
         raise R.Outside("eps in (0, 1/2], delta in (0, eps)")
 
 
@@ -221,7 +235,7 @@ CASES: tuple[Case, ...] = (
     Case("RRST-1.4a pure_dp_max_information",
          lambda rng: {"eps": _eps(rng), "n": S.integer(rng, 1, 10**15)},
          lambda eps, n: _bound(mb.pure_dp_max_information(eps, n)),
-         lambda x, out: (R.pure_dp(x["eps"], x["n"]), R.mpf(0)), ("up", "up"),
+         lambda x, out: (R.pure_dp(x["eps"], x["n"]), mpmath.mpf(0)), ("up", "up"),
          reals=("eps",), ints=("n",),
          array=lambda eps, n: (mb.pure_dp_max_information(np.asarray(eps), np.asarray(n)),), weight=3),
     Case("RRST-1.4b pure_dp_max_information_product",
@@ -304,11 +318,7 @@ CASES: tuple[Case, ...] = (
            array=(lambda v: lambda n: (mb.pvalue_sensitivity_lower_bound(np.asarray(n),
                                                                          variant=v),))(v),
            weight=0.5) for v in ("paper", "optimal")),
-    Case("RRST-B.2 bnsssu_transfer",
-         lambda rng: (lambda e, d: {"eps": e, "delta": d,
-                                    "n": int(min(np.ceil(np.log(4 * e / d) / e**2 * S.logu(rng, 0.9, 1e3)), 10**18)),
-                                    "sensitivity": S.logu(rng, 1e-8, 10.0)})(
-             *(lambda e: (e, S.prob(rng, below=e / 4)))(S.logu(rng, 1e-6, 1 / 3))),
+    Case("RRST-B.2 bnsssu_transfer", _s_b2,
          lambda **kw: (lambda t: (float(t.deviation), float(t.probability)))(mb.bnsssu_transfer(**kw)),
          lambda x, out: R.bnsssu(x["eps"], x["delta"], x["n"], x["sensitivity"]), ("up", "up"),
          reals=("eps", "delta", "sensitivity"), ints=("n",),
@@ -396,7 +406,7 @@ CASES: tuple[Case, ...] = (
          lambda rng: {"eps": _eps(rng, 1e-12, 50), "delta": S.prob(rng, zero=True),
                       "k": S.integer(rng, 1, 10**4)},
          lambda eps, delta, k: (lambda g: (g.eps, g.delta))(dp.basic_composition([(eps, delta)] * k)),
-         lambda x, out: (x["k"] * x["eps"], min(x["k"] * x["delta"], R.mpf(1))), ("up", "up"),
+         lambda x, out: (x["k"] * x["eps"], min(x["k"] * x["delta"], mpmath.mpf(1))), ("up", "up"),
          reals=("eps", "delta"), weight=0.3),
     Case("DR-3.20 advanced composition (k equal steps)",
          lambda rng: {"eps": _eps(rng, 1e-12, 50), "delta": S.prob(rng, zero=True) * 1e-3,
@@ -422,12 +432,12 @@ CASES: tuple[Case, ...] = (
                                  "budget": S.integer(rng, 1, m), "beta": S.prob(rng)})(
              S.integer(rng, 1, 10**15)),
          lambda **kw: (holdout.thresholdout_theorem9(**kw).sigma,),
-         lambda x, out: (x["tau"] / (96 * R.mpmath.log(4 * x["m"] / x["beta"])),), ("down",),
+         lambda x, out: (x["tau"] / (96 * mpmath.log(4 * x["m"] / x["beta"])),), ("down",),
          reals=("tau", "beta"), ints=("m",), weight=0.5),
     Case("DFHPRR-10 sparse_validate_bound",
          lambda rng: {"i": S.integer(rng, 1, 2000), "budget": S.integer(rng, 1, 2000) - 1,
                       "beta_i": S.prob(rng, zero=True, one=True)},
          lambda **kw: (holdout.sparse_validate_bound(**kw),),
-         lambda x, out: (min(R.sv_factor(int(x["i"]), int(x["budget"])) * x["beta_i"], R.mpf(1)),),
+         lambda x, out: (min(R.sv_factor(int(x["i"]), int(x["budget"])) * x["beta_i"], mpmath.mpf(1)),),
          ("up",), reals=("beta_i",), weight=0.3),
 )

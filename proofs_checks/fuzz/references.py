@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
-from mpmath import mp, mpf
+from mpmath import mpf
 
 __all__ = ["DPS", "Outside", "Rejected", "exact", "run", "bisect_root", "maximise"]
 

@@ -108,7 +108,7 @@ def gaussian_sigma(sensitivity: float, eps: float, delta: float, *, strict: bool
 _AG_DPS = 50
 
 
-def _ag_delta_bounds(s: float, sigma: float, eps: float) -> tuple[Any, Any]:
+def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
     """Enclosure of Phi(s/2σ - εσ/s) - e^ε Phi(-s/2σ - εσ/s) (Balle–Wang Thm 8).
 
     mpmath has no interval erfc, so the two terms are evaluated at 50 digits and the difference
@@ -130,7 +130,7 @@ def _at_most(x: Any, y: float | Fraction) -> bool:
     """``x <= y`` exactly for an mpf ``x`` and a float or Fraction ``y``."""
     if isinstance(y, Fraction):
         man, exp = mpmath.mpf(x).man_exp
-        return Fraction(man) * (Fraction(2) ** exp) <= y
+        return bool(Fraction(man) * (Fraction(2) ** exp) <= y)
     return bool(x <= y)
 
 

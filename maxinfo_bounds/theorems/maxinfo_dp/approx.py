@@ -121,7 +121,7 @@ def _sound_regime_lhs(c: Any, eps: Any, dhat: Any) -> Any:
     return c.exp(3 * e) * (2 * dh / -c.expm1(-3 * e)) + dh
 
 
-def _thm31_certified(eps: float, delta: float, n: int, t: float, dhat: float, variant: str,
+def _thm31_certified(eps: Any, delta: Any, n: int, t: Any, dhat: Any, variant: str,
                      dps: int) -> tuple[float, float]:
     args, prec = (eps, delta, n, t, dhat), iv_prec(dps)
     try:
@@ -248,13 +248,14 @@ def _txt(x: Any) -> str:
 
 
 def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, variant: str,
-                      strict: bool) -> tuple[Any, Any]:
+                      strict: bool, *, certify: bool = True) -> tuple[Any, Any]:
     """(k, beta) float64 arrays from the one formula body, each pushed up by FAST_REL_MARGIN.
 
     Entries where float64 cannot be trusted to that margin go through the certified scalar
     path instead: where Lemma 3.7's denominator 1 - e^{3eps} delta'' - delta_hat cancels (below
     1/4, so that its rounding error is amplified at most 4-fold) and where a regime test is
-    too close to its boundary for float64 to decide it."""
+    too close to its boundary for float64 to decide it. ``certify=False`` (float estimates for
+    the optimisers, whose final choice is certified by the scalar path) skips that step."""
     e = check_real_array("eps", eps, low=0.0, low_open=True)
     d = DELTA.check_array(delta)
     nn = N.check_array(n)
@@ -275,6 +276,7 @@ def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, vari
         else:
             delicate = np.abs(dh - e / 15) <= 1e-14 * e
         delicate |= (np.abs(d - e) <= 1e-14 * e) | (np.abs(e - 0.5) <= 1e-15)
+        delicate &= certify
     viol = [(name, cond, m & ~delicate) for name, cond, m in viol]
     if strict and (bad & ~delicate).any():
         for name, cond, m in viol:
@@ -291,7 +293,7 @@ def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, vari
         e_part = np.nan_to_num(np.maximum(b - THM31[variant, "beta"].array(e, d, nn, np.inf, dh),
                                           0.0), nan=0.0)
     k, b = fast_up(k), np.minimum(fast_up(b, exp_arg=tt * tt / 2, exp_part=e_part), 1.0)
-    for i in np.flatnonzero(delicate.ravel()):   # certified, entry by entry
+    for i in map(int, np.flatnonzero(delicate.ravel())):   # certified, entry by entry
         try:
             one = approx_dp_max_information(float(e.ravel()[i]), float(d.ravel()[i]),
                                             int(nn.ravel()[i]), t=float(tt.ravel()[i]),
@@ -372,8 +374,9 @@ def thm31_implied_float_k(eps: float, delta: float, n: int, beta: float, *,
                 ok &= ~viol
             t = np.sqrt(2 * np.log(1 / np.where(ok, rem, 0.5)))
             # k from the one vectorised body of the sound variant (not re-derived here)
+            # (a float estimate for the search: the delicate entries are not certified here)
             k, _ = _thm31_vectorised(E, np.full_like(E, delta), np.full_like(E, nf), t, D,
-                                     "sound", False)
+                                     "sound", False, certify=False)
         k = np.where(ok & np.isfinite(k), k, np.inf)
         return E, D, t, k
 
