@@ -181,7 +181,8 @@ def mi_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, variant: str = "
     a, mf = ALPHA.check_float(alpha), M_BITS.check_float(m)
     if a == 0.0:
         return 0.0
-    g_paper = max(MI_PVALUE_PAPER.down(a, mf, prec=iv_prec(dps)), 0.0)
+    # the closed form at the exact inputs (Fractions are not rounded first)
+    g_paper = max(MI_PVALUE_PAPER.down(ALPHA.check(alpha), M_BITS.check(m), prec=iv_prec(dps)), 0.0)
     if variant == "paper":
         return g_paper
     def neg_log_gamma(k: float) -> float:
