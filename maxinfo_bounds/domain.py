@@ -31,7 +31,7 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
-from .numeric import InvalidParameter, check_int, check_real, check_real_array, float_down, float_up
+from .numeric import InvalidParameter, check_int, check_real, check_real_array
 
 __all__ = ["Domain", "Real", "Int"]
 
@@ -111,18 +111,11 @@ class Domain:
         return check_real(name, x, low=self._low(), high=self._high(), low_open=self.lo_open,
                           high_open=self.hi_open)
 
-    def check_float(self, name: str, x: object, rounding: str = "nearest") -> float:
-        """:meth:`check`, returned as a float: ``rounding`` "nearest" (for float estimates;
-        beyond the float range: +-inf), "down" or "up" (directed, for a value the result
-        echoes, so that the echoed float is on the safe side of the exact input).
-
-        A value the certified formula reads should be passed exact (:meth:`check`), not as a
-        float: Fractions and integers above 2^53 are then evaluated at their exact value."""
+    def check_float(self, name: str, x: object) -> float:
+        """:meth:`check`, returned as the nearest float (for float estimates; beyond the float
+        range: +-inf). A value the certified formula reads should be passed exact
+        (:meth:`check`): Fractions and integers above 2^53 are then evaluated exactly."""
         v = self.check(name, x)
-        if rounding == "down":
-            return float_down(v)
-        if rounding == "up":
-            return float_up(v)
         try:
             return float(v)
         except OverflowError:

@@ -19,14 +19,13 @@ import numpy as np
 import sympy
 from scipy.optimize import brentq
 
-from ..arith import Formula
+from ..arith import Formula, Interval
 from ..domain import Real
 from ..numeric import (
     InvalidParameter,
     enclosure,
     fast_down,
     float_down,
-    float_up,
     is_array,
     iv_prec,
 )
@@ -178,11 +177,11 @@ def mi_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, variant: str = "
             return fast_down(g, exp_arg=x)
         return np.array([mi_pvalue_correction(float(x), float(y), variant=variant, dps=dps)
                          for x, y in zip(aa.ravel(), ma.ravel())]).reshape(aa.shape)
-    a, mf = ALPHA.check_float(alpha), M_BITS.check_float(m)
+    ax, mx = ALPHA.check(alpha), M_BITS.check(m)
+    a, mf = float(ax), float(mx)   # the search; the closed form reads the exact inputs
     if a == 0.0:
         return 0.0
-    # the closed form at the exact inputs (Fractions are not rounded first)
-    g_paper = max(MI_PVALUE_PAPER.down(ALPHA.check(alpha), M_BITS.check(m), prec=iv_prec(dps)), 0.0)
+    g_paper = max(MI_PVALUE_PAPER.down(ax, mx, prec=iv_prec(dps)), 0.0)
     if variant == "paper":
         return g_paper
     def neg_log_gamma(k: float) -> float:
@@ -196,10 +195,6 @@ def mi_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, variant: str = "
         if b < a:
             best = max(best, pvalue_correction(a, k, b, dps=dps))
     return best
-
-
-def _num(iv: Any, x: Any) -> Any:
-    return iv.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else iv.mpf(x)
 
 
 @overload
@@ -243,7 +238,8 @@ def russo_zou_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *,
     if ax == 0:
         return 0.0
     a, mf = float(ax), float(mx)
-    log_m = math.log(mf * math.log(2)) if mf > 0 else math.log(float_up(mx) * math.log(2))
+    # ln(m ln 2) for the search (an m below the floats searches from the smallest one)
+    log_m = math.log(max(mf, 5e-324)) + math.log(math.log(2))
     # in s = ln u, u = ln(1/(2 gamma)) > 0: h = e^{-u}/2 + sqrt(m/u) - alpha decreases in s;
     # sqrt(m/u) = e^{(ln m - s)/2} has no underflow; at s = ln m - 10 it is e^5 > 1 >= alpha
     def h(s: float) -> float:
@@ -261,7 +257,7 @@ def russo_zou_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *,
             return True
         if x >= 0.5:   # the bound needs ln(1/(2 gamma)) > 0
             return False
-        _, hi = enclosure(lambda iv: iv.mpf(x) + iv.sqrt(_num(iv, mx) * iv.log(2)
+        _, hi = enclosure(lambda iv: iv.mpf(x) + iv.sqrt(Interval(iv).num(mx) * iv.log(2)
                                                          / iv.log(1 / (2 * iv.mpf(x)))),
                           prec=prec)
         return bool(hi <= ax)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..arith import Formula
 from ..domain import Domain
-from ..numeric import InvalidParameter
+from ..numeric import InvalidParameter, float_down
 from ..results import Reportable
 
 __all__ = ["positive_float_down", "Param", "Theorem", "register", "REGISTRY"]
@@ -61,12 +61,10 @@ class Param:
                                                    hi_open=False)
         return d.check(label or self.name, x)
 
-    def check_float(self, x: object, *, label: str | None = None,
-                    rounding: str = "nearest") -> float:
-        """:meth:`check` as a float; ``label`` names the argument in errors (``steps[2].eps``);
-        ``rounding`` "nearest", "down" or "up" (see :meth:`~maxinfo_bounds.domain.Domain.check_float`)."""
+    def check_float(self, x: object, *, label: str | None = None) -> float:
+        """:meth:`check` as a float; ``label`` names the argument in errors (``steps[2].eps``)."""
         assert isinstance(self.domain, Domain)
-        return self.domain.check_float(label or self.name, x, rounding)
+        return self.domain.check_float(label or self.name, x)
 
     def mask(self, arr: Any) -> Any:
         """Entries of a float64 array inside the domain (relations not checked)."""
@@ -84,8 +82,9 @@ def positive_float_down(param: Param, x: object) -> float:
     to a float: the pair (k, beta) is then computed at the echoed float, and that float is
     never above the value asked for (a claim at a smaller beta is stronger). A value below the
     smallest positive float cannot be echoed: InvalidParameter."""
-    v = param.check_float(x, rounding="down")
-    if v == 0.0 and param.check(x) != 0:
+    exact = param.check(x)
+    v = float_down(exact)
+    if v == 0.0 and exact != 0:
         raise InvalidParameter(param.name, x, "at least the smallest positive float 5e-324 "
                                "(a smaller value cannot be reported in the result)")
     return v

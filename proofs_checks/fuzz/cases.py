@@ -181,7 +181,7 @@ def _thm31_ref(variant: str) -> Callable[[Inputs, tuple[float, ...]], tuple[Any,
     return ref
 
 
-def _thm31_chosen(variant: str, target: bool) -> Callable[..., tuple[float, ...]]:
+def _thm31_chosen(variant: str) -> Callable[..., tuple[float, ...]]:
     """The default / beta-target paths: the outputs plus the (t, delta_hat) chosen."""
     def call(**kw: Any) -> tuple[float, ...]:
         b = mb.approx_dp_max_information(**kw, variant=variant)
@@ -275,12 +275,12 @@ CASES: tuple[Case, ...] = (
                **{a: np.asarray(b) for a, b in kw.items()}, variant=v))(v),
            weight=3, documented=(REGIME,)) for v in ("sound", "paper")),
     *(Case(f"RRST-3.1 approx_dp_max_information {v} (paper's t, delta_hat)", _s_thm31_default,
-           _thm31_chosen(v, False), _thm31_chosen_ref(v, False), ("up", "up", "exact", "exact"),
+           _thm31_chosen(v), _thm31_chosen_ref(v, False), ("up", "up", "exact", "exact"),
            reals=("eps", "delta"), ints=("n",), weight=1, documented=(REGIME,),
            check=_thm31_check)
       for v in ("sound", "paper")),
     *(Case(f"RRST-3.1 approx_dp_max_information {v} (beta target)", _s_thm31_beta,
-           _thm31_chosen(v, True), _thm31_chosen_ref(v, True), ("up", "up", "exact", "exact"),
+           _thm31_chosen(v), _thm31_chosen_ref(v, True), ("up", "up", "exact", "exact"),
            reals=("eps", "delta", "beta"), ints=("n",), weight=0.15, check=_thm31_check,
            documented=(REGIME, (r"beta=.*reachable", "the target beta is below what the "
                                                      "theorem reaches at these eps, delta, n")))

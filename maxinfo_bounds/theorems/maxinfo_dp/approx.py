@@ -11,7 +11,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from ...arith import Formula, Interval
+from ...arith import NUMPY, Formula, Interval
 from ...domain import Int, Real
 from ...numeric import (
     InvalidParameter,
@@ -81,44 +81,46 @@ def _paper_choice(eps: float, delta: float, n: int) -> tuple[float, float]:
     return eps * math.sqrt(2 * n), math.sqrt(eps * delta) / 15
 
 
+#: the conditions of RRST Thm 3.1 (delta_hat's depends on the variant)
+_CONDITIONS = {"eps": "eps in (0, 1/2]", "delta": "delta in (0, eps)",
+               "paper": "delta_hat in (0, eps/15] (Lemma 3.7)",
+               "sound": "e^{3eps} delta'' + delta_hat < 1 (Lemma 3.7's logarithm)"}
+
+
+def _sound_regime_lhs(c: Any, eps: Any, dhat: Any) -> Any:
+    """e^{3 eps} delta'' + delta_hat, below 1 inside the sound variant's regime (written once:
+    the interval test, the float masks and the array path's cancellation test read it)."""
+    e, dh = c.num(eps), c.num(dhat)
+    return c.exp(3 * e) * (2 * dh / -c.expm1(-3 * e)) + dh
+
+
 def _thm31_violations(eps: Any, delta: Any, dhat: Any, variant: str) -> list[tuple[str, str, Any]]:
     """Each condition of RRST Thm 3.1 as (name, condition, mask of the entries violating it)."""
     with np.errstate(all="ignore"):
         e, d, dh = (np.asarray(x, dtype=np.float64) for x in (eps, delta, dhat))
-        out = [("eps", "eps in (0, 1/2]", ~(e <= 0.5)), ("delta", "delta in (0, eps)", ~(d < e))]
-        if variant == "paper":
-            out.append(("delta_hat", "delta_hat in (0, eps/15] (Lemma 3.7)", ~(dh <= e / 15)))
-        else:
-            d2 = 2 * dh / -np.expm1(-3 * e)
-            out.append(("delta_hat", "e^{3eps} delta'' + delta_hat < 1 (Lemma 3.7's logarithm)",
-                        ~((d2 < 1) & (np.exp(3 * e) * d2 + dh < 1))))
-    return out
+        inside = dh <= e / 15 if variant == "paper" else _sound_regime_lhs(NUMPY, e, dh) < 1
+        return [("eps", _CONDITIONS["eps"], ~(e <= 0.5)),
+                ("delta", _CONDITIONS["delta"], ~(d < e)),
+                ("delta_hat", _CONDITIONS[variant], ~inside)]
 
 
 def _thm31_regime(eps: Any, delta: Any, dhat: Any, variant: str) -> list[tuple[str, str, Any]]:
     """Violated conditions at a scalar point as (name, condition, value), decided exactly
     (the sound variant's e^{3eps} delta'' + delta_hat < 1 in interval arithmetic: a point whose
     enclosure does not lie below 1 counts as outside)."""
-    conds = {name: cond for name, cond, _ in _thm31_violations(0.25, 0.0, 0.0, variant)}
     e, d, dh = (Fraction(x) for x in (eps, delta, dhat))
     out = []
     if not 0 < e <= Fraction(1, 2):
-        out.append(("eps", conds["eps"], eps))
+        out.append(("eps", _CONDITIONS["eps"], eps))
     if not d < e:
-        out.append(("delta", conds["delta"], delta))
+        out.append(("delta", _CONDITIONS["delta"], delta))
     if variant == "paper":
         inside = dh <= e / 15
     else:
         inside = enclosure(lambda iv: _sound_regime_lhs(Interval(iv), eps, dhat))[1] < 1
     if not inside:
-        out.append(("delta_hat", conds["delta_hat"], dhat))
+        out.append(("delta_hat", _CONDITIONS[variant], dhat))
     return out
-
-
-def _sound_regime_lhs(c: Any, eps: Any, dhat: Any) -> Any:
-    """e^{3 eps} delta'' + delta_hat (below 1 inside the sound variant's regime)."""
-    e, dh = c.num(eps), c.num(dhat)
-    return c.exp(3 * e) * (2 * dh / -c.expm1(-3 * e)) + dh
 
 
 def _thm31_certified(eps: Any, delta: Any, n: int, t: Any, dhat: Any, variant: str,
@@ -271,8 +273,7 @@ def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, vari
         bad |= m
     with np.errstate(all="ignore"):
         if variant == "sound":
-            lhs = np.exp(3 * e) * (2 * dh / -np.expm1(-3 * e)) + dh
-            delicate = ~(lhs <= 0.75)
+            delicate = ~(_sound_regime_lhs(NUMPY, e, dh) <= 0.75)
         else:
             delicate = np.abs(dh - e / 15) <= 1e-14 * e
         delicate |= (np.abs(d - e) <= 1e-14 * e) | (np.abs(e - 0.5) <= 1e-15)
