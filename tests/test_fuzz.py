@@ -144,6 +144,11 @@ def test_issue_reproducers() -> None:
     assert mb.russo_zou_pvalue_correction(1e-200, 1.0) == 0.0        # was ZeroDivisionError
     assert 0.49 < mb.russo_zou_pvalue_correction(0.9, 1e-30) < 0.5   # was ComplexResult
     assert dp.sparse_vector(10**18 + 1, 2.0, 4.0).eps == 1.0000000000000001e18  # was MemoryError
+    with mpmath.workdps(R.DPS):   # Lemma 1.5's exact beta for a subnormal m (brentq stalled)
+        for m, k in ((2.225073858507e-311, 57.44768809263385), (1.8684729720230604e-297, 442893.7)):
+            b = mb.mi_to_approx_max_information(m, k).beta
+            ref = R.mi_beta_star(exact(m), exact(k))
+            assert ref <= b <= ref * (1 + mpmath.mpf(10) ** -9)
     with mpmath.workdps(R.DPS):
         g = mb.pvalue_correction(3.538e-321, 8.284927787344327e-05, 0.0)
         assert at_or_below(g, R.pvalue(exact(3.538e-321), exact(8.284927787344327e-05),

@@ -109,8 +109,10 @@ def mi_beta_exact(m: float, k: float, *, dps: int = 30) -> float:
 
 
 def _root(m: float, k: float, lo_b: float, hi_b: float) -> float:
-    # xtol relative to the root's scale (beta* >= m/k): tiny roots are resolved, not rounded to 0
-    return float(brentq(lambda b: _f_float(b, k) - m, lo_b, hi_b, xtol=max(m / k * 2**-60, 5e-324),
+    # xtol relative to the root's scale (beta* >= m/k) down to 1e-300; below it (subnormal
+    # scales, where f_k is too coarse for brentq) the bracket of mi_beta_float already pins the
+    # root within a factor k/(k - log2 e)
+    return float(brentq(lambda b: _f_float(b, k) - m, lo_b, hi_b, xtol=max(m / k * 2**-60, 1e-300),
                         rtol=4 * np.finfo(float).eps, maxiter=400))
 
 
@@ -127,6 +129,14 @@ def mi_beta_float(m: float, k: float) -> float:
     hi_b = 1.0 - 2.0**-53
     if _f_float(hi_b, k) <= m:
         return 1.0
+    if k > math.log2(math.e):
+        # b (k - log2 e) <= f_k(b) <= k b: the root lies in [m/k, m/(k - log2 e)], a bracket
+        # of relative width about log2(e)/k, so tiny roots (tiny m) are found in few steps;
+        # each end widened by 1e-12 relative against its own rounding
+        lo_b = max(lo_b, m / k * (1 - 1e-12))
+        hi_b = min(hi_b, m / (k - math.log2(math.e)) * (1 + 1e-12))
+        if not _f_float(hi_b, k) >= m:   # rounding at the ends: fall back to the whole range
+            lo_b, hi_b = 0.0, 1.0 - 2.0**-53
     return _root(m, k, lo_b, hi_b)
 
 
@@ -190,10 +200,10 @@ def mi_to_approx_max_information(m: RealOrArray, k: RealOrArray, *, variant: str
         mb, kb = np.broadcast_arrays(ma, ka)
         return np.array([mi_beta_exact(float(a), float(b), dps=dps)
                          for a, b in zip(mb.ravel(), kb.ravel())]).reshape(mb.shape)
-    mf, kf = M_BITS.check_float(m), K_BITS.check_float(k)
+    mx, kx = M_BITS.check(m), K_BITS.check(k)
+    mf, kf = float(mx), float(kx)
     if variant == "paper":
-        # rational: exact (of the exact inputs), rounded up
-        beta = min(float_up(MI_PAPER_BETA.exact(M_BITS.check(m), K_BITS.check(k))), 1.0)
+        beta = min(float_up(MI_PAPER_BETA.exact(mx, kx)), 1.0)  # rational: exact inputs, rounded up
     else:
         beta = mi_beta_exact(mf, kf, dps=dps)
     return Bound(k=kf, beta=beta, theorem="RRST-1.5a", variant=variant,
