@@ -50,8 +50,8 @@ def catalog_markdown() -> str:
            "do not edit by hand (a test checks it is current).", "",
            "Every evaluator is certified: upper bounds are rounded up and corrected thresholds "
            "down (mpmath interval arithmetic; the vectorised numpy paths add a relative margin "
-           "of 2^-44 in the safe direction, plus 2^-49 of an exponential term per unit of the "
-           "size of its computed exponent, plus 2^-1071 absolute (8 subnormal ulps); "
+           "of 2^-44 in the safe direction, plus 2^-50 of an exponential term per unit of the "
+           "size of its computed exponent (in nats), plus 2^-1071 absolute (8 subnormal ulps); "
            "entries where float64 cancels go through the interval path). Fractions and "
            "integers above 2^53 are evaluated at their exact values. Information is in bits.", "",
            "| id | source | result |", "| --- | --- | --- |"]

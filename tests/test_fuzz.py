@@ -163,3 +163,35 @@ def test_every_fuzz_case_on_a_few_points() -> None:
         bad = {p: {k: v for k, v in cnt.items() if k in campaign.FAILURES and v}
                for p, cnt in r["counts"].items()}
         assert not any(bad.values()), (cases.CASES[i].name, bad, r["examples"])
+
+
+def test_kov_tiny_per_step_delta_and_exact_inputs() -> None:
+    from maxinfo_bounds.theorems import dp_accounting as dp
+
+    # 1 - (1 - 1e-50)^100 = 1e-48 cancels in 1 - (1-d)^k at any working precision below 170
+    # bits: the certified floor used to be ~1e-28 and the call was refused (issue 15)
+    g = dp.optimal_composition(0.1, 1e-50, 100, 1e-45)
+    with mpmath.workdps(R.DPS):
+        ref = R.kov_eps(exact(0.1), exact(1e-50), 100, exact(1e-45))
+        assert ref <= g.eps <= ref * (1 + mpmath.mpf(10) ** -13)
+        assert mpmath.mpf(10) < ref        # e^{k fl(0.1)}: fl(0.1) > 1/10
+    # Fractions are read exactly (were rounded to the nearest float first)
+    e, d, dt = Fraction(52487, 811769), Fraction(1, 10**60), Fraction(1, 3 * 10**21)
+    g = dp.optimal_composition(e, d, 1, dt)
+    with mpmath.workdps(R.DPS):
+        assert at_or_above(g.eps, R.kov_eps(exact(e), exact(d), 1, exact(dt)))
+    assert g.delta <= dt                   # the reported delta is the verified one, not above
+
+
+def test_thm31_beta_target_near_one_and_tiny_eps_is_reached() -> None:
+    # t is tiny for a target near 1: a relative nudge of t no longer kept beta within it
+    for v in ("paper", "sound"):
+        b = mb.approx_dp_max_information(1.2549071787633683e-09, 5.765980116420176e-193, 4,
+                                         beta=0.9999999999999993, variant=v)
+        assert b.beta <= 0.9999999999999993
+        # eps = 1e-10 with a target was refused (a float surrogate computed expm1(3 eps)^2
+        # as e^{6eps} - 2e^{3eps} + 1 = 0). By hand, the t-term alone at t = sqrt(2 ln 1000):
+        # 6 eps t sqrt(n) = 7.06e-8 (paper); 6 eps log2(e) t sqrt(n) = 1.0175e-7 (sound)
+        b = mb.approx_dp_max_information(1e-10, 1e-30, 1000, beta=1e-3, variant=v)
+        assert b.beta <= 1e-3
+        assert (7.06e-8 < b.k < 7.3e-8) if v == "paper" else (1.0174e-7 < b.k < 1.0176e-7)

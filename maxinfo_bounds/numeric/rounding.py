@@ -165,10 +165,13 @@ def _iv_log(x: Fraction, base: str, prec: int) -> tuple[Any, Any]:
 FAST_REL_MARGIN: float = 2.0 ** -44
 
 
-#: Extra relative margin per unit of |argument| of an exponential whose argument is itself
-#: computed: exp(x (1 + r)) = exp(x) exp(x r), so a relative error r <= 8 ulp of x becomes a
-#: relative error of about |x| r in the result. 2^-49 is 16 ulp per unit of |x|.
-FAST_EXP_MARGIN: float = 2.0 ** -49
+#: Extra relative margin per unit of |argument| (in nats) of an exponential whose argument is
+#: itself computed: exp(x + e) = exp(x) e^e, so an absolute error e in x becomes a relative
+#: error of about |e| in the result. The callers' exponents take at most five roundings (a
+#: product or quotient of inputs, times the rounded ln 2, a subtraction), so
+#: |e| <= 5 * 2^-53 * (sum of the addends' sizes), which is what callers pass as ``exp_arg``;
+#: 2^-50 is 8 ulp per unit. (2^x with x in bits: pass x ln 2.)
+FAST_EXP_MARGIN: float = 2.0 ** -50
 
 
 def _margin(y: NDArray[np.float64], exp_arg: Any, exp_part: Any = None) -> NDArray[np.float64]:

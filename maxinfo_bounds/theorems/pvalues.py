@@ -172,8 +172,9 @@ def mi_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, variant: str = "
             pos = aa > 0
             g = np.where(pos, MI_PVALUE_PAPER.array(np.where(pos, aa, 1.0), ma), 0.0)
             with np.errstate(divide="ignore", invalid="ignore"):
-                # the size of the computed exponent (for the margin), read off the result
-                x = np.where(pos & (g > 0), np.log2(2 * g / np.where(pos, aa, 1.0)), 0.0)
+                # the size of the computed exponent (for the margin), read off the result:
+                # a power of 2, so in nats x ln 2
+                x = np.where(pos & (g > 0), np.log(2 * g / np.where(pos, aa, 1.0)), 0.0)
             return fast_down(g, exp_arg=x)
         return np.array([mi_pvalue_correction(float(x), float(y), variant=variant, dps=dps)
                          for x, y in zip(aa.ravel(), ma.ravel())]).reshape(aa.shape)

@@ -168,6 +168,9 @@ def run_chunk(case_index: int, chunk: int, points: int, seed: int) -> dict[str, 
             else:
                 note("scalar", "claimed_outside", x, f"returned {out!r}; reference: {o}")
             continue
+        except R.Marginal as m:   # (only from case.valid) valid, but a refusal is by design
+            note("scalar", "refused_documented", x, f"{type(err).__name__}: {err} [{m}]")
+            continue
         except R.Rejected as e:  # the output breaks a stated promise (e.g. beta above its target)
             note("scalar", "wrong_side", x, f"result {out!r}: {e}")
             continue

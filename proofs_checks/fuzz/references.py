@@ -22,7 +22,7 @@ from typing import Any
 import mpmath
 from mpmath import mpf
 
-__all__ = ["DPS", "Outside", "Rejected", "exact", "run", "bisect_root", "maximise"]
+__all__ = ["DPS", "Outside", "Marginal", "Rejected", "exact", "run", "bisect_root", "maximise"]
 
 #: working precision of every reference (significant decimal digits)
 DPS = 70
@@ -30,6 +30,11 @@ DPS = 70
 
 class Outside(Exception):
     """The inputs are outside the theorem's stated conditions (a refusal is correct)."""
+
+
+class Marginal(Exception):
+    """A refusal here is by design: the inputs are valid but within a documented margin of a
+    condition's edge (e.g. a target within 10^-6 relative of the smallest reachable one)."""
 
 
 class Rejected(Exception):
@@ -211,6 +216,32 @@ def thm31(eps: Any, delta: Any, n: Any, t: Any, dh: Any, variant: str) -> tuple[
     return k, min(beta, mpf(1))
 
 
+def thm31_beta_floor(eps: Any, delta: Any, n: Any, variant: str) -> Any:
+    """The infimum over t and delta_hat (inside the variant's conditions) of Thm 3.1's beta:
+    t -> inf removes e^{-t^2/2}, leaving n (delta' + delta'') (paper; convex in delta_hat,
+    minimised in closed form at sqrt(delta (1 - e^{-3 eps})), clipped to delta_hat <= eps/15
+    and delta'' < 1) or n (delta' + delta'' - delta' delta'') (sound; minimised numerically
+    over delta_hat < 1/(1 + 2 e^{3 eps}/(1 - e^{-3 eps})), the regime's edge). A target
+    beta is reachable exactly when it is above this value."""
+    a = 1 - mpmath.exp(-3 * eps)
+    base = 2 * delta / (1 - mpmath.exp(-eps))
+
+    def d12(dh: Any) -> tuple[Any, Any]:
+        return 2 * delta / dh + base, 2 * dh / a
+
+    if variant == "paper":
+        dh = min(mpmath.sqrt(delta * a), eps / 15, a / 2)
+        d1, d2 = d12(dh)
+        return n * (d1 + d2)
+    hi = 1 / (1 + 2 * mpmath.exp(3 * eps) / a)
+
+    def neg(dh: Any) -> Any:
+        d1, d2 = d12(dh)
+        return -(d1 + d2 - d1 * d2) if d1 < 1 else -(d1 + d2)   # past d' = 1: beta >= 1
+
+    return -n * maximise(neg, min(delta * mpf(10) ** -3, hi / 2), hi * (1 - mpf(10) ** -30))
+
+
 def description(size: Any, beta: Any) -> Any:
     """DFHPRR Thm 6: k = log2(|Y|/beta)."""
     return log2(size / beta)
@@ -348,14 +379,18 @@ def kov_delta(eps: Any, delta: Any, k: int, eg: Any) -> Any:
         lc = mpmath.loggamma(k + 1) - mpmath.loggamma(l + 1) - mpmath.loggamma(k - l + 1)
         a = lc + (k - l) * eps - lz
         s += mpmath.exp(a) * -mpmath.expm1(eg + (2 * l - k) * eps)
-    keep = mpmath.power(1 - delta, k)
-    return 1 - keep + keep * s
+    lost = kov_floor(delta, k)
+    return lost + (1 - lost) * s
+
+
+def kov_floor(delta: Any, k: int) -> Any:
+    """1 - (1 - delta)^k, without cancellation for tiny delta."""
+    return -mpmath.expm1(k * mpmath.log1p(-delta))
 
 
 def kov_eps(eps: Any, delta: Any, k: int, dt: Any) -> Any:
     """The smallest eps_total >= 0 with kov_delta <= dt."""
-    floor = 1 - mpmath.power(1 - delta, k)
-    if dt < floor:
+    if dt < kov_floor(delta, k):
         raise Outside("delta_total < 1 - (1 - delta)^k")
     if kov_delta(eps, delta, k, mpf(0)) <= dt:
         return mpf(0)

@@ -23,7 +23,7 @@ REL = 2.0**-40
 
 
 def rel_exp(arg):
-    """Documented fast-path margin: 2^-44 relative plus 2^-49 per unit of |exponent| (x 8 slack)."""
+    """Documented fast-path margin: 2^-44 relative plus 2^-50 per unit of |exponent| (x 16 slack)."""
     return REL + abs(float(arg)) * 2.0**-46
 
 

@@ -14,12 +14,13 @@ import numpy as np
 import sympy
 from scipy.optimize import brentq
 
-from ...arith import Formula
+from ...arith import Formula, Interval
 from ...domain import Int, Real
 from ...numeric import (
     InvalidParameter,
     as_nonempty_list,
     enclosure,
+    float_down,
     float_up,
     iv_prec,
 )
@@ -158,11 +159,24 @@ def compose_dp(steps: Sequence[tuple[float, float]], delta_total: float, *,
     return advanced_composition(items, dp, dps=dps)
 
 
-def _kov_checked(eps: float, delta: float, k: int) -> tuple[float, float, int]:
-    return EPS.check_float(eps), DELTA_BELOW_1.check_float(delta), int(K.check(k))
+Exact = float | int | Fraction
 
 
-def _kov_delta_enclosure(eps: float, delta: float, k: int, eps_total: float,
+def _kov_checked(eps: object, delta: object, k: object) -> tuple[Exact, Exact, int]:
+    # validated and kept exact: a Fraction or big integer reaches the interval body unrounded
+    return EPS.check(eps), DELTA_BELOW_1.check(delta), int(K.check(k))
+
+
+def _kov_lost(c: Interval, delta: Exact, k: int) -> Any:
+    """1 - (1 - delta)^k: the intersection of two enclosures, the direct one (exact when
+    k = 1, tight for moderate delta) and -expm1(k log1p(-delta)) (no cancellation for tiny
+    delta, where the direct one is as wide as the working precision's ulp of 1)."""
+    d = c.num(delta)
+    a, b = 1 - (1 - d) ** k, -c.expm1(k * c.log1p(-d))
+    return c.iv.mpf([max(a.a, b.a), min(a.b, b.b)])
+
+
+def _kov_delta_enclosure(eps: Exact, delta: Exact, k: int, eps_total: Exact,
                          prec: int) -> tuple[float, float]:
     """Certified enclosure of the optimal delta of k-fold (eps, delta) at ``eps_total``."""
     fe, fg = Fraction(eps), Fraction(eps_total)
@@ -170,8 +184,9 @@ def _kov_delta_enclosure(eps: float, delta: float, k: int, eps_total: float,
     top = sum(1 for l in range(k + 1) if (k - 2 * l) * fe > fg)
 
     def f(iv: Any) -> Any:
-        E = iv.exp(iv.mpf(eps))
-        eg = iv.exp(iv.mpf(eps_total))
+        c = Interval(iv)
+        E = iv.exp(c.num(eps))
+        eg = iv.exp(c.num(eps_total))
         s = iv.mpf(0)
         a = E ** k          # C(k, l) E^(k-l), updated term by term
         b = iv.mpf(1)       # C(k, l) E^l
@@ -179,8 +194,8 @@ def _kov_delta_enclosure(eps: float, delta: float, k: int, eps_total: float,
             s += a - eg * b
             a = a * (k - l) / ((l + 1) * E)
             b = b * (k - l) * E / (l + 1)
-        keep = (1 - iv.mpf(delta)) ** k
-        return 1 - keep + keep * (s / (1 + E) ** k)
+        lost = _kov_lost(c, delta, k)
+        return lost + (1 - lost) * (s / (1 + E) ** k)
 
     return enclosure(f, prec=prec)
 
@@ -229,7 +244,7 @@ def optimal_composition_delta(eps: float, delta: float, k: int, eps_total: float
     0.4621171572600098
     """
     e, d, kk = _kov_checked(eps, delta, k)
-    g = EPS_TOTAL.check_float(eps_total)
+    g = EPS_TOTAL.check(eps_total)
     return min(_kov_delta_enclosure(e, d, kk, g, iv_prec(dps))[1], 1.0)
 
 
@@ -250,7 +265,9 @@ def optimal_composition(eps: float, delta: float, k: int, delta_total: float, *,
     True
     """
     e, d, kk = _kov_checked(eps, delta, k)
-    dt = DELTA_TOTAL_KOV.check_float(delta_total)
+    # the budget as the float at or below it: the guarantee reported is the one verified
+    dt = float_down(DELTA_TOTAL_KOV.check(delta_total))
+    fe, fd = float(e), float(d)
     prec = iv_prec(dps)
     conds = (f"{kk} adaptive steps, each ({e!r}, {d!r})-DP", "homogeneous steps")
 
@@ -259,13 +276,13 @@ def optimal_composition(eps: float, delta: float, k: int, delta_total: float, *,
 
     full = float_up(kk * Fraction(e))
     if not ok(full):
-        floor = enclosure(lambda iv: 1 - (1 - iv.mpf(d)) ** kk, prec=prec)[1]
+        floor = enclosure(lambda iv: _kov_lost(Interval(iv), d, kk), prec=prec)[1]
         raise InvalidParameter("delta_total", delta_total,
                                f"at least 1 - (1 - delta)^k = {floor!r} (KOV15 Thm 3.3)")
-    if _kov_delta_float(e, d, kk, 0.0) <= dt * (1 + 1e-9) and ok(0.0):
+    if _kov_delta_float(fe, fd, kk, 0.0) <= dt * (1 + 1e-9) and ok(0.0):
         return DPGuarantee(0.0, dt, "KOV15-3.3", conds)
 
-    x = kov_eps_float(e, d, kk, dt)
+    x = kov_eps_float(fe, fd, kk, dt)
     # the float surrogate sums up to k terms: start the certified search at 2^-44 relative
     x = first_true(x, ok, up=True, rel_step=2.0**-44)
     return DPGuarantee(min(x, full), dt, "KOV15-3.3", conds)

@@ -321,18 +321,21 @@ def _thm31_candidates(eps: float, delta: float, n: int, beta: float,
     For fixed ``delta_hat`` the smallest ``t`` meeting the target is
     ``sqrt(2 ln(1/(beta - n(delta' + delta''))))`` (``k`` grows with ``t``); ``delta_hat`` is
     then chosen by :func:`~maxinfo_bounds.search.minimise` on the float formulas. ``t`` is
-    nudged up by 1e-9 relative so that the certified ``beta`` stays within the target.
+    chosen for e^{-t^2/2} 1e-9 relative (and at least 2^-44 beta) below that remainder, so
+    that the certified ``beta`` stays within the target (a relative nudge of ``t`` itself
+    would vanish when t is tiny, i.e. for a target beta near 1).
     """
     def rem(dh: float) -> float:
-        # the target less beta's n(delta' + delta'' ...) part: beta(t = inf, dh)
-        return beta - THM31[variant, "beta"].estimate(eps, delta, n, math.inf, dh)
+        # the target less beta's n(delta' + delta'' ...) part: beta(t = inf, dh), less the margin
+        r = beta - THM31[variant, "beta"].estimate(eps, delta, n, math.inf, dh)
+        return r - max(r * 1e-9, beta * 2.0**-44)
 
     def k_of(logdh: float) -> float:
         dh = math.exp(logdh)
         r = rem(dh)
         if r <= 0 or r >= 1 or _thm31_regime(eps, delta, dh, variant):
             return math.inf
-        tt = math.sqrt(2 * math.log(1 / r))
+        tt = math.sqrt(-2 * math.log(r))
         # float surrogate only: non-finite means unusable
         return THM31[variant, "k"].estimate(eps, delta, n, tt, dh)
 
@@ -342,7 +345,7 @@ def _thm31_candidates(eps: float, delta: float, n: int, beta: float,
     for logdh in minimise(k_of, lo, hi, grid=200):
         dh = math.exp(logdh)
         if math.isfinite(k_of(logdh)):
-            out.append((math.sqrt(2 * math.log(1 / rem(dh))) * (1 + 1e-9), dh))
+            out.append((math.sqrt(-2 * math.log(rem(dh))), dh))
     tp, dp = _paper_choice(eps, delta, n)
     out.append((tp, dp))
     return out
