@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
+import numpy as np
 import sympy
 from scipy.optimize import brentq
 
@@ -134,17 +135,36 @@ def _at_most(x: Any, y: float | Fraction) -> bool:
     return bool(x <= y)
 
 
-def _ag_log_delta(s: float, sigma: float, eps: float) -> float:
-    """Float surrogate of log delta (root finding only)."""
-    from scipy.stats import norm
+_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(24)
 
-    a = s / (2 * sigma) - eps * sigma / s
-    b = -s / (2 * sigma) - eps * sigma / s
-    l1 = float(norm.logcdf(a))
-    l2 = eps + float(norm.logcdf(b))
-    if not l2 < l1:
+
+def _ag_log_delta(s: float, sigma: float, eps: float) -> float:
+    """Float surrogate of log delta (root finding only), without cancellation.
+
+    With a = s/2σ - εσ/s, b = a - h (h = s/σ) and a² - b² = -2ε exactly, the ratio of the two
+    terms is e^D with D = ε + log Φ(b) - log Φ(a) = -∫_b^a R'(x) dx, where
+    R'(x) = x + φ(x)/Φ(x) = x + sqrt(2/π)/erfcx(-x/√2) > 0: so delta = Φ(a)(-expm1(D)), and D is
+    summed by Gauss–Legendre quadrature on pieces of length at most 2 (R' is analytic and
+    slowly varying) instead of as the difference of two nearly equal logs (which lost up to
+    half the digits at small eps, where h is tiny next to |a|).
+    """
+    from scipy.special import erfcx, log_ndtr
+
+    h = s / sigma
+    m = -eps * sigma / s               # the midpoint (a + b)/2
+    a = m + h / 2
+    pieces = math.ceil(h / 2)
+    if pieces > 256:                   # b far below a: e^eps Phi(b) is negligible next to Phi(a)
+        d = eps + float(log_ndtr(a - h)) - float(log_ndtr(a))
+    else:
+        w = h / pieces
+        mids = a - w * (np.arange(pieces) + 0.5)
+        x = (mids[:, None] + (w / 2) * _GL_NODES[None, :]).ravel()
+        rp = x + math.sqrt(2 / math.pi) / erfcx(-x / math.sqrt(2))
+        d = -(w / 2) * float(np.sum(np.tile(_GL_WEIGHTS, pieces) * rp))
+    if not d < 0:
         return -745.0
-    return l1 + math.log(-math.expm1(l2 - l1))
+    return float(log_ndtr(a)) + math.log(-math.expm1(d))
 
 
 def gaussian_delta(sigma: float, sensitivity: float, eps: float) -> float:
