@@ -160,7 +160,7 @@ def minimise(f: Callable[[float], float], lo: float, hi: float, *, grid: int = 0
             return []
         step = (hi - lo) / (grid - 1)
         lo, hi = max(lo, start - step), min(hi, start + step)
+    # Brent's parabola step overflows (harmlessly) where f is huge: no warning reaches the user
+    with np.errstate(all="ignore"):
         res = minimize_scalar(f, bounds=(lo, hi), method="bounded", options={"xatol": xatol})
-        return [float(res.x), start]
-    res = minimize_scalar(f, bounds=(lo, hi), method="bounded", options={"xatol": xatol})
-    return [float(res.x)]
+    return [float(res.x), start] if grid > 1 else [float(res.x)]

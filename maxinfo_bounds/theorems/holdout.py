@@ -115,7 +115,8 @@ def thresholdout_dp(budget: int, sigma: float, n: int, *, delta: float = 0.0,
     >>> thresholdout_dp(10, 0.01, 1000).eps          # 2 * 10 / (0.01 * 1000)
     2.0
     """
-    b, s, ni, d = BUDGET.check(budget), SIGMA.check(sigma), N.check(n), DELTA.check_float(delta)
+    b, s, ni = BUDGET.check(budget), SIGMA.check(sigma), N.check(n)
+    d = float_down(DELTA.check(delta))   # a Fraction delta: never report one above it
     if variant not in ("sound", "paper"):
         raise InvalidParameter("variant", variant, "'sound' or 'paper'")
     step = float_up(THRESHOLDOUT.exact(1, s, ni))
@@ -124,12 +125,12 @@ def thresholdout_dp(budget: int, sigma: float, n: int, *, delta: float = 0.0,
         return DPGuarantee(float_up(THRESHOLDOUT.exact(b, s, ni)), 0.0, "Notes-Thresholdout", conds)
     if variant == "paper":
         e = THRESHOLDOUT_APPROX.up(b, s, ni, d)
-        adv = compose_dp([(step, 0.0)] * b, d).eps
+        adv = compose_dp({(step, 0.0): b}, d).eps
         if not adv <= e:  # the closed form is only a theorem where advanced composition backs it
             raise RegimeError("Notes Thresholdout lemma (Dwork-Roth Cor 3.21)", "delta", d,
                               "a delta at which the closed form is at least advanced composition")
         return DPGuarantee(e, d, "Notes-Thresholdout", (*conds, "paper closed form"))
-    g = compose_dp([(step, 0.0)] * b, d)
+    g = compose_dp({(step, 0.0): b}, d)
     return DPGuarantee(g.eps, g.delta, "Notes-Thresholdout", (*conds, *g.conditions))
 
 
@@ -160,7 +161,10 @@ def thresholdout_theorem9(tau: float, m: int, budget: int, beta: float) -> Theor
 
     Theorem: DFHPRR Thm 9. Conditions: τ, β > 0 (β < 1), m >= B >= 1. ``sigma`` is within an ulp
     of the formula (rounded down); the privacy of a run is always reported from the σ it
-    actually uses. The O(·) constant of n0 is not stated in the paper, so only its shape
+    actually uses. ``threshold`` is rounded down too (exact for a float τ): in the proof a
+    training answer is returned only when it is within T (plus noise) of the holdout, so a
+    smaller T can only tighten the accuracy argument; it costs budget, which is counted.
+    The O(·) constant of n0 is not stated in the paper, so only its shape
     ln(m/β)/τ² · min(B, sqrt(B ln(ln(m/β)/τ))) is returned, never a sample size.
 
     >>> p = thresholdout_theorem9(0.01, 1000, 10, 0.05)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -65,45 +65,65 @@ BASIC = Formula(_basic_body, ("epsilon", "k"), integer=("k",))
 ADVANCED = Formula(_advanced_body, ("delta_prime", "epsilon", "k"), integer=("k",))
 
 
-def _exact_sum(values: Iterable[float]) -> Fraction:
-    """The exact sum of the values by the one body (equal values grouped: value, count)."""
-    return BASIC.exact(*[v for x, k in Counter(values).items() for v in (x, k)])
+Steps = Sequence[tuple[float, float]] | Mapping[tuple[float, float], int]
+#: validated steps: (eps, delta) -> how many such steps (inputs exact)
+Groups = Counter[tuple[Any, Any]]
 
 
-def _flat(counts: Counter[float]) -> list[float | int]:
-    return [v for x, k in counts.items() for v in (x, k)]
+def _sum_body(groups: Groups, i: int) -> Fraction:
+    """The exact sum of component ``i`` (0: eps, 1: delta) over the steps, by the one body."""
+    by: Counter[Any] = Counter()
+    for pair, k in groups.items():
+        by[pair[i]] += k
+    return BASIC.exact(*[v for x, k in by.items() for v in (x, k)])
 
 
-def _steps(steps: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
-    items = as_nonempty_list("steps", steps, "(eps, delta) pairs")
-    out = []
-    for i, st in enumerate(items):
+def _count(groups: Groups) -> int:
+    return sum(groups.values())
+
+
+def _steps(steps: Steps) -> Groups:
+    """Validate the steps: a sequence of (eps, delta) pairs, or a mapping (eps, delta) -> the
+    number of such steps (so that 10^9 equal steps need no list of 10^9 pairs)."""
+    out: Groups = Counter()
+    if isinstance(steps, Mapping):
+        if not steps:
+            raise InvalidParameter("steps", steps, "a non-empty mapping (eps, delta) -> count")
+        pairs: list[tuple[Any, Any]] = list(steps.items())
+    else:
+        pairs = [(st, None) for st in as_nonempty_list("steps", steps, "(eps, delta) pairs")]
+    for i, (st, k) in enumerate(pairs):
         try:
             e, d = st
         except (TypeError, ValueError) as exc:
             raise InvalidParameter(f"steps[{i}]", st, "an (eps, delta) pair") from exc
-        out.append((EPS.check(e, label=f"steps[{i}].eps"),   # exact: summed exactly below
-                    DELTA.check(d, label=f"steps[{i}].delta")))
+        n = 1 if k is None else int(K.check(k, label=f"steps[{st!r}]"))
+        out[(EPS.check(e, label=f"steps[{i}].eps"),   # exact: summed exactly below
+             DELTA.check(d, label=f"steps[{i}].delta"))] += n
     return out
 
 
-def basic_composition(steps: Sequence[tuple[float, float]]) -> DPGuarantee:
+def basic_composition(steps: Steps) -> DPGuarantee:
     r"""k adaptive steps, step i (eps_i, delta_i)-DP, are (Σ eps_i, Σ delta_i)-DP.
 
     Theorem: Dwork & Roth Thm 3.16 (basic composition; adaptive, as in Thm 3.20's setting).
+    ``steps``: (eps, delta) pairs, or a mapping (eps, delta) -> number of such steps.
     Returns: exact sums of the inputs, rounded up.
 
     >>> basic_composition([(0.5, 1e-6)] * 4)
     DPGuarantee(eps=2.0, delta=4e-06, theorem='DR-3.16', conditions=('4 adaptive steps',))
+    >>> basic_composition({(0.5, 1e-6): 4}) == basic_composition([(0.5, 1e-6)] * 4)
+    True
     """
-    items = _steps(steps)
-    e = float_up(_exact_sum(x for x, _ in items))
-    d = float_up(_exact_sum(y for _, y in items))
-    return DPGuarantee(e, min(d, 1.0), "DR-3.16", (f"{len(items)} adaptive steps",))
+    return _basic(_steps(steps))
 
 
-def advanced_composition(steps: Sequence[tuple[float, float]], delta_prime: float, *,
-                         dps: int = 30) -> DPGuarantee:
+def _basic(g: Groups) -> DPGuarantee:
+    e, d = float_up(_sum_body(g, 0)), float_up(_sum_body(g, 1))
+    return DPGuarantee(e, min(d, 1.0), "DR-3.16", (f"{_count(g)} adaptive steps",))
+
+
+def advanced_composition(steps: Steps, delta_prime: float, *, dps: int = 30) -> DPGuarantee:
     r"""Advanced composition of adaptive (eps_i, delta_i)-DP steps, for a slack delta'.
 
     .. math:: \varepsilon' = \sqrt{2\ln(1/\delta')\textstyle\sum_i \varepsilon_i^2}
@@ -115,6 +135,7 @@ def advanced_composition(steps: Sequence[tuple[float, float]], delta_prime: floa
     Kairouz–Oh–Viswanath (2015). The result is never worse than basic composition: the smaller
     ``eps`` of the two is returned (both are valid at ``delta_total``, which is at least the
     basic ``Σ delta_i``).
+    ``steps``: (eps, delta) pairs, or a mapping (eps, delta) -> number of such steps.
     Conditions: ``delta'`` in (0, 1).
     Returns: a :class:`DPGuarantee`, both parameters rounded up.
 
@@ -122,41 +143,46 @@ def advanced_composition(steps: Sequence[tuple[float, float]], delta_prime: floa
     >>> round(g.eps, 6), g.delta   # 0.1 sqrt(200 ln 1e6) + 10 (e^0.1 - 1) = 6.30823095... (30 digits)
     (6.308231, 1e-06)
     """
-    items = _steps(steps)
-    dp = DELTA_PRIME.check(delta_prime)
+    return _advanced(_steps(steps), DELTA_PRIME.check(delta_prime), dps)
+
+
+def _advanced(g: Groups, dp: Any, dps: int) -> DPGuarantee:
+    by: Counter[Any] = Counter()
+    for (e, _), k in g.items():
+        by[e] += k
     # equal steps are evaluated once, times their count
-    adv = ADVANCED.up(dp, *_flat(Counter(e for e, _ in items)), prec=iv_prec(dps))
-    basic = basic_composition(items)
-    d = float_up(_exact_sum(y for _, y in items) + Fraction(dp))
+    adv = ADVANCED.up(dp, *[v for x, k in by.items() for v in (x, k)], prec=iv_prec(dps))
+    basic = _basic(g)
+    d = float_up(_sum_body(g, 1) + Fraction(dp))
     return DPGuarantee(min(adv, basic.eps), min(d, 1.0), "DR-3.20",
-                       (f"{len(items)} adaptive steps", f"delta' = {dp!r}",
+                       (f"{_count(g)} adaptive steps", f"delta' = {dp!r}",
                         "min with basic composition"))
 
 
-def compose_dp(steps: Sequence[tuple[float, float]], delta_total: float, *,
-               dps: int = 30) -> DPGuarantee:
+def compose_dp(steps: Steps, delta_total: float, *, dps: int = 30) -> DPGuarantee:
     """The smallest eps this module can certify for the steps at a total delta budget.
 
     Advanced composition with ``delta' = delta_total - Σ delta_i`` (its eps decreases in
     delta', so the whole remaining budget is used), or basic composition when no budget
-    remains. Raises InvalidParameter if ``delta_total < Σ delta_i``.
+    remains. Raises InvalidParameter if ``delta_total < Σ delta_i``. ``steps``: (eps, delta)
+    pairs, or a mapping (eps, delta) -> number of such steps.
 
     >>> compose_dp([(0.1, 0.0)] * 100, 1e-6).eps == advanced_composition([(0.1, 0.0)] * 100, 1e-6).eps
     True
     """
-    items = _steps(steps)
+    g = _steps(steps)
     dt = Fraction(DELTA_TOTAL.check(delta_total))
-    used = _exact_sum(y for _, y in items)
+    used = _sum_body(g, 1)
     if dt < used:
         raise InvalidParameter("delta_total", delta_total,
                                f"at least the steps' total delta {float(used)!r}")
     if dt == used:
-        return basic_composition(items)
+        return _basic(g)
     slack = dt - used
     dp = float(slack)
     if Fraction(dp) > slack:  # keep delta' at or below the remaining budget
         dp = math.nextafter(dp, 0.0)
-    return advanced_composition(items, dp, dps=dps)
+    return _advanced(g, dp, dps)
 
 
 Exact = float | int | Fraction
@@ -290,7 +316,7 @@ def optimal_composition(eps: float, delta: float, k: int, delta_total: float, *,
 
 def _advanced_homogeneous(eps: float, delta: float, k: int, delta_prime: float) -> DPGuarantee:
     """k equal steps: Theorem: Dwork & Roth Thm 3.20 (see :func:`advanced_composition`)."""
-    return advanced_composition([(eps, delta)] * int(K.check(k)), delta_prime)
+    return advanced_composition({(eps, delta): int(K.check(k))}, delta_prime)
 
 
 register(Theorem(
@@ -334,9 +360,9 @@ register(Theorem(
 ))
 
 
-def _basic(eps: float, delta: float, k: int) -> DPGuarantee:
+def _basic_homogeneous(eps: float, delta: float, k: int) -> DPGuarantee:
     """Theorem: Dwork & Roth Thm 3.16 (see :func:`basic_composition`)."""
-    return basic_composition([(eps, delta)] * int(K.check(k)))
+    return basic_composition({(eps, delta): int(K.check(k))})
 
 
 register(Theorem(
@@ -346,6 +372,6 @@ register(Theorem(
     conditions=("k adaptive steps, step i (eps_i, delta_i)-DP", "delta' = k delta (same sum)"),
     units="eps in nats",
     params=(EPS, DELTA, K),
-    evaluator=_basic,
+    evaluator=_basic_homogeneous,
     returns="DPGuarantee(eps rounded up, delta rounded up)", value_name="eps_nats",
 ))

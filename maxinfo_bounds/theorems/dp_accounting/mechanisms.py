@@ -24,7 +24,7 @@ from ...numeric import RegimeError, float_down, float_up, iv_prec
 from ...results import DPGuarantee
 from ...search import first_true
 from ..registry import Param, Theorem, register
-from .composition import ADVANCED, BASIC
+from .composition import BASIC, compose_dp
 
 # -- parameters (each domain declared once; validation, CLI and catalog text read it) ---------
 _POSITIVE = Real(0, lo_open=True)
@@ -324,7 +324,7 @@ def _runs_eps(runs: int, e1: float, d: Any) -> float:
     """eps of ``runs`` adaptive (e1, 0)-DP runs at total delta ``d`` > 0: the smaller of basic
     (Dwork & Roth Thm 3.16) and advanced composition (Thm 3.20, delta' = d), each certified;
     closed forms in the number of runs (no list of steps, whatever its size)."""
-    return min(float_up(BASIC.exact(e1, runs)), ADVANCED.up(d, e1, runs, prec=iv_prec(30)))
+    return compose_dp({(e1, 0.0): runs}, d).eps
 
 
 def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0,
@@ -337,8 +337,9 @@ def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0,
     >>> sparse_vector_scales(5, 5.0)
     (2.0, 4.0)
     """
-    cc, e = RUNS.check(c), EPS.check_float(eps)
-    s, d = Fraction(SENS_SCORE.check(sensitivity)), DELTA0.check_float(delta)
+    # targets as the floats at or below them (a Fraction eps or delta is never exceeded)
+    cc, e = RUNS.check(c), float_down(EPS.check(eps))
+    s, d = Fraction(SENS_SCORE.check(sensitivity)), float_down(DELTA0.check(delta))
 
     def total(e1: float) -> float:
         return _runs_eps(cc, e1, d) if d > 0 else float_up(BASIC.exact(e1, cc))
