@@ -117,21 +117,37 @@ def boundary(pred: Callable[[Num], bool], good: Num, *, up: bool = True, integer
 
 
 def first_true(start: float, ok: Callable[[float], bool], *, up: bool,
-               rel_step: float = 0.0) -> float:
-    """The first float from ``start`` (in one direction) at which a monotone check ``ok`` holds.
+               rel_step: float = 0.0, lo: float = 0.0) -> float:
+    """The float at the boundary of a monotone certified check ``ok``, on its passing side,
+    found from an estimate ``start``.
 
-    Used to certify a float estimate (e.g. a root from scipy): the steps start at one ulp (or
-    ``rel_step * |start|`` if larger, for expensive checks whose estimate is known to be off by
-    many ulps) and double; the first passing point is returned (within a factor two of the
-    smallest passing step).
+    ``up=True``: ``ok`` holds above the boundary (the smallest passing float is returned);
+    ``up=False``: below it (the largest). Used to certify a float estimate (a root from scipy):
+    from ``start`` the steps begin at one ulp (or ``rel_step * |start|`` if larger, for
+    expensive checks whose estimate is known to be off by many ulps) and double until the
+    check flips; the bracket is then bisected to adjacent floats. So the answer is as tight as
+    the check, whichever side of the boundary the estimate fell on. ``lo`` (``up=True``): the
+    smallest value to try (the check must be defined there).
+
+    >>> first_true(1.0, lambda x: x * x >= 2.0, up=True)      # smallest float whose square >= 2
+    1.4142135623730951
+    >>> first_true(2.0, lambda x: x * x >= 2.0, up=True)      # from the passing side: the same
+    1.4142135623730951
     """
     step = max(math.ulp(start) if start != 0.0 else 2.0**-1074, rel_step * abs(start))
+    if ok(start):   # tighten towards the failing side
+        try:
+            return boundary(ok, start, up=not up, first_step=step,
+                            limit=lo if up else 1.7976931348623157e308)
+        except SearchEdge:   # the check holds all the way to the limit
+            return lo if up else 1.7976931348623157e308
     sign = 1.0 if up else -1.0
     x = start
     for _ in range(2200):
-        if ok(x):
-            return x
-        x, step = x + sign * step, step * 2
+        y = x + sign * step
+        if ok(y):
+            return _bisect(ok, y, x, False, 0.0)
+        x, step = y, step * 2
     raise SearchEdge("first_true: the certified check never held")  # pragma: no cover
 
 

@@ -47,7 +47,8 @@ def compose_max_information(bounds: Sequence[Bound], *, strict: bool = True) -> 
       * every bound is in its theorem's regime (``strict=False`` accepts out-of-regime bounds
         and marks the result ``in_regime=False``; it is then not a proven bound).
     Returns: a :class:`~maxinfo_bounds.catalog.Bound` with ``k`` and ``beta`` the exact sums of
-    the inputs rounded up; ``product_only`` if the first bound is.
+    the inputs rounded up (``beta`` at most 1: a sum of 1 or more is vacuous, and true);
+    ``product_only`` if the first bound is.
     Raises: :class:`~maxinfo_bounds.numeric.RegimeError` naming the offending step.
 
     Examples
@@ -77,7 +78,8 @@ def compose_max_information(bounds: Sequence[Bound], *, strict: bool = True) -> 
                                   "every composed bound to be proven (in its theorem's regime)")
             in_regime = False
     k = float_up(COMPOSE.exact(*(b.k for b in items)))
-    beta = float_up(COMPOSE.exact(*(b.beta for b in items)))
+    # a beta of 1 or more makes any k true (every probability is at most 1): capped at 1
+    beta = min(float_up(COMPOSE.exact(*(b.beta for b in items))), 1.0)
     return Bound(k=k, beta=beta, theorem="RRST-A.3", product_only=items[0].product_only,
                  in_regime=in_regime, conditions=(
                      f"{len(items)} adaptive steps: " + " then ".join(b.theorem for b in items),

@@ -19,6 +19,7 @@ import mpmath
 import numpy as np
 
 import maxinfo_bounds
+from maxinfo_bounds.results import Bound
 from maxinfo_bounds.theorems import dp_accounting as _dp
 from maxinfo_bounds.theorems import holdout as _holdout
 
@@ -230,6 +231,58 @@ def _advanced_ref(x: Inputs, out: tuple[float, ...]) -> tuple[Any, ...]:
     return R.advanced(x["eps"], x["delta"], x["k"], x["delta_prime"])
 
 
+_G = 3   # groups of equal steps in the heterogeneous composition case
+
+
+def _s_hetero(rng: Gen) -> Inputs:
+    x: Inputs = {f"eps{i}": _eps(rng, 1e-12, 10.0) for i in range(_G)}
+    x.update({f"delta{i}": S.prob(rng, zero=True) * 1e-3 for i in range(_G)})
+    x.update({f"k{i}": S.integer(rng, 1, 10**9) for i in range(_G)})
+    x["delta_prime"] = S.prob(rng, 1e-300)
+    return x
+
+
+def _hetero_call(**x: Any) -> tuple[float, ...]:
+    groups: dict[tuple[Any, Any], int] = {}
+    for i in range(_G):
+        key = (x[f"eps{i}"], x[f"delta{i}"])
+        groups[key] = groups.get(key, 0) + x[f"k{i}"]
+    g = dp.advanced_composition(groups, x["delta_prime"])
+    return g.eps, g.delta
+
+
+def _hetero_ref(x: Inputs, out: tuple[float, ...]) -> tuple[Any, ...]:
+    return R.advanced_groups([(x[f"eps{i}"], x[f"delta{i}"], int(x[f"k{i}"])) for i in range(_G)],
+                             x["delta_prime"])
+
+
+def _compose_call(**x: Any) -> tuple[float, ...]:
+    b = mb.compose_max_information([Bound(x[f"k{i}"], x[f"beta{i}"], "fuzz") for i in range(_G)])
+    return float(b.k), float(b.beta)
+
+
+def _thresholdout_paper_check(x: Inputs) -> None:
+    e = 2 / (x["sigma"] * x["n"])
+    closed = mpmath.sqrt(32 * x["budget"] * mpmath.log(2 / x["delta"])) / (x["sigma"] * x["n"])
+    adv = R.runs_eps(e, x["budget"], x["delta"])
+    if closed < adv:
+        raise R.Outside("the closed form is below advanced composition (not a theorem there)")
+    if closed <= adv * (1 + mpmath.mpf(10) ** -9):
+        raise R.Marginal("the closed form within 1e-9 of advanced composition")
+
+
+def _thresholdout_ref(variant: str) -> Callable[[Inputs, tuple[float, ...]], tuple[Any, ...]]:
+    def ref(x: Inputs, out: tuple[float, ...]) -> tuple[Any, ...]:
+        d = R.exact(out[1])     # eps is checked at the delta reported, which is <= the one asked
+        if variant == "paper":
+            _thresholdout_paper_check(x)
+            e = mpmath.sqrt(32 * x["budget"] * mpmath.log(2 / d)) / (x["sigma"] * x["n"])
+        else:
+            e = R.runs_eps(2 / (x["sigma"] * x["n"]), x["budget"], d)
+        return e, x["delta"]
+    return ref
+
+
 def _arr(f: Callable[..., Any]) -> Callable[..., tuple[Any, ...]]:
     def g(**kw: Any) -> tuple[Any, ...]:
         r = f(**{k: np.asarray(v) for k, v in kw.items()})
@@ -377,7 +430,7 @@ CASES: tuple[Case, ...] = (
          lambda x, out: (R.ag_delta(x["sensitivity"], x["sigma"], x["eps"]),), ("up",),
          reals=("sigma", "sensitivity", "eps"), weight=0.3),
     Case("BW18-8 gaussian_epsilon",
-         lambda rng: {"sigma": S.logu(rng, 1e-2, 1e3), "sensitivity": S.logu(rng, 1e-2, 1e2),
+         lambda rng: {"sigma": S.logu(rng, 1e-2, 1e8), "sensitivity": S.logu(rng, 1e-2, 1e2),
                       "delta": S.logu(rng, 1e-200, 0.5)},
          lambda **kw: (dp.gaussian_epsilon(**kw),),
          lambda x, out: (R.ag_epsilon(x["sigma"], x["sensitivity"], x["delta"]),), ("up",),
@@ -425,12 +478,48 @@ CASES: tuple[Case, ...] = (
              dp.advanced_composition([(eps, delta)] * k, delta_prime)),
          _advanced_ref, ("up", "up"), reals=("eps", "delta", "delta_prime"), weight=0.3),
     Case("KOV15-3.3 optimal_composition",
-         lambda rng: {"eps": _eps(rng, 1e-4, 5.0), "delta": S.prob(rng, 1e-300, zero=True) * 1e-4,
+         lambda rng: {"eps": _eps(rng, 1e-10, 5.0), "delta": S.prob(rng, 1e-300, zero=True) * 1e-4,
                       "k": S.integer(rng, 1, 300), "delta_total": S.prob(rng, 1e-30, below=0.5)},
          lambda **kw: (dp.optimal_composition(**kw).eps,),
          _kov_ref, ("up",), reals=("eps", "delta", "delta_total"), weight=0.05,
          documented=((r"delta_total=.*at least 1 - \(1 - delta\)\^k", "delta_total below the "
                                                                       "floor 1 - (1-delta)^k"),)),
+    *(Case(f"Notes thresholdout_dp {v} (delta > 0)",
+           lambda rng: {"budget": S.integer(rng, 1, 10**9), "sigma": S.logu(rng, 1e-6, 1e6),
+                        "n": S.integer(rng, 1, 10**15), "delta": S.prob(rng, 1e-300, below=0.5)},
+           (lambda v: lambda budget, sigma, n, delta: (lambda g: (g.eps, g.delta))(
+               holdout.thresholdout_dp(budget, sigma, n, delta=delta, variant=v)))(v),
+           _thresholdout_ref(v), ("up", "down"), reals=("sigma", "delta"), ints=("budget", "n"),
+           weight=0.3, check=_thresholdout_paper_check if v == "paper" else None)
+      for v in ("sound", "paper")),
+    Case("DR-3.20 advanced composition (heterogeneous groups)", _s_hetero, _hetero_call,
+         _hetero_ref, ("up", "up"), reals=tuple(f"{a}{i}" for a in ("eps", "delta")
+                                                 for i in range(_G)) + ("delta_prime",),
+         ints=tuple(f"k{i}" for i in range(_G)), weight=0.3),
+    Case("KOV15-3.3 optimal_composition_delta",
+         lambda rng: (lambda e, k: {"eps": e, "delta": S.prob(rng, 1e-300, zero=True) * 1e-4,
+                                    "k": k, "eps_total": k * e * S.prob(rng, 1e-6, zero=True,
+                                                                         one=True)})(
+             _eps(rng, 1e-4, 5.0), S.integer(rng, 1, 300)),
+         lambda **kw: (dp.optimal_composition_delta(**kw),),
+         lambda x, out: (R.kov_delta(x["eps"], x["delta"], int(x["k"]), x["eps_total"]),),
+         ("up",), reals=("eps", "delta", "eps_total"), weight=0.1),
+    Case("DR-3.25 sparse_vector_scales",
+         lambda rng: {"c": S.integer(rng, 1, 10**9), "eps": S.logu(rng, 1e-12, 50.0),
+                      "sensitivity": S.logu(rng, 1e-50, 1e50),
+                      "delta": 0.0 if rng.uniform() < 0.4 else S.prob(rng, 1e-300, below=0.5)},
+         lambda c, eps, sensitivity, delta: dp.sparse_vector_scales(
+             c, eps, sensitivity=sensitivity, delta=delta),
+         lambda x, out: R.sparse_vector_scales(x["c"], x["eps"], x["sensitivity"], x["delta"]),
+         ("up", "up"), reals=("eps", "sensitivity", "delta"), ints=("c",), weight=0.2),
+    Case("RRST-A.3 compose_max_information",
+         lambda rng: {**{f"k{i}": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-12, 1e6)
+                         for i in range(_G)},
+                      **{f"beta{i}": S.prob(rng, zero=True) for i in range(_G)}},
+         _compose_call,
+         lambda x, out: (sum(x[f"k{i}"] for i in range(_G)),
+                         min(sum(x[f"beta{i}"] for i in range(_G)), mpmath.mpf(1))),
+         ("up", "up"), weight=0.3),
     Case("Notes thresholdout_dp",
          lambda rng: {"budget": S.integer(rng, 1, 10**9), "sigma": S.logu(rng, 1e-100, 1e100),
                       "n": S.integer(rng, 1, 10**15)},

@@ -368,6 +368,38 @@ def advanced(eps: Any, delta: Any, k: Any, dp: Any) -> tuple[Any, Any]:
     return min(adv, k * eps), min(k * delta + dp, mpf(1))
 
 
+def advanced_groups(groups: list[tuple[Any, Any, int]], dp: Any) -> tuple[Any, Any]:
+    """DR Thm 3.20, heterogeneous (KOV15's form): groups of k_i equal (eps_i, delta_i) steps;
+    eps' = min(sum k_i eps_i, sqrt(2 ln(1/delta') sum k_i eps_i^2) + sum k_i eps_i (e^eps_i - 1)),
+    delta_total = sum k_i delta_i + delta' (at most 1)."""
+    basic = sum(k * e for e, _, k in groups)
+    adv = (mpmath.sqrt(2 * mpmath.log(1 / dp) * sum(k * e * e for e, _, k in groups))
+           + sum(k * e * mpmath.expm1(e) for e, _, k in groups))
+    return min(adv, basic), min(sum(k * d for _, d, k in groups) + dp, mpf(1))
+
+
+def runs_eps(e1: Any, runs: Any, d: Any) -> Any:
+    """runs adaptive (e1, 0)-DP steps at total delta d: basic (d = 0) or the smaller of basic
+    and advanced composition with delta' = d."""
+    if d == 0:
+        return runs * e1
+    return advanced_groups([(e1, mpf(0), runs)], d)[0]
+
+
+def sparse_vector_scales(c: Any, eps: Any, s: Any, d: Any) -> tuple[Any, Any]:
+    """The smallest scales (b1, b2 = 2 b1) with which c runs of AboveThreshold (per run
+    Delta/b1 + 2 Delta/b2 = 2 Delta/b1) compose to at most eps: b1 = 2 Delta/e1*, e1* the
+    largest per-run eps with runs_eps(e1*) <= eps (bisection; runs_eps increases in e1)."""
+    if d == 0:
+        e1 = eps / c
+    else:
+        hi = eps / c
+        while runs_eps(hi, c, d) <= eps:
+            hi *= 2
+        e1 = bisect_root(lambda x: runs_eps(x, c, d) - eps, eps / c, hi, rel=1e-45)
+    return 2 * s / e1, 4 * s / e1
+
+
 def kov_delta(eps: Any, delta: Any, k: int, eg: Any) -> Any:
     """KOV15 Thm 3.3: 1 - (1-delta)^k + (1-delta)^k sum_l C(k,l)(e^{(k-l)eps} - e^{eg + l eps})_+
     / (1 + e^eps)^k, summed in log space term by term (k up to a few 10^4)."""

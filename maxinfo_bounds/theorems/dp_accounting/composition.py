@@ -249,7 +249,7 @@ def kov_eps_float(eps: float, delta: float, k: int, delta_total: float) -> float
     hi = k * eps
     if f(0.0) <= 0:
         return 0.0
-    return hi if f(hi) >= 0 else float(brentq(f, 0.0, hi, xtol=1e-15, rtol=1e-15))
+    return hi if f(hi) >= 0 else float(brentq(f, 0.0, hi, xtol=1e-300, rtol=1e-15))
 
 
 def optimal_composition_delta(eps: float, delta: float, k: int, eps_total: float, *,

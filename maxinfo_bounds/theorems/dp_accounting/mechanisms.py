@@ -208,7 +208,7 @@ def gaussian_epsilon(sigma: float, sensitivity: float, delta: float) -> float:
         if hi > 1e12:  # pragma: no cover - delta > 0 is always reached before this
             raise ArithmeticError("gaussian_epsilon: no bracket")
     x = float(brentq(lambda t: _ag_log_delta(s, sg, t) - math.log(d), 0.0, hi,
-                     xtol=1e-15, rtol=1e-15))
+                     xtol=1e-300, rtol=1e-15))
     return first_true(x, ok, up=True)
 
 
@@ -236,7 +236,7 @@ def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> flo
         lo -= 2.0
     x = math.exp(float(brentq(lambda t: _ag_log_delta(s, math.exp(t), e) - math.log(d), lo, hi,
                               xtol=1e-15, rtol=1e-15)))
-    return first_true(x, ok, up=True)
+    return first_true(x, ok, up=True, lo=5e-324)
 
 
 def exponential_mechanism_epsilon(sensitivity: float, coefficient: float, *,
@@ -351,8 +351,15 @@ def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0,
 
     guess = e / cc  # basic composition's per-run budget; with delta > 0 search above it
     if d > 0 and total(guess) <= e:
-        guess = e if total(e) <= e else float(
-            brentq(lambda x: total(x) - e, e / cc, e, xtol=1e-15, rtol=1e-13))
+        # in log space: the per-run budget may be far below any absolute tolerance
+        def f(le: float) -> float:
+            return math.log(total(math.exp(le)) / e)
+
+        lo, hi = math.log(guess), math.log(e)
+        if total(e) <= e:
+            guess = e
+        elif f(lo) < 0:    # (else basic composition's e/c is the answer, up to rounding)
+            guess = math.exp(float(brentq(f, lo, hi, xtol=1e-14)))
     e1 = first_true(guess, ok, up=False)
     return float_up(2 * s / Fraction(e1)), float_up(4 * s / Fraction(e1))
 
