@@ -202,28 +202,56 @@ def _kov_lost(c: Interval, delta: Exact, k: int) -> Any:
     return c.iv.mpf([max(a.a, b.a), min(a.b, b.b)])
 
 
-def _kov_delta_enclosure(eps: Exact, delta: Exact, k: int, eps_total: Exact,
-                         prec: int) -> tuple[float, float]:
-    """Certified enclosure of the optimal delta of k-fold (eps, delta) at ``eps_total``."""
-    fe, fg = Fraction(eps), Fraction(eps_total)
-    # the positive terms are l = 0 .. top - 1, decided exactly: (k - 2l) eps > eps_total
-    top = sum(1 for l in range(k + 1) if (k - 2 * l) * fe > fg)
+class _KovDelta:
+    """Certified enclosures of the optimal delta of k-fold (eps, delta) as a function of
+    ``eps_total``, for one (eps, delta, k) and working precision.
 
-    def f(iv: Any) -> Any:
-        c = Interval(iv)
-        E = iv.exp(c.num(eps))
-        eg = iv.exp(c.num(eps_total))
-        s = iv.mpf(0)
-        a = E ** k          # C(k, l) E^(k-l), updated term by term
-        b = iv.mpf(1)       # C(k, l) E^l
-        for l in range(top):
-            s += a - eg * b
-            a = a * (k - l) / ((l + 1) * E)
-            b = b * (k - l) * E / (l + 1)
-        lost = _kov_lost(c, delta, k)
-        return lost + (1 - lost) * (s / (1 + E) ** k)
+    delta(eps_g) = lost + (1 - lost) (S_a(top) - e^{eps_g} S_b(top)) / (1 + e^eps)^k, where
+    S_a(top) = sum_{l < top} C(k, l) e^{(k-l) eps}, S_b(top) = sum_{l < top} C(k, l) e^{l eps}
+    and ``top`` counts the positive terms, (k - 2l) eps > eps_g (decided exactly). The two
+    sums do not depend on eps_g: they are computed once per ``top`` (interval arithmetic) and
+    reused, so a search over eps_g costs O(k) once and O(1) per step within one term count.
+    """
 
-    return enclosure(f, prec=prec)
+    def __init__(self, eps: Exact, delta: Exact, k: int, prec: int) -> None:
+        self.eps, self.delta, self.k, self.prec = eps, delta, k, prec
+        self.fe = Fraction(eps)
+        self._sums: dict[int, tuple[Any, Any]] = {}
+        self._const: tuple[Any, Any, Any] | None = None
+
+    def top(self, eps_total: Exact) -> int:
+        """#{l in 0..k: (k - 2l) eps > eps_total}, exactly: l < (k - eps_total/eps)/2."""
+        if self.fe == 0:
+            return 0
+        q = (self.k - Fraction(eps_total) / self.fe) / 2
+        return min(max(math.ceil(q), 0), self.k + 1)
+
+    def _prefix(self, iv: Any, top: int) -> tuple[Any, Any]:
+        if top not in self._sums:
+            k, E = self.k, iv.exp(Interval(iv).num(self.eps))
+            sa, sb = iv.mpf(0), iv.mpf(0)
+            a, b = E ** k, iv.mpf(1)     # C(k, l) E^(k-l) and C(k, l) E^l, term by term
+            for l in range(top):
+                sa, sb = sa + a, sb + b
+                a = a * (k - l) / ((l + 1) * E)
+                b = b * (k - l) * E / (l + 1)
+            self._sums[top] = (sa, sb)
+        return self._sums[top]
+
+    def __call__(self, eps_total: Exact) -> tuple[float, float]:
+        top = self.top(eps_total)
+
+        def f(iv: Any) -> Any:
+            c = Interval(iv)
+            if self._const is None:
+                E = iv.exp(c.num(self.eps))
+                self._const = (E, _kov_lost(c, self.delta, self.k), (1 + E) ** self.k)
+            _, lost, z = self._const
+            sa, sb = self._prefix(iv, top)
+            s = sa - iv.exp(c.num(eps_total)) * sb
+            return lost + (1 - lost) * (s / z)
+
+        return enclosure(f, prec=self.prec)
 
 
 def _kov_delta_float(eps: float, delta: float, k: int, eps_total: float) -> float:
@@ -271,7 +299,7 @@ def optimal_composition_delta(eps: float, delta: float, k: int, eps_total: float
     """
     e, d, kk = _kov_checked(eps, delta, k)
     g = EPS_TOTAL.check(eps_total)
-    return min(_kov_delta_enclosure(e, d, kk, g, iv_prec(dps))[1], 1.0)
+    return min(_KovDelta(e, d, kk, iv_prec(dps))(g)[1], 1.0)
 
 
 def optimal_composition(eps: float, delta: float, k: int, delta_total: float, *,
@@ -297,8 +325,10 @@ def optimal_composition(eps: float, delta: float, k: int, delta_total: float, *,
     prec = iv_prec(dps)
     conds = (f"{kk} adaptive steps, each ({e!r}, {d!r})-DP", "homogeneous steps")
 
+    delta_at = _KovDelta(e, d, kk, prec)
+
     def ok(x: float) -> bool:
-        return _kov_delta_enclosure(e, d, kk, x, prec)[1] <= dt
+        return delta_at(x)[1] <= dt
 
     full = float_up(kk * Fraction(e))
     if not ok(full):
