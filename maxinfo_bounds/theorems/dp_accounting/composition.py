@@ -70,12 +70,18 @@ Steps = Sequence[tuple[float, float]] | Mapping[tuple[float, float], int]
 Groups = Counter[tuple[Any, Any]]
 
 
-def _sum_body(groups: Groups, i: int) -> Fraction:
-    """The exact sum of component ``i`` (0: eps, 1: delta) over the steps, by the one body."""
+def _flat(groups: Groups, i: int) -> list[Any]:
+    """Component ``i`` (0: eps, 1: delta) of the steps as the bodies' arguments
+    ``(x1, k1, x2, k2, ...)``: equal values grouped with their total count."""
     by: Counter[Any] = Counter()
     for pair, k in groups.items():
         by[pair[i]] += k
-    return BASIC.exact(*[v for x, k in by.items() for v in (x, k)])
+    return [v for x, k in by.items() for v in (x, k)]
+
+
+def _sum_body(groups: Groups, i: int) -> Fraction:
+    """The exact sum of component ``i`` (0: eps, 1: delta) over the steps, by the one body."""
+    return BASIC.exact(*_flat(groups, i))
 
 
 def _count(groups: Groups) -> int:
@@ -147,11 +153,8 @@ def advanced_composition(steps: Steps, delta_prime: float, *, dps: int = 30) -> 
 
 
 def _advanced(g: Groups, dp: Any, dps: int) -> DPGuarantee:
-    by: Counter[Any] = Counter()
-    for (e, _), k in g.items():
-        by[e] += k
     # equal steps are evaluated once, times their count
-    adv = ADVANCED.up(dp, *[v for x, k in by.items() for v in (x, k)], prec=iv_prec(dps))
+    adv = ADVANCED.up(dp, *_flat(g, 0), prec=iv_prec(dps))
     basic = _basic(g)
     d = float_up(_sum_body(g, 1) + Fraction(dp))
     return DPGuarantee(min(adv, basic.eps), min(d, 1.0), "DR-3.20",
