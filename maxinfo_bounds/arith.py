@@ -11,6 +11,9 @@ written with ``+ - * /``, ``**`` by integer powers, and ``c.exp``, ``c.log``, ``
   caller rounds the enclosure outward with :func:`~maxinfo_bounds.numeric.enclosure`);
 * the **array path** — :data:`NUMPY` (float64, vectorised; the caller adds the safe-direction
   margin with :func:`~maxinfo_bounds.numeric.fast_up` / ``fast_down``);
+* the **array path with a cancelling exponent** — :data:`DOUBLE_DOUBLE` (float64 pairs for
+  the ``+ - * /`` inside ``c.exp``; :meth:`Formula.array_dd`), where a float64 exponent whose
+  addends are thousands of nats would cost thousands of ulps in the result;
 * the **float estimate** the optimisers use — :data:`NUMPY` on scalars;
 * the **exact** value where it is rational — :data:`EXACT` (Fractions);
 * the **symbolic statement** — :data:`SYMPY` on symbols; the catalog's statement, LaTeX and the
@@ -43,7 +46,7 @@ import sympy
 
 from .numeric import LOG2E, enclosure
 
-__all__ = ["NUMPY", "SYMPY", "EXACT", "NotExact", "Interval", "Formula"]
+__all__ = ["NUMPY", "SYMPY", "EXACT", "DOUBLE_DOUBLE", "NotExact", "Interval", "Formula"]
 
 
 class _Numpy:
@@ -245,9 +248,112 @@ class _Exact:
         return self._irrational()
 
 
+_SPLIT = 134217729.0   # 2^27 + 1, Veltkamp's splitter for float64
+
+
+def _two_sum(a: Any, b: Any) -> tuple[Any, Any]:
+    # Knuth: s + e = a + b exactly
+    s = a + b
+    v = s - a
+    return s, (a - (s - v)) + (b - v)
+
+
+def _two_prod(a: Any, b: Any) -> tuple[Any, Any]:
+    # Dekker: p + e = a b exactly (no FMA in numpy; |a|, |b| < 2^996, no underflow)
+    p = a * b
+    t = _SPLIT * a
+    ah = t - (t - a)
+    t = _SPLIT * b
+    bh = t - (t - b)
+    al, bl = a - ah, b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+class _DD:
+    """A double-double array ``hi + lo`` (|lo| <= ulp(hi)/2): + - * / with about 2^-104
+    relative error per operation (of the operands' sizes for + and -)."""
+
+    __slots__ = ("hi", "lo")
+    __array_ufunc__ = None   # numpy arrays defer to our reflected operators
+
+    def __init__(self, hi: Any, lo: Any = 0.0) -> None:
+        self.hi, self.lo = hi, lo
+
+    @staticmethod
+    def of(x: Any) -> _DD:
+        if isinstance(x, _DD):
+            return x
+        return _DD(np.asarray(x, dtype=np.float64), 0.0)
+
+    @staticmethod
+    def _norm(s: Any, e: Any) -> _DD:
+        hi = s + e
+        return _DD(hi, e - (hi - s))
+
+    def __add__(self, other: Any) -> _DD:
+        y = _DD.of(other)
+        s, e = _two_sum(self.hi, y.hi)
+        return _DD._norm(s, e + (self.lo + y.lo))
+
+    __radd__ = __add__
+
+    def __neg__(self) -> _DD:
+        return _DD(-self.hi, -self.lo)
+
+    def __sub__(self, other: Any) -> _DD:
+        return self + (-_DD.of(other))
+
+    def __rsub__(self, other: Any) -> _DD:
+        return _DD.of(other) + (-self)
+
+    def __mul__(self, other: Any) -> _DD:
+        y = _DD.of(other)
+        p, e = _two_prod(self.hi, y.hi)
+        return _DD._norm(p, e + (self.hi * y.lo + self.lo * y.hi))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Any) -> _DD:
+        y = _DD.of(other)
+        q1 = self.hi / y.hi
+        r = self - y * q1
+        q2 = r.hi / y.hi
+        r = r - y * q2
+        out: _DD = _DD._norm(q1, q2) + _DD.of(r.hi / y.hi)
+        return out
+
+    def __rtruediv__(self, other: Any) -> _DD:
+        return _DD.of(other) / self
+
+
+class _DoubleDouble:
+    """Double-double (float64 pairs, about 32 digits) context for the *exponents* of the array
+    paths: sums and products of inputs whose exponential is taken, where one float64 rounding
+    of an addend of size A costs a relative error A 2^-53 in the result. ``exp`` returns a
+    float64 array, ``e^hi (1 + lo)``; the operations after it are float64. Supports
+    ``+ - * /``, ``ln2`` and ``exp``; a body using anything else is not for this context.
+    Error: about 2^-100 times the sum of the exponent's addends' sizes (the margin
+    :data:`~maxinfo_bounds.numeric.rounding.DD_EXP_MARGIN` is 16 times that), valid while
+    the operands stay below 2^996 in size (beyond it the result is NaN: the caller falls back).
+    """
+
+    name = "double-double"
+    ln2 = _DD(np.float64(0.6931471805599453), np.float64(2.3190468138462996e-17))
+
+    @staticmethod
+    def exp(x: Any) -> Any:
+        x = _DD.of(x)
+        return np.exp(x.hi) * (1.0 + x.lo)   # e^lo = 1 + lo + O(lo^2), lo <= 2^-53 |hi|
+
+    @staticmethod
+    def num(x: Any) -> Any:
+        return _DD.of(float(x) if isinstance(x, Fraction) else x)
+
+
 NUMPY = _Numpy()
 SYMPY = _Sympy()
 EXACT = _Exact()
+DOUBLE_DOUBLE = _DoubleDouble()
 
 
 @dataclass(frozen=True)
@@ -305,6 +411,13 @@ class Formula:
         with np.errstate(all="ignore"):
             return self.body(NUMPY, *[np.asarray(a, dtype=np.float64) for a in args],
                              **self.kwargs)
+
+    def array_dd(self, *args: Any) -> Any:
+        """float64 evaluation with the exponent in double-double (:data:`DOUBLE_DOUBLE`): for
+        bodies ``f(e^{E})`` whose exponent ``E`` has large cancelling addends. No margin."""
+        with np.errstate(all="ignore"):
+            out = self.body(DOUBLE_DOUBLE, *[_DD.of(a) for a in args], **self.kwargs)
+            return out.hi + out.lo if isinstance(out, _DD) else out
 
     def estimate(self, *args: Any) -> float:
         """Uncertified float value (for optimisers); ``inf`` where float64 overflows or fails."""

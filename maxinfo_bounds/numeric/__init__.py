@@ -26,6 +26,9 @@ from __future__ import annotations
 from .errors import InvalidParameter, MaxinfoError, RegimeError
 from .exactlog import ExactLog
 from .rounding import (
+    DD_EXP_MARGIN as DD_EXP_MARGIN,
+)
+from .rounding import (
     FAST_EXP_MARGIN as FAST_EXP_MARGIN,
 )
 from .rounding import (
@@ -37,6 +40,12 @@ from .rounding import (
     float_down,
     float_up,
     log_le,
+)
+from .rounding import (
+    certify_entries as certify_entries,
+)
+from .rounding import (
+    exp_margin_too_wide as exp_margin_too_wide,
 )
 from .rounding import (
     fast_down as fast_down,

@@ -173,30 +173,38 @@ FAST_REL_MARGIN: float = 2.0 ** -44
 #: 2^-50 is 8 ulp per unit. (2^x with x in bits: pass x ln 2.)
 FAST_EXP_MARGIN: float = 2.0 ** -50
 
+#: The same margin for an exponent computed in double-double (``Formula.array_dd``): each of
+#: its operations errs by about 2^-104 of its operands' sizes; 2^-96 per nat of the addends'
+#: sizes allows 256 such errors.
+DD_EXP_MARGIN: float = 2.0 ** -96
 
-def _margin(y: NDArray[np.float64], exp_arg: Any, exp_part: Any = None) -> NDArray[np.float64]:
+
+def _margin(y: NDArray[np.float64], exp_arg: Any, exp_part: Any = None,
+            per_nat: float = FAST_EXP_MARGIN) -> NDArray[np.float64]:
     # below the normal floats an operation's error is absolute (half an ulp of 2^-1074 each,
     # a dozen operations at most): 2^-1071 (8 such ulps) is added to every margin
     out: NDArray[np.float64] = np.abs(y) * FAST_REL_MARGIN + _SUBNORMAL_MARGIN
     if exp_arg is not None:
         # the amplified error is relative to the exponential's own contribution to y
         part = np.abs(y if exp_part is None else exp_part)
-        out = out + part * np.abs(exp_arg) * FAST_EXP_MARGIN
+        with np.errstate(over="ignore", invalid="ignore"):   # inf/NaN: the callers refine
+            out = out + part * np.abs(exp_arg) * per_nat
     return out
 
 
 _SUBNORMAL_MARGIN = 2.0 ** -1071
 
 
-def fast_up(y: NDArray[np.float64], *, exp_arg: Any = None,
-            exp_part: Any = None) -> NDArray[np.float64]:
+def fast_up(y: NDArray[np.float64], *, exp_arg: Any = None, exp_part: Any = None,
+            per_nat: float = FAST_EXP_MARGIN) -> NDArray[np.float64]:
     """Push float results of a closed form up by :data:`FAST_REL_MARGIN` (upper bounds).
 
     ``exp_arg``: the (computed) argument of an exponential factor in ``y``, whose rounding is
     amplified by its size; adds ``|exp_part| |exp_arg| FAST_EXP_MARGIN`` to the margin, where
-    ``exp_part`` (default ``y``) is the size of that exponential term's contribution to ``y``.
+    ``exp_part`` (default ``y``) is the size of that exponential term's contribution to ``y``;
+    ``per_nat``: :data:`DD_EXP_MARGIN` for an exponent computed in double-double.
     """
-    out: NDArray[np.float64] = np.nextafter(y + _margin(y, exp_arg, exp_part), np.inf)
+    out: NDArray[np.float64] = np.nextafter(y + _margin(y, exp_arg, exp_part, per_nat), np.inf)
     return out
 
 
@@ -207,6 +215,36 @@ def fast_down(y: NDArray[np.float64], *, floor: float = 0.0, exp_arg: Any = None
         np.nextafter(y - _margin(y, exp_arg, exp_part), -np.inf), floor)
     return out
 
+
+#: The largest relative slack an array path's exponential margin may add; an entry above it
+#: (or NaN: double-double operands beyond 2^996) goes to the certified scalar path
+#: (:func:`certify_entries`), so the array paths stay within 1e-12 relative of the exact
+#: value (the margin, at most 2^-41, and the estimate's own error, less than the margin).
+EXP_SLACK_CAP: float = 2.0 ** -41
+
+
+def exp_margin_too_wide(exp_part: Any, exp_arg: Any, total: Any, *,
+                        per_nat: float = FAST_EXP_MARGIN) -> NDArray[np.bool_]:
+    """Entries where ``fast_up``'s exponential margin ``|exp_part| |exp_arg| per_nat`` would
+    exceed :data:`EXP_SLACK_CAP` relative to ``total`` (the value returned), or is NaN."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        wide = ~(np.abs(exp_part) * np.abs(exp_arg) * per_nat <= EXP_SLACK_CAP * np.abs(total))
+    out: NDArray[np.bool_] = np.asarray(wide, dtype=bool)
+    return out
+
+
+def certify_entries(out: NDArray[np.float64], mask: NDArray[np.bool_],
+                    scalar: Callable[..., float], *args: NDArray[Any]) -> NDArray[np.float64]:
+    """Replace ``out``'s entries under ``mask`` by ``scalar`` (the certified scalar path) at
+    the same arguments (broadcast to ``out``'s shape; floats, integers kept as ``int``)."""
+    idx = np.flatnonzero(mask)
+    if idx.size == 0:
+        return out
+    flat = [np.broadcast_to(a, out.shape).ravel() for a in args]
+    res = out.copy().ravel()
+    for i in map(int, idx):
+        res[i] = scalar(*[int(a[i]) if a.dtype.kind in "iu" else float(a[i]) for a in flat])
+    return res.reshape(out.shape)
 
 
 def iv_prec(dps: int) -> int:

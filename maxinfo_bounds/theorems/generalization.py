@@ -17,6 +17,7 @@ and a ``tau``-DP algorithm on i.i.d. data has ``beta``-approximate max-informati
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, overload
@@ -26,11 +27,15 @@ import numpy as np
 from ..arith import Formula
 from ..domain import Int, Real
 from ..numeric import (
+    DD_EXP_MARGIN,
+    FAST_EXP_MARGIN,
     InvalidParameter,
     RegimeError,
+    certify_entries,
     check_int,
     check_real_array,
     enclosure,
+    exp_margin_too_wide,
     fast_down,
     fast_up,
     float_up,
@@ -83,6 +88,37 @@ MCDIARMID = {v: Formula(_mcdiarmid_body, ("k", "beta", "tau", "n", "Delta"), int
                         kwargs={"variant": v}) for v in ("sound", "paper")}
 
 
+def _tail_array(formula: Formula, scalar: Callable[..., float], addends: Callable[..., Any],
+                k: FloatArray, beta: FloatArray, *rest: FloatArray) -> FloatArray:
+    """``2^k c e^{-x} + beta`` (``formula``, args ``k, beta, *rest``) on arrays, rounded up and
+    capped at 1, within 1e-12 relative of the exact value.
+
+    The exponential term (the body at beta = 0) carries the margin of its exponent, whose
+    addends have the sizes ``addends(k, *rest)`` (|k ln 2| and the tail's); beta is added as
+    given. Where they nearly cancel (k of thousands of bits against a long tail) the float
+    margin would pass 2^-41, and the exponent is recomputed in double-double; the rare entry
+    still too wide (addends beyond 2^55 nats or 2^996) goes to the certified ``scalar`` path.
+    """
+    k, beta, *grid = np.broadcast_arrays(k, beta, *rest)
+
+    def up(raw: FloatArray, arg: FloatArray, b: FloatArray, per_nat: float) -> FloatArray:
+        out: FloatArray = np.minimum(fast_up(fast_up(raw, exp_arg=arg, per_nat=per_nat) + b), 1.0)
+        return out
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        arg = addends(k, *grid)
+    raw = formula.array(k, 0.0, *grid)
+    out = up(raw, arg, beta, FAST_EXP_MARGIN)
+    redo = ~(out >= 1.0) & exp_margin_too_wide(raw, arg, out)
+    if redo.any():
+        ks, bs, rs, args = k[redo], beta[redo], [a[redo] for a in grid], arg[redo]
+        raw = formula.array_dd(ks, 0.0, *rs)
+        part = up(raw, args, bs, DD_EXP_MARGIN)
+        wide = ~(part >= 1.0) & exp_margin_too_wide(raw, args, part, per_nat=DD_EXP_MARGIN)
+        out[redo] = certify_entries(part, wide, scalar, ks, bs, *rs)
+    return out
+
+
 @overload
 def hoeffding_transfer(k: RealLike, beta: RealLike, tau: RealLike, n: IntLike, *,  # type: ignore[overload-overlap]
                        dps: int = ...) -> float: ...
@@ -113,10 +149,10 @@ def hoeffding_transfer(k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: I
     """
     if is_array(k, beta, tau, n):
         ka, ba, ta, na = K.check_array(k), BETA.check_array(beta), TAU.check_array(tau), N.check_array(n)
-        # the exponential term (the body at beta = 0) carries the margin of its exponent,
-        # whose addends have sizes |k ln 2| and 2 tau^2 n; beta is added exactly as given
-        term = fast_up(HOEFFDING.array(ka, 0.0, ta, na), exp_arg=np.abs(ka * math.log(2)) + 2 * ta * ta * na)
-        return np.minimum(fast_up(term + ba), 1.0)
+        return _tail_array(HOEFFDING,
+                           lambda k_, b_, t_, n_: hoeffding_transfer(k_, b_, t_, int(n_), dps=dps),
+                           lambda k_, t_, n_: np.abs(k_ * math.log(2)) + 2 * t_ * t_ * n_,
+                           ka, ba, ta, na)
     args = (K.check(k), BETA.check(beta), TAU.check(tau), N.check(n))   # exact inputs
     return min(HOEFFDING.up(*args, prec=iv_prec(dps)), 1.0)
 
@@ -265,9 +301,11 @@ def mcdiarmid_transfer(k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: I
     if is_array(k, beta, tau, n, sensitivity):
         ka, ba, ta, na = K.check_array(k), BETA.check_array(beta), TAU.check_array(tau), N.check_array(n)
         sa = SENS.check_array(sensitivity)
-        term = fast_up(MCDIARMID[variant].array(ka, 0.0, ta, na, sa),
-                       exp_arg=ka * math.log(2) + 2 * ta * ta / (na * sa * sa))
-        return np.minimum(fast_up(term + ba), 1.0)   # beta added as given (see hoeffding_transfer)
+        return _tail_array(MCDIARMID[variant],
+                           lambda k_, b_, t_, n_, s_: mcdiarmid_transfer(
+                               k_, b_, t_, int(n_), s_, variant=variant, dps=dps),
+                           lambda k_, t_, n_, s_: np.abs(k_ * math.log(2)) + 2 * t_ * t_ / (n_ * s_ * s_),
+                           ka, ba, ta, na, sa)
     args = (K.check(k), BETA.check(beta), TAU.check(tau), N.check(n), SENS.check(sensitivity))
     return min(MCDIARMID[variant].up(*args, prec=iv_prec(dps)), 1.0)
 

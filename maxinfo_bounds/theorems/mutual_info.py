@@ -94,16 +94,18 @@ def mi_beta_exact(m: float, k: float, *, dps: int = 30) -> float:
     >>> mi_beta_exact(1.0, 10.0) < (1.0 + 0.54) / 10.0     # never worse than the paper
     True
     """
+    mx, kx = M_BITS.check(m), K_BITS.check(k)     # exact (Fractions, big integers) for the check
     mf, kf = M_BITS.check_float(m), K_BITS.check_float(k)
     b = mi_beta_float(mf, kf)
-    if b == 1.0 or (b == 0.0 and mf == 0.0):  # 1.0: vacuous; 0.0: exact (m = 0, k >= log2 e)
+    if b == 1.0 or (b == 0.0 and mx == 0):   # 1.0: vacuous; 0.0: exact (m = 0, k >= log2 e)
         return b
     if b == 0.0:   # a root below what the float search resolves: beta* >= m/k (f_k(b) <= k b)
         b = max(mf / kf, 5e-324)
     prec = iv_prec(dps)
 
     def certified_above_root(x: float) -> bool:
-        return bool(x >= 1.0 or MI_CURVE.down(x, kf, prec=prec) > mf)
+        # f_k(x) > m with the exact m and k (a float compares exactly with a Fraction or int)
+        return bool(x >= 1.0 or MI_CURVE.down(x, kx, prec=prec) > mx)
 
     return min(first_true(b, certified_above_root, up=True), 1.0)
 
@@ -201,12 +203,12 @@ def mi_to_approx_max_information(m: RealOrArray, k: RealOrArray, *, variant: str
         return np.array([mi_beta_exact(float(a), float(b), dps=dps)
                          for a, b in zip(mb.ravel(), kb.ravel())]).reshape(mb.shape)
     mx, kx = M_BITS.check(m), K_BITS.check(k)
-    mf, kf = float(mx), float(kx)
     if variant == "paper":
         beta = min(float_up(MI_PAPER_BETA.exact(mx, kx)), 1.0)  # rational: exact inputs, rounded up
     else:
-        beta = mi_beta_exact(mf, kf, dps=dps)
-    return Bound(k=kf, beta=beta, theorem="RRST-1.5a", variant=variant,
+        beta = mi_beta_exact(mx, kx, dps=dps)
+    # the reported k at or above the exact one (beta(k) was certified at the exact k)
+    return Bound(k=float_up(kx), beta=beta, theorem="RRST-1.5a", variant=variant,
                  conditions=("I(X;Y) <= m bits", M_BITS.condition(), K_BITS.condition()))
 
 

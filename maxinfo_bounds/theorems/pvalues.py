@@ -192,9 +192,9 @@ def mi_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, variant: str = "
     k_paper = 2 * (mf + PAPER_CONSTANT) / a
     best = g_paper
     for k in (*minimise(neg_log_gamma, max(mf / a, 1e-9), 4 * k_paper + 64), k_paper):
-        b = mi_beta_exact(mf, k, dps=dps)
-        if b < a:
-            best = max(best, pvalue_correction(a, k, b, dps=dps))
+        b = mi_beta_exact(mx, k, dps=dps)   # certified at the exact m and alpha
+        if b < ax:
+            best = max(best, pvalue_correction(ax, k, b, dps=dps))
     return best
 
 

@@ -296,7 +296,7 @@ def above_threshold_epsilon(sensitivity: float, threshold_scale: float,
 
 
 def sparse_vector(c: int, threshold_scale: float, query_scale: float, *,
-                  sensitivity: float = 1.0, delta: float = 0.0) -> DPGuarantee:
+                  sensitivity: float | Fraction = 1.0, delta: float = 0.0) -> DPGuarantee:
     r"""Sparse vector with c positive answers (Dwork & Roth Alg. 2 "Sparse": AboveThreshold
     restarted with fresh threshold noise after each positive answer).
 
@@ -347,7 +347,7 @@ def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0,
     def ok(e1: float) -> bool:
         b1 = float_up(2 * s / Fraction(e1))
         b2 = float_up(4 * s / Fraction(e1))
-        return sparse_vector(cc, b1, b2, sensitivity=float(s), delta=d).eps <= e
+        return sparse_vector(cc, b1, b2, sensitivity=s, delta=d).eps <= e
 
     guess = e / cc  # basic composition's per-run budget; with delta > 0 search above it
     if d > 0 and total(guess) <= e:
