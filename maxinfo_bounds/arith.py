@@ -42,7 +42,6 @@ from typing import Any
 
 import mpmath
 import numpy as np
-import sympy
 
 from .numeric import LOG2E, enclosure
 
@@ -148,38 +147,62 @@ class Interval:
         return self.iv.mpf([0, hi])
 
 
+def _sympy() -> Any:
+    """sympy, imported on first use: only statements, LaTeX and claims need it (it costs about
+    0.4 s of CPU, more than the rest of the calculator's import)."""
+    import sympy
+
+    return sympy
+
+
 class _Sympy:
-    """sympy context: the symbolic statement."""
+    """sympy context: the symbolic statement (sympy is imported on first use)."""
 
     name = "sympy"
-    ln2 = sympy.log(2)
-    log2e = 1 / sympy.log(2)
-    exp = staticmethod(sympy.exp)
-    log = staticmethod(sympy.log)
-    sqrt = staticmethod(sympy.sqrt)
+
+    @property
+    def ln2(self) -> Any:
+        return _sympy().log(2)
+
+    @property
+    def log2e(self) -> Any:
+        return 1 / _sympy().log(2)
+
+    @staticmethod
+    def exp(x: Any) -> Any:
+        return _sympy().exp(x)
+
+    @staticmethod
+    def log(x: Any) -> Any:
+        return _sympy().log(x)
+
+    @staticmethod
+    def sqrt(x: Any) -> Any:
+        return _sympy().sqrt(x)
 
     @staticmethod
     def expm1(x: Any) -> Any:
-        return sympy.exp(x) - 1
+        return _sympy().exp(x) - 1
 
     @staticmethod
     def log1p(x: Any) -> Any:
-        return sympy.log(1 + x)
+        return _sympy().log(1 + x)
 
     @staticmethod
     def exp2(x: Any) -> Any:
-        return sympy.Integer(2) ** x
+        return _sympy().Integer(2) ** x
 
     @staticmethod
     def log2(x: Any) -> Any:
-        return sympy.log(x, 2)
+        return _sympy().log(x, 2)
 
     @staticmethod
     def log2_ratio(x: Any, y: Any) -> Any:
-        return sympy.log(x / y, 2)
+        return _sympy().log(x / y, 2)
 
     @staticmethod
     def num(x: Any) -> Any:
+        sympy = _sympy()
         if isinstance(x, Fraction):
             return sympy.Rational(x.numerator, x.denominator)
         if isinstance(x, int):
@@ -188,11 +211,11 @@ class _Sympy:
 
     @staticmethod
     def pos(x: Any) -> Any:
-        return sympy.Max(x, 0)
+        return _sympy().Max(x, 0)
 
     @staticmethod
     def xlog(x: Any, y: Any) -> Any:
-        return x * sympy.log(y / x)
+        return x * _sympy().log(y / x)
 
 
 class NotExact(ArithmeticError):
@@ -371,13 +394,14 @@ class Formula:
 
     def statement(self) -> Any:
         """The sympy expression (all symbols positive; the integer ones integer)."""
+        sympy = _sympy()
         syms = [sympy.Symbol(s, positive=True, integer=s in self.integer) for s in self.symbols]
         return self.body(SYMPY, *syms, **self.kwargs)
 
     def latex(self) -> str:
         """LaTeX of :meth:`statement` (``ln`` for natural logarithms; ``x_hat`` shown as a hat, ``x_prime`` as x';
         epsilon as the papers' varepsilon)."""
-        expr = self.statement()
+        sympy, expr = _sympy(), self.statement()
         names = {s: rf"\hat{{{sympy.latex(sympy.Symbol(s.name[:-4]))}}}"
                  for s in expr.free_symbols if s.name.endswith("_hat")}
         names.update({s: f"{sympy.latex(sympy.Symbol(s.name[:-6]))}'"

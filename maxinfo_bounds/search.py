@@ -28,12 +28,20 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
-from scipy.optimize import minimize_scalar
 
-__all__ = ["SearchEdge", "boundary", "first_true", "minimise"]
+__all__ = ["SearchEdge", "boundary", "brentq", "first_true", "minimise"]
+
+
+def brentq(f: Callable[[float], float], a: float, b: float, **kwargs: Any) -> float:
+    """:func:`scipy.optimize.brentq`, imported on first use (scipy.optimize costs about 0.6 s
+    of CPU at import; a plan that needs no root never pays it)."""
+    from scipy.optimize import brentq as scipy_brentq
+
+    out: float = scipy_brentq(f, a, b, **kwargs)
+    return out
 
 Num = TypeVar("Num", int, float)
 
@@ -178,5 +186,7 @@ def minimise(f: Callable[[float], float], lo: float, hi: float, *, grid: int = 0
         lo, hi = max(lo, start - step), min(hi, start + step)
     # Brent's parabola step overflows (harmlessly) where f is huge: no warning reaches the user
     with np.errstate(all="ignore"):
+        from scipy.optimize import minimize_scalar  # on first use (see brentq)
+
         res = minimize_scalar(f, bounds=(lo, hi), method="bounded", options={"xatol": xatol})
     return [float(res.x), start] if grid > 1 else [float(res.x)]

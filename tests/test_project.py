@@ -80,3 +80,18 @@ def test_public_signatures_have_no_any():
                     if re.search(r"\bAny\b", text):
                         bad.append(f"{mod.__name__}.{name}.{f.__name__}: {s}")
     assert not bad, "\n".join(bad)
+
+
+def test_import_is_lazy():
+    """Importing the calculator, or evaluating a closed form, does not import sympy (statements,
+    LaTeX and claims only), scipy.optimize (roots and optimisers, on first use) or
+    scipy.special / scipy.stats / statsmodels (issue 17: the CLI's start-up)."""
+    code = ("import sys, maxinfo_bounds as mb\n"
+            "mb.pure_dp_max_information(0.1, 100); mb.pvalue_correction(0.05, 3.0, 1e-3)\n"
+            "heavy = ('sympy', 'scipy.optimize', 'scipy.special', 'scipy.stats', 'statsmodels')\n"
+            "print([m for m in heavy if m in sys.modules])\n"
+            "import maxinfo_bounds.catalog as c; c.get('RRST-1.3').statement_latex()\n"
+            "print('sympy' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == ["[]", "True"], out.stdout

@@ -44,7 +44,6 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-from scipy.optimize import minimize
 
 from ..numeric import LOG2E, InvalidParameter, RegimeError, float_up
 from ..results import Bound
@@ -180,6 +179,8 @@ def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
         cands = [np.array([t]) for t in minimise(lambda t: obj(np.array([t])), lo, hi,
                                                  grid=13, xatol=1e-4)] + [x0]
     else:
+        from scipy.optimize import minimize  # on first use (see search.brentq)
+
         res = minimize(obj, x0, method="Nelder-Mead",
                        options={"xatol": 1e-6, "fatol": 1e-9, "maxiter": 400 * len(fams)})
         cands = [np.asarray(res.x), x0]

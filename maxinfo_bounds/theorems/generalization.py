@@ -375,7 +375,8 @@ register(Theorem(
     id="RRST-B.2", value_name="probability", paper="RRST", number="Thm B.2 (BNSSSU)",
     title="(eps, delta)-DP selection of low-sensitivity queries generalizes",
     formula=B2_PROBABILITY,
-    lhs=rf"\Pr\left[|q(\mathcal{{P}}^n) - q(\mathbf{{X}})| \ge {B2_DEVIATION.latex()}\right] <",
+    lhs=lambda: (rf"\Pr\left[|q(\mathcal{{P}}^n) - q(\mathbf{{X}})| \ge {B2_DEVIATION.latex()}"
+                 r"\right] <"),
     conditions=("A (eps, delta)-DP choosing a Delta-sensitive query q", "i.i.d. data"),
     units="eps in nats",
     params=(EPS_B2, DELTA_B2, N_B2, SENS),

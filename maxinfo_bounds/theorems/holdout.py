@@ -31,7 +31,6 @@ from fractions import Fraction
 from typing import Any, Generic, Literal, TypeVar
 
 import numpy as np
-import sympy
 from numpy.typing import ArrayLike, NDArray
 
 from ..arith import Formula
@@ -415,6 +414,8 @@ register(Theorem(
 ))
 
 def _sv_statement() -> Any:
+    import sympy  # statements only (keeps sympy out of the calculator's import)
+
     i, j, b = sympy.symbols("i j B", integer=True, nonnegative=True)
     return sympy.Sum(sympy.binomial(i, j), (j, 0, sympy.Min(i - 1, b))) * sympy.Symbol("beta_i")
 

@@ -29,7 +29,6 @@ from fractions import Fraction
 from typing import Any, overload
 
 import numpy as np
-from scipy.optimize import brentq
 
 from ..arith import Formula
 from ..domain import Int, Real
@@ -43,7 +42,7 @@ from ..numeric import (
     iv_prec,
 )
 from ..results import Bound
-from ..search import first_true
+from ..search import brentq, first_true
 from ..types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
 from .registry import Param, Theorem, register
 

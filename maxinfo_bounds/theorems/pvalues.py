@@ -16,8 +16,6 @@ from fractions import Fraction
 from typing import Any, overload
 
 import numpy as np
-import sympy
-from scipy.optimize import brentq
 
 from ..arith import Formula, Interval
 from ..domain import Real
@@ -29,14 +27,13 @@ from ..numeric import (
     is_array,
     iv_prec,
 )
-from ..search import first_true, minimise
+from ..search import brentq, first_true, minimise
 from ..types import FloatArray, RealLike, RealOrArray
 from .mutual_info import PAPER_CONSTANT, mi_beta_exact, mi_beta_float
 from .registry import Param, Theorem, register
 
 __all__ = ["pvalue_correction", "mi_pvalue_correction", "russo_zou_pvalue_correction"]
 
-_ALPHA, _M = sympy.symbols("alpha m", nonnegative=True)
 
 ALPHA = Param("alpha", Real(0, 1), "significance level")
 K = Param("k", Real(0, math.inf, hi_open=False, units="bits"), "max-information bound, bits")
@@ -124,8 +121,11 @@ M_BITS = Param("m", Real(0, units="bits"), "mutual information bound, bits")
 
 
 def _statement_rz() -> Any:
+    import sympy  # statements only
+
+    a, m = sympy.symbols("alpha m", nonnegative=True)
     g = sympy.Symbol("gamma", positive=True)
-    return sympy.Le(g + sympy.sqrt(_M / sympy.log(1 / (2 * g))), _ALPHA)
+    return sympy.Le(g + sympy.sqrt(m / sympy.log(1 / (2 * g))), a)
 
 
 @overload

@@ -107,8 +107,9 @@ class Theorem:
     returns: str
     #: the formula the default evaluator computes; statement and LaTeX are generated from it
     formula: Formula | None = None
-    #: LaTeX left of the generated right-hand side, e.g. ``I_\infty(A, n) \le``
-    lhs: str = ""
+    #: LaTeX left of the generated right-hand side, e.g. ``I_\infty(A, n) \le`` (or a function
+    #: returning it, when it holds another generated formula: sympy is imported only on use)
+    lhs: str | Callable[[], str] = ""
     #: a hand-written statement, only for entries without a closed-form formula (solved
     #: implicitly, or an algorithm); then ``statement`` gives its sympy form
     latex: str = ""
@@ -162,7 +163,8 @@ class Theorem:
     def statement_latex(self) -> str:
         """The statement in LaTeX (the formula's, generated, behind ``lhs``)."""
         if self.formula is not None:
-            return f"{self.lhs} {self.formula.latex()}".strip()
+            lhs = self.lhs() if callable(self.lhs) else self.lhs
+            return f"{lhs} {self.formula.latex()}".strip()
         return self.latex
 
     def explain(self) -> str:

@@ -11,8 +11,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import sympy
-from scipy.optimize import brentq
 
 from ...arith import Formula, Interval
 from ...domain import Int, Real
@@ -25,7 +23,7 @@ from ...numeric import (
     iv_prec,
 )
 from ...results import DPGuarantee
-from ...search import first_true
+from ...search import brentq, first_true
 from ..registry import Param, Theorem, register
 
 # -- parameters (declared once) ----------------------------------------------------------------
@@ -372,6 +370,8 @@ def _kov(eps: float, delta: float, k: int, delta_total: float) -> DPGuarantee:
 
 
 def _kov_statement() -> Any:
+    import sympy  # statements only (keeps sympy out of the calculator's import)
+
     k, l, e, eg, d = sympy.symbols("k l epsilon epsilon_g delta", nonnegative=True)
     keep = (1 - d) ** k
     return 1 - keep + keep * sympy.Sum(

@@ -15,14 +15,12 @@ from typing import Any
 
 import mpmath
 import numpy as np
-import sympy
-from scipy.optimize import brentq
 
 from ...arith import Formula
 from ...domain import Int, Real
 from ...numeric import RegimeError, float_down, float_up, iv_prec
 from ...results import DPGuarantee
-from ...search import first_true
+from ...search import brentq, first_true
 from ..registry import Param, Theorem, register
 from .composition import BASIC, compose_dp
 
@@ -370,6 +368,8 @@ def _ag(sensitivity: float, eps: float, delta: float) -> float:
 
 
 def _ag_statement() -> Any:
+    import sympy  # statements only (keeps sympy out of the calculator's import)
+
     # Phi is not an interval-arithmetic primitive (mpmath has no interval erfc), so this
     # entry keeps a hand statement; the evaluator encloses the same expression in
     # _ag_delta_bounds at 50 digits
