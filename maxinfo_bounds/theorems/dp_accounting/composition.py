@@ -210,14 +210,17 @@ class _KovDelta:
     delta(eps_g) = lost + (1 - lost) (S_a(top) - e^{eps_g} S_b(top)) / (1 + e^eps)^k, where
     S_a(top) = sum_{l < top} C(k, l) e^{(k-l) eps}, S_b(top) = sum_{l < top} C(k, l) e^{l eps}
     and ``top`` counts the positive terms, (k - 2l) eps > eps_g (decided exactly). The two
-    sums do not depend on eps_g: they are computed once per ``top`` (interval arithmetic) and
-    reused, so a search over eps_g costs O(k) once and O(1) per step within one term count.
+    sums do not depend on eps_g: they are computed once per ``top`` (interval arithmetic),
+    each extending the running sums kept every 512 terms, so a search over eps_g costs one
+    pass over the terms and at most 512 terms per step.
     """
 
     def __init__(self, eps: Exact, delta: Exact, k: int, prec: int) -> None:
         self.eps, self.delta, self.k, self.prec = eps, delta, k, prec
         self.fe = Fraction(eps)
         self._sums: dict[int, tuple[Any, Any]] = {}
+        self._states: dict[int, tuple[int, Any, Any, Any, Any]] = {}
+        self._E: Any = None
         self._const: tuple[Any, Any, Any] | None = None
 
     def top(self, eps_total: Exact) -> int:
@@ -227,15 +230,57 @@ class _KovDelta:
         q = (self.k - Fraction(eps_total) / self.fe) / 2
         return min(max(math.ceil(q), 0), self.k + 1)
 
+    #: the prefix sums' running state is kept every this many terms, so a sum up to any
+    #: ``top`` extends the nearest kept state below it
+    _EVERY = 512
+
+    def _start(self, iv: Any, top: int) -> tuple[int, Any, Any, Any, Any]:
+        """The running state at the first significant term below ``top``: (l, C(k, l) E^(k-l),
+        C(k, l) E^l, and enclosures of the two sums over j < l). Both term sequences rise
+        geometrically towards the significant range (C(k, l) E^(k-l) peaks at l ~ k/(1+E),
+        C(k, l) E^l rises up to k/2 >= top), so the terms below l = (the lower of top and the
+        peak) minus ~sqrt(2 ln 2 prec) standard deviations are bounded by a geometric series
+        from the term at l: ratio r = l E/(k - l + 1) < 1 for the first sequence, r/E^2 for
+        the second. Returns l = 0 (no bound needed) when that is not far below."""
+        k, c = self.k, Interval(iv)
+        e = c.num(self.eps)
+        E = iv.exp(e)
+        p = float(E.b)
+        sd = math.sqrt(k * p) / (1 + p)
+        peak = int(k / (1 + p))
+        lo = min(top, peak) - int(sd * math.sqrt(2 * math.log(2) * (self.prec + 16))) - 64
+        if lo < 2 * self._EVERY:
+            return (0, E ** k, iv.mpf(1), iv.mpf(0), iv.mpf(0))
+        r = lo * E / (k - lo + 1)           # the largest ratio of consecutive terms below lo
+        if not r.b < 1:
+            return (0, E ** k, iv.mpf(1), iv.mpf(0), iv.mpf(0))
+        log_c = iv.loggamma(k + 1) - iv.loggamma(lo + 1) - iv.loggamma(k - lo + 1)
+        a, b = iv.exp(log_c + (k - lo) * e), iv.exp(log_c + lo * e)
+        rb = r / (E * E)
+        tail_a, tail_b = a * r / (1 - r), b * rb / (1 - rb)
+        return (lo, a, b, iv.mpf([0, tail_a.b]), iv.mpf([0, tail_b.b]))
+
     def _prefix(self, iv: Any, top: int) -> tuple[Any, Any]:
         if top not in self._sums:
-            k, E = self.k, iv.exp(Interval(iv).num(self.eps))
-            sa, sb = iv.mpf(0), iv.mpf(0)
-            a, b = E ** k, iv.mpf(1)     # C(k, l) E^(k-l) and C(k, l) E^l, term by term
-            for l in range(top):
+            k = self.k
+            if self._E is None:
+                self._E = iv.exp(Interval(iv).num(self.eps))
+            E = self._E
+            below = [j for j in self._states if j <= top]
+            start = max(below) if below else -1
+            if start < 0 or top - start > 4 * self._EVERY:
+                st = self._start(iv, top)
+                if st[0] > start:
+                    self._states[st[0]] = st
+                    start = st[0]
+            l, a, b, sa, sb = self._states[start]
+            while l < top:
                 sa, sb = sa + a, sb + b
                 a = a * (k - l) / ((l + 1) * E)
                 b = b * (k - l) * E / (l + 1)
+                l += 1
+                if l % self._EVERY == 0:
+                    self._states[l] = (l, a, b, sa, sb)
             self._sums[top] = (sa, sb)
         return self._sums[top]
 
