@@ -260,3 +260,19 @@ def test_thm31_beta_target_near_one_and_tiny_eps_is_reached() -> None:
         b = mb.approx_dp_max_information(1e-10, 1e-30, 1000, beta=1e-3, variant=v)
         assert b.beta <= 1e-3
         assert (7.06e-8 < b.k < 7.3e-8) if v == "paper" else (1.0174e-7 < b.k < 1.0176e-7)
+
+
+@pytest.mark.parametrize("e, d, k, dt", [(0.001, 0.0, 5000, 1e-6), (0.01, 1e-10, 4000, 1e-5),
+                                         (0.2, 0.0, 6000, 1e-9)])
+def test_kov_significant_terms_only_is_exact_and_tight(e: float, d: float, k: int,
+                                                       dt: float) -> None:
+    """At these k the certified sums start thousands of terms above l = 0 and bound the rest
+    by a geometric series (issue 17): the returned eps is valid and within 1e-13 of optimal,
+    held against the 70-digit term-by-term sum of all terms."""
+    from maxinfo_bounds.theorems import dp_accounting as dp
+
+    g = dp.optimal_composition(e, d, k, dt).eps
+    with mpmath.workdps(R.DPS):
+        ex = (exact(e), exact(d), k)
+        assert R.kov_delta(*ex, exact(g)) <= exact(dt)
+        assert R.kov_delta(*ex, exact(g) * (1 - mpmath.mpf(10) ** -13)) > exact(dt)
