@@ -1,0 +1,76 @@
+"""Benchmark: optimal homogeneous composition, certified (ours) beside Google's dp_accounting
+(issue 17), time and validity side by side in one run.
+
+For k steps of (eps, 0)-DP at total delta: ours is ``optimal_composition`` (KOV15 Thm 3.3,
+interval arithmetic over the significant binomial terms, the rest bounded in closed form,
+rounded up); theirs is the pessimistic privacy-loss distribution of an (eps, 0)-DP mechanism
+(``from_privacy_parameters``), self-composed k times, read at delta. Validity of each answer:
+our certified exact delta (``optimal_composition_delta``, an upper enclosure) at that eps is at
+most the target ("valid"), or its lower enclosure is above it ("INVALID", certified).
+
+dp_accounting is not a dependency of this project: install it for this benchmark only,
+e.g. ``python -m venv /tmp/dpa && /tmp/dpa/bin/pip install dp-accounting`` and run
+``PYTHONPATH=. /tmp/dpa/bin/python benchmarks/bench_vs_dp_accounting.py`` (sympy is not needed
+for the evaluators). Without it, only our column is printed.
+
+Usage: python benchmarks/bench_vs_dp_accounting.py [--repeats R] [--max-k K]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+
+import numpy as np
+from _timing import median_time
+
+from maxinfo_bounds.theorems.dp_accounting import optimal_composition
+from maxinfo_bounds.theorems.dp_accounting.composition import _KovDelta
+
+try:
+    from dp_accounting.pld import common
+    from dp_accounting.pld import privacy_loss_distribution as pld
+except ImportError:   # pragma: no cover - optional
+    pld = None
+
+
+def _theirs(eps: float, k: int, delta: float) -> float:
+    p = pld.from_privacy_parameters(common.DifferentialPrivacyParameters(eps, 0.0))
+    return float(p.self_compose(k).get_epsilon_for_delta(delta))
+
+
+def _validity(eps: float, k: int, delta: float, eps_total: float) -> str:
+    lo, hi = _KovDelta(eps, 0.0, k, 128)(eps_total)
+    if hi <= delta:
+        return "valid"
+    return "INVALID" if lo > delta else "undecided"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--max-k", type=int, default=10**6)
+    a = ap.parse_args()
+    print(f"python {platform.python_version()}, numpy {np.__version__}, repeats {a.repeats}, "
+          f"dp_accounting {'installed' if pld is not None else 'not installed'}")
+    print("\n| eps | k | delta | ours (s) | dp_accounting (s) | ratio | eps ours | "
+          "eps dp_accounting | theirs |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    for eps, k, delta in ((0.001, 10**3, 1e-6), (0.01, 10**4, 1e-6), (0.001, 10**4, 1e-6),
+                          (0.001, 10**5, 1e-6), (0.001, 10**6, 1e-6)):
+        if k > a.max_k:
+            continue
+        reps = a.repeats if k <= 10**5 else 1
+        ours = optimal_composition(eps, 0.0, k, delta).eps
+        t1 = median_time(lambda: optimal_composition(eps, 0.0, k, delta), reps)
+        if pld is None:
+            print(f"| {eps} | {k} | {delta} | {t1:.3f} | - | - | {ours!r} | - | - |")
+            continue
+        theirs = _theirs(eps, k, delta)
+        t0 = median_time(lambda: _theirs(eps, k, delta), reps)
+        print(f"| {eps} | {k} | {delta} | {t1:.3f} | {t0:.3f} | {t1 / t0:.1f} | {ours!r} | "
+              f"{theirs!r} | {_validity(eps, k, delta, theirs)} |")
+
+
+if __name__ == "__main__":
+    main()
