@@ -338,7 +338,8 @@ def optimal_composition_delta(eps: float, delta: float, k: int, eps_total: float
     Theorem: Kairouz–Oh–Viswanath (2015) Thm 3.3: the k-fold (eps, delta) randomized response
     dominates every k-fold composition, so the formula (its hockey-stick divergence at
     e^{eps_total}) is optimal; at eps_total = (k - 2i) eps it is the theorem's delta_i.
-    Returns: delta rounded up (interval arithmetic over all k + 1 terms, exact binomials).
+    Returns: delta rounded up (interval arithmetic over the significant terms; the terms far
+    below them bounded by a certified geometric series; see :class:`_KovDelta`).
 
     >>> optimal_composition_delta(1.0, 0.0, 2, 0.0)   # (e^2 - 1)/(1 + e)^2 = tanh(1/2) = 0.4621171572600097585...
     0.4621171572600098
