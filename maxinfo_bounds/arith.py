@@ -370,7 +370,10 @@ class _DoubleDouble:
 
     @staticmethod
     def num(x: Any) -> Any:
-        return _DD.of(float(x) if isinstance(x, Fraction) else x)
+        if isinstance(x, Fraction):   # a rational constant to double-double accuracy
+            hi = float(x)
+            return _DD(np.float64(hi), np.float64(float(x - Fraction(hi))))
+        return _DD.of(x)
 
 
 NUMPY = _Numpy()

@@ -211,8 +211,9 @@ class _KovDelta:
     S_a(top) = sum_{l < top} C(k, l) e^{(k-l) eps}, S_b(top) = sum_{l < top} C(k, l) e^{l eps}
     and ``top`` counts the positive terms, (k - 2l) eps > eps_g (decided exactly). The two
     sums do not depend on eps_g: they are computed once per ``top`` (interval arithmetic),
-    each extending the running sums kept every 512 terms, so a search over eps_g costs one
-    pass over the terms and at most 512 terms per step.
+    each extending the running sums kept every 512 terms (or starting afresh at the first
+    significant term when those are more than 2,048 terms below), so a search over eps_g costs
+    about one pass over the significant terms.
     """
 
     def __init__(self, eps: Exact, delta: Exact, k: int, prec: int) -> None:
@@ -221,7 +222,13 @@ class _KovDelta:
         self._sums: dict[int, tuple[Any, Any]] = {}
         self._states: dict[int, tuple[int, Any, Any, Any, Any]] = {}
         self._E: Any = None
-        self._const: tuple[Any, Any, Any] | None = None
+        self._const: tuple[Any, Any] | None = None
+
+    def _base(self, iv: Any) -> Any:
+        """E = e^eps, enclosed once (the working precision is fixed per instance)."""
+        if self._E is None:
+            self._E = iv.exp(Interval(iv).num(self.eps))
+        return self._E
 
     def top(self, eps_total: Exact) -> int:
         """#{l in 0..k: (k - 2l) eps > eps_total}, exactly: l < (k - eps_total/eps)/2."""
@@ -242,30 +249,25 @@ class _KovDelta:
         peak) minus ~sqrt(2 ln 2 prec) standard deviations are bounded by a geometric series
         from the term at l: ratio r = l E/(k - l + 1) < 1 for the first sequence, r/E^2 for
         the second. Returns l = 0 (no bound needed) when that is not far below."""
-        k, c = self.k, Interval(iv)
-        e = c.num(self.eps)
-        E = iv.exp(e)
+        k, E = self.k, self._base(iv)
         p = float(E.b)
         sd = math.sqrt(k * p) / (1 + p)
         peak = int(k / (1 + p))
         lo = min(top, peak) - int(sd * math.sqrt(2 * math.log(2) * (self.prec + 16))) - 64
-        if lo < 2 * self._EVERY:
-            return (0, E ** k, iv.mpf(1), iv.mpf(0), iv.mpf(0))
-        r = lo * E / (k - lo + 1)           # the largest ratio of consecutive terms below lo
-        if not r.b < 1:
-            return (0, E ** k, iv.mpf(1), iv.mpf(0), iv.mpf(0))
-        log_c = iv.loggamma(k + 1) - iv.loggamma(lo + 1) - iv.loggamma(k - lo + 1)
-        a, b = iv.exp(log_c + (k - lo) * e), iv.exp(log_c + lo * e)
-        rb = r / (E * E)
-        tail_a, tail_b = a * r / (1 - r), b * rb / (1 - rb)
-        return (lo, a, b, iv.mpf([0, tail_a.b]), iv.mpf([0, tail_b.b]))
+        if lo >= 2 * self._EVERY:
+            r = lo * E / (k - lo + 1)           # the largest ratio of consecutive terms below lo
+            if r.b < 1:
+                e = Interval(iv).num(self.eps)
+                log_c = iv.loggamma(k + 1) - iv.loggamma(lo + 1) - iv.loggamma(k - lo + 1)
+                a, b = iv.exp(log_c + (k - lo) * e), iv.exp(log_c + lo * e)
+                rb = r / (E * E)
+                tail_a, tail_b = a * r / (1 - r), b * rb / (1 - rb)
+                return (lo, a, b, iv.mpf([0, tail_a.b]), iv.mpf([0, tail_b.b]))
+        return (0, E ** k, iv.mpf(1), iv.mpf(0), iv.mpf(0))
 
     def _prefix(self, iv: Any, top: int) -> tuple[Any, Any]:
         if top not in self._sums:
-            k = self.k
-            if self._E is None:
-                self._E = iv.exp(Interval(iv).num(self.eps))
-            E = self._E
+            k, E = self.k, self._base(iv)
             below = [j for j in self._states if j <= top]
             start = max(below) if below else -1
             if start < 0 or top - start > 4 * self._EVERY:
@@ -290,9 +292,8 @@ class _KovDelta:
         def f(iv: Any) -> Any:
             c = Interval(iv)
             if self._const is None:
-                E = iv.exp(c.num(self.eps))
-                self._const = (E, _kov_lost(c, self.delta, self.k), (1 + E) ** self.k)
-            _, lost, z = self._const
+                self._const = (_kov_lost(c, self.delta, self.k), (1 + self._base(iv)) ** self.k)
+            lost, z = self._const
             sa, sb = self._prefix(iv, top)
             s = sa - iv.exp(c.num(eps_total)) * sb
             return lost + (1 - lost) * (s / z)
