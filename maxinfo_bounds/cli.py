@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -44,6 +45,34 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+#: the plot formats matplotlib's Agg backend writes (checked before any work is done)
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def check_out_file(name: str, path: str) -> str:
+    """Refuse an output file that cannot be written, before any work (nothing written on refusal).
+
+    The suffix must be a plot format and the directory must exist."""
+    from pathlib import Path
+
+    p = Path(path)
+    if p.suffix.lower() not in PLOT_SUFFIXES:
+        raise InvalidParameter(name, path, "a file name ending in " + ", ".join(PLOT_SUFFIXES))
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise InvalidParameter(name, path, f"a file in an existing directory ({parent} is not one)")
+    if p.is_dir():
+        raise InvalidParameter(name, path, "a file name, not a directory")
+    return path
+
+
+def _save(fig: Any, name: str, path: str) -> None:
+    try:
+        fig.savefig(path)
+    except OSError as exc:
+        raise InvalidParameter(name, path, f"a writable file ({exc.strerror or exc})") from None
 
 
 def _print_table(rows: Sequence[tuple[str, Any]]) -> None:
@@ -138,7 +167,27 @@ def _cmd_bound(ns: argparse.Namespace) -> int:
     for prm in e.params:
         sub.add_argument(f"--{prm.name.replace('_', '-')}", dest=prm.name, type=prm.kind,
                          required=True, help=f"{prm.help} ({prm.domain_text})")
-    return _emit(e.report(**vars(sub.parse_args(ns.params))), ns.json)
+    values = vars(sub.parse_args(ns.params))
+    return _emit(_with_vacuity(e, values, e.report(**values)), ns.json)
+
+
+def _with_vacuity(e: Any, values: dict[str, Any], res: dict[str, Any]) -> dict[str, Any]:
+    """A vacuous result says so, why, and the nearest non-vacuous value of each parameter."""
+    from .domain import Domain
+    from .vacuity import suggest, why_vacuous
+
+    why = why_vacuous(res)
+    if why is None:
+        return res
+
+    def ok(vals: dict[str, Any]) -> bool:
+        return why_vacuous(e.report(**vals)) is None
+
+    ranges = {p.name: (p.domain.lo, p.domain.hi, p.domain.integer) for p in e.params
+              if isinstance(p.domain, Domain)}
+    found = suggest(ok, values, ranges)
+    return {**res, "vacuous": why,
+            "non_vacuous_if": found or ["no single parameter change (the others fixed) helps"]}
 
 
 def _cmd_solve(ns: argparse.Namespace) -> int:
@@ -180,6 +229,20 @@ def _cmd_correct(ns: argparse.Namespace) -> int:
                 range_size=ns.range_size)
     out: dict[str, Any] = {"alpha": c.alpha, "gamma": c.gamma, "gamma_rounding": "down",
                            "k_bits": c.k, "beta": c.beta, "route": " -> ".join(c.route)}
+    from .vacuity import GAMMA_FLOOR, gamma_problem, suggest
+
+    why = gamma_problem(c.gamma)
+    if why is not None:
+        given = {k: getattr(ns, k) for k in ("eps", "delta", "n", "mi_bits", "range_size")}
+
+        def ok(vals: dict[str, Any]) -> bool:
+            return correct(ns.alpha, iid=ns.iid, **vals).gamma >= GAMMA_FLOOR
+
+        ranges = {"eps": (0.0, 1e12, False), "delta": (0.0, 1.0, False), "n": (1, 2**53, True),
+                  "mi_bits": (0.0, 1e12, False), "range_size": (1, 2**53, True)}
+        found = suggest(ok, given, {k: r for k, r in ranges.items() if given[k] is not None})
+        out["vacuous"] = why
+        out["usable_if"] = found or ["no single parameter change (the others fixed) helps"]
     if ns.json:
         out["candidates"] = [{"route": r, "gamma": g} for r, g in c.candidates]
         out["notes"] = list(c.notes)
@@ -213,6 +276,7 @@ def _cmd_plot(ns: argparse.Namespace) -> int:
         raise InvalidParameter("range", ns.range, "LO < HI (and LO > 0 with --log-x)")
     if not 2 <= ns.points <= 10_000:
         raise InvalidParameter("points", ns.points, "an integer in [2, 10000]")
+    check_out_file("out", ns.out)
     sub = _Parser(prog=f"maxinfo plot {e.id}")
     for prm in e.params:
         if prm.name != ns.vary:
@@ -240,7 +304,7 @@ def _cmd_plot(ns: argparse.Namespace) -> int:
     ax.set_title(f"{e.id}: {e.title}\n" + ", ".join(f"{k}={v}" for k, v in fixed.items()),
                  fontsize=9)
     fig.tight_layout()
-    fig.savefig(ns.out)
+    _save(fig, "out", ns.out)
     plt.close(fig)
     out = {"theorem": e.id, "vary": ns.vary, "fixed": fixed, "out": str(ns.out),
            "x": [p[0] for p in pts], "y": [p[1] for p in pts], "y_label": ylab}
@@ -252,7 +316,11 @@ def _cmd_plot(ns: argparse.Namespace) -> int:
 
 
 def _print_derivation(r: Any) -> None:
+    from .vacuity import gamma_problem
+
     print(f"gamma      {r.gamma!r}   (corrected threshold, rounded down)")
+    if (why := gamma_problem(r.gamma)) is not None:
+        print(f"vacuous    {why}")
     if r.k is not None:
         print(f"k          {r.k!r} bits (rounded up)")
         print(f"beta       {r.beta!r}")
@@ -263,7 +331,12 @@ def _print_derivation(r: Any) -> None:
         print(f"  {i:2d}. {c.what}: {', '.join(c.theorems)}: {c.inputs} -> {c.output}{cond}")
     print("\nroutes tried:")
     for name, g, why in r.candidates:
-        print(f"  {name}: " + (f"gamma = {g!r}" if g is not None else f"unavailable ({why})"))
+        if g is None:
+            print(f"  {name}: unavailable ({why})")
+        else:
+            bad = gamma_problem(g)
+            print(f"  {name}: gamma = {g!r}" + (f" (vacuous: {bad.split(': ', 1)[1]})"
+                                                 if bad else ""))
 
 
 def _print_power_plan(pp: Any) -> None:
@@ -285,6 +358,10 @@ def _print_power_plan(pp: Any) -> None:
                  else "; no n reaches the target")
     print(line)
     print(f"  {rec.note}")
+    from .vacuity import gamma_problem
+
+    if rec.threshold is not None and gamma_problem(rec.threshold) is not None:
+        print(f"  no usable analysis as planned: {_fixes_text(st)}")
     if st.power is None:
         print("  (largest valid threshold on all records; add a [power] table to compare by power)")
     print("\nroutes:")
@@ -308,6 +385,18 @@ def _print_power_plan(pp: Any) -> None:
                     print(f"  {name}: gamma = {g:.4g}, power {p:.4f}")
     else:
         print(f"\nadaptive reuse: no valid route: {pp.reuse_refusal}")
+        print(f"  {_fixes_text(st)}")
+
+
+def _fixes_text(study: Any) -> str:
+    from .planning import fixes
+
+    found = fixes(study)
+    if not found:
+        return ("no single change of n, a step's parameter or its times (the others fixed) gives "
+                "a usable threshold: change two (e.g. a smaller eps and delta per step; RRST "
+                "Thm 3.1 needs composed eps <= 1/2 and delta well below eps/n^2)")
+    return "nearest single changes (the others fixed) with a usable threshold: " + ", ".join(found)
 
 
 def _parse_sweep(spec: str) -> tuple[str, list[float]]:
@@ -324,8 +413,8 @@ def _parse_sweep(spec: str) -> tuple[str, list[float]]:
             raise ValueError
     except (ValueError, IndexError):
         raise InvalidParameter("sweep", spec, "PARAM=LO:HI or PARAM=LO:HI:NUM") from None
-    if not (0 < lo < hi) or not 2 <= num <= 10_000:
-        raise InvalidParameter("sweep", spec, "0 < LO < HI and 2 <= NUM <= 10000")
+    if not (0 < lo < hi < math.inf) or not 2 <= num <= 10_000:
+        raise InvalidParameter("sweep", spec, "0 < LO < HI < infinity and 2 <= NUM <= 10000")
     if param.split(".")[-1] in INT_PARAMS:
         if hi - lo + 1 <= num:
             return param, [float(v) for v in range(int(lo), int(hi) + 1)]
@@ -338,6 +427,14 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
     from . import planning as planner
 
     study = planner.load_study(ns.study)
+    if ns.plot and not ns.sweep:
+        raise InvalidParameter("plot", ns.plot, "given with --sweep (it plots the sweep; use "
+                               "--power-curve FILE for power against n)")
+    if ns.target_gamma is not None and not ns.solve:
+        raise InvalidParameter("target_gamma", ns.target_gamma, "given with --solve PARAM")
+    for opt in ("plot", "power_curve"):
+        if getattr(ns, opt):
+            check_out_file(opt, getattr(ns, opt))
     if ns.power_curve and (ns.sweep or ns.solve):
         raise InvalidParameter("power_curve", ns.power_curve, "not combined with --sweep or --solve")
     if ns.sweep and ns.solve:
@@ -357,6 +454,11 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
     if ns.sweep:
         param, values = _parse_sweep(ns.sweep)
         rows = planner.sweep(study, param, values)
+        if all(not g for _, g, _ in rows):   # None (refused) or 0 (vacuous) everywhere
+            why = rows[-1][2] if rows[-1][1] is None else "gamma = 0"
+            raise planner.PlanError(study.source, f"vacuous or refused at every {param} in "
+                                    f"[{values[0]:g}, {values[-1]:g}] (nothing plotted); at "
+                                    f"{param} = {values[-1]:g}: {why}")
         out_path = ns.plot or "maxinfo-plan-sweep.png"
         _plot_sweep(study.name, param, rows, out_path)
         if ns.json:
@@ -374,12 +476,19 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
     pp = planner.plan_power(study)
     if pp.reuse is None and study.power is None and not any(
             r.valid and r.kind != "split" for r in pp.rows):
-        # nothing tests on all records: the refusal is the answer (exit 2, one line)
-        raise planner.PlanError(study.source, pp.reuse_refusal.split(": ", 1)[-1])
+        # nothing tests on all records: the refusal is the answer (exit 2, one line), with the
+        # nearest single changes that would make it valid
+        raise planner.PlanError(study.source, pp.reuse_refusal.split(": ", 1)[-1] + "; "
+                                + _fixes_text(study))
     if ns.power_curve:
         planner.power_curve(pp, ns.power_curve)
     if ns.json:
         d = pp.as_dict()
+        from .vacuity import gamma_problem
+
+        thr = pp.recommended.threshold
+        if thr is not None and gamma_problem(thr) is not None:
+            d["usable_if"] = _fixes_text(study)
         d["source"] = study.source
         d["power_curve"] = ns.power_curve
         d["maxinfo_bounds_version"] = __version__
@@ -407,7 +516,7 @@ def _plot_sweep(name: str, param: str, rows: Sequence[tuple[float, float | None,
     ax.set_ylabel("gamma(alpha), certified (rounded down)")
     ax.set_title(f"{name}: corrected threshold against {param}", fontsize=9)
     fig.tight_layout()
-    fig.savefig(out)
+    _save(fig, "plot", out)
     plt.close(fig)
 
 
@@ -446,10 +555,12 @@ def _build_parser() -> argparse.ArgumentParser:
     xp.add_argument("--json", action="store_true")
     xp.set_defaults(fn=_cmd_explain)
 
-    bo = sub.add_parser("bound", help="evaluate a result: maxinfo bound ID --param value ...")
+    # bound and plot: the result's own --PARAM options may come before or after the ID and the
+    # command's options; they are the ones the command does not know (see main)
+    bo = sub.add_parser("bound", help="evaluate a result: maxinfo bound ID --param value ...",
+                        allow_abbrev=False)
     bo.add_argument("--json", action="store_true")
     bo.add_argument("id")
-    bo.add_argument("params", nargs=argparse.REMAINDER)
     bo.set_defaults(fn=_cmd_bound)
 
     so = sub.add_parser("solve", help="largest eps, k or n meeting a target gamma (or k)")
@@ -475,7 +586,8 @@ def _build_parser() -> argparse.ArgumentParser:
     co.add_argument("--json", action="store_true")
     co.set_defaults(fn=_cmd_correct)
 
-    pl = sub.add_parser("plot", help="a result against one parameter, PNG or SVG")
+    pl = sub.add_parser("plot", help="a result against one parameter, PNG or SVG",
+                        allow_abbrev=False)
     pl.add_argument("--json", action="store_true")
     pl.add_argument("--vary", required=True, help="the parameter on the x axis")
     pl.add_argument("--range", required=True, help="LO:HI")
@@ -483,7 +595,6 @@ def _build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--log-x", action="store_true")
     pl.add_argument("--out", default="maxinfo-plot.png", help="file name; .png or .svg")
     pl.add_argument("id")
-    pl.add_argument("params", nargs=argparse.REMAINDER)
     pl.set_defaults(fn=_cmd_plot)
 
     pn = sub.add_parser("plan", help="the study planner: threshold for a planned study (TOML)")
@@ -504,9 +615,16 @@ def _build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``maxinfo`` console script; returns the exit status."""
     parser = _build_parser()
-    ns = parser.parse_args(argv)
+    ns, rest = parser.parse_known_args(argv)
+    if ns.command in ("bound", "plot"):
+        ns.params = rest
+    elif rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         return int(ns.fn(ns))
+    except KeyboardInterrupt:
+        print("maxinfo: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # the reader closed the pipe (e.g. `maxinfo ... | head`): stop quietly
         import os

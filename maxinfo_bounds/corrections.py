@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .numeric import InvalidParameter, RegimeError, check_int, check_real
+from .numeric import InvalidParameter, MissingParameter, RegimeError, check_int, check_real
 from .planning import PlanError, PlanResult, Step, Study, plan
 
 __all__ = ["Correction", "correct", "worked_example"]
@@ -90,7 +90,8 @@ def correct(alpha: float, *, eps: float | None = None, n: int | None = None, iid
                               "eps in (0, 1/2] and delta < eps' for some implied eps' in [eps, 1/2]")
         if not iid:
             notes.append("approximate DP: no max-information bound without i.i.d. data "
-                         "(RRST §4); pass iid=True if the records are i.i.d.")
+                         "(RRST §4); if the records are i.i.d., say so (iid=True; --iid "
+                         "on the command line)")
         else:
             runs.append(_one_step(a, "approximate DP, i.i.d. data",
                                   Step("dp", {"eps": e, "delta": d}), ni, True))
@@ -111,9 +112,10 @@ def correct(alpha: float, *, eps: float | None = None, n: int | None = None, iid
         runs.append(_one_step(a, "description length", Step("description", {"range_size": r}),
                               1, False))
     if not runs:
-        raise InvalidParameter("description", None,
-                               "at least one applicable route (eps and n; eps, delta, n with iid; "
-                               "mi_bits; or range_size)" + (f" -- {notes[0]}" if notes else ""))
+        raise MissingParameter("a guarantee of the selection step",
+                               "give eps and n (pure DP); eps, delta and n with iid (approximate "
+                               "DP on i.i.d. data); mi_bits; or range_size"
+                               + (f" ({notes[0]})" if notes else ""))
     notes += [f"{label}: {why}" for label, res, why in runs if res is None]
     done = [(label, res) for label, res, _ in runs if res is not None]
     if not done:

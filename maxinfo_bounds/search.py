@@ -32,7 +32,7 @@ from typing import TypeVar
 
 import numpy as np
 
-__all__ = ["SearchEdge", "boundary", "brentq", "first_true", "minimise"]
+__all__ = ["SearchEdge", "boundary", "brentq", "first_true", "minimise", "nearest_passing"]
 
 
 def brentq(f: Callable[[float], float], a: float, b: float, *, xtol: float = 2e-12,
@@ -188,6 +188,63 @@ def boundary(pred: Callable[[Num], bool], good: Num, *, up: bool = True, integer
             raise SearchEdge(f"the predicate still holds at the search limit {limit!r}")
         yes = cand
         step = max(int(step * growth), int(step) + 1) if integer else step * growth
+
+
+def nearest_passing(ok: Callable[[Num], bool], value: Num, *, lo: float, hi: float,
+                    integer: bool = False, factor: float = 4.0, steps: int = 40,
+                    rel_tol: float = 1e-6) -> list[Num]:
+    """The points nearest ``value`` at which ``ok`` starts to hold, one per direction that has
+    one (below ``value`` first), for an ``ok`` that fails at ``value``.
+
+    From ``value`` (0 is scanned from 1e-12 for reals) the scan multiplies by ``factor`` up to
+    ``steps`` times each way inside ``[lo, hi]``; where ``ok`` first holds, :func:`boundary`
+    walks back towards ``value`` to the last point where it still holds (to ``rel_tol``), so
+    the answer is a point where ``ok`` holds. ``ok`` may raise to mean "fails". Used to say
+    which parameters make a vacuous result non-vacuous.
+
+    >>> nearest_passing(lambda x: x <= 0.001, 1.0, lo=0.0, hi=1.0, rel_tol=0.0)
+    [0.001]
+    >>> nearest_passing(lambda n: n * n >= 50, 3, lo=1, hi=10**6, integer=True)
+    [8]
+    """
+    def safe(x: Num) -> bool:
+        try:
+            return bool(ok(x))
+        except (ArithmeticError, ValueError):
+            return False
+
+    found: list[Num] = []
+    for up in (False, True):
+        prev: Num = value
+        x = float(value)
+        for _ in range(steps):
+            if x == 0:
+                if not up:
+                    break
+                x = 1.0 if integer else 1e-12
+            else:
+                x = x * factor if up else x / factor
+            if integer:
+                x = float(math.ceil(x) if up else math.floor(x))
+            if not lo <= x <= hi:
+                x = hi if up else lo
+                if (integer and x == prev) or x == value:
+                    break
+            cand: Num = int(x) if integer else x  # type: ignore[assignment]
+            if safe(cand):
+                gap = abs(float(cand) - float(prev))
+                try:
+                    found.append(boundary(safe, cand, up=not up, integer=integer, limit=prev,
+                                          first_step=max(1, int(gap) // 64) if integer
+                                          else gap / 64,
+                                          rel_tol=rel_tol))
+                except SearchEdge:   # pragma: no cover - ok fails at prev by construction
+                    found.append(cand)
+                break
+            if x in (lo, hi):
+                break
+            prev = cand
+    return found
 
 
 def first_true(start: float, ok: Callable[[float], bool], *, up: bool,

@@ -1,6 +1,7 @@
 """``proofs-checks``: run verification campaigns and write their reports.
 
-    proofs-checks run measures [--out DIR] [--seed S] [--trials T] [--max-n N]
+    proofs-checks run measures [--out DIR] [--json PATH] [--seed S] [--trials T] [--max-n N]
+                               [--workers W]
     proofs-checks run counterexample [--out DIR] [--json PATH] [--quick] [--enumerate-max-n N]
                                [--workers W]
     proofs-checks run claims [--out DIR] [--json PATH]
@@ -58,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="simulate: post-selection repetitions per rule (default 1000000)")
     r.add_argument("--workers", type=int, default=None,
                    help="simulate, fuzz, counterexample, enumeration: local worker processes "
-                        "(default: the number of CPUs)")
+                        "(default: the number of CPUs); measures: default 1")
     r.add_argument("--points", type=int, default=None,
                    help=f"fuzz: input points in total (default {fuzz.DEFAULT_POINTS:,}; "
                         f"{fuzz.QUICK_POINTS:,} with --quick)")
@@ -71,18 +72,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         v = getattr(ns, opt)
         if v is not None and v < low:
             p.error(f"--{opt.replace('_', '-')}={v} is invalid: must be an integer >= {low}")
+    if ns.out.exists() and not ns.out.is_dir():
+        p.error(f"--out={str(ns.out)!r} is invalid: must be a directory (it is a file)")
+    if ns.json is not None and ns.json.is_dir():
+        p.error(f"--json={str(ns.json)!r} is invalid: must be a file name (it is a directory)")
+    if ns.json is not None and ns.json.parent.exists() and not ns.json.parent.is_dir():
+        p.error(f"--json={str(ns.json)!r} is invalid: {str(ns.json.parent)!r} is not a directory")
     ok = True
     records: list[dict[str, object]] = []
     try:
         if ns.campaign in ("measures", "all"):
             mseed = MeasuresCheckConfig.seed if ns.seed is None else ns.seed
             summary = run(MeasuresCheckConfig(seed=mseed, trials=ns.trials, max_n=ns.max_n),
-                          ns.out / "measures")
+                          ns.out / "measures", workers=ns.workers or 1)
             print(f"measures: {summary['checks']} checks, {len(summary['failures'])} failed; "
                   f"report in {ns.out / 'measures'}")
             ok &= bool(summary["ok"])
-            records += [{"id": f"measures/{i}", "check": "measures", "verdict": "FAILS",
-                         "note": f} for i, f in enumerate(summary["failures"])]
+            records += summary["records"]
         if ns.campaign in ("counterexample", "all"):
             out = ns.out / "counterexample"
             cs = counterexample.run(counterexample.CounterexampleConfig(
@@ -138,12 +144,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Interrupted as exc:
         print(f"proofs-checks: {exc}", file=sys.stderr)
         return 130
+    except KeyboardInterrupt:   # outside a unit (setting up, writing a report): nothing lost
+        print("proofs-checks: interrupted; finished units are saved, rerun the same command to "
+              "resume", file=sys.stderr)
+        return 130
     except ValueError as exc:
         print(f"proofs-checks: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"proofs-checks: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     if ns.json is not None:
-        ns.json.parent.mkdir(parents=True, exist_ok=True)
-        ns.json.write_text(json.dumps(records, indent=1))
+        try:
+            ns.json.parent.mkdir(parents=True, exist_ok=True)
+            ns.json.write_text(json.dumps(records, indent=1))
+        except OSError as exc:
+            print(f"proofs-checks: error: --json={str(ns.json)!r}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
     return 0 if ok else 1
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ import sympy
 
 from .codes import ball_volume
 from .interval import Verdict, certify_inequality, check_identity
+from .progress import Progress
 from .report import versions
 
 __all__ = ["Claim", "CLAIMS", "check_claim", "run"]
@@ -321,24 +321,27 @@ def check_claim(c: Claim) -> Verdict:
                               max_boxes=c.max_boxes)
 
 
+def _claim_record(c: Claim) -> dict[str, Any]:
+    v = check_claim(c)
+    return {"id": c.id, "location": c.location, "statement": c.statement, "kind": c.kind,
+            "inputs": {k_: list(b) for k_, b in c.box.items()},
+            "value": v.value_at_counterexample, "counterexample": v.counterexample,
+            "refuted_region": v.refuted_region, "bound": "g >= 0" if c.kind != "identity"
+            else "lhs == rhs", "verdict": v.status, "expected": c.expected,
+            "as_expected": v.status == c.expected, "sound": c.sound, "detail": v.detail,
+            "note": c.note, "boxes": v.boxes, "seconds": round(v.seconds, 4)}
+
+
 def run(out_dir: Path, *, progress: bool = True) -> dict[str, Any]:
     """Check every claim; write report.md, report.json and records.jsonl into ``out_dir``."""
     out_dir.mkdir(parents=True, exist_ok=True)
     records: list[dict[str, Any]] = []
     t_all = time.monotonic()
-    for i, c in enumerate(CLAIMS):
-        v = check_claim(c)
-        rec = {"id": c.id, "location": c.location, "statement": c.statement, "kind": c.kind,
-               "inputs": {k_: list(b) for k_, b in c.box.items()},
-               "value": v.value_at_counterexample, "counterexample": v.counterexample,
-               "refuted_region": v.refuted_region, "bound": "g >= 0" if c.kind != "identity"
-               else "lhs == rhs", "verdict": v.status, "expected": c.expected,
-               "as_expected": v.status == c.expected, "sound": c.sound, "detail": v.detail,
-               "note": c.note, "boxes": v.boxes, "seconds": round(v.seconds, 4)}
-        records.append(rec)
-        if progress:
-            print(f"[claims] {i + 1}/{len(CLAIMS)} {c.id}: {v.status} ({v.seconds:.2f}s)",
-                  file=sys.stderr)
+    bar = Progress(len(CLAIMS), "claims", enabled=progress)
+    with bar:
+        for c in CLAIMS:
+            records.append(_claim_record(c))
+            bar.done(c.id, records[-1]["seconds"])
     summary: dict[str, Any] = {"campaign": "claims", "versions": versions(), "claims": len(records),
                "certified": sum(r["verdict"] == "certified" for r in records),
                "refuted": [r["id"] for r in records if r["verdict"] == "refuted"],

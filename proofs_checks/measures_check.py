@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
-import time
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -31,6 +29,7 @@ from maxinfo_bounds.numeric import ExactLog
 
 from .bruteforce import MAX_EVENTS_N, event_sums, sup_ratio_all_events
 from .report import versions
+from .simulate.runner import Unit, local_workers, run_units
 
 __all__ = ["MeasuresCheckConfig", "random_exact_pair", "run_trial", "run"]
 
@@ -77,11 +76,13 @@ def run_trial(rng: np.random.Generator, n: int, denominator: int) -> dict[str, A
     bl = sorted(betas)
     floats = approx_max_divergence([float(x) for x in p], [float(x) for x in q],
                                    np.array([float(b) for b in bl]))
+    checks: list[dict[str, Any]] = []
     for b, kf_many in zip(bl, floats):
         brute = sup_ratio_all_events(p, q, b)
         d = approx_max_divergence(p, q, b)
         assert isinstance(d, ExactLog)
         fast = d.ratio
+        n_fail = len(failures)
         if fast != brute:
             failures.append(f"exact mismatch n={n} beta={b}: fast={fast} brute={brute} p={p} q={q}")
         kf = float(approx_max_divergence([float(x) for x in p], [float(x) for x in q], float(b)))
@@ -100,39 +101,39 @@ def run_trial(rng: np.random.Generator, n: int, denominator: int) -> dict[str, A
                 max_rel = max(max_rel, rel)
                 if rel > 1e-9:
                     failures.append(f"float mismatch n={n} beta={b}: {g} vs {ref} rel={rel}")
-    return {"n": n, "betas": len(bl), "failures": failures, "max_float_rel_err": max_rel}
+        checks.append({"beta": str(b), "exact_ratio": None if brute is None else str(brute),
+                       "float_ratio": got if math.isfinite(got) else "inf", "holds": len(failures) == n_fail})
+    return {"n": n, "betas": len(bl), "failures": failures, "max_float_rel_err": max_rel,
+            "checks": checks}
 
 
-def run(cfg: MeasuresCheckConfig, out_dir: Path, *, progress: bool = True) -> dict[str, Any]:
-    """Run (or resume) the campaign into ``out_dir``; return the summary written to report.json."""
+def trial_unit(seed: int, trial: int, max_n: int, denominator: int) -> dict[str, Any]:
+    """One trial as a campaign unit: its generator is child ``trial`` of ``SeedSequence(seed)``
+    (the same stream as ``SeedSequence(seed).spawn(trials)[trial]``)."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(trial,)))
+    n = int(rng.integers(1, max_n + 1))
+    return {**run_trial(rng, n, denominator), "trial": trial}
+
+
+def run(cfg: MeasuresCheckConfig, out_dir: Path, *, progress: bool = True,
+        workers: int | None = 1) -> dict[str, Any]:
+    """Run (or resume) the campaign into ``out_dir``; return the summary written to report.json.
+
+    One unit per trial through the campaigns' runner (:func:`.simulate.runner.run_units`):
+    ``trials.jsonl`` keeps every finished trial, an interrupted run resumes."""
     if not 1 <= cfg.max_n <= MAX_EVENTS_N:
         raise ValueError(f"max_n={cfg.max_n} is invalid: must be in [1, {MAX_EVENTS_N}]")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    log = out_dir / "trials.jsonl"
-    done: dict[int, dict[str, Any]] = {}
-    if log.exists():
-        for line in log.read_text().splitlines():
-            if line.strip():
-                rec = json.loads(line)
-                if rec.get("config") == asdict(cfg):
-                    done[rec["trial"]] = rec
-    seeds = np.random.SeedSequence(cfg.seed).spawn(cfg.trials)
-    t0 = time.monotonic()
-    with log.open("a") as fh:
-        for t in range(cfg.trials):
-            if t in done:
-                continue
-            rng = np.random.default_rng(seeds[t])
-            n = int(rng.integers(1, cfg.max_n + 1))
-            rec = run_trial(rng, n, cfg.denominator)
-            rec.update(trial=t, config=asdict(cfg))
-            fh.write(json.dumps(rec) + "\n")
-            fh.flush()
-            done[t] = rec
-            if progress and (t + 1) % max(1, cfg.trials // 20) == 0:
-                print(f"[measures] {t + 1}/{cfg.trials} trials, {time.monotonic() - t0:.1f}s",
-                      file=sys.stderr)
-    recs = [done[t] for t in range(cfg.trials)]
+    units = [Unit(f"trial{t}", trial_unit,
+                  {"seed": cfg.seed, "trial": t, "max_n": cfg.max_n,
+                   "denominator": cfg.denominator},
+                  seed={"entropy": cfg.seed, "spawn_key": [t]}) for t in range(cfg.trials)]
+    # a trial depends on the seed, support sizes and denominator, not on how many trials run:
+    # more --trials later reuses every trial already in the log
+    unit_cfg = {"campaign": "measures", "seed": cfg.seed, "max_n": cfg.max_n,
+                "denominator": cfg.denominator}
+    done = run_units(units, out_dir / "trials.jsonl", unit_cfg,
+                     workers=local_workers(workers), label="measures", progress=progress)
+    recs = [done[u.key]["result"] for u in units]
     failures = [f for r in recs for f in r["failures"]]
     summary = {
         "campaign": "measures",
@@ -143,6 +144,11 @@ def run(cfg: MeasuresCheckConfig, out_dir: Path, *, progress: bool = True) -> di
         "failures": failures,
         "max_float_rel_err": max((r["max_float_rel_err"] for r in recs), default=0.0),
         "ok": not failures,
+        # one record per (table, beta) check, the shape every campaign's --json file has
+        "records": [{"id": f"measures/trial{r['trial']}/beta={c['beta']}", "check": "measures",
+                     "support_size": r["n"], "beta": c["beta"], "value": c["exact_ratio"],
+                     "float": c["float_ratio"], "verdict": "holds" if c["holds"] else "FAILS"}
+                    for r in recs for c in r.get("checks", [])],
     }
     (out_dir / "report.json").write_text(json.dumps(summary, indent=2))
     md = [

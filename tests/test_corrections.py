@@ -45,7 +45,7 @@ def test_best_route_wins_and_mi_route():
 
 
 def test_bad_descriptions():
-    with pytest.raises(InvalidParameter, match="description"):
+    with pytest.raises(InvalidParameter, match="missing a guarantee of the selection step"):
         correct(0.05)
     with pytest.raises(InvalidParameter, match="^n="):
         correct(0.05, eps=0.1)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 # internal helpers are re-exported with ``X as X`` (the package's modules import them from here);
 # ``__all__`` lists the public names
-from .errors import InvalidParameter, MaxinfoError, RegimeError
+from .errors import InvalidParameter, MaxinfoError, MissingParameter, RegimeError
 from .exactlog import ExactLog
 from .rounding import (
     DD_EXP_MARGIN as DD_EXP_MARGIN,
@@ -96,6 +96,7 @@ __all__ = [
     "PROB_TOL",
     "MaxinfoError",
     "InvalidParameter",
+    "MissingParameter",
     "RegimeError",
     "ExactLog",
     "Unit",
@@ -111,5 +112,5 @@ __all__ = [
 ]
 
 # the error types are documented (and shown in tracebacks) under this module
-for _cls in (MaxinfoError, InvalidParameter, RegimeError, ExactLog):
+for _cls in (MaxinfoError, InvalidParameter, MissingParameter, RegimeError, ExactLog):
     _cls.__module__ = __name__

@@ -28,6 +28,18 @@ class InvalidParameter(MaxinfoError, ValueError):
         super().__init__(msg)
 
 
+class MissingParameter(InvalidParameter):
+    """A required parameter (or one of a set of alternatives) was not given.
+
+    The message names what is missing and what would do, e.g. ``missing n: the number of
+    records, needed with eps``.
+    """
+
+    def __init__(self, name: str, needed: str) -> None:
+        ValueError.__init__(self, f"missing {name}: {needed}")
+        self.name, self.value, self.allowed = name, None, needed
+
+
 class RegimeError(MaxinfoError, ValueError):
     """A theorem was asked for outside the conditions under which it is proven.
 

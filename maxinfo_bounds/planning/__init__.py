@@ -9,7 +9,7 @@
   with its power and required n; the recommended one; the power curve.
 """
 
-from .explore import INT_PARAMS, solve, sweep, with_param
+from .explore import INT_PARAMS, fixes, solve, sweep, with_param
 from .power import power_at
 from .recommend import PowerPlan, RouteRow, plan_power, power_curve
 from .routes import PlanResult, plan
@@ -26,7 +26,7 @@ from .study import (
 )
 
 __all__ = [
-    "INT_PARAMS", "MAX_TIMES", "STEP_TYPES", "Link", "PlanError", "PlanResult",
+    "INT_PARAMS", "MAX_TIMES", "fixes", "STEP_TYPES", "Link", "PlanError", "PlanResult",
     "PowerPlan", "PowerSpec", "RouteRow", "Step", "Study", "load_study", "parse_study", "plan",
     "plan_power", "power_at", "power_curve", "solve", "sweep", "with_param",
 ]

@@ -11,26 +11,43 @@ first step that has it; ``times`` is the first step's).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..numeric import check_real
+from ..numeric import MaxinfoError, check_real
 from ..search import boundary
 from .routes import PlanResult, plan
-from .study import MAX_TIMES, PlanError, Study
+from .study import MAX_N, MAX_TIMES, PlanError, Study, check_alpha, check_n, step_with
 
-__all__ = ["sweep", "solve", "with_param", "INT_PARAMS"]
+__all__ = ["sweep", "solve", "with_param", "fixes", "INT_PARAMS"]
 
 INT_PARAMS = {"times", "n", "range_size", "c", "budget", "family_size", "holdout_n"}
 
 
+def _as_number(param: str, value: float | int | str, integer: bool) -> float | int:
+    """A swept or solved value as the study file would hold it (refused if it cannot be)."""
+    if isinstance(value, str) or isinstance(value, bool):
+        raise PlanError(param, f"{value!r} is invalid: must be a number")
+    v = float(value)
+    if not math.isfinite(v):
+        raise PlanError(param, f"{value!r} is invalid: must be a finite number")
+    if integer:
+        if v != math.floor(v):
+            raise PlanError(param, f"{value!r} is invalid: must be an integer")
+        return int(v)
+    return v
+
+
 def with_param(study: Study, param: str, value: float | int | str) -> Study:
     """The study with ``param`` set: ``n``, ``alpha``, or a step field (``steps[i].field`` or a
-    bare field name: the first step that has it; ``times`` is the first step's)."""
+    bare field name: the first step that has it; ``times`` is the first step's). The value is
+    validated exactly as in a study file (:class:`PlanError` naming the key otherwise)."""
+    integer = param.split(".")[-1] in INT_PARAMS
     if param == "n":
-        return replace(study, n=int(value))
+        return replace(study, n=check_n(study.source, _as_number(param, value, True)))
     if param == "alpha":
-        return replace(study, alpha=float(value))
+        return replace(study, alpha=check_alpha(study.source, _as_number(param, value, False)))
     idx: int | None = None
     fld = param
     if param.startswith("steps["):
@@ -50,12 +67,9 @@ def with_param(study: Study, param: str, value: float | int | str) -> Study:
         raise PlanError("--param", f"{param!r}: no step has this field; use n, alpha, times or "
                         "a field of a step")
     st = study.steps[idx]
-    if fld == "times":
-        new = replace(st, times=int(value))
-    elif fld in st.params:
-        new = replace(st, params={**st.params, fld: int(value) if fld in INT_PARAMS else float(value)})
-    else:
+    if fld != "times" and fld not in st.params:
         raise PlanError("--param", f"steps[{idx}] ({st.type}) has no field {fld!r}")
+    new = step_with(study.source, idx, st, fld, _as_number(param, value, integer))
     steps = list(study.steps)
     steps[idx] = new
     return replace(study, steps=tuple(steps))
@@ -91,25 +105,36 @@ def solve(study: Study, param: str, target_gamma: float, *, lo: float | None = N
     """
     t = float(check_real("target_gamma", target_gamma, low=0.0, low_open=True, high=1.0))
     is_int = param.split(".")[-1] in INT_PARAMS
+    fld = param.split(".")[-1]
+    # an unknown parameter is refused up front, not reported as "target not met"
+    with_param(study, param, getattr(study, param) if param in ("n", "alpha") else 1)
 
     def gamma_at(v: float) -> float:
         try:
             return plan(with_param(study, param, v)).gamma
-        except PlanError:
+        except MaxinfoError:
             return -1.0
 
     if is_int:
         a: float = int(lo) if lo is not None else 1
-        b: float = int(hi) if hi is not None else (MAX_TIMES if param.endswith("times") else 2**40)
+        b: float = int(hi) if hi is not None else (
+            MAX_TIMES if fld == "times" else MAX_N if fld == "n" else 2**40)
     else:
         a = float(lo) if lo is not None else 1e-12
-        b = float(hi) if hi is not None else 1e6
+        # levels and probabilities live in (0, 1): the search stays inside
+        b = float(hi) if hi is not None else (1 - 2**-40 if fld in ("alpha", "delta") else 1e6)
     # gamma is monotone in each parameter; which way is read off the two ends
     ga, gb = gamma_at(a), gamma_at(b)
     increasing = gb > ga
     ok_end, bad_end = (b, a) if increasing else (a, b)
     if max(ga, gb) < t:
-        raise PlanError("--target-gamma", f"{t!r} is not met for {param} in [{a!r}, {b!r}]")
+        best = b if gb >= ga else a
+        try:
+            why = f"gamma = {plan(with_param(study, param, best)).gamma:.6g}"
+        except MaxinfoError as exc:
+            why = f"no valid route ({str(exc).split(': ', 1)[-1]})"
+        raise PlanError("--target-gamma", f"{t!r} is not met for {param} anywhere in "
+                        f"[{a!r}, {b!r}]; at the best end, {param} = {best!r}: {why}")
     if min(ga, gb) >= t:
         raise PlanError("--target-gamma", f"{t!r} is met over the whole range of {param}, "
                         f"[{a!r}, {b!r}]: the boundary lies outside it (widen --lo/--hi)")
@@ -119,3 +144,31 @@ def solve(study: Study, param: str, target_gamma: float, *, lo: float | None = N
                  up=not increasing, integer=is_int, limit=bad_end,
                  first_step=1 if is_int else abs(bad_end - ok_end) / 2**20, rel_tol=1e-9)
     return v, plan(with_param(study, param, v)), "smallest" if increasing else "largest"
+
+
+def fixes(study: Study) -> list[str]:
+    """The nearest single changes that give a usable threshold (γ ≥ 2.2e-16), one parameter at
+    a time, the others fixed: ``n``, then each step's numeric fields and ``times``.
+
+    For a study that is refused or whose threshold is vacuous; e.g. ``["steps[0].delta <=
+    2.3e-14", "n <= 3100"]``. Parameters that no value fixes are left out."""
+    from ..vacuity import GAMMA_FLOOR, suggest
+
+    def ok(vals: dict[str, float]) -> bool:
+        s = study
+        for k, v in vals.items():
+            if v != current[k]:
+                s = with_param(s, k, v)
+        return plan(s).gamma >= GAMMA_FLOOR
+
+    ranges: dict[str, tuple[float, float, bool]] = {"n": (1, MAX_N, True)}
+    current: dict[str, float] = {"n": study.n}
+    for i, st in enumerate(study.steps):
+        for fld, v in [*st.params.items(), ("times", st.times)]:
+            if isinstance(v, bool):
+                continue
+            key = f"steps[{i}].{fld}"
+            hi = 1.0 if fld == "delta" else MAX_TIMES if fld == "times" else 1e12
+            ranges[key] = (1 if fld in INT_PARAMS else 0.0, hi, fld in INT_PARAMS)
+            current[key] = v
+    return suggest(ok, current, ranges)

@@ -19,6 +19,7 @@ from fractions import Fraction
 from ..numeric import InvalidParameter, float_up
 from ..theorems.dp_accounting import (
     DPGuarantee,
+    analytic_gaussian_sigma,
     exponential_mechanism_epsilon,
     gaussian_epsilon,
     laplace_epsilon,
@@ -55,6 +56,8 @@ def step_dp(study: Study, i: int, st: Step) -> tuple[DPGuarantee, Link]:
                  else float(p["eps"]))
             g = DPGuarantee(e, 0.0, "DR-3.6")
         elif st.type == "gaussian":
+            if "sigma" not in p:   # a target (eps, delta): the analytic Gaussian's sigma
+                p = {**p, "sigma": analytic_gaussian_sigma(p["sensitivity"], p["eps"], p["delta"])}
             e = gaussian_epsilon(p["sigma"], p["sensitivity"], p["delta"])
             g = DPGuarantee(e, float(p["delta"]), "BW18-8")
         elif st.type == "exponential":

@@ -24,11 +24,14 @@ from typing import Any
 
 from ..numeric import InvalidParameter, check_real
 
-__all__ = ["PlanError", "PowerSpec", "Step", "Study", "TESTS", "ALTERNATIVES", "STEP_TYPES", "MAX_TIMES",
+__all__ = ["PlanError", "PowerSpec", "Step", "Study", "TESTS", "ALTERNATIVES", "STEP_TYPES", "MAX_TIMES", "MAX_N",
+           "step_with", "check_n", "check_alpha",
            "parse_study", "load_study", "where"]
 
 #: the largest ``times`` of a step (also the default upper end of ``solve``)
 MAX_TIMES = 10**9
+#: the largest number of records (every integer up to 2^53 is exact in a float)
+MAX_N = 2**53
 
 class PlanError(InvalidParameter):
     """A study that is malformed, or has no valid route (names the file, key and what is allowed)."""
@@ -46,9 +49,10 @@ class PlanError(InvalidParameter):
 STEP_TYPES: dict[str, tuple[tuple[tuple[str, ...], ...], tuple[str, ...], str]] = {
     "laplace": ((("sensitivity", "eps"), ("sensitivity", "scale")), ("times",),
                 "Laplace noise on a query of L1 sensitivity `sensitivity`: eps, or the scale b"),
-    "gaussian": ((("sensitivity", "sigma", "delta"),), ("times",),
+    "gaussian": ((("sensitivity", "sigma", "delta"), ("sensitivity", "eps", "delta")), ("times",),
                  "Gaussian noise N(0, sigma^2) on a query of L2 sensitivity; delta chooses the "
-                 "point of its exact (Balle-Wang) privacy curve"),
+                 "point of its exact (Balle-Wang) privacy curve; or a target (eps, delta), "
+                 "calibrated by the analytic Gaussian mechanism"),
     "exponential": ((("eps",), ("sensitivity", "coefficient")), ("times", "monotone"),
                     "exponential mechanism: eps, or the coefficient c of exp(c u) with the "
                     "score's sensitivity"),
@@ -160,19 +164,25 @@ def where(src: str, key: str) -> str:
 def _num(src: str, key: str, v: Any, *, low: float = 0.0, high: float | None = None,
          low_open: bool = True, high_open: bool = False) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise PlanError(where(src, key), f"must be a number, got {v!r}")
+        raise PlanError(where(src, key), f"must be a number, got {_short(v)}")
     try:
         return float(check_real(key, v, low=low, high=high, low_open=low_open, high_open=high_open))
     except InvalidParameter as exc:
-        raise PlanError(where(src, key), f"{v!r} is invalid: must be in {exc.allowed}") from None
+        raise PlanError(where(src, key), f"{_short(v)} is invalid: must be {exc.allowed}") from None
 
 
-def _int(src: str, key: str, v: Any, *, low: int = 1) -> int:
+def _int(src: str, key: str, v: Any, *, low: int = 1, high: int | None = None) -> int:
+    allowed = f"an integer >= {low}" if high is None else f"an integer in [{low}, {high}]"
     if isinstance(v, bool) or not isinstance(v, int):
-        raise PlanError(where(src, key), f"must be an integer >= {low}, got {v!r}")
-    if v < low:
-        raise PlanError(where(src, key), f"{v!r} is invalid: must be an integer >= {low}")
+        raise PlanError(where(src, key), f"must be {allowed}, got {_short(v)}")
+    if v < low or (high is not None and v > high):
+        raise PlanError(where(src, key), f"{_short(v)} is invalid: must be {allowed}")
     return v
+
+
+def _short(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else f"{text[:20]}...({len(text)} characters)"
 
 
 def parse_study(doc: Mapping[str, object], source: str = "<study>") -> Study:
@@ -195,7 +205,7 @@ def parse_study(doc: Mapping[str, object], source: str = "<study>") -> Study:
             raise PlanError(where(source, f"data.{key}"), "unknown key; allowed: n, iid")
     if "n" not in data:
         raise PlanError(where(source, "data.n"), "missing: the number of records (integer >= 1)")
-    n = _int(source, "data.n", data["n"])
+    n = check_n(source, data["n"])
     iid = data.get("iid", False)
     if not isinstance(iid, bool):
         raise PlanError(where(source, "data.iid"), f"must be true or false, got {iid!r}")
@@ -205,7 +215,7 @@ def parse_study(doc: Mapping[str, object], source: str = "<study>") -> Study:
     for key in test:
         if key not in ("alpha",):
             raise PlanError(where(source, f"test.{key}"), "unknown key; allowed: alpha")
-    alpha = _num(source, "test.alpha", test["alpha"], high=1.0, high_open=True)
+    alpha = check_alpha(source, test["alpha"])
     raw_steps = doc.get("steps")
     if not isinstance(raw_steps, list) or not raw_steps:
         raise PlanError(where(source, "steps"), "missing: at least one [[steps]] table")
@@ -265,9 +275,16 @@ def _parse_step(src: str, i: int, raw: Any) -> Step:
         if key not in known:
             raise PlanError(where(src, f"{at}.{key}"),
                             f"unknown key for type {typ!r}; allowed: {', '.join(sorted(known - {'type'}))}")
-    if not any(all(k in raw for k in alt) for alt in alts):
-        need = " or ".join("(" + ", ".join(alt) + ")" for alt in alts)
+    need = " or ".join("(" + ", ".join(alt) + ")" for alt in alts)
+    full = [alt for alt in alts if all(k in raw for k in alt)]
+    if not full:
         raise PlanError(where(src, at), f"type {typ!r} needs {need}")
+    # keys of another alternative would be silently ignored: a contradiction, refused
+    extra = sorted({k for alt in alts for k in alt} - set(full[0]) - set(optional) & set(raw))
+    if extra:
+        raise PlanError(where(src, f"{at}.{extra[0]}"),
+                        f"given with ({', '.join(full[0])}), which already fixes the step; "
+                        f"type {typ!r} takes exactly one of {need}")
     params: dict[str, Any] = {}
     for key, v in raw.items():
         if key in ("type", "label", "times"):
@@ -285,22 +302,44 @@ def _parse_step(src: str, i: int, raw: Any) -> Step:
             params[key] = _num(src, f"{at}.mi_bits", v, low_open=False)
         else:
             params[key] = _num(src, f"{at}.{key}", v)
-    times = _int(src, f"{at}.times", raw.get("times", 1))
-    if times > MAX_TIMES:
-        raise PlanError(where(src, f"{at}.times"), f"{times} is invalid: must be at most {MAX_TIMES}")
+    times = _int(src, f"{at}.times", raw.get("times", 1), high=MAX_TIMES)
     return Step(typ, params, times, str(raw.get("label", f"{at} ({typ})")))
 
 
 def load_study(path: str | Path) -> Study:
-    """Read and validate a study file (TOML)."""
+    """Read and validate a study file (TOML, UTF-8)."""
     p = Path(path)
+    if p.is_dir():
+        raise PlanError(str(p), "is a directory: give a study file (TOML), e.g. examples/*.toml")
     try:
         with p.open("rb") as fh:
             doc = tomllib.load(fh)
     except FileNotFoundError:
         raise PlanError(str(p), "file not found") from None
+    except OSError as exc:
+        raise PlanError(str(p), f"cannot be read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise PlanError(str(p), f"not a UTF-8 text file (byte {exc.start}): a study file is "
+                        "TOML text") from None
     except tomllib.TOMLDecodeError as exc:
         raise PlanError(str(p), f"not valid TOML ({exc})") from None
     return parse_study(doc, str(p))
+
+
+def step_with(src: str, i: int, step: Step, field: str, value: Any) -> Step:
+    """``step`` with one field (or ``times``) set to ``value``, validated as in a study file."""
+    raw: dict[str, Any] = {"type": step.type, **step.params, "times": step.times,
+                           "label": step.label, field: value}
+    return _parse_step(src, i, raw)
+
+
+def check_n(src: str, value: Any) -> int:
+    """A number of records, validated as ``data.n`` of a study file."""
+    return _int(src, "data.n", value, high=MAX_N)
+
+
+def check_alpha(src: str, value: Any) -> float:
+    """A significance level, validated as ``test.alpha`` of a study file."""
+    return _num(src, "test.alpha", value, high=1.0, high_open=True)
 
 

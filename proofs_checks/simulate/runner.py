@@ -21,7 +21,6 @@ import json
 import multiprocessing as mp
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -30,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..progress import Progress
 from ..report import versions
 
 __all__ = ["Unit", "Interrupted", "config_hash", "local_workers", "run_units"]
@@ -115,8 +115,8 @@ def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, worke
     pending = [u for u in units if u.key not in done]
     total = len(units)
     vers = versions()
-    t0 = time.monotonic()
     n_new = 0
+    bar = Progress(total, label, initial=total - len(pending), enabled=progress)
 
     def record(u: Unit, res: dict[str, Any], secs: float, fh: Any) -> None:
         nonlocal n_new
@@ -126,22 +126,16 @@ def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, worke
         fh.flush()
         done[u.key] = rec
         n_new += 1
-        if progress:
-            el = time.monotonic() - t0
-            left = len(pending) - n_new
-            eta = el / n_new * left
-            print(f"[{label}] {len(done)}/{total} units ({u.key}, {secs:.1f}s); "
-                  f"{el:.0f}s elapsed, ~{eta:.0f}s left", file=sys.stderr, flush=True)
+        bar.done(u.key, secs)
 
-    if progress and len(done) and pending:
-        print(f"[{label}] resuming: {len(done)} of {total} units already in {log}",
-              file=sys.stderr, flush=True)
+    if pending:
+        bar.resuming(log)
     # SIGTERM (``kill PID``) ends the run like Ctrl-C: pending work is cancelled, the log keeps
     # every finished unit, and the worker processes exit instead of lingering as orphans
     old_term = None
     if threading.current_thread() is threading.main_thread():
         old_term = signal.signal(signal.SIGTERM, _sigterm)
-    with log.open("a") as fh:
+    with log.open("a") as fh, bar:
         try:
             if not pending:
                 pass

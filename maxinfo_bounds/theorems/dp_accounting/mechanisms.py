@@ -18,7 +18,7 @@ import numpy as np
 
 from ...arith import Formula
 from ...domain import Int, Real
-from ...numeric import RegimeError, float_down, float_up, iv_prec
+from ...numeric import InvalidParameter, RegimeError, float_down, float_up, iv_prec
 from ...results import DPGuarantee
 from ...search import brentq, first_true
 from ..registry import Param, Theorem, register
@@ -203,8 +203,11 @@ def gaussian_epsilon(sigma: float, sensitivity: float, delta: float) -> float:
     hi = 1.0
     while _ag_log_delta(s, sg, hi) > math.log(d):
         hi *= 2
-        if hi > 1e12:  # pragma: no cover - delta > 0 is always reached before this
-            raise ArithmeticError("gaussian_epsilon: no bracket")
+        if hi > 1e12:   # sigma tiny next to the sensitivity: eps ~ (s/sigma)^2 / 2 nats
+            raise InvalidParameter(
+                "sigma", sigma, f"large enough that the mechanism is (eps, {delta!r})-DP for "
+                f"some eps <= 1e12 nats (here sigma/sensitivity = {sg / s:.3g}; eps would be "
+                f"about {(s / sg) ** 2 / 2:.3g} nats)")
     x = float(brentq(lambda t: _ag_log_delta(s, sg, t) - math.log(d), 0.0, hi,
                      xtol=1e-300, rtol=1e-15))
     return first_true(x, ok, up=True)
