@@ -164,9 +164,9 @@ def _cmd_bound(ns: argparse.Namespace) -> int:
         raise InvalidParameter("theorem_id", e.id, "a result with numeric parameters (this one "
                                "takes a list of bounds: use Python or the study planner)")
     sub = _Parser(prog=f"maxinfo bound {e.id}")
-    for prm in e.params:
+    for prm in (*e.params, *e.optional):
         sub.add_argument(f"--{prm.name.replace('_', '-')}", dest=prm.name, type=prm.kind,
-                         required=True, help=f"{prm.help} ({prm.domain_text})")
+                         required=prm in e.params, help=f"{prm.help} ({prm.domain_text})")
     values = vars(sub.parse_args(ns.params))
     return _emit(_with_vacuity(e, values, e.report(**values)), ns.json)
 
@@ -228,7 +228,7 @@ def _cmd_correct(ns: argparse.Namespace) -> int:
     c = correct(ns.alpha, eps=ns.eps, n=ns.n, iid=ns.iid, delta=ns.delta, mi_bits=ns.mi_bits,
                 range_size=ns.range_size)
     out: dict[str, Any] = {"alpha": c.alpha, "gamma": c.gamma, "gamma_rounding": "down",
-                           "k_bits": c.k, "beta": c.beta, "route": " -> ".join(c.route)}
+                           "k_bits": c.k, "beta": c.beta, "route": " -> ".join(c.route) or None}
     from .vacuity import GAMMA_FLOOR, gamma_problem, suggest
 
     why = gamma_problem(c.gamma)
@@ -393,9 +393,9 @@ def _fixes_text(study: Any) -> str:
 
     found = fixes(study)
     if not found:
-        return ("no single change of n, a step's parameter or its times (the others fixed) gives "
-                "a usable threshold: change two (e.g. a smaller eps and delta per step; RRST "
-                "Thm 3.1 needs composed eps <= 1/2 and delta well below eps/n^2)")
+        return ("no single change of n, of a step's number or of its times (the others fixed) "
+                "gives a usable threshold: see the reason above; for approximate DP, RRST Thm "
+                "3.1 needs composed eps <= 1/2 and delta well below eps/n^2 at once")
     return "nearest single changes (the others fixed) with a usable threshold: " + ", ".join(found)
 
 
@@ -461,6 +461,12 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
                                     f"{param} = {values[-1]:g}: {why}")
         out_path = ns.plot or "maxinfo-plan-sweep.png"
         _plot_sweep(study.name, param, rows, out_path)
+        from .vacuity import gamma_problem
+
+        integer = param.split(".")[-1] in planner.INT_PARAMS
+        rows = [(int(v) if integer else v, g,
+                 f"vacuous ({gamma_problem(g)}); {why}" if g is not None and gamma_problem(g)
+                 else why) for v, g, why in rows]
         if ns.json:
             print(json.dumps({"study": study.name, "param": param, "plot": out_path,
                               "maxinfo_bounds_version": __version__,
@@ -469,8 +475,9 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
         else:
             print(f"{param:>14}  gamma (rounded down)       route")
             for v, g, why in rows:
-                print(f"{v:>14.6g}  {g!r:<24}  {why}" if g is not None else
-                      f"{v:>14.6g}  {'no valid route':<24}  {why}")
+                x = f"{int(v):>14d}" if integer else f"{v:>14.6g}"
+                print(f"{x}  {g!r:<24}  {why}" if g is not None else
+                      f"{x}  {'no valid route':<24}  {why}")
             print(f"wrote {out_path}")
         return 0
     pp = planner.plan_power(study)

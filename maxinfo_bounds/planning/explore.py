@@ -143,6 +143,8 @@ def solve(study: Study, param: str, target_gamma: float, *, lo: float | None = N
     v = boundary(lambda x: gamma_at(x) >= t, int(ok_end) if is_int else ok_end,
                  up=not increasing, integer=is_int, limit=bad_end,
                  first_step=1 if is_int else abs(bad_end - ok_end) / 2**20, rel_tol=1e-9)
+    if is_int:
+        v = int(v)
     return v, plan(with_param(study, param, v)), "smallest" if increasing else "largest"
 
 

@@ -212,7 +212,7 @@ def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | No
             else:
                 g = s.basic()
                 link = Link("DP composition of the stage", ("DR-3.16",),
-                            f"{s.runs} adaptive runs", f"({g.eps!r}, {g.delta!r})-DP",
+                            f"{s.runs} adaptive run{'s' if s.runs != 1 else ''}", f"({g.eps!r}, {g.delta!r})-DP",
                             g.conditions)
             if g.delta > 0 and (j > 0 or not study.iid):
                 first_step = s.steps[0]
@@ -265,7 +265,7 @@ def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | No
                           f"beta={b.beta!r}", f"k <= {b.k!r} bits",
                           b.conditions + (("product inputs: first stage, i.i.d. data",)
                                           if b.product_only else ())))
-    chain.append(Link("composition over stages", ("RRST-A.3",), f"{len(bounds)} stages",
+    chain.append(Link("composition over stages", ("RRST-A.3",), f"{len(bounds)} stage{'s' if len(bounds) != 1 else ''}",
                       f"k = {total.k!r} bits, beta = {total.beta!r}",
                       ("only the first stage product-only",)))
     chain.append(Link("p-value correction", ("RRST-1.3",), f"alpha={study.alpha!r}",

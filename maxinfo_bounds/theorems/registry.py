@@ -116,6 +116,9 @@ class Theorem:
     statement: Callable[[], Any] | None = None
     notes: str = ""
     aliases: tuple[str, ...] = field(default=())
+    #: optional keyword parameters of the evaluator a user may set (e.g. a target beta where
+    #: the proof chooses beta); ``maxinfo bound`` offers them as optional options
+    optional: tuple[Param, ...] = field(default=())
     #: the headline number's field in :meth:`report` (with its unit), e.g. "gamma", "m_bits",
     #: "k_bits" (a Bound's k) or "eps_nats" (a DPGuarantee's eps): a scalar result is reported
     #: under it, and ``maxinfo plot`` plots it
@@ -133,9 +136,14 @@ class Theorem:
         calculator command prints: theorem, source, the inputs with units in their names,
         then the result's fields (a result type's ``as_dict()``, or the scalar under
         ``value_name`` with its rounding)."""
+        values = {k: v for k, v in values.items() if v is not None or
+                  k not in {p.name for p in self.optional}}
         res = self.evaluator(**values)
         out: dict[str, Any] = {"theorem": self.id, "source": f"{self.paper} {self.number}"}
         out.update({self.field(p): values[p.name] for p in self.params if p.name in values})
+        # an optional input is a request (a target beta), the result may differ: its own key
+        out.update({f"target_{self.field(p)}": values[p.name] for p in self.optional
+                    if values.get(p.name) is not None})
         if isinstance(res, Reportable):
             d = res.as_dict()
             d.pop("theorem", None)
@@ -176,6 +184,8 @@ class Theorem:
         lines.append("  parameters:")
         lines += [f"    --{p.name.replace('_', '-')} ({p.domain_text}): {p.help}"
                   for p in self.params]
+        lines += [f"    [--{p.name.replace('_', '-')}] ({p.domain_text}, optional): {p.help}"
+                  for p in self.optional]
         lines.append(f"  returns: {self.returns}")
         lines.append(f"  sympy: {self.sympy_statement()}")
         if self.notes:

@@ -458,6 +458,8 @@ register(Theorem(
                 "variant 'sound' (default) corrects log bases and Lemma 3.7's 72 eps^2 step"),
     units="eps in nats; k in bits",
     params=(EPS, DELTA, N),
+    optional=(replace(BETA, help="target beta: t and delta_hat are optimised to minimise k "
+                      "at beta (default: the paper's t and delta_hat)"),),
     evaluator=approx_dp_max_information,
     returns="Bound(k bits rounded up, beta rounded up, product_only = True, variant)",
     notes="The statement is the default (sound) variant; beta(t, delta_hat) = e^{-t^2/2} + "
