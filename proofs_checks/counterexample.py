@@ -83,7 +83,8 @@ def laplace_cdf(z: mpmath.mpf, eps: float) -> mpmath.mpf:
 def accept_probabilities(n: int, t: int, eps: float, delta: float) -> list[mpmath.mpf]:
     """p[d] = P[d + L < w] = Pr[B outputs the nearest codeword | distance d], d = 0..n."""
     w = threshold_w(t, eps, delta)
-    return [laplace_cdf(w - d, eps) for d in range(n + 1)]
+    with mpmath.workdps(DPS):   # w - d at 50 digits too (at the default 15 it lost ~1e-15)
+        return [laplace_cdf(w - d, eps) for d in range(n + 1)]
 
 
 def dmax_grouped(cells: Sequence[tuple[mpmath.mpf, mpmath.mpf]], beta: float) -> mpmath.mpf:

@@ -83,6 +83,21 @@ def test_accept_probabilities_closed_form():
     assert abs(float(p[3]) - math.exp(8 * (w - 3)) / 2) < 1e-15
 
 
+def test_accept_probabilities_at_50_digits():
+    """At (eps, delta) = (4, 0.05), w = 1.5 - log2(20)/4 is irrational: every p[d] must agree
+    with a 60-digit evaluation of the closed form to ~1e-45 relative (w - d used to be formed at
+    15 digits: 6.6e-15 off)."""
+    import mpmath
+
+    p = accept_probabilities(23, 7, 4.0, 0.05)
+    with mpmath.workdps(60):
+        w = mpmath.mpf(6) / 4 - mpmath.log(1 / mpmath.mpf(0.05), 2) / 4   # the float 0.05
+        for d in (0, 1, 3, 10, 23):
+            z = w - d
+            ref = mpmath.exp(4 * z) / 2 if z < 0 else 1 - mpmath.exp(-4 * z) / 2
+            assert abs(p[d] - ref) / ref < mpmath.mpf(10) ** -45
+
+
 def test_dmax_grouped_matches_measures():
     rng = np.random.default_rng(4)
     for _ in range(50):
@@ -121,6 +136,19 @@ def test_golay_claims_hold_at_large_eps():
     assert abs(q - (1 - math.exp(-10) / 2)) < 1e-15
     mi = next(r for r in recs if r["check"] == "claim3.maxinfo" and r["inputs"]["beta"] == 0.1)
     assert abs(mi["value"] - (23 + math.log2(1 - 0.1 / q))) < 1e-12   # n + log2(1 - beta/q)
+
+
+def test_golay_claims_boundary_in_eps():
+    """Where the Golay claims stop holding (docs/verification.md): at delta = 1/4 claims 3 hold at
+    eps = 2 and fail at eps = 1; Cor 4.2 still holds at eps = 1 and fails at eps = 1/2. Hand:
+    w = (t - 1)/4 - log2(1/delta)/eps = 1.5 - 2/eps is 0.5 at eps = 2, -0.5 at eps = 1."""
+    def failing(eps, delta):
+        recs = check_code(golay(), eps, delta, enumerate_all=False)
+        return {r["check"] for r in recs if r["verdict"] == "FAILS"} - {"claim2.step"}
+
+    assert failing(2.0, 0.25) == set()
+    assert failing(1.0, 0.25) == {"claim3.maxinfo", "claim3.reconstruct"}
+    assert "cor42" in failing(0.5, 0.25)
 
 
 def test_regime_formulas():
