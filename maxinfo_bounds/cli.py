@@ -47,6 +47,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+#: what a vacuous result says when no single parameter change makes it usable
+NO_SINGLE_FIX = "no single parameter change (the others fixed) helps"
+
 #: the plot formats matplotlib's Agg backend writes (checked before any work is done)
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -187,7 +190,7 @@ def _with_vacuity(e: Any, values: dict[str, Any], res: dict[str, Any]) -> dict[s
               if isinstance(p.domain, Domain)}
     found = suggest(ok, values, ranges)
     return {**res, "vacuous": why,
-            "non_vacuous_if": found or ["no single parameter change (the others fixed) helps"]}
+            "non_vacuous_if": found or [NO_SINGLE_FIX]}
 
 
 def _cmd_solve(ns: argparse.Namespace) -> int:
@@ -238,11 +241,13 @@ def _cmd_correct(ns: argparse.Namespace) -> int:
         def ok(vals: dict[str, Any]) -> bool:
             return correct(ns.alpha, iid=ns.iid, **vals).gamma >= GAMMA_FLOOR
 
-        ranges = {"eps": (0.0, 1e12, False), "delta": (0.0, 1.0, False), "n": (1, 2**53, True),
-                  "mi_bits": (0.0, 1e12, False), "range_size": (1, 2**53, True)}
+        from .planning.study import MAX_N
+
+        ranges = {"eps": (0.0, 1e12, False), "delta": (0.0, 1.0, False), "n": (1, MAX_N, True),
+                  "mi_bits": (0.0, 1e12, False), "range_size": (1, MAX_N, True)}
         found = suggest(ok, given, {k: r for k, r in ranges.items() if given[k] is not None})
         out["vacuous"] = why
-        out["usable_if"] = found or ["no single parameter change (the others fixed) helps"]
+        out["usable_if"] = found or [NO_SINGLE_FIX]
     if ns.json:
         out["candidates"] = [{"route": r, "gamma": g} for r, g in c.candidates]
         out["notes"] = list(c.notes)
@@ -344,6 +349,13 @@ def _print_power_plan(pp: Any) -> None:
     from .planning.recommend import format_rows
 
     st, rec = pp.study, pp.recommended
+    fixes_line: list[str] = []
+
+    def fixes_text() -> str:   # a search of a few seconds: at most once per plan
+        if not fixes_line:
+            fixes_line.append(_fixes_text(st))
+        return fixes_line[0]
+
     print(f"study      {st.name}")
     print(f"data       n = {st.n} records ({'i.i.d.' if st.iid else 'not assumed i.i.d.'})")
     print(f"alpha      {st.alpha!r}")
@@ -361,7 +373,7 @@ def _print_power_plan(pp: Any) -> None:
     from .vacuity import gamma_problem
 
     if rec.threshold is not None and gamma_problem(rec.threshold) is not None:
-        print(f"  no usable analysis as planned: {_fixes_text(st)}")
+        print(f"  no usable analysis as planned: {fixes_text()}")
     if st.power is None:
         print("  (largest valid threshold on all records; add a [power] table to compare by power)")
     print("\nroutes:")
@@ -385,7 +397,7 @@ def _print_power_plan(pp: Any) -> None:
                     print(f"  {name}: gamma = {g:.4g}, power {p:.4f}")
     else:
         print(f"\nadaptive reuse: no valid route: {pp.reuse_refusal}")
-        print(f"  {_fixes_text(st)}")
+        print(f"  {fixes_text()}")
 
 
 def _fixes_text(study: Any) -> str:

@@ -27,7 +27,7 @@ INT_PARAMS = {"times", "n", "range_size", "c", "budget", "family_size", "holdout
 
 def _as_number(param: str, value: float | int | str, integer: bool) -> float | int:
     """A swept or solved value as the study file would hold it (refused if it cannot be)."""
-    if isinstance(value, str) or isinstance(value, bool):
+    if isinstance(value, (str, bool)):
         raise PlanError(param, f"{value!r} is invalid: must be a number")
     v = float(value)
     if not math.isfinite(v):
