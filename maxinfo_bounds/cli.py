@@ -31,11 +31,13 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Sequence
-from typing import Any, NoReturn
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal, NoReturn
 
 from . import __version__
-from .numeric import InvalidParameter, MaxinfoError
+from .numeric import InvalidParameter, MaxinfoError, decimal_text
+
+Side = Literal["up", "down"]
 
 __all__ = ["main"]
 
@@ -78,10 +80,34 @@ def _save(fig: Any, name: str, path: str) -> None:
         raise InvalidParameter(name, path, f"a writable file ({exc.strerror or exc})") from None
 
 
-def _print_table(rows: Sequence[tuple[str, Any]]) -> None:
+#: the fixed meaning of these result names across the project: k is an upper bound, beta a
+#: failure probability (upper), gamma a corrected threshold (lower)
+_SIDE_OF_NAME = {"k_bits": "up", "beta": "up", "gamma": "down"}
+
+
+def result_sides(res: dict[str, Any], inputs: Iterable[str] = ()) -> dict[str, Side]:
+    """For each computed float of a result, the side it may be rounded to for display: its own
+    ``<name>_rounding`` (``k_bits`` -> ``k_rounding``), else the result's ``rounding``, else
+    the name's fixed meaning. Inputs (echoed as given) and values with no side are left out."""
+    sides: dict[str, Side] = {}
+    for key, val in res.items():
+        if not isinstance(val, float) or key in inputs:
+            continue
+        stem = key.removesuffix("_bits").removesuffix("_nats")
+        side = res.get(f"{stem}_rounding", res.get("rounding", _SIDE_OF_NAME.get(key)))
+        if isinstance(side, str) and side.split()[0] in ("up", "down"):
+            sides[key] = "up" if side.startswith("up") else "down"
+    return sides
+
+
+def _print_table(rows: Sequence[tuple[str, Any]], sides: Mapping[str, Side] | None = None) -> None:
+    """Two columns; a float with a side in ``sides`` is shown to 6 digits rounded that way
+    (:func:`~maxinfo_bounds.numeric.decimal_text`), any other float as Python prints it."""
+    sides = sides or {}
     width = max(len(k) for k, _ in rows)
     for key, val in rows:
-        text = (repr(val) if isinstance(val, float) else
+        text = (decimal_text(val, sides[key]) if isinstance(val, float) and key in sides
+                else repr(val) if isinstance(val, float) else
                 ", ".join(map(str, val)) if isinstance(val, list) else str(val))
         print(f"{key.ljust(width)}  {text}")
 
@@ -100,7 +126,8 @@ def _cmd_example(ns: argparse.Namespace) -> int:
         ("gamma (RRST Thm 1.3)", res["gamma"]),
         ("naive alpha (invalid)", res["alpha"]),
         ("Bonferroni alpha/m", res["bonferroni"]),
-    ])
+    ], {"k_bits (DFHPRR Thm 6)": "up", "beta": "up", "gamma (RRST Thm 1.3)": "down",
+        "Bonferroni alpha/m": "down"})
     print(res["note"])
     return 0
 
@@ -109,23 +136,32 @@ def _cmd_pvalue(ns: argparse.Namespace) -> int:
     from .catalog import get
 
     # a view of the catalog: RRST Thm 1.3, the schema of `maxinfo bound RRST-1.3`
-    return _emit(get("RRST-1.3").report(alpha=ns.alpha, k=ns.k, beta=ns.beta), ns.json)
+    e = get("RRST-1.3")
+    return _emit_report(e, e.report(alpha=ns.alpha, k=ns.k, beta=ns.beta), ns.json)
 
 
-def _emit(res: dict[str, Any], as_json: bool) -> int:
-    """Print a flat result as JSON or as a two-column table; return exit status 0."""
+def _emit(res: dict[str, Any], as_json: bool, sides: Mapping[str, Side] | None = None) -> int:
+    """Print a flat result as JSON (full doubles) or as a two-column table (``sides``: see
+    :func:`_print_table`); return exit status 0."""
     if as_json:
         print(json.dumps(res, indent=2))
     else:
-        _print_table(list(res.items()))
+        _print_table(list(res.items()), sides)
     return 0
+
+
+def _emit_report(e: Any, res: dict[str, Any], as_json: bool) -> int:
+    """A catalog report: its computed values shown rounded to their safe side, inputs as given."""
+    inputs = {e.field(p) for p in e.params} | {f"target_{e.field(p)}" for p in e.optional}
+    return _emit(res, as_json, result_sides(res, inputs))
 
 
 def _cmd_description(ns: argparse.Namespace) -> int:
     from .catalog import get
 
     # a view of the catalog: DFHPRR Thm 6, the schema of `maxinfo bound DFHPRR-6`
-    return _emit(get("DFHPRR-6").report(range_size=ns.range_size, beta=ns.beta), ns.json)
+    e = get("DFHPRR-6")
+    return _emit_report(e, e.report(range_size=ns.range_size, beta=ns.beta), ns.json)
 
 
 def _cmd_catalog(ns: argparse.Namespace) -> int:
@@ -171,7 +207,7 @@ def _cmd_bound(ns: argparse.Namespace) -> int:
         sub.add_argument(f"--{prm.name.replace('_', '-')}", dest=prm.name, type=prm.kind,
                          required=prm in e.params, help=f"{prm.help} ({prm.domain_text})")
     values = vars(sub.parse_args(ns.params))
-    return _emit(_with_vacuity(e, values, e.report(**values)), ns.json)
+    return _emit_report(e, _with_vacuity(e, values, e.report(**values)), ns.json)
 
 
 def _with_vacuity(e: Any, values: dict[str, Any], res: dict[str, Any]) -> dict[str, Any]:
@@ -222,7 +258,8 @@ def _cmd_solve(ns: argparse.Namespace) -> int:
                 if k in ("alpha", "beta", "target_gamma", "target_k", "n", "eps")
                 and v is not None and k not in out})
     out["certified"] = "the target holds at the returned value (certified evaluators)"
-    return _emit(out, ns.json)
+    # the largest eps / k meeting the target: shown rounded down, so the printed value meets it
+    return _emit(out, ns.json, {"eps_nats": "down", "k_bits": "down"})
 
 
 def _cmd_correct(ns: argparse.Namespace) -> int:
@@ -253,9 +290,10 @@ def _cmd_correct(ns: argparse.Namespace) -> int:
         out["notes"] = list(c.notes)
         print(json.dumps(out, indent=2))
     else:
-        _print_table([(k, v) for k, v in out.items() if v is not None])
+        _print_table([(k, v) for k, v in out.items() if v is not None],
+                     result_sides(out, {"alpha"}))
         for r, g in c.candidates:
-            print(f"  candidate: {r}: gamma = {g!r}")
+            print(f"  candidate: {r}: gamma = {decimal_text(g, 'down')}")
         for note in c.notes:
             print(f"  note: {note}")
     return 0
@@ -323,12 +361,12 @@ def _cmd_plot(ns: argparse.Namespace) -> int:
 def _print_derivation(r: Any) -> None:
     from .vacuity import gamma_problem
 
-    print(f"gamma      {r.gamma!r}   (corrected threshold, rounded down)")
+    print(f"gamma      {decimal_text(r.gamma, 'down')}   (corrected threshold, rounded down)")
     if (why := gamma_problem(r.gamma)) is not None:
         print(f"vacuous    {why}")
     if r.k is not None:
-        print(f"k          {r.k!r} bits (rounded up)")
-        print(f"beta       {r.beta!r}")
+        print(f"k          {decimal_text(r.k, 'up')} bits (rounded up)")
+        print(f"beta       {decimal_text(r.beta, 'up')}")
     print(f"route      {r.route}")
     print("\nderivation:")
     for i, c in enumerate(r.chain, 1):
@@ -340,7 +378,7 @@ def _print_derivation(r: Any) -> None:
             print(f"  {name}: unavailable ({why})")
         else:
             bad = gamma_problem(g)
-            print(f"  {name}: gamma = {g!r}" + (f" (vacuous: {bad.split(': ', 1)[1]})"
+            print(f"  {name}: gamma = {decimal_text(g, 'down')}" + (f" (vacuous: {bad.split(': ', 1)[1]})"
                                                  if bad else ""))
 
 
@@ -363,7 +401,8 @@ def _print_power_plan(pp: Any) -> None:
         print(f"power      {describe(st.power)}")
         print(f"           ({method_of(st.power)})")
     print(f"\nrecommended: {rec.name}")
-    line = f"  test at p <= {rec.threshold!r} on {rec.test_records} records"
+    shown = "None" if rec.threshold is None else decimal_text(rec.threshold, "down")
+    line = f"  test at p <= {shown} on {rec.test_records} records"
     if rec.power is not None:
         line += f"; power {rec.power:.4f}"
         line += (f"; required n = {rec.required_n}" if rec.required_n is not None
@@ -394,7 +433,7 @@ def _print_power_plan(pp: Any) -> None:
             print("\npower of each reuse route at n:")
             for name, g, _, p in pp.reuse_routes():
                 if g is not None and p is not None:
-                    print(f"  {name}: gamma = {g:.4g}, power {p:.4f}")
+                    print(f"  {name}: gamma = {decimal_text(g, 'down', 4)}, power {p:.4f}")
     else:
         print(f"\nadaptive reuse: no valid route: {pp.reuse_refusal}")
         print(f"  {fixes_text()}")
@@ -461,7 +500,9 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
         if ns.json:
             print(json.dumps(out, indent=2))
         else:
-            _print_table(list(out.items()))
+            # the largest value meeting the target shown rounded down, the smallest up
+            _print_table(list(out.items()), {"value": "down" if direction == "largest" else "up",
+                                             "gamma_at_value": "down"})
         return 0
     if ns.sweep:
         param, values = _parse_sweep(ns.sweep)
@@ -488,7 +529,7 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
             print(f"{param:>14}  gamma (rounded down)       route")
             for v, g, why in rows:
                 x = f"{int(v):>14d}" if integer else f"{v:>14.6g}"
-                print(f"{x}  {g!r:<24}  {why}" if g is not None else
+                print(f"{x}  {decimal_text(g, 'down'):<24}  {why}" if g is not None else
                       f"{x}  {'no valid route':<24}  {why}")
             print(f"wrote {out_path}")
         return 0

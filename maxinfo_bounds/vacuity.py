@@ -27,6 +27,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .numeric import decimal_text
 from .search import nearest_passing
 
 __all__ = ["GAMMA_FLOOR", "why_vacuous", "gamma_problem", "suggest", "shown"]
@@ -69,14 +70,7 @@ def why_vacuous(report: Mapping[str, Any]) -> str | None:
 
 def shown(x: float, side: str) -> str:
     """``x`` to 2 significant digits, rounded towards the useful side (``<=``: down)."""
-    if x == 0 or math.isinf(x):
-        return repr(x)
-    if float(x).is_integer() and abs(x) < 1e15:
-        return str(int(x))
-    e = math.floor(math.log10(abs(x))) - 1
-    m = x / 10.0**e
-    m = math.floor(m) if side == "<=" else math.ceil(m)
-    return f"{m * 10.0**e:.3g}"
+    return decimal_text(x, "down" if side == "<=" else "up", 2)
 
 
 def suggest(ok: Callable[[Any], bool], values: Mapping[str, Any],

@@ -36,6 +36,7 @@ from .rounding import (
 )
 from .rounding import (
     LOG2E,
+    decimal_text,
     enclosure,
     float_down,
     float_up,
@@ -105,6 +106,7 @@ __all__ = [
     "check_int",
     "check_probability",
     "float_down",
+    "decimal_text",
     "float_up",
     "enclosure",
     "log_le",

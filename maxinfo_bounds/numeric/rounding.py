@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -57,6 +58,41 @@ def float_up(x: Any) -> float:
     if math.isfinite(f) and mpmath.mpf(f) < v:  # gradual underflow (see float_down)
         f = math.nextafter(f, math.inf)
     return f
+
+
+def decimal_text(x: float, side: Literal["up", "down"], digits: int = 6) -> str:
+    """``x`` shown to ``digits`` significant decimal digits, rounded towards ``side``: the
+    printed number is itself a valid bound (an upper bound shown ``"up"`` is never below ``x``,
+    a threshold shown ``"down"`` never above it). A double whose shortest ``repr`` has at most
+    ``digits`` digits prints as that ``repr``, which reads back as exactly the same double
+    (``0.025``, not ``0.0250001``); integers below 1e15 print exactly; 0, inf and NaN as
+    ``repr``. The text views use it so that a float's binary noise
+    (``9.999999999999999e-06``) never reaches the reader; JSON keeps the full double.
+
+    >>> decimal_text(9.999999999999999e-06, "up"), decimal_text(0.0008741264176124951, "down")
+    ('1e-05', '0.000874126')
+    >>> decimal_text(15.28771237954945, "up"), decimal_text(6.249999999999995e-07, "down")
+    ('15.2878', '6.24999e-07')
+    """
+    if x == 0 or not math.isfinite(x):
+        return repr(float(x))
+    if float(x).is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    short = repr(float(x))
+    if len(short.split("e")[0].replace("-", "").replace(".", "").strip("0")) <= digits:
+        return short   # already short: it reads back as exactly this double (0.025, 1e-300)
+    d = Decimal(x)  # the double's exact value
+    quantum = Decimal(1).scaleb(d.adjusted() - digits + 1)
+    r = d.quantize(quantum, rounding=ROUND_CEILING if side == "up" else ROUND_FLOOR).normalize()
+    # printed from the decimal itself (a float would round it again, e.g. among subnormals),
+    # laid out as Python prints floats: positional from 1e-4 to 1e16, else d.ddde+XX
+    e = r.adjusted()
+    if -4 <= e < 16:
+        return f"{r:f}"
+    sign, ds, _ = r.as_tuple()
+    mant = "".join(map(str, ds))
+    mant = mant[0] + ("." + mant[1:] if len(mant) > 1 else "")
+    return f"{'-' if sign else ''}{mant}e{e:+03d}"
 
 
 def _as_mpf(x: Any) -> Any:

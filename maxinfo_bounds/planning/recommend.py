@@ -51,7 +51,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..numeric import float_down
+from ..numeric import decimal_text, float_down
 from .power import describe, method_of, min_records, power_at, power_upper
 from .routes import PlanResult, plan
 from .stages import DP_TYPES
@@ -247,7 +247,8 @@ def _rows(study: Study, reuse: PlanResult | None) -> list[RouteRow]:
         note = "certified max-information bound, threshold rounded down"
         if reuse.gamma == 0.0:
             note = ("vacuous: the certified threshold is 0 (k = "
-                    f"{reuse.k if reuse.k is not None else 'inf'} bits leaves no usable "
+                    f"{decimal_text(reuse.k, 'up') if reuse.k is not None else 'inf'} "
+                    "bits leaves no usable "
                     "threshold), so this route can never reject")
         rows.append(RouteRow(f"adaptive reuse ({reuse.route})", "reuse", True, reuse.gamma, n,
                              note))
@@ -390,7 +391,8 @@ def format_rows(rows: Sequence[RouteRow]) -> list[str]:
         head += f" {'power':>7s} {'required n':>12s}"
     out.append(head)
     for r in rows:
-        line = (f"  {r.name[:52]:52s} {r.threshold:11.4g} {r.test_records:10d} "
+        thr = decimal_text(r.threshold, "down", 4)   # a threshold is never shown above its value
+        line = (f"  {r.name[:52]:52s} {thr:>11s} {r.test_records:10d} "
                 f"{'yes' if r.valid else 'NO':>6s}")
         if has_power:
             pw = "-" if r.power is None else f"{r.power:.4f}"

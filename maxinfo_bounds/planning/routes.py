@@ -45,7 +45,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..numeric import LOG2E, InvalidParameter, RegimeError, float_up
+from ..numeric import LOG2E, InvalidParameter, RegimeError, decimal_text, float_up
 from ..results import Bound
 from ..search import minimise
 from ..theorems.composition import compose_max_information
@@ -62,6 +62,16 @@ from ..theorems.mutual_info import PAPER_CONSTANT, mi_k_float, mi_to_approx_max_
 from ..theorems.pvalues import mi_pvalue_correction, pvalue_correction
 from .stages import Link, Stage, stages_of
 from .study import PlanError, Study
+
+
+# derivation text: a certified number shown to 6 digits on its safe side (JSON keeps all)
+def _up(x: float) -> str:
+    return decimal_text(x, "up")
+
+
+def _down(x: float) -> str:
+    return decimal_text(x, "down")
+
 
 __all__ = ["PlanResult", "plan", "TIGHT_MAX_RUNS", "DELTA_GRID"]
 
@@ -212,7 +222,7 @@ def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | No
             else:
                 g = s.basic()
                 link = Link("DP composition of the stage", ("DR-3.16",),
-                            f"{s.runs} adaptive run{'s' if s.runs != 1 else ''}", f"({g.eps!r}, {g.delta!r})-DP",
+                            f"{s.runs} adaptive run{'s' if s.runs != 1 else ''}", f"({_up(g.eps)}, {_up(g.delta)})-DP",
                             g.conditions)
             if g.delta > 0 and (j > 0 or not study.iid):
                 first_step = s.steps[0]
@@ -262,14 +272,14 @@ def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | No
     for c, b in zip(curves, bounds):
         chain.extend(c.links)
         chain.append(Link("max-information of the stage", (b.theorem,),
-                          f"beta={b.beta!r}", f"k <= {b.k!r} bits",
+                          f"beta={_up(b.beta)}", f"k <= {_up(b.k)} bits",
                           b.conditions + (("product inputs: first stage, i.i.d. data",)
                                           if b.product_only else ())))
     chain.append(Link("composition over stages", ("RRST-A.3",), f"{len(bounds)} stage{'s' if len(bounds) != 1 else ''}",
-                      f"k = {total.k!r} bits, beta = {total.beta!r}",
+                      f"k = {_up(total.k)} bits, beta = {_up(total.beta)}",
                       ("only the first stage product-only",)))
     chain.append(Link("p-value correction", ("RRST-1.3",), f"alpha={study.alpha!r}",
-                      f"gamma = {gamma!r}", ("gamma = (alpha - beta) / 2^k, rounded down",)))
+                      f"gamma = {_down(gamma)}", ("gamma = (alpha - beta) / 2^k, rounded down",)))
     res = PlanResult(study.name, study.alpha, gamma, total.k, total.beta, name, tuple(chain), ())
     return gamma, res, ""
 
@@ -284,20 +294,20 @@ def _mi_route(study: Study, stages: list[Stage]) -> tuple[float, PlanResult | No
             g = s.basic()
             k = pure_dp_max_information(g.eps, study.n).k
             chain += [*s.links, Link("MI of the stage", ("DR-3.16", "RRST-1.4a"),
-                                     f"eps={g.eps!r}, n={study.n}", f"I <= I_inf <= {k!r} bits")]
+                                     f"eps={_up(g.eps)}, n={study.n}", f"I <= I_inf <= {_up(k)} bits")]
             total += Fraction(k)
         elif s.kind == "description":
             m = float_up(Fraction(math.log2(s.range_size)) * (1 + Fraction(1, 2**50)))
             chain += [*s.links, Link("MI of the stage", ("entropy",), f"range {s.range_size}",
-                                     f"I <= log2(range) <= {m!r} bits")]
+                                     f"I <= log2(range) <= {_up(m)} bits")]
             total += Fraction(m)
         else:
             chain += s.links
             total += Fraction(s.mi_bits)
     m_tot = float_up(total)
     gamma = mi_pvalue_correction(study.alpha, m_tot)
-    chain.append(Link("chain rule and correction", ("RRST-C.2",), f"I <= {m_tot!r} bits",
-                      f"gamma = {gamma!r}", ("optimal variant",)))
+    chain.append(Link("chain rule and correction", ("RRST-C.2",), f"I <= {_up(m_tot)} bits",
+                      f"gamma = {_down(gamma)}", ("optimal variant",)))
     return gamma, PlanResult(study.name, study.alpha, gamma, None, None, "mutual information",
                              tuple(chain), ()), ""
 
@@ -331,7 +341,7 @@ def _pruned(study: Study, eps: float, results: list[tuple[float, PlanResult]],
     """
     if eps > 0.5:
         cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
-                      f"composed eps {eps!r} > 1/2: outside RRST Thm 3.1"))
+                      f"composed eps {_up(eps)} > 1/2: outside RRST Thm 3.1"))
         return True
     c6 = 6 * eps * LOG2E
     k_floor = (study.n * c6 * math.expm1(6 * eps)
@@ -386,19 +396,19 @@ def plan(study: Study) -> PlanResult:
                 except InvalidParameter:
                     continue
                 link = Link("optimal DP composition of the stage", ("KOV15-3.3",),
-                            f"{s0.runs} x ({e0!r}, {d0!r})", f"({g.eps!r}, {g.delta!r})-DP",
+                            f"{s0.runs} x ({e0!r}, {d0!r})", f"({_up(g.eps)}, {_up(g.delta)})-DP",
                             g.conditions)
             else:
                 g = compose_dp(expanded, dt)
                 link = Link("advanced DP composition of the stage", (g.theorem,),
-                            f"{s0.runs} runs", f"({g.eps!r}, {g.delta!r})-DP", g.conditions)
+                            f"{s0.runs} runs", f"({_up(g.eps)}, {_up(g.delta)})-DP", g.conditions)
             if g.eps == 0:  # delta_total already covers the whole privacy curve
                 cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
                               "composed eps is 0: RRST Thm 3.1 needs eps > 0"))
                 continue
             if g.eps > 0.5:  # RRST Thm 3.1 needs eps <= 1/2
                 cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
-                              f"composed eps {g.eps!r} > 1/2: outside RRST Thm 3.1"))
+                              f"composed eps {_up(g.eps)} > 1/2: outside RRST Thm 3.1"))
                 continue
             if _pruned(study, g.eps, results, cands, dt):
                 continue

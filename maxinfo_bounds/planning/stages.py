@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from ..numeric import InvalidParameter, float_up
+from ..numeric import InvalidParameter, decimal_text, float_up
 from ..theorems.dp_accounting import (
     DPGuarantee,
     analytic_gaussian_sigma,
@@ -29,6 +29,12 @@ from ..theorems.dp_accounting import (
 )
 from ..theorems.holdout import thresholdout_dp
 from .study import PlanError, Step, Study, where
+
+
+# derivation text: a certified number shown to 6 digits on its safe side (JSON keeps all)
+def _up(x: float) -> str:
+    return decimal_text(x, "up")
+
 
 __all__ = ["Link", "Stage", "DP_TYPES", "stages_of", "step_dp", "MAX_DESCRIPTION_BITS"]
 
@@ -90,8 +96,8 @@ def step_dp(study: Study, i: int, st: Step) -> tuple[DPGuarantee, Link]:
     except InvalidParameter as exc:
         raise PlanError(at, str(exc)) from None
     inputs = ", ".join(f"{k}={v!r}" for k, v in p.items())
-    return g, Link(st.label or f"steps[{i}] ({st.type})", (g.theorem,), inputs, f"({g.eps!r}, {g.delta!r})-DP per run",
-                   g.conditions)
+    return g, Link(st.label or f"steps[{i}] ({st.type})", (g.theorem,), inputs,
+                   f"({_up(g.eps)}, {_up(g.delta)})-DP per run", g.conditions)
 
 
 DP_TYPES = {"laplace", "gaussian", "exponential", "report_noisy_max", "sparse_vector",
@@ -159,7 +165,7 @@ def stages_of(study: Study) -> list[Stage]:
             m_total = float_up(Fraction(st.params["mi_bits"]) * st.times)
             stages.append(Stage("mi", [i], [Link(st.label or f"steps[{i}] ({st.type})", ("RRST-1.5a",),
                                                   f"mi_bits={st.params['mi_bits']!r}, times={st.times}",
-                                                  f"I <= {m_total!r} bits (chain rule)")],
+                                                  f"I <= {_up(m_total)} bits (chain rule)")],
                                  mi_bits=m_total))
     return stages
 
