@@ -4,6 +4,7 @@ theorems, routing, refusal of invalid orderings, inverse solves, bad input."""
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -258,3 +259,39 @@ def test_every_cited_id_is_in_the_catalog():
 def test_huge_description_refused_before_allocating():
     with pytest.raises(PlanError, match="more than 100000 bits"):
         plan(_study(Step("description", {"range_size": 1000}, times=10**9)))
+
+
+def test_thm31_beta_floor_used_to_skip_routes_holds_on_a_grid():
+    """The planner skips an RRST Thm 3.1 route when 2 n sqrt(delta) >= alpha (hand: beta >=
+    n max(d', d'') >= n (d' + d'')/2 >= n (2 delta/dh + 2 dh)/2 >= 2 n sqrt(delta)). Check the
+    floor against the calculator's certified beta on a grid of every free choice (eps', t,
+    delta_hat, both variants): never below it. (A floor above some reachable beta would make
+    the planner refuse a valid route.)"""
+    import numpy as np
+
+    from maxinfo_bounds.numeric import MaxinfoError
+    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
+
+    for n, delta in [(1, 1e-3), (100, 1e-8), (10**5, 1e-20)]:
+        floor = 2 * n * delta**0.5
+        lowest = math.inf
+        for e in (2 * delta, 0.01, 0.2, 0.5):
+            for dh in np.geomspace(delta, 0.3, 40):
+                for variant in ("sound", "paper"):
+                    try:
+                        b = approx_dp_max_information(e, delta, n, t=60.0, delta_hat=float(dh),
+                                                      variant=variant).beta
+                    except MaxinfoError:
+                        continue        # outside the variant's regime at this choice
+                    lowest = min(lowest, b)
+        # hand: at eps' = 1/2 the min over delta_hat of d' + d'' is about 2 sqrt(2 * 2.574 delta)
+        # = 4.54 sqrt(delta), so the floor is within a factor ~2.3 of what is reachable
+        assert floor <= lowest < 2.5 * floor, (n, delta, lowest)
+
+
+def test_route_skipped_by_the_delta_floor_says_why(capsys):
+    # laplace_queries: n = 10^6, alpha = 0.05: at delta = 1e-12, 2 n sqrt(delta) = 2 >= 0.05
+    assert main(["plan", "examples/laplace_queries.toml"]) == 0
+    assert ("DP first stage at delta=1e-12 (RRST-3.1): unavailable (delta too large for "
+            "n = 1000000: RRST Thm 3.1's beta >= 2 n sqrt(delta) = 2 >= alpha)"
+            in capsys.readouterr().out)

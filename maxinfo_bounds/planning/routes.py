@@ -111,8 +111,20 @@ class _Curve:
                  weight: float = 1.0, unreachable: str = "") -> None:
         self.name, self.k_of, self.bound, self.links = name, k_of, bound, links
         self.unreachable = unreachable
+        #: known before any optimisation: no beta works (the theorem's regime excludes it)
+        self.hopeless = False
         #: curves of one family share one optimisation variable x, with beta = x * weight
         self.family, self.weight = family, weight
+
+
+def _thm31_beta_floor(n: int, delta: float) -> float:
+    """A floor on RRST Thm 3.1's beta over every choice of (t, delta_hat, eps' <= 1/2): beta >=
+    n (1 - (1 - d')(1 - d'')) >= n max(d', d'') >= n (d' + d'')/2 when both are below 1 (else
+    beta >= n), and d' + d'' >= 2 delta/delta_hat + 2 delta_hat >= 4 sqrt(delta) (d' >=
+    2 delta/delta_hat, d'' = 2 delta_hat/(1 - e^{-3 eps'}) >= 2 delta_hat): so beta >= 2 n
+    sqrt(delta). Shrunk by 1e-9 for float error: a time saver, never a reason to refuse a
+    route that could be valid."""
+    return 2 * n * math.sqrt(delta) * (1 - 1e-9)
 
 
 def _dp_stage_curve(stage: Stage, n: int, first: bool, iid: bool, g: DPGuarantee,
@@ -129,6 +141,7 @@ def _dp_stage_curve(stage: Stage, n: int, first: bool, iid: bool, g: DPGuarantee
         if max(g.eps, g.delta) > 0.5:
             why = (f"{steps} compose to ({g.eps:.4g}, {g.delta:.3g})-DP: RRST Thm 3.1 needs "
                    "eps <= 1/2 (fewer runs, more noise, or a smaller per-step eps)")
+            hopeless = True     # outside Thm 3.1 at every beta: nothing to optimise
         else:
             # beta >= n (delta' + delta'') >= 4 n sqrt(delta/(1 - e^{-3 eps'})) for every delta_hat
             d_max = 3 * 0.5 * alpha**2 / (16 * n * n)
@@ -136,7 +149,10 @@ def _dp_stage_curve(stage: Stage, n: int, first: bool, iid: bool, g: DPGuarantee
                    "3.1's beta is at least 4 n sqrt(delta/(3 eps')), so delta must be below "
                    f"about 3 eps' alpha^2/(16 n^2) for some eps' <= 1/2 (here: delta < "
                    f"{d_max:.2g} at alpha = {alpha:g})")
-        return _Curve("RRST-3.1", kf, kb, links, unreachable=why)
+            hopeless = _thm31_beta_floor(n, g.delta) >= alpha
+        out = _Curve("RRST-3.1", kf, kb, links, unreachable=why)
+        out.hopeless = hopeless
+        return out
     k_any = pure_dp_max_information(g.eps, n)
     if first and iid and g.eps > 0:
         e = g.eps
@@ -259,6 +275,8 @@ def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | No
                 return bd
             curves.append(_Curve("RRST-1.5a", kf_mi, kb_mi, s.links, family="mi",
                                  weight=math.sqrt(mi + PAPER_CONSTANT)))
+    if hopeless := [c.unreachable for c in curves if c.hopeless]:
+        return 0.0, None, "; ".join(hopeless)
     betas = _optimise(study.alpha, curves)
     stuck = [c for c, b in zip(curves, betas) if c.k_of is not None and c.k_of(b) >= 1e299]
     if stuck:
@@ -340,19 +358,24 @@ def _pruned(study: Study, eps: float, results: list[tuple[float, PlanResult]],
     a route never makes the returned gamma invalid.)
     """
     if eps > 0.5:
-        cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
+        cands.append((f"DP first stage at delta={_up(dt)} (RRST-3.1)", None,
                       f"composed eps {_up(eps)} > 1/2: outside RRST Thm 3.1"))
+        return True
+    if _thm31_beta_floor(study.n, dt) >= study.alpha:
+        cands.append((f"DP first stage at delta={_up(dt)} (RRST-3.1)", None,
+                      f"delta too large for n = {study.n}: RRST Thm 3.1's beta >= 2 n sqrt(delta) "
+                      f"= {2 * study.n * math.sqrt(dt):.3g} >= alpha"))
         return True
     c6 = 6 * eps * LOG2E
     k_floor = (study.n * c6 * math.expm1(6 * eps)
                + c6 * math.sqrt(2 * math.log(1 / study.alpha)) * math.sqrt(study.n))
     if k_floor > 1075 + math.log2(study.alpha):
-        cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
+        cands.append((f"DP first stage at delta={_up(dt)} (RRST-3.1)", None,
                       f"cannot give a positive threshold: k >= {k_floor:.4g} bits"))
         return True
     best_g = max((r[0] for r in results), default=0.0)
     if best_g > 0 and study.alpha * 2.0 ** (-k_floor) * (1 + 1e-9) < best_g:
-        cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
+        cands.append((f"DP first stage at delta={_up(dt)} (RRST-3.1)", None,
                       f"cannot beat the best route: k >= {k_floor:.4g} bits"))
         return True
     return False
@@ -403,18 +426,18 @@ def plan(study: Study) -> PlanResult:
                 link = Link("advanced DP composition of the stage", (g.theorem,),
                             f"{s0.runs} runs", f"({_up(g.eps)}, {_up(g.delta)})-DP", g.conditions)
             if g.eps == 0:  # delta_total already covers the whole privacy curve
-                cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
+                cands.append((f"DP first stage at delta={_up(dt)} (RRST-3.1)", None,
                               "composed eps is 0: RRST Thm 3.1 needs eps > 0"))
                 continue
             if g.eps > 0.5:  # RRST Thm 3.1 needs eps <= 1/2
-                cands.append((f"DP first stage at delta={dt!r} (RRST-3.1)", None,
+                cands.append((f"DP first stage at delta={_up(dt)} (RRST-3.1)", None,
                               f"composed eps {_up(g.eps)} > 1/2: outside RRST Thm 3.1"))
                 continue
             if _pruned(study, g.eps, results, cands, dt):
                 continue
-            consider(f"DP first stage at delta={dt!r} (RRST-3.1)",
+            consider(f"DP first stage at delta={_up(dt)} (RRST-3.1)",
                      _maxinfo_route(study, stages, g, link,
-                                    f"tight DP composition (delta={dt!r}) then RRST Thm 3.1"))
+                                    f"tight DP composition (delta={_up(dt)}) then RRST Thm 3.1"))
     if all(st.kind == "dp" and st.pure for st in stages) and results:
         # I <= I_inf <= k (Thm 1.4a) gives Cor C.2 a k' > k and a beta > 0, so the MI route's
         # gamma is below alpha 2^-k, which the max-information route already reaches

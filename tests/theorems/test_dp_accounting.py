@@ -233,6 +233,22 @@ def test_from_dp_event_laplace_closed_form():
         from_dp_event(dp_accounting.LaplaceDpEvent(noise_multiplier=1.0), 0.0)
 
 
+def test_from_dp_event_below_the_pld_tail_mass_is_refused_with_the_reason():
+    """dp_accounting's PLD books its truncated tails as infinite loss: at delta = 1e-16 a
+    Gaussian(5000) event has eps = inf there (the exact eps is finite, about 1.7e-3 by the
+    analytic Gaussian); the refusal names delta, the cause and the alternative, never
+    'eps=inf is invalid' further down."""
+    import dp_accounting
+
+    ev = dp_accounting.GaussianDpEvent(noise_multiplier=5000.0)
+    with pytest.raises(InvalidParameter, match=r"delta=1e-16 .*PLD tail mass.*eps = inf.*"
+                                               r"gaussian_epsilon") as exc:
+        from_dp_event(ev, 1e-16)
+    assert "\n" not in str(exc.value)
+    assert 1e-3 < gaussian_epsilon(5000.0, 1.0, 1e-16) < 2e-3   # finite, by the exact route
+    assert from_dp_event(ev, 1e-14).eps < 2e-3                  # above the tail mass: finite
+
+
 # ---------------------------------------------------------------------------------------------
 # Exponential mechanism, report noisy max, sparse vector
 # ---------------------------------------------------------------------------------------------

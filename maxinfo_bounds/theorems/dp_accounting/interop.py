@@ -66,6 +66,10 @@ def from_dp_event(event: object, delta: float, *,
     pessimistic discretisation (an upper bound on eps up to its floating-point arithmetic, which
     is not certified here); eps is rounded up one ulp. The result feeds
     :func:`dp_max_information` and the planner.
+
+    Raises :class:`InvalidParameter` naming ``delta`` when ``delta`` is below the mass the PLD
+    truncates from its tails (about 1e-16 for one Gaussian event), where dp_accounting answers
+    eps = inf.
     """
     try:
         from dp_accounting import pld
@@ -80,6 +84,16 @@ def from_dp_event(event: object, delta: float, *,
     except Exception as exc:
         raise InvalidParameter("event", event, "a DpEvent the PLD accountant supports") from exc
     eps = float(acc.get_epsilon(d))
+    if math.isinf(eps):
+        # the PLD truncates each tail and books the truncated mass as an infinite privacy loss:
+        # below that mass no finite eps exists in its accounting (about 1e-16 to 5e-16 for one
+        # Gaussian; the composed PLD's own figure when the private attribute is readable)
+        floor = getattr(getattr(acc, "_pld", None), "get_delta_for_epsilon", None)
+        at = f" (about {floor(math.inf):.2g} for this event)" if callable(floor) else ""
+        raise InvalidParameter(
+            "delta", d, f"above dp_accounting's PLD tail mass{at}: its accountant returns eps = "
+            "inf below it; give a larger delta, or for a Gaussian mechanism use "
+            "maxinfo_bounds' analytic Gaussian (gaussian_epsilon), exact at any delta")
     return DPGuarantee(math.nextafter(max(eps, 0.0), math.inf), d, "dp_accounting PLD",
                        ("pessimistic PLD discretisation",
                         f"value_discretization_interval = {value_discretization_interval!r}"))
