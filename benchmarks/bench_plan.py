@@ -71,6 +71,7 @@ def main() -> None:
     print(f"\n200-point sweep (laplace_queries, times = 1..200): {t:.2f} s (target 5 s), "
           f"{t / 200 * 1e3:.1f} ms per point, {t / 200 / base:.0f}x the baseline per point")
 
+    refused(r)
     startup(max(r, 9))
 
     def fresh(fn):  # type: ignore[no-untyped-def]
@@ -90,6 +91,41 @@ def main() -> None:
         tp = median_time(fresh(lambda st=st: plan_power(st)), r)
         t0 = median_time(fresh(lambda st=st: plan(st)), r)
         print(f"| {f.name} | {tp:.3f} | 1 | {t0:.4f} | {tp / t0:.0f} |")
+
+
+def refused(r: int) -> None:
+    """A refused approximate-DP plan and the fix search behind its one-line refusal (issue 18:
+    ~4 s before certain refusals were decided ahead of the beta optimiser)."""
+    from maxinfo_bounds.planning import PlanError
+    from maxinfo_bounds.planning.explore import fixes
+
+    st = load_study(Path(__file__).resolve().parents[1] / "examples" /
+                    "refused_gaussian_queries.toml")
+    calls = 0
+    real = _routes.plan
+
+    def counted(s: Study) -> object:
+        nonlocal calls
+        calls += 1
+        return real(s)
+
+    def attempt() -> None:
+        try:
+            plan(st)
+        except PlanError:
+            pass
+
+    t1 = median_time(attempt, r)
+    tf = median_time(lambda: fixes(st), r)
+    import maxinfo_bounds.planning.explore as ex
+    ex.plan, saved = counted, ex.plan   # type: ignore[assignment]
+    try:
+        fixes(st)
+    finally:
+        ex.plan = saved
+    print(f"\nrefused plan (examples/refused_gaussian_queries.toml): one attempt {t1 * 1e3:.1f} ms; "
+          f"the fix search {tf:.3f} s ({calls} plan attempts, {tf / max(calls, 1) * 1e3:.1f} ms "
+          f"each; issue 18 measured ~4 s before refusals were decided ahead of the optimiser)")
 
 
 # bytecode as an installed package has it (pip compiles it at install time): a shell that sets
