@@ -20,6 +20,7 @@ from proofs_checks.codes import (
     gilbert_varshamov,
     golay,
     hamming,
+    syndrome_blocks,
 )
 from proofs_checks.counterexample import (
     accept_probabilities,
@@ -61,6 +62,20 @@ def test_min_distance_and_leaders_by_brute_force():
     wd = golay().weight_distribution()
     assert {i: v for i, v in enumerate(wd) if v} == {0: 1, 7: 253, 8: 506, 11: 1288, 12: 1288,
                                                       15: 506, 16: 253, 23: 1}
+
+
+def test_syndrome_blocks_are_the_syndromes_of_every_dataset_in_order():
+    """Block by block (memory O(block)), the syndromes are H x for x = 0 .. 2^n - 1: checked
+    against code.syndrome(x) (the columns XORed bit by bit) for every x, at several block sizes
+    (smaller than, equal to and larger than n)."""
+    code = extended_hamming(4)        # n = 16
+    brute = np.array([code.syndrome(x) for x in range(1 << code.n)])
+    for bits in (3, 10, 16, 20):
+        starts, parts = zip(*syndrome_blocks(code, block_bits=bits))
+        b = 1 << min(bits, code.n)
+        assert list(starts) == list(range(0, 1 << code.n, b))
+        assert np.array_equal(np.concatenate(parts), brute)
+    assert np.array_equal(all_syndromes(code), brute)
 
 
 def test_gilbert_varshamov_reaches_target_and_refuses_large():
@@ -112,8 +127,16 @@ def test_dmax_grouped_matches_measures():
 def test_claims_exact_on_small_codes():
     """Hamming and extended Hamming codes, enumerated; and the syndrome reduction agrees with
     the enumeration of all 2^n datasets."""
-    for code in (hamming(3), extended_hamming(4)):
-        recs = {(r["check"], r["inputs"].get("beta")): r for r in check_code(code, 8.0, 0.25)}
+    import proofs_checks.codes as codes
+
+    for code, block in ((hamming(3), 20), (extended_hamming(4), 20), (extended_hamming(4), 5)):
+        # block 5: the enumeration runs over 2^11 blocks of 32 datasets; the same values
+        codes.BLOCK_BITS, saved = block, codes.BLOCK_BITS
+        try:
+            recs = {(r["check"], r["inputs"].get("beta")): r
+                    for r in check_code(code, 8.0, 0.25)}
+        finally:
+            codes.BLOCK_BITS = saved
         dp, dpe = recs[("claim2.dp", None)], recs[("claim2.dp.enumeration", None)]
         assert dp["verdict"] == "holds" and abs(dp["value"] - dpe["value"]) < 1e-12
         for b in (0.5, 0.9):
