@@ -17,11 +17,10 @@ from typing import Any, overload
 
 import numpy as np
 
-from ..arith import Formula, Interval
+from ..arith import Formula
 from ..domain import Real
 from ..numeric import (
     InvalidParameter,
-    enclosure,
     fast_down,
     float_down,
     is_array,
@@ -120,12 +119,16 @@ MI_PVALUE_PAPER = Formula(_mi_paper_body, ("alpha", "m"))
 M_BITS = Param("m", Real(0, units="bits"), "mutual information bound, bits")
 
 
-def _statement_rz() -> Any:
-    import sympy  # statements only
+def _rz_level_body(c: Any, gamma: Any, m: Any) -> Any:
+    """Russo & Zou Prop. 7 (RRST Thm C.3), written once: the bound on Pr[p <= gamma] when
+    I(X; A(X)) <= m bits (their logarithms are natural, so m enters as m ln 2 nats). The
+    certified check of :func:`russo_zou_pvalue_correction` evaluates it in interval
+    arithmetic; the catalog statement is generated from it."""
+    return gamma + c.sqrt(m * c.ln2 / c.log(1 / (2 * gamma)))
 
-    a, m = sympy.symbols("alpha m", nonnegative=True)
-    g = sympy.Symbol("gamma", positive=True)
-    return sympy.Le(g + sympy.sqrt(m / sympy.log(1 / (2 * g))), a)
+
+#: Russo–Zou's level bound, in every arithmetic context (see :mod:`maxinfo_bounds.arith`)
+RZ_LEVEL = Formula(_rz_level_body, ("gamma", "m"))
 
 
 @overload
@@ -258,10 +261,7 @@ def russo_zou_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *,
             return True
         if x >= 0.5:   # the bound needs ln(1/(2 gamma)) > 0
             return False
-        _, hi = enclosure(lambda iv: iv.mpf(x) + iv.sqrt(Interval(iv).num(mx) * iv.log(2)
-                                                         / iv.log(1 / (2 * iv.mpf(x)))),
-                          prec=prec)
-        return bool(hi <= ax)
+        return bool(RZ_LEVEL.up(x, mx, prec=prec) <= ax)
 
     return max(first_true(g, certified_valid, up=False), 0.0)
 
@@ -281,10 +281,11 @@ register(Theorem(
 register(Theorem(
     id="RRST-C.3", value_name="gamma", value_rounding="down", paper="RRST", number="Thm C.3 (Russo & Zou Prop. 7)",
     title="Russo-Zou p-value correction from mutual information (baseline)",
-    latex=r"\Pr[p \le \gamma] \le \gamma + \sqrt{m / \ln(1/(2\gamma))}",
-    conditions=("I(X; A(X)) <= m (taken in bits, converted to nats)",),
+    formula=RZ_LEVEL, lhs=r"\Pr[p \le \gamma] \le",
+    conditions=("I(X; A(X)) <= m bits (m ln 2 nats inside the formula)",
+                "gamma: the largest with Pr[p <= gamma] <= alpha, gamma < 1/2"),
     units="m in bits (nats inside the formula)",
     params=(ALPHA, M_BITS),
-    evaluator=russo_zou_pvalue_correction, statement=_statement_rz,
+    evaluator=russo_zou_pvalue_correction,
     returns="float gamma, rounded down",
 ))

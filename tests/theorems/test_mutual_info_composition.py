@@ -109,6 +109,27 @@ def test_russo_zou_root_and_envelope():
     assert russo_zou_pvalue_correction(0.05, 0.0) == 0.05
 
 
+def test_russo_zou_statement_is_what_the_evaluator_solves():
+    """The catalog statement of RRST-C.3 (sympy, generated from the one body) evaluated at 50
+    digits at the returned gamma: at most alpha there, above alpha just beyond it. A statement
+    that dropped the bits-to-nats factor (as the hand-written one did: m / ln(1/(2 gamma)) with
+    m in bits) fails this at every point: without the factor ln 2 < 1 its level at gamma
+    exceeds alpha."""
+    import sympy
+
+    from maxinfo_bounds.catalog import get
+
+    expr = get("RRST-C.3").sympy_statement()
+    gam, m_s = sorted(expr.free_symbols, key=lambda s: s.name)
+    for a, m in [(0.05, 0.05), (0.05, 1.0), (0.2, 0.5)]:
+        g = russo_zou_pvalue_correction(a, m)
+        at = sympy.N(expr.subs({gam: sympy.Rational(g), m_s: sympy.Rational(m)}), 50)
+        assert at <= a
+        above = sympy.N(expr.subs({gam: sympy.Rational(g) * (1 + sympy.Rational(1, 10**9)),
+                                   m_s: sympy.Rational(m)}), 50)
+        assert above > a
+
+
 def test_appendix_c_claim_and_its_units():
     """RRST App. C: "for alpha <= 0.05, Cor C.2 improves over gamma_RZ whenever m >= 0.05".
 
