@@ -23,7 +23,7 @@ from typing import Protocol, runtime_checkable
 
 from .numeric import InvalidParameter
 
-__all__ = ["Bound", "DPGuarantee", "Reportable"]
+__all__ = ["Bound", "DPGuarantee", "Reportable", "TailBound"]
 
 
 @runtime_checkable
@@ -106,3 +106,34 @@ class DPGuarantee:
         """JSON-ready, units in the field names (both rounded up)."""
         return {"theorem": self.theorem, "eps_nats": self.eps, "delta": self.delta,
                 "rounding": "up", "conditions_checked": list(self.conditions)}
+
+
+@dataclass(frozen=True)
+class TailBound:
+    """``Pr[|q(P^n) - q(X)| >= deviation] < probability`` (both rounded up), with provenance
+    (RRST Thm B.2 and the low-sensitivity results of App. B/D)."""
+
+    deviation: float
+    probability: float
+    theorem: str
+    conditions: tuple[str, ...] = ()
+    in_regime: bool = True
+
+    def __post_init__(self) -> None:
+        _check("deviation", self.deviation, 0.0, math.inf, "")
+        _check("probability", self.probability, 0.0, 1.0, "")
+
+    def __str__(self) -> str:
+        flag = "" if self.in_regime else "  [OUT OF REGIME: not a proven bound]"
+        return (f"Pr[|q(P^n) - q(X)| >= {self.deviation!r}] < {self.probability!r} "
+                f"({self.theorem}){flag}")
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready (both numbers rounded up)."""
+        return {"theorem": self.theorem, "deviation": self.deviation,
+                "probability": self.probability, "rounding": "up", "in_regime": self.in_regime,
+                "conditions_checked": list(self.conditions)}
+
+    def _repr_latex_(self) -> str:
+        return (rf"$\Pr[|q(\mathcal{{P}}^n) - q(\mathbf{{X}})| \ge {self.deviation!r}] < "
+                rf"{self.probability!r}\quad\text{{({self.theorem})}}$")

@@ -27,6 +27,18 @@ def test_bound_refuses_impossible_values(k, beta, field):
         Bound(k, beta, "RRST-1.3")
 
 
+@pytest.mark.parametrize("dev,prob,field", [
+    (-1.0, 0.1, "deviation"), (math.nan, 0.1, "deviation"), (1.0, 1.5, "probability"),
+    (1.0, -0.1, "probability"), (1.0, math.nan, "probability"),
+])
+def test_tail_bound_refuses_impossible_values(dev, prob, field):
+    from maxinfo_bounds.results import TailBound
+
+    with pytest.raises(InvalidParameter, match=f"^{field}="):
+        TailBound(dev, prob, "RRST-B.2")
+    assert TailBound(math.inf, 1.0, "RRST-B.2").as_dict()["probability"] == 1.0
+
+
 def test_edges_are_accepted_and_serialised_with_units():
     assert Bound(math.inf, 1.0, "x").as_dict()["k_bits"] == math.inf
     d = DPGuarantee(0.0, 1.0, "given").as_dict()

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, overload
 
@@ -42,6 +41,7 @@ from ..numeric import (
     is_array,
     iv_prec,
 )
+from ..results import TailBound
 from ..search import minimise
 from ..types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
 from .registry import Param, Theorem, register
@@ -171,32 +171,6 @@ register(Theorem(
 
 # --------------------------------------------------------------------------------------------
 # low-sensitivity queries (RRST App. B and D)
-
-
-@dataclass(frozen=True)
-class TailBound:
-    """``Pr[|q(P^n) - q(X)| >= deviation] < probability`` (both rounded up), with provenance."""
-
-    deviation: float
-    probability: float
-    theorem: str
-    conditions: tuple[str, ...] = ()
-    in_regime: bool = True
-
-    def __str__(self) -> str:
-        flag = "" if self.in_regime else "  [OUT OF REGIME: not a proven bound]"
-        return (f"Pr[|q(P^n) - q(X)| >= {self.deviation!r}] < {self.probability!r} "
-                f"({self.theorem}){flag}")
-
-    def as_dict(self) -> dict[str, object]:
-        """JSON-ready (both numbers rounded up)."""
-        return {"theorem": self.theorem, "deviation": self.deviation,
-                "probability": self.probability, "rounding": "up", "in_regime": self.in_regime,
-                "conditions_checked": list(self.conditions)}
-
-    def _repr_latex_(self) -> str:
-        return (rf"$\Pr[|q(\mathcal{{P}}^n) - q(\mathbf{{X}})| \ge {self.deviation!r}] < "
-                rf"{self.probability!r}\quad\text{{({self.theorem})}}$")
 
 
 #: RRST Thm B.2 (BNSSSU), written once: the deviation 18 eps Delta n, the probability
