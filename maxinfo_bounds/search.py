@@ -31,8 +31,10 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
-__all__ = ["SearchEdge", "boundary", "brentq", "first_true", "minimise", "nearest_passing"]
+__all__ = ["SearchEdge", "boundary", "brentq", "first_true", "minimise", "minimise_nd",
+           "nearest_passing"]
 
 
 def brentq(f: Callable[[float], float], a: float, b: float, *, xtol: float = 2e-12,
@@ -311,6 +313,24 @@ def minimise(f: Callable[[float], float], lo: float, hi: float, *, grid: int = 0
     with np.errstate(all="ignore"):
         x = _bounded_brent(f, lo, hi, xatol)
     return [x, start] if grid > 1 else [x]
+
+
+def minimise_nd(f: Callable[[NDArray[np.float64]], float], x0: NDArray[np.float64], *,
+                xatol: float = 1e-6, fatol: float = 1e-9, maxiter: int = 400) -> NDArray[np.float64]:
+    """The several-variable counterpart of :func:`minimise` (the planner's betas of two or three
+    stage families): scipy's Nelder–Mead from ``x0`` (imported on first use, as in
+    :func:`brentq`), returning its point. Never trusted either: the planner compares it with
+    ``x0`` on ``f`` and certifies what it keeps.
+
+    >>> [round(float(v), 3) for v in minimise_nd(lambda x: (x[0] - 1) ** 2 + (x[1] + 2) ** 2,
+    ...                                           np.zeros(2))]
+    [1.0, -2.0]
+    """
+    from scipy.optimize import minimize
+
+    res = minimize(f, x0, method="Nelder-Mead",
+                   options={"xatol": xatol, "fatol": fatol, "maxiter": maxiter})
+    return np.asarray(res.x, dtype=np.float64)
 
 
 def _bounded_brent(f: Callable[[float], float], a: float, b: float, xatol: float,

@@ -47,7 +47,7 @@ import numpy as np
 
 from ..numeric import LOG2E, InvalidParameter, RegimeError, decimal_text, float_up
 from ..results import Bound
-from ..search import minimise
+from ..search import minimise, minimise_nd
 from ..theorems.composition import compose_max_information
 from ..theorems.description import description_length_max_information
 from ..theorems.dp_accounting import DPGuarantee, compose_dp, kov_eps_float, optimal_composition
@@ -205,11 +205,7 @@ def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
         cands = [np.array([t]) for t in minimise(lambda t: obj(np.array([t])), lo, hi,
                                                  grid=13, xatol=1e-4)] + [x0]
     else:
-        from scipy.optimize import minimize  # on first use (see search.brentq)
-
-        res = minimize(obj, x0, method="Nelder-Mead",
-                       options={"xatol": 1e-6, "fatol": 1e-9, "maxiter": 400 * len(fams)})
-        cands = [np.asarray(res.x), x0]
+        cands = [minimise_nd(obj, x0, maxiter=400 * len(fams)), x0]
     if fams == ["desc"]:
         # only description stages: maximise log(alpha - sum beta) + sum log beta_i exactly,
         # beta_i = alpha / (m + 1) (DFHPRR Thm 6's beta = alpha/2 for one stage)
