@@ -55,10 +55,14 @@ _IMPORTS = ("from proofs_checks.codes import extended_golay; "
             "from proofs_checks.counterexample import check_code")
 
 
+_PEAK = ("; import re; print(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read())"
+         ".group(1))")
+
+
 def _child_peak_mib(code: str) -> float:
-    """Peak resident memory (MiB) of a child running ``code`` (its own rusage, Linux KiB)."""
-    out = subprocess.run([sys.executable, "-c", code + "; import resource; print(resource."
-                          "getrusage(resource.RUSAGE_SELF).ru_maxrss)"],
+    """Peak resident memory (MiB) of a child running ``code``: its VmHWM (Linux), which
+    starts afresh at exec (ru_maxrss would carry over this parent's peak)."""
+    out = subprocess.run([sys.executable, "-c", code + _PEAK],
                          check=True, capture_output=True, text=True)
     return int(out.stdout.split()[-1]) / 1024
 
