@@ -168,13 +168,10 @@ class LinearCode:
 
 @lru_cache(maxsize=2)
 def all_syndromes(code: LinearCode) -> NDArray[np.int64]:
-    """H x for all 2^n datasets x (index = the bit mask of x), built by doubling (cached for
-    the last two codes; do not modify the returned array)."""
-    _check_bits("the dataset enumeration", code.n)
-    syn = np.zeros(1, dtype=np.int64)
-    for c in code.columns:
-        syn = np.concatenate([syn, syn ^ c])
-    return syn
+    """H x for all 2^n datasets x (index = the bit mask of x): the blocks of
+    :func:`syndrome_blocks` joined (cached for the last two codes; do not modify the returned
+    array)."""
+    return np.concatenate([syn for _, syn in syndrome_blocks(code)])
 
 
 #: datasets per block of :func:`syndrome_blocks` (2^20: ~8 MB per int64 array)

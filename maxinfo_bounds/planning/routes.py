@@ -45,7 +45,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..numeric import LOG2E, InvalidParameter, RegimeError, decimal_text, float_up
+from ..numeric import LOG2E, InvalidParameter, RegimeError, float_up
 from ..results import Bound
 from ..search import minimise, minimise_nd
 from ..theorems.composition import compose_max_information
@@ -60,18 +60,8 @@ from ..theorems.maxinfo_dp import (
 )
 from ..theorems.mutual_info import PAPER_CONSTANT, mi_k_float, mi_to_approx_max_information
 from ..theorems.pvalues import mi_pvalue_correction, pvalue_correction
-from .stages import Link, Stage, stages_of
+from .stages import Link, Stage, stages_of, text_down, text_up
 from .study import PlanError, Study
-
-
-# derivation text: a certified number shown to 6 digits on its safe side (JSON keeps all)
-def _up(x: float) -> str:
-    return decimal_text(x, "up")
-
-
-def _down(x: float) -> str:
-    return decimal_text(x, "down")
-
 
 __all__ = ["PlanResult", "plan", "TIGHT_MAX_RUNS", "DELTA_GRID"]
 
@@ -108,11 +98,11 @@ class _Curve:
 
     def __init__(self, name: str, k_of: Callable[[float], float] | None,
                  bound: Callable[[float], Bound], links: list[Link], family: str = "first",
-                 weight: float = 1.0, unreachable: str = "") -> None:
+                 weight: float = 1.0, unreachable: str = "", hopeless: bool = False) -> None:
         self.name, self.k_of, self.bound, self.links = name, k_of, bound, links
         self.unreachable = unreachable
         #: known before any optimisation: no beta works (the theorem's regime excludes it)
-        self.hopeless = False
+        self.hopeless = hopeless
         #: curves of one family share one optimisation variable x, with beta = x * weight
         self.family, self.weight = family, weight
 
@@ -150,9 +140,7 @@ def _dp_stage_curve(stage: Stage, n: int, first: bool, iid: bool, g: DPGuarantee
                    f"about 3 eps' alpha^2/(16 n^2) for some eps' <= 1/2 (here: delta < "
                    f"{d_max:.2g} at alpha = {alpha:g})")
             hopeless = _thm31_beta_floor(n, g.delta) >= alpha
-        out = _Curve("RRST-3.1", kf, kb, links, unreachable=why)
-        out.hopeless = hopeless
-        return out
+        return _Curve("RRST-3.1", kf, kb, links, unreachable=why, hopeless=hopeless)
     k_any = pure_dp_max_information(g.eps, n)
     if first and iid and g.eps > 0:
         e = g.eps
@@ -234,8 +222,8 @@ def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | No
             else:
                 g = s.basic()
                 link = Link("DP composition of the stage", ("DR-3.16",),
-                            f"{s.runs} adaptive run{'s' if s.runs != 1 else ''}", f"({_up(g.eps)}, {_up(g.delta)})-DP",
-                            g.conditions)
+                            f"{s.runs} adaptive run{'s' if s.runs != 1 else ''}",
+                            f"({text_up(g.eps)}, {text_up(g.delta)})-DP", g.conditions)
             if g.delta > 0 and (j > 0 or not study.iid):
                 first_step = s.steps[0]
                 why = ("the data are not i.i.d. (set data.iid = true only if the records are i.i.d.)"
@@ -286,14 +274,14 @@ def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | No
     for c, b in zip(curves, bounds):
         chain.extend(c.links)
         chain.append(Link("max-information of the stage", (b.theorem,),
-                          f"beta={_up(b.beta)}", f"k <= {_up(b.k)} bits",
+                          f"beta={text_up(b.beta)}", f"k <= {text_up(b.k)} bits",
                           b.conditions + (("product inputs: first stage, i.i.d. data",)
                                           if b.product_only else ())))
     chain.append(Link("composition over stages", ("RRST-A.3",), f"{len(bounds)} stage{'s' if len(bounds) != 1 else ''}",
-                      f"k = {_up(total.k)} bits, beta = {_up(total.beta)}",
+                      f"k = {text_up(total.k)} bits, beta = {text_up(total.beta)}",
                       ("only the first stage product-only",)))
     chain.append(Link("p-value correction", ("RRST-1.3",), f"alpha={study.alpha!r}",
-                      f"gamma = {_down(gamma)}", ("gamma = (alpha - beta) / 2^k, rounded down",)))
+                      f"gamma = {text_down(gamma)}", ("gamma = (alpha - beta) / 2^k, rounded down",)))
     res = PlanResult(study.name, study.alpha, gamma, total.k, total.beta, name, tuple(chain), ())
     return gamma, res, ""
 
@@ -308,20 +296,20 @@ def _mi_route(study: Study, stages: list[Stage]) -> tuple[float, PlanResult | No
             g = s.basic()
             k = pure_dp_max_information(g.eps, study.n).k
             chain += [*s.links, Link("MI of the stage", ("DR-3.16", "RRST-1.4a"),
-                                     f"eps={_up(g.eps)}, n={study.n}", f"I <= I_inf <= {_up(k)} bits")]
+                                     f"eps={text_up(g.eps)}, n={study.n}", f"I <= I_inf <= {text_up(k)} bits")]
             total += Fraction(k)
         elif s.kind == "description":
             m = float_up(Fraction(math.log2(s.range_size)) * (1 + Fraction(1, 2**50)))
             chain += [*s.links, Link("MI of the stage", ("entropy",), f"range {s.range_size}",
-                                     f"I <= log2(range) <= {_up(m)} bits")]
+                                     f"I <= log2(range) <= {text_up(m)} bits")]
             total += Fraction(m)
         else:
             chain += s.links
             total += Fraction(s.mi_bits)
     m_tot = float_up(total)
     gamma = mi_pvalue_correction(study.alpha, m_tot)
-    chain.append(Link("chain rule and correction", ("RRST-C.2",), f"I <= {_up(m_tot)} bits",
-                      f"gamma = {_down(gamma)}", ("optimal variant",)))
+    chain.append(Link("chain rule and correction", ("RRST-C.2",), f"I <= {text_up(m_tot)} bits",
+                      f"gamma = {text_down(gamma)}", ("optimal variant",)))
     return gamma, PlanResult(study.name, study.alpha, gamma, None, None, "mutual information",
                              tuple(chain), ()), ""
 
@@ -354,11 +342,11 @@ def _pruned(study: Study, eps: float, results: list[tuple[float, PlanResult]],
     a route never makes the returned gamma invalid.)
     """
     if eps > 0.5:
-        cands.append((f"DP first stage at delta={_up(dt)} (RRST-3.1)", None,
-                      f"composed eps {_up(eps)} > 1/2: outside RRST Thm 3.1"))
+        cands.append((f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
+                      f"composed eps {text_up(eps)} > 1/2: outside RRST Thm 3.1"))
         return True
     if _thm31_beta_floor(study.n, dt) >= study.alpha:
-        cands.append((f"DP first stage at delta={_up(dt)} (RRST-3.1)", None,
+        cands.append((f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
                       f"delta too large for n = {study.n}: RRST Thm 3.1's beta >= 2 n sqrt(delta) "
                       f"= {2 * study.n * math.sqrt(dt):.3g} >= alpha"))
         return True
@@ -366,12 +354,12 @@ def _pruned(study: Study, eps: float, results: list[tuple[float, PlanResult]],
     k_floor = (study.n * c6 * math.expm1(6 * eps)
                + c6 * math.sqrt(2 * math.log(1 / study.alpha)) * math.sqrt(study.n))
     if k_floor > 1075 + math.log2(study.alpha):
-        cands.append((f"DP first stage at delta={_up(dt)} (RRST-3.1)", None,
+        cands.append((f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
                       f"cannot give a positive threshold: k >= {k_floor:.4g} bits"))
         return True
     best_g = max((r[0] for r in results), default=0.0)
     if best_g > 0 and study.alpha * 2.0 ** (-k_floor) * (1 + 1e-9) < best_g:
-        cands.append((f"DP first stage at delta={_up(dt)} (RRST-3.1)", None,
+        cands.append((f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
                       f"cannot beat the best route: k >= {k_floor:.4g} bits"))
         return True
     return False
@@ -415,25 +403,25 @@ def plan(study: Study) -> PlanResult:
                 except InvalidParameter:
                     continue
                 link = Link("optimal DP composition of the stage", ("KOV15-3.3",),
-                            f"{s0.runs} x ({e0!r}, {d0!r})", f"({_up(g.eps)}, {_up(g.delta)})-DP",
+                            f"{s0.runs} x ({e0!r}, {d0!r})", f"({text_up(g.eps)}, {text_up(g.delta)})-DP",
                             g.conditions)
             else:
                 g = compose_dp(expanded, dt)
                 link = Link("advanced DP composition of the stage", (g.theorem,),
-                            f"{s0.runs} runs", f"({_up(g.eps)}, {_up(g.delta)})-DP", g.conditions)
+                            f"{s0.runs} runs", f"({text_up(g.eps)}, {text_up(g.delta)})-DP", g.conditions)
             if g.eps == 0:  # delta_total already covers the whole privacy curve
-                cands.append((f"DP first stage at delta={_up(dt)} (RRST-3.1)", None,
+                cands.append((f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
                               "composed eps is 0: RRST Thm 3.1 needs eps > 0"))
                 continue
             if g.eps > 0.5:  # RRST Thm 3.1 needs eps <= 1/2
-                cands.append((f"DP first stage at delta={_up(dt)} (RRST-3.1)", None,
-                              f"composed eps {_up(g.eps)} > 1/2: outside RRST Thm 3.1"))
+                cands.append((f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
+                              f"composed eps {text_up(g.eps)} > 1/2: outside RRST Thm 3.1"))
                 continue
             if _pruned(study, g.eps, results, cands, dt):
                 continue
-            consider(f"DP first stage at delta={_up(dt)} (RRST-3.1)",
+            consider(f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
                      _maxinfo_route(study, stages, g, link,
-                                    f"tight DP composition (delta={_up(dt)}) then RRST Thm 3.1"))
+                                    f"tight DP composition (delta={text_up(dt)}) then RRST Thm 3.1"))
     if all(st.kind == "dp" and st.pure for st in stages) and results:
         # I <= I_inf <= k (Thm 1.4a) gives Cor C.2 a k' > k and a beta > 0, so the MI route's
         # gamma is below alpha 2^-k, which the max-information route already reaches

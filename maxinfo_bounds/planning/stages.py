@@ -31,12 +31,20 @@ from ..theorems.holdout import thresholdout_dp
 from .study import PlanError, Step, Study, where
 
 
-# derivation text: a certified number shown to 6 digits on its safe side (JSON keeps all)
-def _up(x: float) -> str:
+# derivation text (here and in routes): a certified number shown to 6 digits on its safe side
+# (JSON keeps the full double)
+def text_up(x: float) -> str:
+    """An upper bound (k, beta, eps, delta) as derivation text, rounded up."""
     return decimal_text(x, "up")
 
 
-__all__ = ["Link", "Stage", "DP_TYPES", "stages_of", "step_dp", "MAX_DESCRIPTION_BITS"]
+def text_down(x: float) -> str:
+    """A threshold as derivation text, rounded down."""
+    return decimal_text(x, "down")
+
+
+__all__ = ["Link", "Stage", "DP_TYPES", "stages_of", "step_dp", "MAX_DESCRIPTION_BITS",
+           "text_up", "text_down"]
 
 #: a description stage above this many bits of output is refused (its bound is vacuous)
 MAX_DESCRIPTION_BITS = 100_000
@@ -97,7 +105,7 @@ def step_dp(study: Study, i: int, st: Step) -> tuple[DPGuarantee, Link]:
         raise PlanError(at, str(exc)) from None
     inputs = ", ".join(f"{k}={v!r}" for k, v in p.items())
     return g, Link(st.label or f"steps[{i}] ({st.type})", (g.theorem,), inputs,
-                   f"({_up(g.eps)}, {_up(g.delta)})-DP per run", g.conditions)
+                   f"({text_up(g.eps)}, {text_up(g.delta)})-DP per run", g.conditions)
 
 
 DP_TYPES = {"laplace", "gaussian", "exponential", "report_noisy_max", "sparse_vector",
@@ -165,7 +173,7 @@ def stages_of(study: Study) -> list[Stage]:
             m_total = float_up(Fraction(st.params["mi_bits"]) * st.times)
             stages.append(Stage("mi", [i], [Link(st.label or f"steps[{i}] ({st.type})", ("RRST-1.5a",),
                                                   f"mi_bits={st.params['mi_bits']!r}, times={st.times}",
-                                                  f"I <= {_up(m_total)} bits (chain rule)")],
+                                                  f"I <= {text_up(m_total)} bits (chain rule)")],
                                  mi_bits=m_total))
     return stages
 
