@@ -28,6 +28,11 @@ from typing import Any
 
 import sympy
 
+from maxinfo_bounds import arith
+from maxinfo_bounds.theorems import generalization, holdout, mutual_info, pvalues
+from maxinfo_bounds.theorems.dp_accounting import composition as dp_composition
+from maxinfo_bounds.theorems.maxinfo_dp import approx, pure
+
 from .codes import ball_volume
 from .interval import Verdict, certify_inequality, check_identity
 from .progress import Progress
@@ -64,6 +69,16 @@ class Claim:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def body(f: arith.Formula, *args: Any) -> Any:
+    """A calculator formula's own body, evaluated symbolically (the SYMPY context)."""
+    return f.body(arith.SYMPY, *args, **f.kwargs)
+
+
+def thm31(variant: str, part: str) -> Any:
+    """The calculator's RRST Thm 3.1 body (``w`` stands for delta_hat)."""
+    return body(approx.THM31[(variant, part)], eps, delta, n, t, w)
+
+
 CLAIMS: list[Claim] = [
     Claim("RRST-1.3.gamma", "RRST Thm 1.3 (proof, last line)",
           "2^k * gamma + beta = alpha at gamma = (alpha - beta)/2^k", "identity",
@@ -82,11 +97,6 @@ CLAIMS: list[Claim] = [
           "6 eps (e^{6 eps} - 1) <= 72 eps^2 for eps in (0, 0.2094]", "inequality",
           lambda: 72 - 6 * (sympy.exp(6 * eps) - 1) / eps, {"eps": (1e-6, 0.2094)},
           note="the calculator's sound variant keeps Lemma 3.7's exact form instead"),
-    Claim("RRST-3.1.choice.dhat", "RRST Thm 3.1 proof, final parameter choice",
-          "delta_hat = sqrt(eps delta)/15 <= eps/15 (Lemma 3.7's range) when delta = rho eps, "
-          "rho in (0, 1]", "precondition",
-          lambda: eps * (1 - sympy.sqrt(rho)) / 15,   # sqrt(eps * rho eps) = eps sqrt(rho)
-          {"eps": (1e-6, 0.5), "rho": (1e-12, 1.0)}),
     Claim("RRST-3.1.L3.7.log1m", "RRST Lemma 3.7 (bound on E[Z_i] outside X(a, x))",
           "-ln(1 - u) <= u + 2 u^2 for u = e^{3 eps} q + delta_hat in [0, 1/2]", "inequality",
           lambda: u + 2 * u**2 + sympy.log(1 - u), {"u": (0.0, 0.5)},
@@ -119,10 +129,13 @@ CLAIMS: list[Claim] = [
           "inequality", lambda: 6 * eps - log2(sympy.exp(6 * eps)), {"eps": (1e-6, 0.5)},
           expected="refuted", sound="RRST-3.1.log-base.sound",
           note="the sound variant uses 6 eps log2(e) bits (docs/errata.md, Thm 3.1 log bases)"),
-    Claim("RRST-3.1.log-base.sound", "RRST Lemma 3.7 / Azuma, in bits",
-          "log2(e^{6 eps}) <= 6 eps log2(e)", "inequality",
-          lambda: 6 * eps / sympy.log(2) - log2(sympy.exp(6 * eps)) + 0 * eps,
-          {"eps": (1e-6, 0.5)}, note="an identity in fact (equality), certified exactly"),
+    Claim("RRST-3.1.log-base.sound", "RRST Lemma 3.7 / Azuma, in bits: the calculator's Thm 3.1",
+          "d k/dt = 6 eps log2(e) sqrt(n) for the calculator's sound Thm 3.1 k (Azuma with |Z_i| <= "
+          "6 eps nats = 6 eps log2(e) bits)", "identity",
+          lambda: (sympy.diff(thm31("sound", "k"), t), 6 * eps * sympy.sqrt(n) / sympy.log(2)),
+          {"eps": (1e-3, 0.5), "delta": (1e-12, 1e-6), "n": (1.0, 1e4), "t": (0.1, 10.0),
+           "w": (1e-4, 0.03)},
+          note="w stands for delta_hat; the refuted claim above is the paper's 6 eps"),
     Claim("RRST-3.1.C3.6", "RRST Claim 3.6 (last line)",
           "1 - (1 - delta'')(1 - delta') = delta' + delta'' - delta' delta''", "identity",
           lambda: (1 - (1 - dp2) * (1 - dp1), dp1 + dp2 - dp1 * dp2),
@@ -166,10 +179,11 @@ CLAIMS: list[Claim] = [
           "inequality",
           lambda: log2(alpha) - (2 / alpha) * (m + sympy.Rational(54, 100)) + m / alpha**2,
           {"alpha": (1e-4, 0.05), "m": (0.1, 100.0)}),
-    Claim("RRST-B.1.0.37", "RRST Lemma B.1 (its constant)",
-          "(1/2 - delta)/sqrt(ln(1/delta)/2) >= 0.37 at the proof's delta = 0.08", "inequality",
-          lambda: (sympy.Rational(1, 2) - delta) / sympy.sqrt(sympy.log(1 / delta) / 2)
-          - sympy.Rational(37, 100), {"delta": (0.08, 0.08)},
+    Claim("RRST-B.1.0.37", "RRST Lemma B.1 (its constant), on the calculator's body",
+          "sqrt(n) B1(delta = 0.08, n) >= 0.37 for every n in [1, 1e6], where B1 is the "
+          "calculator's (1/2 - delta)/sqrt((n/2) ln(1/delta))", "inequality",
+          lambda: sympy.sqrt(n) * body(generalization.B1, sympy.Rational(2, 25), n)
+          - sympy.Rational(37, 100), {"n": (1.0, 1e6)},
           note="0.373741 at delta = 0.08; the best delta (0.0840) gives 0.373810"),
     Claim("RRST-3.1.azuma.t", "RRST Thm 3.1 proof, final choice t = eps sqrt(2n)",
           "e^{-t^2/2} = e^{-eps^2 n} and 6 t eps sqrt(n) = 6 sqrt(2) eps^2 n at t = eps sqrt(2n)",
@@ -210,24 +224,19 @@ CLAIMS: list[Claim] = [
                    1 - (2 * delta / w + 2 * delta * sympy.exp(eps) / (sympy.exp(eps) - 1))),
           {"eps": (0.001, 0.5), "delta": (1e-12, 0.1), "w": (1e-9, 0.03)},
           note="w stands for delta_hat"),
-    Claim("RRST-4.1.eq15", "RRST eq. (15)",
-          "sum_{i<=s} C(n, i) <= s C(n, s) (integers 1 <= s <= n/2, n <= 200)", "finite",
+    Claim("RRST-4.1.eq15", "RRST eq. (15), on the proof's range s = (t-1)/4 >= 8",
+          "sum_{i<=s} C(n, i) <= s C(n, s) (integers 8 <= s <= n/2, n <= 200)", "finite",
           lambda: (lambda n, s: ball_volume(n, s) <= s * math.comb(n, s),
-                   [{"n": nn, "s": ss} for nn in range(2, 201) for ss in range(1, nn // 2 + 1)]),
-          {}, expected="refuted", sound="RRST-4.1.eq15.sound",
-          note="fails at s = 1 (1 + n > n); the theorem uses s = (t-1)/4 >= 8"),
-    Claim("RRST-4.1.eq15.sound", "RRST eq. (15), for s >= 2 and n >= 3s",
+                   [{"n": nn, "s": ss} for nn in range(16, 201) for ss in range(8, nn // 2 + 1)]),
+          {}, expected="holds on the range",
+          note="false at s = 1 (1 + n > n), which the proof never uses (not an erratum)"),
+    Claim("RRST-4.1.eq15.all-n", "RRST eq. (15), every n >= 3s, s >= 8",
           "the geometric bound sum_{i<=s} C(n, i) <= C(n, s)(n - s + 1)/(n - 2s + 1) is at most "
-          "s C(n, s): (lam s - s + 1)/(lam s - 2s + 1) <= s for s >= 2, lam = n/s >= 3",
+          "s C(n, s): (lam s - s + 1)/(lam s - 2s + 1) <= s for s >= 8, lam = n/s >= 3",
           "inequality",
           lambda: t - (lam * t - t + 1) / (lam * t - 2 * t + 1),
-          {"t": (2.0, 1e4), "lam": (3.0, 1e6)},
+          {"t": (8.0, 1e4), "lam": (3.0, 1e6)},
           note="t stands for s; the ratio C(n, i-1)/C(n, i) = i/(n - i + 1) <= s/(n - s + 1)"),
-    Claim("RRST-3.1.L3.7.dh-term", "RRST Lemma 3.7 (the delta_hat term of eq. (7))",
-          "6 eps e^{6 eps} 4 dh/(1 - e^{-3 eps}) <= 24 e^{6 eps} dh/(1 - e^{-3 eps}) for eps <= 1/2 "
-          "(divided by 24 e^{6eps} dh/(1 - e^{-3eps}))", "inequality",
-          lambda: 1 - eps, {"eps": (1e-6, 0.5)},
-          note="after dividing by the positive common factor the step is eps <= 1"),
     Claim("RRST-4.1.part3.final", "RRST Thm 4.1 proof, part 3 (last line)",
           "n + log2(1 - delta - beta) >= n - 1 for beta <= 1/2 - delta (beta = theta(1/2 - delta))",
           "inequality",
@@ -237,8 +246,10 @@ CLAIMS: list[Claim] = [
     Claim("Notes-Thresholdout.pure", "Notes, Thresholdout lemma (pure part)",
           "each over-threshold answer costs (1/n)/(2 sigma) + 2(1/n)/(4 sigma) + (1/n)/sigma = "
           "2/(sigma n): AboveThreshold (DR Thm 3.23) plus the noisy answer (Laplace)", "identity",
-          lambda: ((1 / n) / (2 * tau) + 2 * (1 / n) / (4 * tau) + (1 / n) / tau, 2 / (tau * n)),
-          {"tau": (1e-4, 1.0), "n": (1.0, 1e6)}, note="tau stands for sigma"),
+          lambda: ((1 / n) / (2 * tau) + 2 * (1 / n) / (4 * tau) + (1 / n) / tau,
+                   body(holdout.THRESHOLDOUT, 1, tau, n)),
+          {"tau": (1e-4, 1.0), "n": (1.0, 1e6)},
+          note="tau stands for sigma; the right side is the calculator's formula at B = 1"),
     Claim("RRST-4.1.t33", "RRST §4.2 (setting t)",
           "t = 8 log2(1/delta)/eps + 1 >= 33 for eps <= 1/2, delta <= 1/4", "inequality",
           lambda: 8 * log2(1 / delta) / eps + 1 - 33,
@@ -294,6 +305,75 @@ CLAIMS: list[Claim] = [
           {"x": (1e-9, 0.5), "B": (1.0, 1e4), "delta": (1e-12, 0.5)},
           constraints=lambda: (1 - x * sympy.sqrt(8 * B * sympy.log(2 / delta)),),
           note="valid where the Notes' eps <= 1 (Dwork-Roth Cor 3.21's condition)"),
+    # -- the calculator's own formula bodies against the papers' text (a wrong calculator
+    #    formula is a refuted claim; the rows above check the papers' proof steps themselves)
+    Claim("calc.RRST-1.3", "RRST Thm 1.3 (proof, last line), on the calculator's body",
+          "2^k gamma + beta = alpha for the calculator's gamma(alpha, k, beta), alpha = beta + x > beta",
+          "identity", lambda: (2**k * body(pvalues.PVALUE_CORRECTION, beta + x, k, beta) + beta,
+                               beta + x),
+          {"x": (1e-6, 1.0), "k": (0.0, 50.0), "beta": (0.0, 1.0)}),
+    Claim("calc.RRST-1.4a", "RRST Thm 1.4 (first part), on the calculator's body",
+          "the calculator's k(eps, n) = log2(e^{eps n}) bits (ratio e^{eps n} in bits)", "identity",
+          lambda: (body(pure.PURE_DP, eps, n), log2(sympy.exp(eps * n))),
+          {"eps": (1e-3, 2.0), "n": (1.0, 1e4)}),
+    Claim("calc.RRST-1.4b", "RRST Thm 1.4 (second part), on the calculator's body",
+          "the calculator's k(eps, n, beta) = log2(e)(eps^2 n/2 + eps sqrt(n ln(2/beta)/2)) bits",
+          "identity",
+          lambda: (body(pure.PURE_DP_PRODUCT, eps, n, beta),
+                   (eps**2 * n / 2 + eps * sympy.sqrt(n * sympy.log(2 / beta) / 2)) / sympy.log(2)),
+          {"eps": (1e-3, 2.0), "n": (1.0, 1e4), "beta": (1e-9, 0.5)}),
+    Claim("calc.RRST-1.5a", "RRST Lemma 1.5 (first part), on the calculator's bodies",
+          "the calculator's curve f_k(b) = k b + (1 - b) log2(1 - b) (App. C, (24) with Jensen) and "
+          "its beta(k) = (m + 0.54)/k", "identity",
+          lambda: (body(mutual_info.MI_CURVE, y, k) + body(mutual_info.MI_PAPER_BETA, m, k),
+                   k * y + (1 - y) * log2(1 - y) + (m + sympy.Rational(54, 100)) / k),
+          {"y": (1e-9, 0.99), "k": (0.01, 100.0), "m": (0.0, 100.0)}, note="y stands for beta"),
+    Claim("calc.RRST-1.5a.paper-beta", "RRST Lemma 1.5 (first part): the paper's beta(k) is valid",
+          "f_k(beta(k)) >= m for the calculator's f_k and beta(k) = (m + 0.54)/k < 1 "
+          "(k = (m + 0.54)/y, y in (0, 1)), so beta(k) >= beta*(k)", "inequality",
+          lambda: body(mutual_info.MI_CURVE,
+                       body(mutual_info.MI_PAPER_BETA, m, (m + sympy.Rational(54, 100)) / y),
+                       (m + sympy.Rational(54, 100)) / y) - m,
+          {"y": (1e-9, 1 - 1e-9), "m": (0.0, 100.0)}),
+    Claim("calc.RRST-C.2", "RRST Cor C.2 = Lemma 1.5 then Thm C.1, on the calculator's bodies",
+          "gamma(alpha, k, beta(k)) at k = 2(m + 0.54)/alpha equals the calculator's closed form "
+          "(alpha/2) 2^{-(2/alpha)(m + 0.54)}", "identity",
+          lambda: (body(pvalues.PVALUE_CORRECTION, alpha,
+                        2 * (m + sympy.Rational(54, 100)) / alpha,
+                        body(mutual_info.MI_PAPER_BETA, m, 2 * (m + sympy.Rational(54, 100)) / alpha)),
+                   body(pvalues.MI_PVALUE_PAPER, alpha, m)),
+          {"alpha": (1e-3, 1.0), "m": (0.0, 20.0)}),
+    Claim("calc.RRST-C.3", "RRST Thm C.3 (Russo & Zou Prop. 7), on the calculator's body",
+          "the calculator's level bound is gamma + sqrt(m_nats/ln(1/(2 gamma))) with m_nats = "
+          "m ln 2 (Russo-Zou's logarithms are natural)", "identity",
+          lambda: (body(pvalues.RZ_LEVEL, y, m), y + sympy.sqrt(m * sympy.log(2) / sympy.log(1 / (2 * y)))),
+          {"y": (1e-9, 0.49), "m": (0.0, 100.0)}, note="y stands for gamma"),
+    Claim("calc.DR-3.20", "Dwork-Roth Thm 3.20 (advanced composition), on the calculator's body",
+          "k steps of eps: eps' = sqrt(2 k ln(1/delta')) eps + k eps (e^eps - 1)", "identity",
+          lambda: (body(dp_composition.ADVANCED, delta, eps, k),
+                   sympy.sqrt(2 * k * sympy.log(1 / delta)) * eps + k * eps * (sympy.exp(eps) - 1)),
+          {"delta": (1e-12, 0.5), "eps": (1e-4, 1.0), "k": (1.0, 1e4)}),
+    Claim("calc.DFHPRR-4.hoeffding", "DFHPRR Thm 4 with Hoeffding, on the calculator's body",
+          "the calculator's failure probability is 2^k 2 e^{-2 tau^2 n} + beta", "identity",
+          lambda: (body(generalization.HOEFFDING, k, beta, tau, n),
+                   2**k * 2 * sympy.exp(-2 * tau**2 * n) + beta),
+          {"k": (0.0, 50.0), "beta": (0.0, 1.0), "tau": (1e-3, 0.5), "n": (1.0, 1e4)}),
+    Claim("calc.RRST-3.1.paper-beta", "RRST Thm 3.1 (statement's beta), on the calculator's body",
+          "beta = e^{-t^2/2} + n(delta' + delta''), delta' = 2 delta/dh + 2 delta/(1 - e^{-eps}), "
+          "delta'' = 2 dh/(1 - e^{-3 eps}) (Claims 3.4, 3.5)", "identity",
+          lambda: (thm31("paper", "beta"),
+                   sympy.exp(-t**2 / 2) + n * (2 * delta / w + 2 * delta / (1 - sympy.exp(-eps))
+                                               + 2 * w / (1 - sympy.exp(-3 * eps)))),
+          {"eps": (1e-3, 0.5), "delta": (1e-12, 1e-6), "n": (1.0, 1e4), "t": (0.1, 10.0),
+           "w": (1e-4, 0.03)}, note="w stands for delta_hat"),
+    Claim("calc.RRST-3.1.sound-beta", "RRST Claim 3.6 (union bound), the calculator's sound beta",
+          "the calculator's sound beta = e^{-t^2/2} + n(delta' + delta'' - delta' delta'') "
+          "(Claim 3.6's last line), the paper's beta minus n delta' delta''", "identity",
+          lambda: (thm31("paper", "beta") - thm31("sound", "beta"),
+                   n * (2 * delta / w + 2 * delta / (1 - sympy.exp(-eps)))
+                   * (2 * w / (1 - sympy.exp(-3 * eps)))),
+          {"eps": (1e-3, 0.5), "delta": (1e-12, 1e-6), "n": (1.0, 1e4), "t": (0.1, 10.0),
+           "w": (1e-4, 0.03)}, note="w stands for delta_hat"),
 ]
 
 

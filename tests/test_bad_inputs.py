@@ -407,6 +407,8 @@ def _api_cases() -> list[tuple[str, object, str]]:
         ("mi m<0", lambda: mb.mi_pvalue_correction(0.05, -1.0), "m"),
         ("mi m nan", lambda: mb.mi_pvalue_correction(0.05, float("nan")), "m"),
         ("russo-zou alpha<0", lambda: mb.russo_zou_pvalue_correction(-0.1, 1.0), "alpha"),
+        ("russo-zou alpha>1", lambda: mb.russo_zou_pvalue_correction(1.5, 1.0), "alpha"),
+        ("russo-zou alpha>1, m=0", lambda: mb.russo_zou_pvalue_correction(1.0000001, 0.0), "alpha"),
         ("mi->maxinfo k<=0", lambda: mb.mi_to_approx_max_information(1.0, 0.0), "k"),
         ("maxinfo->mi beta 2", lambda: mb.approx_max_information_to_mi(1.0, 2.0, 10), "beta"),
         ("maxinfo->mi support 0", lambda: mb.approx_max_information_to_mi(1.0, 0.01, 0),

@@ -54,3 +54,68 @@ def test_run_claims_cli(tmp_path):
     recs = json.loads(js.read_text())
     assert len(recs) == len(CLAIMS) and {"id", "location", "verdict", "seconds"} <= set(recs[0])
     assert "RRST-4.1.eq17.n" in (tmp_path / "claims" / "report.md").read_text()
+
+
+# ------------------------------------------------------------------------------------------
+# the claims hold the calculator's own formulas: a planted bug in one is a refuted claim
+
+
+def _mutant(func, old, new):
+    """``func`` recompiled from its source with ``old`` replaced once by ``new`` (a realistic
+    single-point bug), in the function's own module globals."""
+    import inspect
+    import textwrap
+
+    src = textwrap.dedent(inspect.getsource(func))
+    assert src.count(old) == 1, (func.__name__, old)
+    ns: dict = {}
+    exec(compile(src.replace(old, new), f"<mutant of {func.__name__}>", "exec"), func.__globals__, ns)
+    return ns[func.__name__]
+
+
+def _replace_body(formula, body):
+    import dataclasses
+
+    return dataclasses.replace(formula, body=body)
+
+
+MUTANTS = [
+    # (claim refuting it, where the formula lives, key, function, old text, new text)
+    ("RRST-3.1.log-base.sound", "approx.THM31", ("sound", "k"), "_thm31_body",
+     "c6 = 6 * eps * c.log2e", "c6 = 6 * eps"),                  # Claim 3.5's log-base error
+    ("calc.RRST-1.4a", "pure", "PURE_DP", "_pure_body", "eps * n * c.log2e", "eps * n"),
+    ("calc.RRST-1.4b", "pure", "PURE_DP_PRODUCT", "_product_body", "eps * eps * n / 2", "eps * eps * n"),
+    ("calc.RRST-1.3", "pvalues", "PVALUE_CORRECTION", "_gamma_body", "c.exp2(-k)", "c.exp2(-k + 1)"),
+    ("calc.RRST-1.5a", "mutual_info", "MI_CURVE", "_curve_body", "(1 - b) * c.log1p(-b) * c.log2e",
+     "(1 - b) * c.log1p(-b)"),
+    ("calc.RRST-C.2", "pvalues", "MI_PVALUE_PAPER", "_mi_paper_body", "alpha / 2 *", "alpha *"),
+    ("calc.RRST-C.3", "pvalues", "RZ_LEVEL", "_rz_level_body", "m * c.ln2", "m"),
+    ("calc.DR-3.20", "dp_composition", "ADVANCED", "_advanced_body", "2 * c.log(1 / delta_prime)",
+     "c.log(1 / delta_prime)"),
+    ("calc.DFHPRR-4.hoeffding", "generalization", "HOEFFDING", "_hoeffding_body", "- 2 * tau * tau * n",
+     "- 2 * tau * n"),
+    ("calc.RRST-3.1.sound-beta", "approx.THM31", ("sound", "beta"), "_thm31_body",
+     "n * (d1 * (1 - d2) + d2)", "n * (d1 + d2) / 2"),
+    ("RRST-B.1.0.37", "generalization", "B1", "_b1_body", "c.sqrt(n / 2 *", "c.sqrt(n *"),
+]
+
+
+@pytest.mark.parametrize("claim_id, where, key, func, old, new", MUTANTS, ids=[m[0] + ":" + m[3] for m in MUTANTS])
+def test_calculator_mutant_is_a_refuted_claim(monkeypatch, claim_id, where, key, func, old, new):
+    """Plant one realistic bug in a calculator formula (its own module, through the same
+    Formula object the evaluators use) and run the claims campaign's check: the claim that
+    holds that formula against the paper must come back refuted (and certified without it)."""
+    from proofs_checks import claims
+
+    claim = next(c for c in CLAIMS if c.id == claim_id)
+    assert check_claim(claim).status == "certified"
+    modname, _, dict_name = where.partition(".")
+    mod = getattr(claims, modname)
+    if dict_name:
+        table = getattr(mod, dict_name)
+        f = table[key]
+        monkeypatch.setitem(table, key, _replace_body(f, _mutant(getattr(mod, func), old, new)))
+    else:
+        f = getattr(mod, key)
+        monkeypatch.setattr(mod, key, _replace_body(f, _mutant(getattr(mod, func), old, new)))
+    assert check_claim(claim).status == "refuted", claim_id

@@ -147,6 +147,20 @@ def test_hockey_stick_is_sup_over_events(pq, c):
     assert hockey_stick(p, q, c) == hockey_stick_all_events(p, q, c)  # brute force
 
 
+
+def test_float_paths_by_hand_on_an_asymmetric_pair():
+    """Float paths of tv_distance and hockey_stick on a pair where P and Q cannot be swapped
+    unnoticed (a symmetric pair hides a swap; the exact-mode tests do not reach the float path)."""
+    p, q = [0.5, 0.3, 0.2], [0.1, 0.2, 0.7]
+    # hand: |0.4| + |0.1| + |-0.5| = 1, halved
+    assert tv_distance(p, q) == pytest.approx(0.5, rel=1e-15)
+    assert tv_distance([0.75, 0.25], [0.25, 0.75]) == pytest.approx(0.5, rel=1e-15)
+    # hand: max(0, 0.5 - 0.15) + max(0, 0.3 - 0.3) + max(0, 0.2 - 1.05) = 0.35;
+    # swapped (Q against P): 0 + 0 + (0.7 - 0.3) = 0.4
+    assert hockey_stick(p, q, 1.5) == pytest.approx(0.35, rel=1e-14)
+    assert hockey_stick(q, p, 1.5) == pytest.approx(0.4, rel=1e-14)
+    assert hockey_stick(p, q, 0.0) == pytest.approx(1.0, rel=1e-15)   # c = 0: all of P
+
 # ------------------------------------------------------------------------------------------
 # large tables: the partial-sort path against an independent characterisation
 

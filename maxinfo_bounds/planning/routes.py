@@ -59,7 +59,7 @@ from ..theorems.maxinfo_dp import (
     thm31_implied_float_k,
 )
 from ..theorems.mutual_info import PAPER_CONSTANT, mi_k_float, mi_to_approx_max_information
-from ..theorems.pvalues import mi_pvalue_correction, pvalue_correction
+from ..theorems.pvalues import mi_pvalue_choice, pvalue_correction
 from .stages import Link, Stage, stages_of, text_down, text_up
 from .study import PlanError, Study
 
@@ -307,9 +307,12 @@ def _mi_route(study: Study, stages: list[Stage]) -> tuple[float, PlanResult | No
             chain += s.links
             total += Fraction(s.mi_bits)
     m_tot = float_up(total)
-    gamma = mi_pvalue_correction(study.alpha, m_tot)
+    choice = mi_pvalue_choice(study.alpha, m_tot)
+    gamma = choice.gamma
+    how = ("paper closed form",) if choice.k is None or choice.beta is None else (
+        f"optimal variant: k = {text_up(choice.k)} bits, beta*(k) <= {text_up(choice.beta)}",)
     chain.append(Link("chain rule and correction", ("RRST-C.2",), f"I <= {text_up(m_tot)} bits",
-                      f"gamma = {text_down(gamma)}", ("optimal variant",)))
+                      f"gamma = {text_down(gamma)}", how))
     return gamma, PlanResult(study.name, study.alpha, gamma, None, None, "mutual information",
                              tuple(chain), ()), ""
 

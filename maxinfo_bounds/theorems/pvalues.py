@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 
@@ -31,7 +31,8 @@ from ..types import FloatArray, RealLike, RealOrArray
 from .mutual_info import PAPER_CONSTANT, mi_beta_exact, mi_beta_float
 from .registry import Param, Theorem, register
 
-__all__ = ["pvalue_correction", "mi_pvalue_correction", "russo_zou_pvalue_correction"]
+__all__ = ["pvalue_correction", "mi_pvalue_correction", "mi_pvalue_choice", "MiChoice",
+           "russo_zou_pvalue_correction"]
 
 
 ALPHA = Param("alpha", Real(0, 1), "significance level")
@@ -182,22 +183,48 @@ def mi_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, variant: str = "
         return np.array([mi_pvalue_correction(float(x), float(y), variant=variant, dps=dps)
                          for x, y in zip(aa.ravel(), ma.ravel())]).reshape(aa.shape)
     ax, mx = ALPHA.check(alpha), M_BITS.check(m)
+    if variant == "paper":
+        return 0.0 if ax == 0 else max(MI_PVALUE_PAPER.down(ax, mx, prec=iv_prec(dps)), 0.0)
+    return mi_pvalue_choice(ax, mx, dps=dps).gamma
+
+
+class MiChoice(NamedTuple):
+    """The certificate of an optimal Cor C.2 correction: ``gamma <= (alpha - beta) 2^-k`` with
+    ``beta >= beta*(k)`` (certified), or the paper's closed form when nothing beats it."""
+
+    gamma: float
+    #: the max-information level used, bits (None: the paper's closed form was best)
+    k: float | None
+    #: the certified upper bound on beta*(k) used with it (None with k None)
+    beta: float | None
+
+
+def mi_pvalue_choice(alpha: RealLike, m: RealLike, *, dps: int = 30) -> MiChoice:
+    """The optimal variant of :func:`mi_pvalue_correction` with its certificate: the ``k`` it
+    chose and the certified ``beta*(k)`` (RRST Lemma 1.5's exact curve) it used, so a caller
+    (the planner's derivation, a referee) can check ``gamma <= (alpha - beta) 2^-k`` itself.
+
+    >>> c = mi_pvalue_choice(0.05, 1.0)
+    >>> c.gamma <= (0.05 - c.beta) * 2 ** -c.k
+    True
+    """
+    ax, mx = ALPHA.check(alpha), M_BITS.check(m)
     a, mf = float(ax), float(mx)   # the search; the closed form reads the exact inputs
     if a == 0.0:
-        return 0.0
-    g_paper = max(MI_PVALUE_PAPER.down(ax, mx, prec=iv_prec(dps)), 0.0)
-    if variant == "paper":
-        return g_paper
+        return MiChoice(0.0, None, None)
+    best = MiChoice(max(MI_PVALUE_PAPER.down(ax, mx, prec=iv_prec(dps)), 0.0), None, None)
+
     def neg_log_gamma(k: float) -> float:
         b = mi_beta_float(mf, k) if k > 0 else 1.0
         return math.inf if b >= a else -(math.log2(a - b) - k)
 
     k_paper = 2 * (mf + PAPER_CONSTANT) / a
-    best = g_paper
     for k in (*minimise(neg_log_gamma, max(mf / a, 1e-9), 4 * k_paper + 64), k_paper):
         b = mi_beta_exact(mx, k, dps=dps)   # certified at the exact m and alpha
         if b < ax:
-            best = max(best, pvalue_correction(ax, k, b, dps=dps))
+            g = pvalue_correction(ax, k, b, dps=dps)
+            if g > best.gamma:
+                best = MiChoice(g, k, b)
     return best
 
 

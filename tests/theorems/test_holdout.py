@@ -136,6 +136,24 @@ def test_dp_parameters():
         g.dp_guarantee()
 
 
+
+@pytest.mark.parametrize("B, s, n, d", [(100, 0.01, 10_000, 1e-6), (1000, 0.05, 50_000, 1e-9),
+                                         (3, 0.2, 100, 1e-3), (400, 0.002, 10**6, 1e-12)])
+def test_sound_thresholdout_eps_against_hand_composition(B, s, n, d):
+    """The sound (eps, delta) of Thresholdout against Dwork & Roth Thm 3.16 / 3.20 written out
+    here at 50 digits with the per-answer cost 2/(sigma n) of the Notes' lemma (Laplace
+    AboveThreshold 1/(sigma n) plus the noisy answer 1/(sigma n)), not through the package's
+    composition code."""
+    with mpmath.workdps(DPS):
+        e0 = mp(2) / (mp(s) * n)
+        basic = B * e0
+        adv = mpmath.sqrt(2 * B * mpmath.log(1 / mp(d))) * e0 + B * e0 * mpmath.expm1(e0)
+        ref = min(basic, adv)
+        g = thresholdout_dp(B, s, n, delta=d)
+        assert g.delta <= d
+        check_up(g.eps, ref, 2**-40)
+
+
 def test_theorem9_parameters():
     p = thresholdout_theorem9(0.01, 1000, 10, 0.05)
     assert p.threshold == 0.0075

@@ -19,6 +19,7 @@ from maxinfo_bounds.theorems.composition import compose_max_information
 from maxinfo_bounds.theorems.maxinfo_dp import pure_dp_max_information, pure_dp_max_information_product
 from maxinfo_bounds.theorems.mutual_info import mi_beta_exact, mi_to_approx_max_information
 from maxinfo_bounds.theorems.pvalues import (
+    mi_pvalue_choice,
     mi_pvalue_correction,
     pvalue_correction,
     russo_zou_pvalue_correction,
@@ -95,6 +96,40 @@ def test_mi_pvalue_optimal_dominates_and_is_valid(a, m):
     assert opt >= best * (1 - 1e-6)  # the optimiser is at least as good as a fine grid
 
 
+def _beta_star_50(m, k):
+    """beta*(k) = max{b in [0, 1]: k b + (1 - b) log2(1 - b) <= m} at 50 digits, by bisection
+    written here (the curve is convex from f(0) = 0, so past its minimum it crosses m once)."""
+    with mpmath.workdps(DPS + 10):
+        K, M = mp(k), mp(m)
+        f = lambda b: K * b + (1 - b) * mpmath.log(1 - b) / mpmath.log(2)  # noqa: E731
+        lo = max(mp(0), 1 - mpmath.power(2, K - 1 / mpmath.log(2)))   # the minimum (f <= 0 <= m)
+        hi = 1 - mpmath.mpf(10) ** -(DPS + 5)
+        if f(hi) <= M:
+            return mp(1), mp(1)
+        for _ in range(260):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if f(mid) <= M else (lo, mid)
+        return lo, hi   # beta* in [lo, hi], hi - lo = 2^-260 (lo = 0 exactly when m = 0 < f)
+
+
+@pytest.mark.parametrize("a, m", [(0.05, 1.0), (0.05, 0.05), (0.01, 0.05), (0.1, 5.0), (0.05, 0.0),
+                                  (0.2, 0.3), (0.01, 3.0), (0.5, 10.0), (0.05, 1e-6), (0.1, 0.7),
+                                  (0.03, 2.5), (0.3, 0.01), (0.07, 0.2), (0.02, 0.9), (0.15, 4.0),
+                                  (0.05, 20.0)])
+def test_mi_pvalue_certificate_against_50_digit_beta_star(a, m):
+    """The optimal correction's certificate (k, beta) holds against beta*(k) found here at 50
+    digits: beta is at or above the true root and gamma <= (alpha - beta*) 2^-k. A plain float
+    root in place of the certified one lands below the true root about half the time."""
+    c = mi_pvalue_choice(a, m)
+    assert c.gamma == mi_pvalue_correction(a, m)
+    assert c.k is not None and c.beta is not None   # the exact curve beats the closed form here
+    lo, hi = _beta_star_50(m, c.k)
+    assert mp(c.beta) >= hi or (lo == 0 and c.beta == 0), (c.k, c.beta, lo, hi)
+    assert mp(c.beta) - lo <= lo * 1e-12 + mpmath.mpf(10) ** -300   # and tight
+    with mpmath.workdps(DPS):
+        assert mp(c.gamma) <= (mp(a) - hi) * mpmath.power(2, -mp(c.k))
+
+
 def test_russo_zou_root_and_envelope():
     for a, m in [(0.05, 0.05), (0.05, 1.0), (0.2, 0.5), (0.01, 0.001)]:
         g = russo_zou_pvalue_correction(a, m)
@@ -107,6 +142,10 @@ def test_russo_zou_root_and_envelope():
         # RRST's envelope: gamma_RZ <= min(alpha/2, exp(-m_nats/alpha^2)/2)
         assert g <= min(a / 2, 0.5 * math.exp(-m * math.log(2) / a**2))
     assert russo_zou_pvalue_correction(0.05, 0.0) == 0.05
+    # alpha = 0: Pr[p <= gamma] <= 0 only at gamma = 0 (gamma + sqrt(...) > gamma for m > 0)
+    assert russo_zou_pvalue_correction(0.0, 1.0) == 0.0
+    assert russo_zou_pvalue_correction(0.0, 0.0) == 0.0
+    assert russo_zou_pvalue_correction(1.0, 0.0) == 1.0    # the range's closed end
 
 
 def test_russo_zou_statement_is_what_the_evaluator_solves():
