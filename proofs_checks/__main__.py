@@ -11,6 +11,10 @@
     proofs-checks run fuzz [--out DIR] [--points N] [--seed S] [--workers W] [--quick]
     proofs-checks run all [--out DIR] [--json PATH] [--quick]
 
+Every resumable campaign also takes ``--fresh`` (reuse nothing). Without it, a record in
+``--out`` is reused only when its configuration and the code's identity (the version and a
+hash of the sources, :func:`proofs_checks.report.code_identity`) both match.
+
 Exit status 0 when every check passed, 1 when a check failed, 2 on bad arguments.
 """
 
@@ -63,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--points", type=int, default=None,
                    help=f"fuzz: input points in total (default {fuzz.DEFAULT_POINTS:,}; "
                         f"{fuzz.QUICK_POINTS:,} with --quick)")
+    r.add_argument("--fresh", action="store_true",
+                   help="reuse no earlier results in --out (they are reused only when the "
+                        "configuration and the code's identity match; the old log is kept as "
+                        "LOG.previous)")
     r.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="simulate: run on this Dask distributed scheduler (tcp://host:port)")
     ns = p.parse_args(argv)
@@ -84,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if ns.campaign in ("measures", "all"):
             mseed = MeasuresCheckConfig.seed if ns.seed is None else ns.seed
             summary = run(MeasuresCheckConfig(seed=mseed, trials=ns.trials, max_n=ns.max_n),
-                          ns.out / "measures", workers=ns.workers or 1)
+                          ns.out / "measures", workers=ns.workers or 1, fresh=ns.fresh)
             print(f"measures: {summary['checks']} checks, {len(summary['failures'])} failed; "
                   f"report in {ns.out / 'measures'}")
             ok &= bool(summary["ok"])
@@ -92,7 +100,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if ns.campaign in ("counterexample", "all"):
             out = ns.out / "counterexample"
             cs = counterexample.run(counterexample.CounterexampleConfig(
-                quick=ns.quick, enumerate_max_n=ns.enumerate_max_n), out, workers=ns.workers)
+                quick=ns.quick, enumerate_max_n=ns.enumerate_max_n), out, workers=ns.workers,
+                fresh=ns.fresh)
             print(f"counterexample: {cs['checks']} checks; {len(cs['errors'])} errors (claims "
                   "of RRST Thm 4.1 / Cor 4.2 failing where the paper makes them); "
                   f"{cs['not_holding_outside_regime']} fail only outside the theorem's regime "
@@ -105,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if ns.campaign in ("enumeration", "all"):
             out = ns.out / "enumeration"
             en = bounds_vs_exact.run(bounds_vs_exact.EnumerationConfig(quick=ns.quick), out,
-                                     workers=ns.workers)
+                                     workers=ns.workers, fresh=ns.fresh)
             print(f"enumeration: {en['checks']} checks, {len(en['failures'])} bounds below the "
                   f"exact value; report in {out}")
             ok &= bool(en["ok"])
@@ -127,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sc = replace(sc, reps=ns.reps)
             if ns.selection_reps is not None:
                 sc = replace(sc, selection=replace(sc.selection, reps=ns.selection_reps))
-            sm = sim.run(sc, out, workers=ns.workers, scheduler=ns.scheduler)
+            sm = sim.run(sc, out, workers=ns.workers, scheduler=ns.scheduler, fresh=ns.fresh)
             print(f"simulate: {sm['checks']} checks, {len(sm['failures'])} failed "
                   f"({sm['seconds']['total']} s); report in {out}")
             ok &= bool(sm["ok"])
@@ -137,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             pts = ns.points if ns.points is not None else (
                 fuzz.QUICK_POINTS if ns.quick else fuzz.DEFAULT_POINTS)
             fz = fuzz.run(out, points=pts, seed=fuzz.DEFAULT_SEED if ns.seed is None else ns.seed,
-                          workers=ns.workers)
+                          workers=ns.workers, fresh=ns.fresh)
             t = fz["totals"]
             print(f"fuzz: {fz['points']:,} points, {fz['evaluations']:,} evaluations: "
                   f"{t['wrong_side']} wrong side, {t['nan']} NaN, {t['inf_where_finite']} inf "

@@ -336,7 +336,7 @@ def _code_unit() -> dict[str, Any]:
 
 
 def run(cfg: EnumerationConfig, out_dir: Path, *, progress: bool = True,
-        workers: int | None = None) -> dict[str, Any]:
+        workers: int | None = None, fresh: bool = False) -> dict[str, Any]:
     """Run (or resume) the campaign; records.jsonl (one line per unit, a mechanism at one n,
     appended as units finish on ``workers`` processes, default all CPUs), report.md/json."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -350,7 +350,8 @@ def run(cfg: EnumerationConfig, out_dir: Path, *, progress: bool = True,
     # the slowest units (largest n) first, so that every worker stays busy to the end
     order = sorted(units, key=lambda u: -int(u.kwargs.get("n", 0)))
     done = run_units(order, out_dir / "records.jsonl", {"campaign": "enumeration", **asdict(cfg)},
-                     workers=local_workers(workers), label="enumeration", progress=progress)
+                     workers=local_workers(workers), label="enumeration", progress=progress,
+                     fresh=fresh)
     records: list[dict[str, Any]] = [{**rec, "unit": u.key} for u in units
                                      for rec in done[u.key]["result"]["records"]]
     fails = [r for r in records if r["verdict"] == "FAILS"]

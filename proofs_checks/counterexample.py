@@ -456,7 +456,7 @@ def _unit(code: LinearCode, eps: float, delta: float, enumerate_all: bool) -> di
 
 
 def run(cfg: CounterexampleConfig, out_dir: Path, *, json_path: Path | None = None,
-        progress: bool = True, workers: int | None = None) -> dict[str, Any]:
+        progress: bool = True, workers: int | None = None, fresh: bool = False) -> dict[str, Any]:
     """Run (or resume) the campaign into ``out_dir``: records.jsonl (one line per unit, a code
     at one (eps, delta), appended as units finish on ``workers`` processes, default all CPUs;
     finished units are skipped on a rerun), report.md, report.json, plots. Returns the
@@ -468,7 +468,8 @@ def run(cfg: CounterexampleConfig, out_dir: Path, *, json_path: Path | None = No
              for c in _codes(cfg.quick) for e, d in _eps_delta(cfg.quick)]
     done = run_units(units, out_dir / "records.jsonl", {"campaign": "counterexample",
                                                         **asdict(cfg)},
-                     workers=local_workers(workers), label="counterexample", progress=progress)
+                     workers=local_workers(workers), label="counterexample", progress=progress,
+                     fresh=fresh)
     records: list[dict[str, Any]] = [{**rec, "unit": u.key} for u in units
                                      for rec in done[u.key]["result"]["records"]]
     grid = [(0.5, 0.25), (0.5, 0.01), (0.25, 0.25), (0.1, 1e-6)]

@@ -116,7 +116,7 @@ def trial_unit(seed: int, trial: int, max_n: int, denominator: int) -> dict[str,
 
 
 def run(cfg: MeasuresCheckConfig, out_dir: Path, *, progress: bool = True,
-        workers: int | None = 1) -> dict[str, Any]:
+        workers: int | None = 1, fresh: bool = False) -> dict[str, Any]:
     """Run (or resume) the campaign into ``out_dir``; return the summary written to report.json.
 
     One unit per trial through the campaigns' runner (:func:`.simulate.runner.run_units`):
@@ -132,7 +132,8 @@ def run(cfg: MeasuresCheckConfig, out_dir: Path, *, progress: bool = True,
     unit_cfg = {"campaign": "measures", "seed": cfg.seed, "max_n": cfg.max_n,
                 "denominator": cfg.denominator}
     done = run_units(units, out_dir / "trials.jsonl", unit_cfg,
-                     workers=local_workers(workers), label="measures", progress=progress)
+                     workers=local_workers(workers), label="measures", progress=progress,
+                     fresh=fresh)
     recs = [done[u.key]["result"] for u in units]
     failures = [f for r in recs for f in r["failures"]]
     summary = {

@@ -60,10 +60,13 @@ class Progress:
         self._beat.start()
         return self
 
-    def resuming(self, log: object) -> None:
+    def resuming(self, log: object, stale: int = 0) -> None:
         if self.enabled and self.initial:
             self._write(f"[{self.label}] resuming: {self.initial} of {self.total} units already "
                         f"in {log}")
+        if self.enabled and stale:
+            self._write(f"[{self.label}] {stale} lines of {log} come from another build or "
+                        "configuration: not reused (their units run again)")
 
     def _write(self, line: str) -> None:
         if self.bar is not None:

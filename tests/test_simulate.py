@@ -233,6 +233,59 @@ def test_interrupted_run_resumes_without_losing_finished_units(tmp_path):
     assert calls.read_text().split()[-2:] == ["0", "1"]
 
 
+
+def test_records_of_another_build_are_never_reused(tmp_path, monkeypatch, capsys):
+    """A changed build (here: another code identity, as after any edit of the sources) runs
+    every unit again instead of reporting the old results; --fresh reuses nothing even for
+    the same build."""
+    from proofs_checks.simulate import runner
+
+    log, calls = tmp_path / "u.jsonl", tmp_path / "calls.txt"
+    units = [Unit(f"u{i}", _unit, {"i": i, "boom_at": -1, "calls": str(calls)}) for i in range(3)]
+    run_units(units, log, {"c": 1}, progress=False)
+    assert {json.loads(x)["code"] for x in log.read_text().splitlines()} == {runner.code_identity()}
+    run_units(units, log, {"c": 1}, progress=False)                 # same build: all resumed
+    assert calls.read_text().split() == ["0", "1", "2"]
+    monkeypatch.setattr(runner, "code_identity", lambda: "0.1.0+another-build")
+    st: dict = {}
+    run_units(units, log, {"c": 1}, stats=st)
+    assert calls.read_text().split() == ["0", "1", "2"] * 2
+    assert st == {"computed": 3, "resumed": 0, "stale": 3}
+    assert "3 lines of" in capsys.readouterr().err
+    run_units(units, log, {"c": 1}, progress=False, fresh=True)     # fresh: the same build again
+    assert calls.read_text().split() == ["0", "1", "2"] * 3
+    assert len(log.read_text().splitlines()) == 3                    # only this run's lines
+    assert len((tmp_path / "u.jsonl.previous").read_text().splitlines()) == 6
+
+
+def test_code_identity_hashes_the_sources(tmp_path, monkeypatch):
+    from proofs_checks import report
+
+    ident = report.code_identity()
+    version, _, digest = ident.partition("+")
+    assert version == __import__("maxinfo_bounds").__version__ and len(digest) == 16
+    # an edited copy of the sources gets another identity
+    import shutil
+
+    import maxinfo_bounds
+    import proofs_checks
+
+    for pkg in (maxinfo_bounds, proofs_checks):
+        shutil.copytree(Path(pkg.__file__).parent, tmp_path / pkg.__name__,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(maxinfo_bounds, "__file__", str(tmp_path / "maxinfo_bounds" / "__init__.py"))
+    monkeypatch.setattr(report, "__file__", str(tmp_path / "proofs_checks" / "report.py"))
+    report.code_identity.cache_clear()
+    try:
+        assert report.code_identity() == ident                       # same sources, same identity
+        f = tmp_path / "maxinfo_bounds" / "holdout_mutant.py"
+        f.write_text("x = 1\n")
+        report.code_identity.cache_clear()
+        assert report.code_identity() != ident
+    finally:
+        report.code_identity.cache_clear()
+
+
 @pytest.mark.slow
 def test_local_pool_and_dask_cluster_give_identical_results(tmp_path):
     from distributed import LocalCluster

@@ -261,7 +261,7 @@ def _allocation(points: int) -> list[int]:
 
 
 def run(out: Path, *, points: int = DEFAULT_POINTS, seed: int = DEFAULT_SEED,
-        workers: int | None = None, progress: bool = True) -> dict[str, Any]:
+        workers: int | None = None, progress: bool = True, fresh: bool = False) -> dict[str, Any]:
     """Run (or resume) the campaign; write ``fuzz.json`` and ``fuzz.md`` to ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     units = []
@@ -277,7 +277,7 @@ def run(out: Path, *, points: int = DEFAULT_POINTS, seed: int = DEFAULT_SEED,
     t0 = time.monotonic()
     recs = run_units(units, out / "fuzz.jsonl", config,
                      workers=local_workers(workers),
-                     label="fuzz", progress=progress)
+                     label="fuzz", progress=progress, fresh=fresh)
     summary = _merge([r["result"] for r in recs.values()])
     summary.update(parameters=config, versions=versions(), seconds=round(time.monotonic() - t0, 1))
     (out / "fuzz.json").write_text(json.dumps(summary, indent=1))

@@ -74,7 +74,7 @@ def _seed(root: int, *key: int) -> dict[str, Any]:
 
 
 def run(cfg: SimulateConfig, out_dir: Path, *, workers: int | None = None,
-        scheduler: str | None = None, progress: bool = True) -> dict[str, Any]:
+        scheduler: str | None = None, progress: bool = True, fresh: bool = False) -> dict[str, Any]:
     """Run (or resume) both simulations; write units.jsonl, report.md/json and the plots."""
     w = local_workers(workers)
     if cfg.reps < 2:
@@ -92,7 +92,7 @@ def run(cfg: SimulateConfig, out_dir: Path, *, workers: int | None = None,
     hstats: dict[str, int] = {}
     hres = run_units(units, out_dir / "units-holdout.jsonl", hconf, workers=w,
                      scheduler=scheduler, label="simulate holdout", progress=progress,
-                     stats=hstats)
+                     stats=hstats, fresh=fresh)
     t_hold = time.monotonic() - t0
     s = cfg.selection
     procs = sel.procedures(s)
@@ -113,7 +113,7 @@ def run(cfg: SimulateConfig, out_dir: Path, *, workers: int | None = None,
     sstats: dict[str, int] = {}
     sres = run_units(sunits, out_dir / "units-selection.jsonl", sconf, workers=w,
                      scheduler=scheduler, label="simulate selection", progress=progress,
-                     stats=sstats)
+                     stats=sstats, fresh=fresh)
     srows = _selection_rows(cfg, procs, sunits, sres)
     records = _holdout_checks(cfg, units, hres) + _selection_checks(cfg, srows)
     fails = [r["id"] for r in records if r["verdict"] == "FAILS"]

@@ -4,7 +4,10 @@ A *unit* is one call of a module-level function with keyword arguments (a repeti
 holdout experiment, a chunk of post-selection repetitions). :func:`run_units` runs the units
 that a log file does not already hold, appends one JSON line per unit as it finishes (its key,
 the campaign's configuration hash, seed, seconds, versions and result), and returns every
-unit's result, finished earlier or now. Each line carries the campaign's parameters and the
+unit's result, finished earlier or now. The configuration hash includes the code's identity
+(:func:`~proofs_checks.report.code_identity`: the version and a hash of the sources), so a
+line written by another build is never reused; ``fresh=True`` ignores every earlier line (the
+old log is kept beside the new one as ``LOG.previous``). Each line carries the campaign's parameters and the
 unit's own, so a line is interpretable alone. An interrupted run therefore loses only the units in
 flight: rerun the same command and it resumes.
 
@@ -30,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..progress import Progress
-from ..report import versions
+from ..report import code_identity, versions
 
 __all__ = ["Unit", "Interrupted", "config_hash", "local_workers", "run_units"]
 
@@ -68,7 +71,7 @@ def config_hash(config: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _load(log: Path, chash: str) -> dict[str, dict[str, Any]]:
+def _load(log: Path, chash: str, stale: dict[str, int] | None = None) -> dict[str, dict[str, Any]]:
     done: dict[str, dict[str, Any]] = {}
     if log.exists():
         for line in log.read_text().splitlines():
@@ -80,6 +83,8 @@ def _load(log: Path, chash: str) -> dict[str, dict[str, Any]]:
                 continue
             if rec.get("config") == chash:
                 done[rec["unit"]] = rec
+            elif stale is not None:
+                stale["lines"] = stale.get("lines", 0) + 1
     return done
 
 
@@ -101,14 +106,19 @@ def _init_worker() -> None:  # pragma: no cover - runs in the worker processes
 def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, workers: int = 1,
               scheduler: str | None = None, label: str = "simulate",
               progress: bool = True, stats: dict[str, int] | None = None,
-              ) -> dict[str, dict[str, Any]]:
-    """Run the units not yet in ``log`` (for this ``config``); return every unit's log record.
+              fresh: bool = False) -> dict[str, dict[str, Any]]:
+    """Run the units not yet in ``log`` (for this ``config`` and this code); return every
+    unit's log record.
 
-    ``stats``, if given, receives ``computed`` (units run now) and ``resumed`` (found in the
-    log)."""
-    chash = config_hash(config)
+    ``stats``, if given, receives ``computed`` (units run now), ``resumed`` (found in the
+    log) and ``stale`` (lines of the log from another configuration or build, not reused).
+    ``fresh``: reuse nothing (the old log is renamed ``LOG.previous``)."""
+    chash = config_hash({**config, "code": code_identity()})
     log.parent.mkdir(parents=True, exist_ok=True)
-    done = _load(log, chash)
+    if fresh and log.exists():
+        log.replace(log.with_name(log.name + ".previous"))
+    stale: dict[str, int] = {}
+    done = _load(log, chash, stale)
     keys = [u.key for u in units]
     if len(set(keys)) != len(keys):
         raise ValueError(f"{label}: unit keys must be unique")
@@ -120,7 +130,8 @@ def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, worke
 
     def record(u: Unit, res: dict[str, Any], secs: float, fh: Any) -> None:
         nonlocal n_new
-        rec = {"unit": u.key, "config": chash, "parameters": {**config, **u.params},
+        rec = {"unit": u.key, "config": chash, "code": code_identity(),
+               "parameters": {**config, **u.params},
                "seed": u.seed, "seconds": round(secs, 4), "versions": vers, "result": res}
         fh.write(json.dumps(rec) + "\n")
         fh.flush()
@@ -129,7 +140,7 @@ def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, worke
         bar.done(u.key, secs)
 
     if pending:
-        bar.resuming(log)
+        bar.resuming(log, stale.get("lines", 0))
     # SIGTERM (``kill PID``) ends the run like Ctrl-C: pending work is cancelled, the log keeps
     # every finished unit, and the worker processes exit instead of lingering as orphans
     old_term = None
@@ -153,7 +164,7 @@ def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, worke
             if old_term is not None:
                 signal.signal(signal.SIGTERM, old_term)
     if stats is not None:
-        stats.update(computed=n_new, resumed=total - len(pending))
+        stats.update(computed=n_new, resumed=total - len(pending), stale=stale.get("lines", 0))
     return {k: done[k] for k in keys}
 
 
