@@ -57,8 +57,11 @@ from .enumeration import adaptive_compose, full_joint, mixture_weights, typeclas
 from .mechanisms import (
     above_threshold_count,
     approx_delta,
+    bucketed_gaussian,
+    bucketed_geometric_float,
     exponential_count,
     gaussian_count,
+    gaussian_delta_50,
     geometric_count,
     pure_epsilon,
     randomized_response_count,
@@ -311,6 +314,67 @@ def _pvalue_end_to_end(n: int) -> list[dict[str, Any]]:
     return recs
 
 
+#: RRST Thm 3.1 where it is not vacuous: eps = 0.01 at n >= 10^4 (the sound bound at the
+#: paper's (t, delta_hat) gives beta = 0.37 at n = 10^4, 0.05 at 3 * 10^4)
+THM31_EPS, THM31_WIDTH, THM31_SIGMA = 0.01, 100, 800.0
+
+
+def _thm31_large_n(n: int) -> list[dict[str, Any]]:
+    """RRST Thm 3.1 against the exact approximate max-information at n >= 10^4.
+
+    Two count mechanisms, reported in buckets of 100 counts (post-processing keeps their
+    privacy): the two-sided geometric at eps = 0.01 (pure, so (eps, delta)-DP for every delta;
+    checked from the table) and the Gaussian with sigma = 800 (its exact delta at eps = 0.01,
+    9.5e-20, from Balle & Wang's formula at 50 digits, independent of the calculator). Inputs
+    i.i.d. Bernoulli(1/2) and Bernoulli(1/10) records; the exact I^beta_inf(X; A(X)) from the
+    (count, output) table. Bound: the calculator's sound Thm 3.1 at the paper's (t, delta_hat),
+    and at the target beta = 0.1 and 0.5."""
+    from scipy.stats import binom
+
+    recs: list[dict[str, Any]] = []
+    mechs: list[tuple[str, Any, float]] = []
+    geo = bucketed_geometric_float(n, THM31_EPS, THM31_WIDTH)
+    ratio = pure_epsilon(geo)
+    if ratio is None or ratio > math.exp(THM31_EPS) * (1 + 1e-12):
+        raise AssertionError(f"bucketed geometric is not {THM31_EPS}-DP: ratio {ratio}")
+    mechs.append((f"geometric(eps={THM31_EPS}) in buckets of {THM31_WIDTH}", geo, 1e-20))
+    mechs.append((f"gaussian(sigma={THM31_SIGMA:g}) in buckets of {THM31_WIDTH}",
+                  bucketed_gaussian(n, THM31_SIGMA, THM31_WIDTH),
+                  gaussian_delta_50(THM31_SIGMA, THM31_EPS)))
+    for name, M, d in mechs:
+        for pname, p in (("Bernoulli(1/2)^n", 0.5), ("Bernoulli(1/10)^n", 0.1)):
+            t0 = time.monotonic()
+            J = typeclass_joint(M, n, weights=binom.pmf(np.arange(n + 1), n, p))
+            base = {"n": n, "P": pname}
+            bd = approx_dp_max_information(THM31_EPS, d, n)
+            if not bd.beta < 1:
+                raise AssertionError(f"Thm 3.1 vacuous at n = {n}: beta = {bd.beta}")
+            recs.append(_rec("RRST-3.1", name, {**base, "beta": bd.beta},
+                             _f(approx_max_information(J, bd.beta)), bd.k, t0,
+                             f"n >= 10^4, paper's (t, delta_hat); (eps, delta) = "
+                             f"({THM31_EPS}, {d:.3g}); exact by type-class enumeration"))
+            for b in (0.1, 0.5):
+                t1 = time.monotonic()
+                try:
+                    bb = approx_dp_max_information(THM31_EPS, d, n, beta=b)
+                except (InvalidParameter, RegimeError) as exc:
+                    recs.append(_rec("RRST-3.1", name, {**base, "beta": b}, 0.0, None, t1,
+                                     f"not reachable at this n: {exc}"))
+                    continue
+                ex_b = _f(approx_max_information(J, bb.beta))
+                recs.append(_rec("RRST-3.1", name, {**base, "beta": bb.beta}, ex_b, bb.k, t1,
+                                 f"n >= 10^4, target beta {b}; (eps, delta) = ({THM31_EPS}, {d:.3g})"))
+                if M is geo:   # pure DP: Thm 1.4b beside it, for scale
+                    recs.append(_rec("RRST-1.4b", name, {**base, "beta": bb.beta}, ex_b,
+                                     pure_dp_max_information_product(THM31_EPS, n, bb.beta).k, t1,
+                                     f"the same pure eps = {THM31_EPS}, for scale"))
+    return recs
+
+
+def _thm31_unit(n: int) -> dict[str, Any]:
+    return {"records": _thm31_large_n(n)}
+
+
 def _mechanism_unit(name: str, n: int, make: Callable[[], Any],
                     opts: dict[str, Any]) -> dict[str, Any]:
     """One independent unit: every applicable bound for one mechanism at one n."""
@@ -347,6 +411,8 @@ def run(cfg: EnumerationConfig, out_dir: Path, *, progress: bool = True,
     units += [Unit(f"composition|n={n}", _composition_unit, {"n": n}, params={"n": n})
               for n in ((4, 8) if cfg.quick else (4, 8, 16, 32))]
     units.append(Unit("uniform-on-code", _code_unit))
+    units += [Unit(f"thm31-large-n|n={n}", _thm31_unit, {"n": n}, params={"n": n})
+              for n in ((10_000,) if cfg.quick else (10_000, 30_000))]
     # the slowest units (largest n) first, so that every worker stays busy to the end
     order = sorted(units, key=lambda u: -int(u.kwargs.get("n", 0)))
     done = run_units(order, out_dir / "records.jsonl", {"campaign": "enumeration", **asdict(cfg)},
