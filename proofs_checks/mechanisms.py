@@ -203,7 +203,7 @@ def bucketed_geometric_float(n: int, eps: float, width: int) -> np.ndarray:
     hi = np.where(b == nb - 1, np.inf, (b + 1) * width - 1 - c)
     # the difference of whichever tail is small there (no cancellation in the far tails)
     out = np.where(hi < 0, cdf(hi) - cdf(lo), sf(lo) - sf(hi))
-    return np.maximum(out, 0.0)
+    return np.asarray(np.maximum(out, 0.0), dtype=float)
 
 
 def bucketed_gaussian(n: int, sigma: float, width: int) -> np.ndarray:
@@ -220,7 +220,7 @@ def bucketed_gaussian(n: int, sigma: float, width: int) -> np.ndarray:
     # the difference of whichever tail is small there (no cancellation in the far tails)
     out = np.where(hi <= c, norm.cdf(hi, loc=c, scale=sigma) - norm.cdf(lo, loc=c, scale=sigma),
                    norm.sf(lo, loc=c, scale=sigma) - norm.sf(hi, loc=c, scale=sigma))
-    return np.maximum(out, 0.0)
+    return np.asarray(np.maximum(out, 0.0), dtype=float)
 
 
 def gaussian_delta_50(sigma: float, eps: float) -> float:
@@ -231,7 +231,9 @@ def gaussian_delta_50(sigma: float, eps: float) -> float:
 
     with mpmath.workdps(50):
         s, e = mpmath.mpf(sigma), mpmath.mpf(eps)
-        phi = lambda x: mpmath.erfc(-x / mpmath.sqrt(2)) / 2  # noqa: E731
+        def phi(x: Any) -> Any:
+            return mpmath.erfc(-x / mpmath.sqrt(2)) / 2
+
         d = phi(1 / (2 * s) - e * s) - mpmath.exp(e) * phi(-1 / (2 * s) - e * s)
         f = float(d)
         return f if mpmath.mpf(f) >= d else math.nextafter(f, math.inf)
