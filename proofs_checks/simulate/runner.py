@@ -7,8 +7,8 @@ the campaign's configuration hash, seed, seconds, versions and result), and retu
 unit's result, finished earlier or now. The configuration hash includes the code's identity
 (:func:`~proofs_checks.report.code_identity`: the version and a hash of the sources), so a
 line written by another build is never reused; ``fresh=True`` ignores every earlier line (the
-old log is kept beside the new one as ``LOG.previous``). Each line carries the campaign's parameters and the
-unit's own, so a line is interpretable alone. An interrupted run therefore loses only the units in
+old log is kept beside the new one as ``LOG.previous``). Each line carries the campaign's
+parameters and the unit's own, so a line is interpretable alone. An interrupted run therefore loses only the units in
 flight: rerun the same command and it resumes.
 
 Backends: ``workers=1`` runs in this process (no pickling; the tests' default);
@@ -71,8 +71,10 @@ def config_hash(config: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _load(log: Path, chash: str, stale: dict[str, int] | None = None) -> dict[str, dict[str, Any]]:
+def _load(log: Path, chash: str) -> tuple[dict[str, dict[str, Any]], int]:
+    """The log's records for this configuration hash, and the count of other (stale) lines."""
     done: dict[str, dict[str, Any]] = {}
+    stale = 0
     if log.exists():
         for line in log.read_text().splitlines():
             if not line.strip():
@@ -83,9 +85,9 @@ def _load(log: Path, chash: str, stale: dict[str, int] | None = None) -> dict[st
                 continue
             if rec.get("config") == chash:
                 done[rec["unit"]] = rec
-            elif stale is not None:
-                stale["lines"] = stale.get("lines", 0) + 1
-    return done
+            else:
+                stale += 1
+    return done, stale
 
 
 def _call(func: Callable[..., dict[str, Any]], kwargs: dict[str, Any]) -> tuple[dict[str, Any], float]:
@@ -117,8 +119,7 @@ def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, worke
     log.parent.mkdir(parents=True, exist_ok=True)
     if fresh and log.exists():
         log.replace(log.with_name(log.name + ".previous"))
-    stale: dict[str, int] = {}
-    done = _load(log, chash, stale)
+    done, stale = _load(log, chash)
     keys = [u.key for u in units]
     if len(set(keys)) != len(keys):
         raise ValueError(f"{label}: unit keys must be unique")
@@ -140,7 +141,7 @@ def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, worke
         bar.done(u.key, secs)
 
     if pending:
-        bar.resuming(log, stale.get("lines", 0))
+        bar.resuming(log, stale)
     # SIGTERM (``kill PID``) ends the run like Ctrl-C: pending work is cancelled, the log keeps
     # every finished unit, and the worker processes exit instead of lingering as orphans
     old_term = None
@@ -164,7 +165,7 @@ def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, worke
             if old_term is not None:
                 signal.signal(signal.SIGTERM, old_term)
     if stats is not None:
-        stats.update(computed=n_new, resumed=total - len(pending), stale=stale.get("lines", 0))
+        stats.update(computed=n_new, resumed=total - len(pending), stale=stale)
     return {k: done[k] for k in keys}
 
 
