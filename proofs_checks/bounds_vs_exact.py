@@ -42,6 +42,7 @@ from maxinfo_bounds.measures import approx_max_information, mutual_information
 from maxinfo_bounds.numeric import InvalidParameter, RegimeError
 from maxinfo_bounds.theorems.composition import compose_max_information
 from maxinfo_bounds.theorems.description import description_length_max_information
+from maxinfo_bounds.theorems.generalization import hoeffding_transfer, mcdiarmid_transfer
 from maxinfo_bounds.theorems.maxinfo_dp import (
     approx_dp_max_information,
     pure_dp_max_information,
@@ -51,7 +52,9 @@ from maxinfo_bounds.theorems.mutual_info import (
     approx_max_information_to_mi,
     mi_to_approx_max_information,
 )
+from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction, russo_zou_pvalue_correction
 
+from . import martingale
 from .codes import all_syndromes, extended_hamming, hamming
 from .enumeration import adaptive_compose, full_joint, mixture_weights, typeclass_joint
 from .mechanisms import (
@@ -80,6 +83,8 @@ BETAS = (0.0, 1e-3, 0.05)
 @dataclass(frozen=True)
 class EnumerationConfig:
     quick: bool = False
+    #: seed of the Monte Carlo units (:mod:`proofs_checks.martingale`); one stream per unit
+    seed: int = 20261124
 
 
 def _f(v: Any) -> float:
@@ -289,6 +294,8 @@ def _pvalue_end_to_end(n: int) -> list[dict[str, Any]]:
                              {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha,
                               "route": how}, float(fd(c.gamma)), alpha, t0,
                              f"gamma = {c.gamma:.4g} via {' -> '.join(c.route)}"))
+        recs += _mi_routes(alpha, n, typeclass_joint(M, n, weights=w), fd,
+                           "direction by thresholded count, binomial test", t0)
     # a second procedure: the exponential mechanism picks one of three tests (lower tail,
     # two-sided, upper tail) by which of 0, n/2, n the count is closest to
     M3 = exponential_count(n, Fraction(2), [0, n // 2, n])
@@ -311,6 +318,63 @@ def _pvalue_end_to_end(n: int) -> list[dict[str, Any]]:
                              {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha, "route": how},
                              float(fd3(c.gamma)), alpha, t0,
                              f"gamma = {c.gamma:.4g} via {' -> '.join(c.route)}"))
+        recs += _mi_routes(alpha, n, typeclass_joint(M3, n, weights=w), fd3,
+                           "exponential mechanism picks 1 of 3 binomial tests", t0)
+    return recs
+
+
+def _mi_routes(alpha: float, n: int, joint: Any, fd: Callable[[float], Fraction], mech: str,
+               t0: float) -> list[dict[str, Any]]:
+    """The selection's exact mutual information I(X; Y) = I(count; Y) (the count is sufficient),
+    rounded up, through RRST Cor C.2 and Russo-Zou (Thm C.3): the exact false-discovery
+    probability at each corrected threshold must stay <= alpha."""
+    m_exact = mutual_information(joint, exact=True, dps=40)
+    m = float(m_exact)
+    if m < m_exact:
+        m = math.nextafter(m, math.inf)
+    recs = []
+    for check, g in (("RRST-C.2", mi_pvalue_correction(alpha, m)),
+                     ("RRST-C.3", russo_zou_pvalue_correction(alpha, m))):
+        recs.append(_rec("pvalue.corrected", mech, {"n": n, "P": "Bernoulli(1/2)^n (null)",
+                                                    "beta": alpha, "route": check},
+                         float(fd(g)), alpha, t0,
+                         f"gamma = {g:.4g} from the exact I(X; Y) = {m:.4g} bits ({check})"))
+    return recs
+
+
+def _adaptive_estimation(n: int, d: int = 3, taus: tuple[float, ...] = (0.15, 0.2, 0.3)
+                         ) -> list[dict[str, Any]]:
+    """DFHPRR Thm 4 (Hoeffding) and RRST Thm D.1 (McDiarmid) against an exact tail probability.
+
+    Records carry d independent fair bits (X ~ Bernoulli(1/2)^(n x d)); the analyst picks the
+    feature with the largest count (ties: the lowest index) and estimates its mean on the same
+    data. P[|C_Y / n - 1/2| >= tau] is summed exactly over all (n + 1)^d count vectors; the
+    selection's exact I^beta_inf(X; Y) (Y depends on X only through the counts) is the k given
+    to both theorems, at beta = 0 and 0.05. Neither the probability nor k comes from the
+    theorems' formulas."""
+    from scipy.stats import binom
+
+    t0 = time.monotonic()
+    w1 = binom.pmf(np.arange(n + 1), n, 0.5)
+    grids = np.meshgrid(*[np.arange(n + 1)] * d, indexing="ij")
+    counts = np.stack([g.ravel() for g in grids], axis=1)          # (N, d)
+    weight = np.prod(w1[counts], axis=1)
+    y = np.argmax(counts, axis=1)                                   # first maximum on ties
+    chosen = counts[np.arange(len(y)), y]
+    joint = np.zeros((len(y), d))
+    joint[np.arange(len(y)), y] = weight
+    recs = []
+    for beta in (0.0, 0.05):
+        k = float(approx_max_information(joint, beta))
+        for tau in taus:
+            exact = float(weight[np.abs(chosen / n - 0.5) >= tau - 1e-12].sum())
+            base = {"n": n, "P": f"Bernoulli(1/2)^(n x {d})", "k": round(k, 6), "beta": beta,
+                    "tau": tau}
+            note = f"max of {d} feature means, estimated on the same data"
+            recs.append(_rec("DFHPRR-4", "argmax feature", base, exact,
+                             hoeffding_transfer(k, beta, tau, n), t0, note))
+            recs.append(_rec("RRST-D.1", "argmax feature", base, exact,
+                             mcdiarmid_transfer(k, beta, tau, n, 1 / n), t0, note))
     return recs
 
 
@@ -398,11 +462,20 @@ def _mechanism_unit(name: str, n: int, make: Callable[[], Any],
 
 
 def _composition_unit(n: int) -> dict[str, Any]:
-    return {"records": _composition(n) + _pvalue_end_to_end(n)}
+    # the adaptive estimate at 4n records: (4n + 1)^3 count vectors, non-vacuous from 4n = 64
+    return {"records": _composition(n) + _pvalue_end_to_end(n) + _adaptive_estimation(4 * n)}
 
 
 def _code_unit() -> dict[str, Any]:
     return {"records": _uniform_on_code()}
+
+
+def _mc_tail_unit(n: int, eps: float, sigma: float, samples: int, seed: int) -> dict[str, Any]:
+    return {"records": martingale.tail_check(n, eps, sigma, samples=samples, seed=seed)}
+
+
+def _mc_steps_unit(n: int, eps: float, sigma: float, paths: int, seed: int) -> dict[str, Any]:
+    return {"records": martingale.step_check(n, eps, sigma, paths=paths, seed=seed)}
 
 
 def run(cfg: EnumerationConfig, out_dir: Path, *, progress: bool = True,
@@ -419,6 +492,14 @@ def run(cfg: EnumerationConfig, out_dir: Path, *, progress: bool = True,
     units.append(Unit("uniform-on-code", _code_unit))
     units += [Unit(f"thm31-large-n|n={n}", _thm31_unit, {"n": n}, params={"n": n})
               for n in ((10_000,) if cfg.quick else (10_000, 30_000))]
+    # Monte Carlo of Thm 3.1's privacy-loss martingale where exact values are out of reach
+    samples = 2_000 if cfg.quick else 100_000
+    for j, (n, eps, sigma) in enumerate(martingale.SETTINGS):
+        kw = {"n": n, "eps": eps, "sigma": sigma, "samples": samples, "seed": cfg.seed + j}
+        units.append(Unit(f"thm31-mc-tail|n={n}", _mc_tail_unit, kw, params=kw))
+    n_steps, paths = (2_000, 4) if cfg.quick else (10_000, 20)
+    kw = {"n": n_steps, "eps": 0.01, "sigma": 800.0, "paths": paths, "seed": cfg.seed + 100}
+    units.append(Unit(f"thm31-mc-steps|n={n_steps}", _mc_steps_unit, kw, params=kw))
     # the slowest units (largest n) first, so that every worker stays busy to the end
     order = sorted(units, key=lambda u: -int(u.kwargs.get("n", 0)))
     done = run_units(order, out_dir / "records.jsonl", {"campaign": "enumeration", **asdict(cfg)},

@@ -20,6 +20,12 @@ settings.register_profile(
 settings.register_profile(
     "dev", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow],
 )
+# Mutation testing (``mutmut run``; see docs/verification.md) runs the covering tests once per
+# mutant: a few derandomized examples per property keep it to minutes, not hours.
+settings.register_profile(
+    "mutation", derandomize=True, deadline=None, max_examples=8,
+    suppress_health_check=list(HealthCheck),
+)
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 

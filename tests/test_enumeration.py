@@ -102,6 +102,31 @@ def test_enumeration_campaign_quick(tmp_path):
     # RRST Thm 3.1 where it is not vacuous (n = 10^4): held against exact enumeration
     big = [r for r in recs if r["check"] == "RRST-3.1" and r["inputs"]["n"] == 10_000]
     assert len(big) == 12 and all(r["verdict"] == "holds" and r["inputs"]["beta"] < 1 for r in big)
+    # DFHPRR Thm 4 and RRST Thm D.1 against the exact tail of an adaptively chosen estimate;
+    # Cor C.2 and Russo-Zou from the selection's exact mutual information, end to end
+    est = [r for r in recs if r["check"] in ("DFHPRR-4", "RRST-D.1")]
+    assert len(est) == 24 and any(r["bound"] < 0.6 for r in est)
+    mi = [r for r in corrected if r["inputs"]["route"] in ("RRST-C.2", "RRST-C.3")]
+    assert len(mi) == 16
+    # and by Monte Carlo of its privacy-loss martingale up to n = 10^6 (proofs_checks.martingale)
+    mc = [r for r in recs if "(MC" in r["check"]]
+    assert {r["inputs"]["n"] for r in mc if r["check"] == "RRST-3.1 (MC tail)"} == {
+        10_000, 100_000, 1_000_000}
+    assert {r["check"] for r in mc} == {"RRST-3.1 (MC tail)", "RRST-3.5 (MC steps)",
+                                        "RRST-3.7 (MC steps)"}
+
+
+def test_adaptive_estimation_by_hand():
+    """n = 2 records of d = 2 fair bits; Y = the feature with the larger count (ties: the first).
+    P[Y = 1] = P[c2 > c1] = 1/4 * 3/4 + 1/2 * 1/4 = 5/16, so I_inf(X; Y) = log2(16/5); the chosen
+    mean is 0 or 1 exactly when max(c1, c2) is 0 or 2: 1/16 + (1 - (3/4)^2) = 1/2."""
+    from proofs_checks.bounds_vs_exact import _adaptive_estimation
+
+    recs = _adaptive_estimation(2, d=2, taus=(0.5,))
+    r0 = [r for r in recs if r["inputs"]["beta"] == 0.0]
+    assert len(r0) == 2 and all(r["value"] == pytest.approx(0.5, abs=1e-15) for r in r0)
+    assert r0[0]["inputs"]["k"] == pytest.approx(math.log2(16 / 5), abs=1e-6)
+    assert all(r["verdict"] == "holds" for r in recs)
 
 
 def test_thm31_against_exact_enumeration_at_n_10000():
