@@ -328,7 +328,7 @@ def _mi_routes(alpha: float, n: int, joint: Any, fd: Callable[[float], Fraction]
     """The selection's exact mutual information I(X; Y) = I(count; Y) (the count is sufficient),
     rounded up, through RRST Cor C.2 and Russo-Zou (Thm C.3): the exact false-discovery
     probability at each corrected threshold must stay <= alpha."""
-    m_exact = mutual_information(joint, exact=True, dps=40)
+    m_exact: Any = mutual_information(joint, exact=True, dps=40)    # an mpf
     m = float(m_exact)
     if m < m_exact:
         m = math.nextafter(m, math.inf)
