@@ -105,6 +105,20 @@ from maxinfo_bounds.theorems.generalization import (  # noqa: E402
 )
 
 
+def test_lemma_b1_against_the_binomial_test():
+    """RRST Lemma B.1 against a p-value whose sensitivity is known exactly: the one-sided
+    binomial test on n fair bits, p(c) = P[Bin(n, 1/2) >= c], changes by pmf(c) when one record
+    flips, so its sensitivity is the largest binomial pmf (scipy). The lemma's lower bound must
+    not exceed it (for the discrete test the lemma's premise is only approximate, so this is a
+    consistency check of the bound's size, about 0.8/sqrt(n) against 0.37/sqrt(n))."""
+    from scipy.stats import binom
+
+    for n in (1, 2, 5, 10, 100, 1000, 10_000, 100_000):
+        sens = float(binom.pmf(np.arange(n + 1), n, 0.5).max())
+        assert pvalue_sensitivity_lower_bound(n) <= sens
+        assert pvalue_sensitivity_lower_bound(n) * 3 > sens * 1     # within a factor 3
+
+
 def test_lemma_b1_constants():
     with mpmath.workdps(DPS):
         at_008 = (mpmath.mpf("0.5") - mpmath.mpf("0.08")) / mpmath.sqrt(mpmath.log(1 / mpmath.mpf("0.08")) / 2)
