@@ -44,7 +44,8 @@ def dp_max_information(guarantee: DPGuarantee, n: int, *, iid: bool = False,
     if guarantee.delta > 0:
         if not iid:
             raise RegimeError("RRST Thm 3.1 / §4", "iid", False,
-                              "True: approximate DP bounds max-information only for i.i.d. data")
+                              "iid=True (approximate DP bounds max-information only for "
+                              "i.i.d. data)")
         approx: Bound = approx_dp_max_information(guarantee.eps, guarantee.delta, ni, beta=beta)
         return approx
     if guarantee.eps == 0:
