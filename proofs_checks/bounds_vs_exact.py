@@ -71,6 +71,7 @@ from .mechanisms import (
     report_noisy_max_count,
     thresholded_count,
 )
+from .report import check_record as _rec
 from .report import versions
 from .simulate.runner import Unit, local_workers, run_units
 
@@ -89,16 +90,6 @@ class EnumerationConfig:
 
 def _f(v: Any) -> float:
     return float(v) if not hasattr(v, "value") else float(v.value(30))
-
-
-def _rec(check: str, mech: str, inputs: dict[str, Any], exact: float, bound: float | None,
-         t0: float, note: str = "") -> dict[str, Any]:
-    holds = bound is None or exact <= bound * (1 + 1e-9) + 1e-12
-    return {"id": f"{check}/{mech}/" + ",".join(f"{k}={v}" for k, v in inputs.items()),
-            "check": check, "mechanism": mech, "inputs": inputs, "value": exact, "bound": bound,
-            "tightness": (bound / exact) if bound is not None and exact > 0 else None,
-            "verdict": "n/a" if bound is None else ("holds" if holds else "FAILS"), "note": note,
-            "seconds": round(time.monotonic() - t0, 4)}
 
 
 def check_mechanism(name: str, M: Any, n: int, *, dists: dict[str, tuple[Any, bool]],

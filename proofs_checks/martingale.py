@@ -43,11 +43,12 @@ import numpy as np
 from scipy.special import logsumexp
 from scipy.stats import binom
 
+from maxinfo_bounds.numeric import LOG2E
 from maxinfo_bounds.theorems.maxinfo_dp.approx import THM31, approx_dp_max_information
 
 from .mechanisms import gaussian_delta_50
+from .report import check_record
 
-LOG2E = 1 / math.log(2)
 #: (n, eps, sigma): Thm 3.1 not vacuous (beta < 1 at the paper's t and delta_hat)
 SETTINGS = ((10_000, 0.01, 800.0), (100_000, 0.003, 3000.0), (1_000_000, 0.001, 10_000.0))
 #: confidence of the distribution-free quantile bounds
@@ -100,21 +101,11 @@ def _quantile_bounds(z: np.ndarray, q: float, conf: float = CONFIDENCE) -> tuple
             float(zs[hi]) if hi < n else math.inf)
 
 
-def _bound(eps: float, delta: float, n: int, beta: float | None = None) -> Any:
-    return approx_dp_max_information(eps, delta, n) if beta is None else \
-        approx_dp_max_information(eps, delta, n, beta=beta)
-
-
 def _record(check: str, n: int, eps: float, sigma: float, delta: float, inputs: dict[str, Any],
-            value: float, bound: float, holds: bool, note: str, t0: float) -> dict[str, Any]:
-    mech = f"gaussian count (sigma={sigma:g}), Monte Carlo"
-    inp = {"n": n, "P": "Bernoulli(1/2)^n", **inputs}
-    return {"id": f"{check}/{mech}/" + ",".join(f"{k}={v}" for k, v in inp.items()),
-            "check": check, "mechanism": mech, "inputs": inp, "value": value, "bound": bound,
-            "tightness": (bound / value) if value > 0 else None,
-            "verdict": "holds" if holds else "FAILS",
-            "note": f"(eps, delta) = ({eps}, {delta:.3g}); {note}",
-            "seconds": round(time.monotonic() - t0, 4)}
+            value: float, bound: float, note: str, t0: float) -> dict[str, Any]:
+    return check_record(check, f"gaussian count (sigma={sigma:g}), Monte Carlo",
+                        {"n": n, "P": "Bernoulli(1/2)^n", **inputs}, value, bound, t0,
+                        f"(eps, delta) = ({eps}, {delta:.3g}); {note}")
 
 
 def tail_check(n: int, eps: float, sigma: float, *, samples: int, seed: int,
@@ -128,12 +119,12 @@ def tail_check(n: int, eps: float, sigma: float, *, samples: int, seed: int,
     zbits = privacy_losses(n, p, sigma, samples, np.random.default_rng(seed)) * LOG2E
     recs = []
     for target in (None, 0.5):
-        bd = _bound(eps, delta, n, target)
+        bd = approx_dp_max_information(eps, delta, n, beta=target)
         lo, pt, hi = _quantile_bounds(zbits, 1 - bd.beta)
         over = int(np.count_nonzero(zbits > bd.k))
         recs.append(_record(
             "RRST-3.1 (MC tail)", n, eps, sigma, delta,
-            {"beta": bd.beta, "samples": samples, "seed": seed}, hi, bd.k, hi <= bd.k,
+            {"beta": bd.beta, "samples": samples, "seed": seed}, hi, bd.k,
             f"P[Z > k] <= beta by sampling: (1 - beta)-quantile of Z {pt:.4g} bits "
             f"(99.9% bounds {lo:.4g}, {hi:.4g}); {over} of {samples} samples above k; "
             f"mean Z {zbits.mean():.4g} bits (= I(X; A(X))), sd {zbits.std():.4g} bits",
@@ -171,10 +162,10 @@ def steps_of(x: np.ndarray, a: float, p: float, sigma: float,
         r = np.floor(m * p).astype(np.int64)[:, None] + off[None, :]
         lb = binom.logpmf(r, m[:, None], p)                        # -inf outside [0, m]
         lg_at[i] = logsumexp(lb + _log_phi(a - s[i][:, None] - r, sigma), axis=1)
-        k = i[i >= 1]
+        later = i >= 1
+        k = i[later]
         if len(k):
-            rows = lb[i >= 1]
-            rr = r[i >= 1]
+            rows, rr = lb[later], r[later]
             base = a - s[k - 1][:, None] - rr
             lg_next0[k - 1] = logsumexp(rows + _log_phi(base, sigma), axis=1)
             lg_next1[k - 1] = logsumexp(rows + _log_phi(base - 1, sigma), axis=1)
@@ -214,10 +205,9 @@ def step_check(n: int, eps: float, sigma: float, *, paths: int, seed: int,
     common = {"beta": "per step", "paths": paths, "seed": seed}
     return [
         _record("RRST-3.5 (MC steps)", n, eps, sigma, delta, common, zmax, 6 * eps,
-                zmax <= 6 * eps, f"max |Z_i| over {paths} paths x {n} steps (nats) vs 6 eps",
+                f"max |Z_i| over {paths} paths x {n} steps (nats) vs 6 eps",
                 t0),
         _record("RRST-3.7 (MC steps)", n, eps, sigma, delta, common, klmax * LOG2E, nu_bits,
-                klmax * LOG2E <= nu_bits,
                 f"max exact E[Z_i | a, x_1^(i-1)] over {paths} paths x {n} steps (bits) vs "
                 f"nu(delta_hat) at delta_hat = sqrt(eps delta)/15", t0),
     ]

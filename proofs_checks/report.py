@@ -5,11 +5,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import platform
+import time
 from pathlib import Path
+from typing import Any
 
 import maxinfo_bounds
 
-__all__ = ["versions", "code_identity"]
+__all__ = ["versions", "code_identity", "check_record"]
 
 
 @functools.cache
@@ -29,6 +31,19 @@ def code_identity() -> str:
             h.update(f.read_bytes())
             h.update(b"\0")
     return f"{maxinfo_bounds.__version__}+{h.hexdigest()[:16]}"
+
+
+def check_record(check: str, mech: str, inputs: dict[str, Any], exact: float,
+                 bound: float | None, t0: float, note: str = "") -> dict[str, Any]:
+    """One campaign record: ``exact`` (a true or sampled value) held against ``bound`` (None:
+    nothing to hold it against, verdict ``n/a``), with a relative slack of 1e-9 for rounding.
+    ``t0``: the ``time.monotonic()`` at which the check started."""
+    holds = bound is None or exact <= bound * (1 + 1e-9) + 1e-12
+    return {"id": f"{check}/{mech}/" + ",".join(f"{k}={v}" for k, v in inputs.items()),
+            "check": check, "mechanism": mech, "inputs": inputs, "value": exact, "bound": bound,
+            "tightness": (bound / exact) if bound is not None and exact > 0 else None,
+            "verdict": "n/a" if bound is None else ("holds" if holds else "FAILS"), "note": note,
+            "seconds": round(time.monotonic() - t0, 4)}
 
 
 def versions() -> dict[str, str]:

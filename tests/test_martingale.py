@@ -83,6 +83,6 @@ def test_tail_and_step_checks_hold_and_can_fail(monkeypatch):
     class Tiny:                 # a calculator whose k is below the sampled quantile
         k, beta = 1e-4, 0.369
 
-    monkeypatch.setattr(martingale, "_bound", lambda *a, **k: Tiny())
+    monkeypatch.setattr(martingale, "approx_dp_max_information", lambda *a, **k: Tiny())
     bad = martingale.tail_check(10_000, 0.01, 800.0, samples=2000, seed=3)
     assert all(r["verdict"] == "FAILS" for r in bad)
