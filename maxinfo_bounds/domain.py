@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 
 from .numeric import InvalidParameter, check_int, check_real, check_real_array
 
-__all__ = ["Domain", "Real", "Int"]
+__all__ = ["Domain", "Real", "Int", "DPS", "NONNEG", "PROB", "PROB_BELOW_1"]
 
 
 def _num(x: float) -> str:
@@ -163,3 +163,11 @@ def Real(lo: float = -math.inf, hi: float = math.inf, *, lo_open: bool = False, 
 def Int(lo: int, hi: float = math.inf, *, relation: str = "", units: str = "") -> Domain:  # noqa: N802
     """An integer interval ``[lo, hi]``."""
     return Domain(float(lo), float(hi), False, math.isinf(hi), True, relation, units)
+
+
+#: shared domains of the measures (each declared once; the theorem modules declare theirs as
+#: :class:`~maxinfo_bounds.theorems.registry.Param`)
+DPS = Int(1, 100_000)                      # decimal digits of an exact-mode mpmath result
+NONNEG = Real(0)                           # eps in nats, a hockey-stick's c
+PROB = Real(0, 1)                          # a delta where delta = 1 is allowed (vacuous)
+PROB_BELOW_1 = Real(0, 1, hi_open=True)    # a delta or beta below 1

@@ -16,13 +16,22 @@ import pytest
 
 from maxinfo_bounds import InvalidParameter, RegimeError
 from maxinfo_bounds.measures import (
+    approx_max_information,
     dp_delta,
     dp_epsilon,
+    hockey_stick,
     is_indistinguishable,
     is_pointwise_indistinguishable,
+    kl_divergence,
+    mutual_information,
 )
 from maxinfo_bounds.results import DPGuarantee
-from maxinfo_bounds.theorems.dp_accounting import dp_max_information
+from maxinfo_bounds.theorems.dp_accounting import dp_max_information, from_dp_event
+from maxinfo_bounds.theorems.generalization import pvalue_sensitivity_lower_bound
+from maxinfo_bounds.theorems.maxinfo_dp import (
+    approx_dp_max_information,
+    approx_dp_max_information_implied,
+)
 from maxinfo_bounds.theorems.mutual_info import approx_dp_mutual_information
 from maxinfo_bounds.theorems.solvers import (
     max_eps_for_gamma,
@@ -33,6 +42,14 @@ from maxinfo_bounds.theorems.solvers import (
 
 RR = [[0.75, 0.25], [0.25, 0.75]]
 PURE = DPGuarantee(0.1, 0.0, "given")
+HALF = [F(1, 2), F(1, 2)]
+JOINT = [[F(1, 4), F(1, 4)], [F(1, 8), F(3, 8)]]
+
+
+def _gaussian_event():
+    import dp_accounting
+
+    return dp_accounting.GaussianDpEvent(noise_multiplier=2.0)
 
 # (call taking the probed value, parameter, interval as the message prints it, lo, hi,
 #  lo_open, hi_open); lo/hi None: unbounded on that side
@@ -66,6 +83,25 @@ CASES = [
      0.0, None, False, True),
     (lambda v: is_pointwise_indistinguishable([0.5, 0.5], [0.5, 0.5], 0.1, v), "delta",
      "[0, 1]", 0.0, 1.0, False, False),
+    (lambda v: from_dp_event(_gaussian_event(), v), "delta", "(0, 1)", 0.0, 1.0, True, True),
+    (lambda v: from_dp_event(_gaussian_event(), 1e-5, value_discretization_interval=v),
+     "value_discretization_interval", "(0, inf)", 0.0, None, True, True),
+    (lambda v: hockey_stick([0.5, 0.5], [0.25, 0.75], v), "c", "[0, inf)", 0.0, None, False, True),
+    (lambda v: kl_divergence(HALF, HALF, dps=v), "dps", "[1, 100000]", 1, 100_000, False, False),
+    (lambda v: mutual_information(JOINT, dps=v), "dps", "[1, 100000]", 1, 100_000, False, False),
+    (lambda v: approx_max_information(JOINT, v), "beta", "[0, 1)", 0.0, 1.0, False, True),
+    (lambda v: approx_dp_max_information(v, 1e-9, 10), "eps", "(0, inf)", 0.0, None, True, True),
+    (lambda v: approx_dp_max_information_implied(v, 1e-9, 100, 0.5), "eps", "[0, inf)", 0.0,
+     None, False, True),
+    (lambda v: approx_dp_max_information_implied(0.1, v, 100, 0.5), "delta", "(0, 0.5)", 0.0,
+     0.5, True, True),
+    (lambda v: pvalue_sensitivity_lower_bound(v), "n", "[1, inf]", 1, None, False, True),
+    (lambda v: max_k_for_gamma(0.05, v, 1e-4), "beta", "[0, 1]", 0.0, 1.0, False, False),
+    (lambda v: max_n_for_gamma(v, 1e-3, 0.01), "alpha", "(0, 1]", 0.0, 1.0, True, False),
+    (lambda v: max_n_for_gamma(0.05, v, 0.01), "target_gamma", "(0, 1]", 0.0, 1.0, True, False),
+    (lambda v: max_n_for_gamma(0.05, 1e-4, 0.01, beta=v), "beta", "(0, 1)", 0.0, 1.0, True, True),
+    (lambda v: max_eps_for_gamma(0.05, 1e-4, 100, beta=v), "beta", "(0, 1)", 0.0, 1.0, True,
+     True),
 ]
 
 
@@ -199,3 +235,151 @@ def test_dp_delta_both_paths():
     m3 = [[0.5, 0.5], [0.75, 0.25], [0.25, 0.75]]
     assert dp_delta(m3, 0.0, [(0, 1), (0, 2)]) == pytest.approx(0.25)
     assert dp_delta(m3, 0.0, [(1, 2)]) == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("call,name,bad,good,interval", [
+    (lambda v: pvalue_sensitivity_lower_bound(v), "n", [1.0, 0.999999], [1.0, 2.0],
+     "finite integers in [1, inf)"),
+    (lambda v: pvalue_sensitivity_lower_bound(v), "n", [1.5], [1.0], "finite integers in [1, inf)"),
+    (lambda v: approx_dp_max_information(v, 1e-9, 10), "eps", [0.1, 0.0], [0.1, 0.01],
+     "real numbers in (0, inf)"),
+    (lambda v: approx_max_information(JOINT, v, exact=False), "beta", [0.1, 1.0], [0.0, 0.99],
+     "real numbers in [0, 1)"),
+    (lambda v: approx_max_information(JOINT, v, exact=False), "beta", [-1e-300], [0.0],
+     "real numbers in [0, 1)"),
+])
+def test_array_domain_edges(call, name, bad, good, interval):
+    """The array paths refuse the first entry outside the domain, naming it and the range."""
+    import numpy as np
+
+    call(np.array(good))
+    with pytest.raises(InvalidParameter) as exc:
+        call(np.array(bad))
+    msg = str(exc.value)
+    assert msg.startswith(f"{name}=") and interval in msg and "\n" not in msg, msg
+
+
+def test_approx_max_information_exact_beta_list_names_the_entry():
+    with pytest.raises(InvalidParameter) as exc:
+        approx_max_information(JOINT, [F(1, 10), F(1)], exact=True)
+    assert str(exc.value) == "beta[1]=Fraction(1, 1) is invalid: must be a real number in [0, 1)"
+    with pytest.raises(InvalidParameter, match=r"^beta=\[\] is invalid: must be a real number "
+                                               r"or a non-empty array of reals in \[0, 1\)$"):
+        approx_max_information(JOINT, [])
+
+
+def test_from_dp_event_texts():
+    """The refusals and the guarantee's provenance, word for word."""
+    import sys
+
+    ev = _gaussian_event()
+    g = from_dp_event(ev, 1e-5, value_discretization_interval=1e-3)
+    assert (g.delta, g.theorem, g.conditions) == (
+        1e-5, "dp_accounting PLD",
+        ("pessimistic PLD discretisation", "value_discretization_interval = 0.001"))
+    from dp_accounting import pld
+
+    acc = pld.PLDAccountant(value_discretization_interval=1e-3)
+    acc.compose(ev)
+    assert g.eps == math.nextafter(acc.get_epsilon(1e-5), math.inf)   # the accountant's, one ulp up
+    with pytest.raises(InvalidParameter) as e1:
+        from_dp_event("not an event", 1e-5)
+    assert str(e1.value) == ("event='not an event' is invalid: must be a DpEvent the PLD "
+                             "accountant supports")
+    import dp_accounting
+
+    with pytest.raises(InvalidParameter) as e2:
+        from_dp_event(dp_accounting.GaussianDpEvent(noise_multiplier=5000.0), 1e-16)
+    msg = str(e2.value)
+    head, _, tail = msg.partition("(about ")
+    assert head == ("delta=1e-16 is invalid: must be above dp_accounting's PLD tail mass ")
+    floor = float(tail.split(" ")[0])
+    assert 1e-17 < floor < 1e-15      # the composed PLD's own truncated mass, about 1e-16
+    assert tail.split(" ", 1)[1] == (
+        "for this event): its accountant returns eps = inf below it; give a larger delta, or "
+        "for a Gaussian mechanism use maxinfo_bounds' analytic Gaussian (gaussian_epsilon), "
+        "exact at any delta")
+    saved = sys.modules.get("dp_accounting")
+    sys.modules["dp_accounting"] = None          # type: ignore[assignment]  # import fails
+    try:
+        with pytest.raises(ImportError) as e3:
+            from_dp_event(ev, 1e-5)
+    finally:
+        sys.modules["dp_accounting"] = saved     # type: ignore[assignment]
+    assert str(e3.value) == ("from_dp_event needs dp_accounting: "
+                             "pip install 'maxinfo_bounds[accounting]'")
+
+
+def test_thm31_outside_its_regime_is_vacuous_never_negative_or_nan():
+    """delta >= eps (outside RRST Thm 3.1): the formula's k is negative there (about -5e-10 at
+    eps = 1e-12, delta = 1e-9) and its beta NaN or negative; strict=False must return the
+    vacuous bound (k = inf, beta = 1) marked out of regime, on the scalar and the array path,
+    and strict=True must refuse without a floating-point warning on the way."""
+    import warnings
+
+    import numpy as np
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for e in (1e-300, 1e-12):
+            b = approx_dp_max_information(e, 1e-9, 10, strict=False)
+            assert (b.k, b.beta, b.in_regime) == (math.inf, 1.0, False)
+        k, beta = approx_dp_max_information(np.array([1e-300, 1e-12, 0.1]), 1e-9, 10,
+                                            strict=False)
+        assert list(k[:2]) == [math.inf, math.inf] and list(beta[:2]) == [1.0, 1.0]
+        assert 0 < k[2] < math.inf and 0 < beta[2] < 1
+        with pytest.raises(RegimeError, match=r"delta in \(0, eps\)"):
+            approx_dp_max_information(np.array([0.1, 1e-300]), 1e-9, 10)
+
+
+def test_solver_answers_at_their_lower_edge_and_refusal_texts():
+    """Answers at the edge of the search (n = 1, k below 1, an exact boundary), hand-computed:
+    pure DP via RRST Thm 1.4a gives gamma = alpha e^{-eps n}, k = eps n log2(e)."""
+    # 0.05 e^{-3} = 2.49e-3 >= 1e-3 > 0.05 e^{-6}: n = 1 is the answer; at eps = 4 even n = 1
+    # misses (0.05 e^{-4} = 9.2e-4)
+    assert max_n_for_gamma(0.05, 1e-3, 3.0) == 1
+    with pytest.raises(InvalidParameter) as e1:
+        max_n_for_gamma(0.05, 1e-3, 4.0)
+    assert str(e1.value) == ("target_gamma=0.001 is invalid: must be reachable with n = 1 at "
+                             "this eps")
+    # k(1) = 0.5/ln 2 = 0.72 <= 1 < k(2) = 1.44: n = 1; at eps = 1, k(1) = 1/ln 2 > 1
+    assert max_n_for_k(1.0, 0.5) == 1
+    with pytest.raises(InvalidParameter) as e2:
+        max_n_for_k(1.0, 1.0)
+    head, _, k1 = str(e2.value).rpartition("(")
+    assert head == "target_k=1.0 is invalid: must be at least the bound at n = 1 "
+    assert k1.endswith(" bits)") and 0 <= float(k1[:-6]) - 1 / math.log(2) <= 1e-15
+    # max k below 1: log2(0.05/0.04) = 0.3219280948873623 (hand); and an exact boundary
+    # (alpha - beta)/2^k = target at k = 2 exactly: the answer is 2.0 itself (ties accepted)
+    k = max_k_for_gamma(0.05, 0.0, 0.04)
+    assert 0.3219280948873622 <= k <= 0.3219280948873624
+    assert max_k_for_gamma(0.05, 0.01, 0.01) == 2.0
+    with pytest.raises(InvalidParameter) as e3:
+        max_k_for_gamma(0.05, 0.01, 0.045)
+    assert str(e3.value) == "target_gamma=0.045 is invalid: must be at most alpha - beta = 0.04"
+    with pytest.raises(InvalidParameter) as e4:
+        max_eps_for_gamma(0.05, 0.04, 10, beta=0.02)
+    head, _, g0 = str(e4.value).partition(" ~ ")
+    assert head == ("target_gamma=0.04 is invalid: must be below what eps -> 0 allows, "
+                    "(alpha - beta)/2^k(0+)")
+    assert 0.0299999 < float(g0) <= 0.03     # (0.05 - 0.02)/2^k at k(eps = 1e-300) ~ 0
+
+
+def test_solvers_with_beta_are_tight_for_the_iid_bound():
+    """With beta the solvers must use RRST Thm 1.4b (i.i.d.), not 1.4a: the answer is the
+    largest value whose 1.4b bound meets the target, so the next float / integer misses it,
+    and it is larger than the 1.4a answer (1.4b is the smaller bound at these sizes)."""
+    from maxinfo_bounds.theorems.maxinfo_dp import pure_dp_max_information_product as prod
+    from maxinfo_bounds.theorems.pvalues import pvalue_correction
+
+    e = max_eps_for_gamma(0.05, 1e-4, 1000, beta=1e-3)
+    assert pvalue_correction(0.05, prod(e, 1000, 1e-3).k, 1e-3) >= 1e-4
+    e_up = math.nextafter(e, math.inf) * (1 + 1e-12)
+    assert pvalue_correction(0.05, prod(e_up, 1000, 1e-3).k, 1e-3) < 1e-4
+    assert e > max_eps_for_gamma(0.05, 1e-4, 1000)
+    n = max_n_for_gamma(0.05, 1e-4, 0.01, beta=1e-3)
+    assert pvalue_correction(0.05, prod(0.01, n, 1e-3).k, 1e-3) >= 1e-4
+    assert pvalue_correction(0.05, prod(0.01, n + 1, 1e-3).k, 1e-3) < 1e-4
+    assert n > max_n_for_gamma(0.05, 1e-4, 0.01)
+    nk = max_n_for_k(5.0, 0.01, beta=1e-6)
+    assert nk > max_n_for_k(5.0, 0.01)

@@ -8,12 +8,11 @@ from typing import overload
 
 import numpy as np
 
+from ..domain import DPS, NONNEG
 from ..numeric import (
     PROB_TOL,
     ExactLog,
     Unit,
-    check_int,
-    check_real,
     check_unit,
 )
 from ..types import FloatArray, MpfLike
@@ -49,7 +48,7 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, c: float | Fraction, *, exact: bool
     Fraction(0, 1)
     """
     pa, qa, ex = pair_tables(p, q, exact, tol)
-    cv = check_real("c", c, low=0)
+    cv = NONNEG.check("c", c)
     if ex:
         cf = Fraction(cv)
         return sum((max(Fraction(0), pi - cf * qi) for pi, qi in zip(pa, qa)), Fraction(0))
@@ -133,7 +132,7 @@ def kl_divergence(p: ArrayLike, q: ArrayLike, *, unit: Unit = "bits", exact: boo
     unit = check_unit(unit)
     pa, qa, ex = pair_tables(p, q, exact, tol)
     if ex:
-        check_int("dps", dps, low=1, high=100_000)
+        DPS.check("dps", dps)
         return mp_log_sum(zip(pa, qa), unit, dps)
     from scipy.special import rel_entr  # on first use (scipy.special: ~0.4 s at import)
 

@@ -14,12 +14,12 @@ import numpy as np
 from numpy.typing import ArrayLike as _NpArrayLike
 from numpy.typing import NDArray
 
+from ..domain import PROB_BELOW_1
 from ..numeric import (
     ExactLog,
     InvalidParameter,
     Unit,
     as_table,
-    check_real,
     check_same_shape,
     iter_pairs,
     wants_exact,
@@ -78,7 +78,7 @@ def joint_table(joint: Any, exact: bool | None, tol: float) -> tuple[NDArray[Any
 def _betas(beta: Any, exact: bool) -> tuple[list[Fraction] | NDArray[np.float64], bool]:
     """Validate beta (scalar or array) in [0, 1); return (values, was_scalar)."""
     if np.ndim(beta) == 0:
-        b = check_real("beta", beta, low=0, high=1, high_open=True)
+        b = PROB_BELOW_1.check("beta", beta)
         if exact:
             return [Fraction(b)], True
         return np.array([float(b)]), True
@@ -86,7 +86,7 @@ def _betas(beta: Any, exact: bool) -> tuple[list[Fraction] | NDArray[np.float64]
     if arr.size == 0:
         raise InvalidParameter("beta", beta, "a real number or a non-empty array of reals in [0, 1)")
     if exact:
-        return [Fraction(check_real(f"beta[{i}]", v, low=0, high=1, high_open=True))
+        return [Fraction(PROB_BELOW_1.check(f"beta[{i}]", v))
                 for i, v in enumerate(arr.ravel())], False
     if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr >= 1):
         bad = arr[~(np.isfinite(arr) & (arr >= 0) & (arr < 1))].ravel()[0]

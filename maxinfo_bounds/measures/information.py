@@ -8,11 +8,11 @@ from typing import overload
 
 import numpy as np
 
+from ..domain import DPS
 from ..numeric import (
     PROB_TOL,
     ExactLog,
     Unit,
-    check_int,
     check_unit,
 )
 from ..types import FloatArray, MpfLike
@@ -82,7 +82,7 @@ def mutual_information(joint: ArrayLike, *, unit: Unit = "bits", exact: bool | N
     unit = check_unit(unit)
     pj, pq, ex = joint_table(joint, exact, tol)
     if ex:
-        check_int("dps", dps, low=1, high=100_000)
+        DPS.check("dps", dps)
         return mp_log_sum(zip(pj, pq), unit, dps)
     from scipy.special import rel_entr  # on first use (scipy.special: ~0.4 s at import)
 

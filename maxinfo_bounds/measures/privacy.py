@@ -10,13 +10,8 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from ..numeric import (
-    PROB_TOL,
-    ExactLog,
-    check_int,
-    check_real,
-    log_le,
-)
+from ..domain import DPS, NONNEG, PROB, PROB_BELOW_1
+from ..numeric import PROB_TOL, ExactLog, log_le
 from ..types import MpfLike
 from .engine import ArrayLike, mechanism_table, pair_tables, sup_ratio_exact, sup_ratio_float, to_mpf
 
@@ -45,13 +40,13 @@ def dp_delta(mechanism: ArrayLike, eps: float | Fraction, neighbors: Iterable[tu
     True
     """
     M, pairs, ex = mechanism_table(mechanism, neighbors, exact, tol)
-    e = check_real("eps", eps, low=0)
+    e = NONNEG.check("eps", eps)
     if ex:
         ef = Fraction(e)
         if ef == 0:
             return max(sum((max(Fraction(0), a - b) for a, b in zip(M[i], M[j])), Fraction(0))
                        for i, j in pairs)
-        check_int("dps", dps, low=1, high=100_000)
+        DPS.check("dps", dps)
         with mpmath.workdps(dps + 15):
             c = mpmath.exp(to_mpf(ef))
             best = mpmath.mpf(0)
@@ -95,7 +90,7 @@ def dp_epsilon(mechanism: ArrayLike, delta: float | Fraction, neighbors: Iterabl
     Fraction(2, 1)
     """
     M, pairs, ex = mechanism_table(mechanism, neighbors, exact, tol)
-    d = check_real("delta", delta, low=0, high=1, high_open=True)
+    d = PROB_BELOW_1.check("delta", delta)
     if ex:
         df = Fraction(d)
         best: Fraction | None = Fraction(1)
@@ -134,8 +129,8 @@ def is_indistinguishable(x: ArrayLike, y: ArrayLike, eps: float | Fraction,
     (True, True)
     """
     xa, ya, ex = pair_tables(x, y, exact, tol, names=("x", "y"))
-    e = check_real("eps", eps, low=0)
-    d = check_real("delta", delta, low=0, high=1)
+    e = NONNEG.check("eps", eps)
+    d = PROB.check("delta", delta)
     if d == 1:
         return True
     if ex:
@@ -168,8 +163,8 @@ def is_pointwise_indistinguishable(x: ArrayLike, z: ArrayLike, eps: float | Frac
     (True, True)
     """
     xa, za, ex = pair_tables(x, z, exact, tol, names=("x", "z"))
-    e = check_real("eps", eps, low=0)
-    d = check_real("delta", delta, low=0, high=1)
+    e = NONNEG.check("eps", eps)
+    d = PROB.check("delta", delta)
     if ex:
         ef = Fraction(e)
         good = Fraction(0)

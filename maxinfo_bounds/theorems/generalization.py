@@ -31,8 +31,6 @@ from ..numeric import (
     InvalidParameter,
     RegimeError,
     certify_entries,
-    check_int,
-    check_real_array,
     enclosure,
     exp_margin_too_wide,
     fast_down,
@@ -322,10 +320,10 @@ def pvalue_sensitivity_lower_bound(n: IntOrArray, *, variant: str = "optimal",
     if variant not in ("optimal", "paper"):
         raise InvalidParameter("variant", variant, "'optimal' or 'paper'")
     if is_array(n):
-        na = check_real_array("n", n, low=1.0, integer=True)
+        na = N_RECORDS.check_array(n)
         c = pvalue_sensitivity_lower_bound(1, variant=variant, dps=dps)  # certified at n = 1
         return fast_down(c / np.sqrt(na))
-    ni = check_int("n", n, low=1)
+    ni = N_RECORDS.check(n)
     if variant == "paper":
         return enclosure(lambda iv: iv.mpf(37) / 100 / iv.sqrt(iv.mpf(ni)))[0]
     (d_best,) = minimise(lambda d: -B1.estimate(d, 1.0), 1e-6, 0.49, xatol=1e-12)

@@ -35,7 +35,6 @@ from ..domain import Int, Real
 from ..numeric import (
     InvalidParameter,
     RegimeError,
-    check_int,
     fast_up,
     float_up,
     is_array,
@@ -248,6 +247,8 @@ K_POS = Param("k", Real(0, lo_open=True, units="bits"), "max-information bound, 
 BETA_TO_MI = Param("beta", Real(0, 1, relation="paper: beta <= 3(1 - 2^-k)/20; sound: "
                                                 "beta/(1 - 2^-k) <= 1/e"), "approximation parameter")
 SUPPORT = Param("support_size", Int(1), "number of values of X")
+DOMAIN_SIZE = Param("domain_size", Int(1), "number of values of one record")
+N_RECORDS = Param("n", Int(1), "number of records")
 
 
 @overload
@@ -360,8 +361,7 @@ def approx_dp_mutual_information(eps: float, delta: float, n: int, domain_size: 
     """
     from .maxinfo_dp import approx_dp_max_information
 
-    d = check_int("domain_size", domain_size, low=1)
-    ni = check_int("n", n, low=1)
+    d, ni = DOMAIN_SIZE.check(domain_size), N_RECORDS.check(n)
     if beta is not None:
         b = approx_dp_max_information(eps, delta, ni, beta=beta, variant=variant)
         return float(approx_max_information_to_mi(b.k, b.beta, d**ni, variant=variant, unit=unit))

@@ -16,12 +16,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..numeric import InvalidParameter, check_int, check_real
+from ..domain import Int, Real
+from ..numeric import InvalidParameter
 from ..search import boundary
 from .maxinfo_dp import pure_dp_max_information, pure_dp_max_information_product
 from .pvalues import pvalue_correction
+from .registry import Param
 
 __all__ = ["max_eps_for_gamma", "max_k_for_gamma", "max_n_for_gamma", "max_n_for_k"]
+
+ALPHA = Param("alpha", Real(0, 1, lo_open=True), "significance level")
+TARGET_GAMMA = Param("target_gamma", Real(0, 1, lo_open=True), "the corrected threshold wanted")
+BETA = Param("beta", Real(0, 1, lo_open=True, hi_open=True), "approximation parameter (i.i.d.)")
+BETA_GIVEN = Param("beta", Real(0, 1), "approximation parameter of the bound")
+EPS = Param("eps", Real(0, lo_open=True, units="nats"), "pure DP parameter, nats")
+N = Param("n", Int(1), "number of records")
+TARGET_K = Param("target_k", Real(0, lo_open=True, units="bits"), "max-information wanted, bits")
 
 
 def _largest_float(pred: Callable[[float], bool], lo: float, hi: float) -> float:
@@ -42,11 +52,8 @@ def _k_of(eps: float, n: int, beta: float | None) -> float:
 
 
 def _targets(alpha: float, target_gamma: float, beta: float | None) -> tuple[float, float, float]:
-    a = float(check_real("alpha", alpha, low=0.0, high=1.0, low_open=True))
-    t = float(check_real("target_gamma", target_gamma, low=0.0, high=1.0, low_open=True))
-    b = 0.0 if beta is None else float(check_real("beta", beta, low=0.0, high=1.0,
-                                                   low_open=True, high_open=True))
-    return a, t, b
+    return (ALPHA.check_float(alpha), TARGET_GAMMA.check_float(target_gamma),
+            0.0 if beta is None else BETA.check_float(beta))
 
 
 def max_eps_for_gamma(alpha: float, target_gamma: float, n: int, *,
@@ -62,7 +69,7 @@ def max_eps_for_gamma(alpha: float, target_gamma: float, n: int, *,
     True
     """
     a, t, b = _targets(alpha, target_gamma, beta)
-    ni = check_int("n", n, low=1)
+    ni = N.check(n)
 
     def ok(eps: float) -> bool:
         return bool(pvalue_correction(a, _k_of(eps, ni, beta), b) >= t)
@@ -81,9 +88,8 @@ def max_k_for_gamma(alpha: float, beta: float, target_gamma: float) -> float:
     >>> max_k_for_gamma(0.05, 0.01, 0.01)   # log2(0.04/0.01) = 2, hand; exact at these floats
     2.0
     """
-    a = float(check_real("alpha", alpha, low=0.0, high=1.0, low_open=True))
-    b = float(check_real("beta", beta, low=0.0, high=1.0))
-    t = float(check_real("target_gamma", target_gamma, low=0.0, high=1.0, low_open=True))
+    a, b = ALPHA.check_float(alpha), BETA_GIVEN.check_float(beta)
+    t = TARGET_GAMMA.check_float(target_gamma)
 
     def ok(k: float) -> bool:
         return bool(pvalue_correction(a, k, b) >= t)
@@ -104,7 +110,7 @@ def max_n_for_gamma(alpha: float, target_gamma: float, eps: float, *,
     391
     """
     a, t, b = _targets(alpha, target_gamma, beta)
-    e = float(check_real("eps", eps, low=0.0, low_open=True))
+    e = EPS.check_float(eps)
 
     def ok(n: int) -> bool:
         return bool(pvalue_correction(a, _k_of(e, n, beta), b) >= t)
@@ -122,10 +128,10 @@ def max_n_for_k(target_k: float, eps: float, *, beta: float | None = None) -> in
     >>> max_n_for_k(1.0, 0.01)          # floor(1 / (0.01 log2 e)) = floor(69.31...) = 69, hand
     69
     """
-    kt = float(check_real("target_k", target_k, low=0.0, low_open=True))
-    e = float(check_real("eps", eps, low=0.0, low_open=True))
+    kt = TARGET_K.check_float(target_k)
+    e = EPS.check_float(eps)
     if beta is not None:
-        check_real("beta", beta, low=0.0, high=1.0, low_open=True, high_open=True)
+        BETA.check(beta)
 
     def ok(n: int) -> bool:
         return _k_of(e, n, beta) <= kt

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import math
 
-from ...numeric import (
-    InvalidParameter,
-    RegimeError,
-    check_int,
-    check_real,
-)
+from ...domain import Int, Real
+from ...numeric import InvalidParameter, RegimeError
 from ...results import Bound, DPGuarantee
+from ..registry import Param
+
+N = Param("n", Int(1), "number of records")
+BETA = Param("beta", Real(0, 1, lo_open=True, hi_open=True), "approximation parameter (i.i.d.)")
+DELTA = Param("delta", Real(0, 1, lo_open=True, hi_open=True), "the delta eps is asked at")
+VDI = Param("value_discretization_interval", Real(0, lo_open=True),
+            "dp_accounting's PLD discretisation step")
 
 
 def dp_max_information(guarantee: DPGuarantee, n: int, *, iid: bool = False,
@@ -35,9 +38,9 @@ def dp_max_information(guarantee: DPGuarantee, n: int, *, iid: bool = False,
 
     if not isinstance(guarantee, DPGuarantee):
         raise InvalidParameter("guarantee", guarantee, "a DPGuarantee")
-    ni = check_int("n", n, low=1)
+    ni = N.check(n)
     if beta is not None:
-        check_real("beta", beta, low=0.0, high=1.0, low_open=True, high_open=True)
+        BETA.check(beta)
         if not iid:
             raise InvalidParameter("beta", beta, "omitted unless iid=True (beta is the i.i.d. "
                                    "bounds' parameter: RRST Thm 1.4b / 3.1)")
@@ -77,9 +80,8 @@ def from_dp_event(event: object, delta: float, *,
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError("from_dp_event needs dp_accounting: "
                           "pip install 'maxinfo_bounds[accounting]'") from exc
-    d = float(check_real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True))
-    acc = pld.PLDAccountant(value_discretization_interval=float(check_real(
-        "value_discretization_interval", value_discretization_interval, low=0.0, low_open=True)))
+    d = DELTA.check_float(delta)
+    acc = pld.PLDAccountant(value_discretization_interval=VDI.check_float(value_discretization_interval))
     try:
         acc.compose(event)
     except Exception as exc:

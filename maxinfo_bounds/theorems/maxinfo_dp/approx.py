@@ -16,8 +16,6 @@ from ...domain import Int, Real
 from ...numeric import (
     InvalidParameter,
     RegimeError,
-    check_real,
-    check_real_array,
     enclosure,
     fast_up,
     is_array,
@@ -35,6 +33,11 @@ N = Param("n", Int(1), "number of records")
 T = Param("t", Real(0, lo_open=True), "Azuma deviation parameter")
 DELTA_HAT = Param("delta_hat", Real(0, 1, lo_open=True), "Lemma 3.7 parameter")
 BETA = Param("beta", Real(0, 1, lo_open=True, hi_open=True), "target approximation parameter")
+# the functions' own ranges: eps > 0 before the regime test (which then asks eps <= 1/2), and
+# the implied-guarantee search (eps >= 0, delta < 1/2)
+EPS_ANY = Param("eps", Real(0, lo_open=True, units="nats"), "DP parameter, nats")
+EPS0 = Param("eps", Real(0, units="nats"), "DP parameter, nats")
+DELTA_BELOW_HALF = Param("delta", Real(0, 0.5, lo_open=True, hi_open=True), "DP parameter")
 
 
 def _thm31_body(c: Any, eps: Any, delta: Any, n: Any, t: Any, dhat: Any, *, variant: str,
@@ -137,7 +140,10 @@ def _thm31_certified(eps: Any, delta: Any, n: int, t: Any, dhat: Any, variant: s
         k = THM31[variant, "k"].up(*args, prec=prec)
     except (ValueError, ZeroDivisionError, ArithmeticError):   # outside the regime
         k = math.inf   # (strict=False): Lemma 3.7's logarithm is undefined, the bound vacuous
-    return k, THM31[variant, "beta"].up(*args, prec=prec)
+    b = THM31[variant, "beta"].up(*args, prec=prec)
+    # outside the regime (strict=False) the formula can be negative (delta >= eps): no bound
+    # there, so the vacuous one (k = inf, beta = 1), never a negative k or beta
+    return (k if k >= 0 else math.inf), (b if b >= 0 else 1.0)
 
 
 @overload
@@ -207,7 +213,7 @@ def approx_dp_max_information(eps: RealOrArray, delta: RealOrArray, n: IntOrArra
             raise InvalidParameter("beta", beta, "omitted on the vectorised path (use the paper's "
                                    "choice or explicit t and delta_hat arrays)")
         return _thm31_vectorised(eps, delta, n, t, delta_hat, variant, strict)
-    ex = check_real("eps", eps, low=0.0, low_open=True)
+    ex = EPS_ANY.check(eps)
     dx, ni = DELTA.check(delta), N.check(n)
     e, d = float(ex), float(dx)   # the float values steer the searches; the certified
     # evaluation and the regime test below read the exact inputs (Fractions, big integers)
@@ -265,7 +271,7 @@ def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, vari
     1/4, so that its rounding error is amplified at most 4-fold) and where a regime test is
     too close to its boundary for float64 to decide it. ``certify=False`` (float estimates for
     the optimisers, whose final choice is certified by the scalar path) skips that step."""
-    e = check_real_array("eps", eps, low=0.0, low_open=True)
+    e = EPS_ANY.check_array(eps)
     d = DELTA.check_array(delta)
     nn = N.check_array(n)
     e, d, nn = np.broadcast_arrays(e, d, nn)
@@ -295,12 +301,16 @@ def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, vari
     args = (e, d, nn, tt, dh)
     k = THM31[variant, "k"].array(*args)
     b = THM31[variant, "beta"].array(*args)
-    k = np.where(bad & ~np.isfinite(k), np.inf, k)
+    # outside the regime the formula may be undefined (NaN) or negative (delta >= eps): the
+    # vacuous bound there (k = inf, beta = 1), as on the scalar path; never NaN
+    k = np.where(k >= 0, k, np.inf)
+    b_bad = ~(b >= 0)
     # the margin of e^{-t^2/2} scales with that term only (the body without it: t = inf)
     with np.errstate(invalid="ignore"):   # inf - inf where beta overflows: no margin needed
         e_part = np.nan_to_num(np.maximum(b - THM31[variant, "beta"].array(e, d, nn, np.inf, dh),
                                           0.0), nan=0.0)
-    k, b = fast_up(k), np.minimum(fast_up(b, exp_arg=tt * tt / 2, exp_part=e_part), 1.0)
+        b = np.where(b_bad, 1.0, b)
+        k, b = fast_up(k), np.minimum(fast_up(b, exp_arg=tt * tt / 2, exp_part=e_part), 1.0)
     for i in map(int, np.flatnonzero(delicate.ravel())):   # certified, entry by entry
         try:
             one = approx_dp_max_information(float(e.ravel()[i]), float(d.ravel()[i]),
@@ -435,8 +445,7 @@ def approx_dp_max_information_implied(eps: float, delta: float, n: int, beta: fl
     >>> b.theorem, b.beta <= 0.0400001, b.k < 1.1    # eps = 3e-5 itself cannot reach beta = 0.04
     ('RRST-3.1', True, True)
     """
-    e = float(check_real("eps", eps, low=0.0))
-    d = float(check_real("delta", delta, low=0.0, high=0.5, low_open=True, high_open=True))
+    e, d = EPS0.check_float(eps), DELTA_BELOW_HALF.check_float(delta)
     ni, bt = N.check(n), BETA.check_float(beta)
     k, e2, t, dh = thm31_implied_float_k(e, d, ni, bt)
     if not math.isfinite(k):
