@@ -179,3 +179,114 @@ def test_sparse_validate_counts_bits_and_budgets():
     with pytest.raises(InvalidParameter) as e5:
         sv.failure_bound(4, 0.01)
     assert str(e5.value) == "i=4 is invalid: must be an integer in [1, 3]"
+
+
+# ---------------------------------------------------------------------------------------------
+# Enumerated options, regime texts, provenance
+
+
+def _refusal_text(call):
+    with pytest.raises((InvalidParameter, RegimeError)) as exc:
+        call()
+    return str(exc.value)
+
+
+def test_enumerated_options_are_refused_by_name():
+    from maxinfo_bounds.theorems.generalization import (
+        mcdiarmid_transfer,
+        pvalue_sensitivity_lower_bound,
+    )
+    from maxinfo_bounds.theorems.holdout import sparse_validate_factor, thresholdout_dp
+    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
+    from maxinfo_bounds.theorems.mutual_info import approx_max_information_to_mi
+    from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction
+
+    cases = [
+        (lambda: pvalue_sensitivity_lower_bound(4, variant="x"), "'optimal' or 'paper'"),
+        (lambda: sparse_validate_factor(3, 1, variant="x"), "'paper' or 'histories'"),
+        (lambda: approx_dp_max_information(0.1, 1e-9, 10, variant="x"), "'sound' or 'paper'"),
+        (lambda: approx_max_information_to_mi(1.0, 0.01, 4, variant="x"), "'sound' or 'paper'"),
+        (lambda: thresholdout_dp(1, 1.0, 10, variant="x"), "'sound' or 'paper'"),
+        (lambda: mcdiarmid_transfer(1.0, 0.0, 0.1, 100, 1.0, variant="x"), "'sound' or 'paper'"),
+        (lambda: mi_pvalue_correction(0.05, 1.0, variant="x"), "'optimal' or 'paper'"),
+    ]
+    for call, allowed in cases:
+        assert _refusal_text(call) == f"variant='x' is invalid: must be {allowed}"
+    assert _refusal_text(lambda: approx_max_information_to_mi(1.0, 0.01, 4, unit="dits")) == \
+        "unit='dits' is invalid: must be 'bits' or 'nats'"
+
+
+def test_lemma_1_5_array_refusal_names_the_first_entry_outside():
+    from maxinfo_bounds.theorems.mutual_info import approx_max_information_to_mi
+
+    k, b = np.array([1.0, 1.0, 1.0]), np.array([0.01, 0.5, 0.6])
+    assert _refusal_text(lambda: approx_max_information_to_mi(k, b, 4, variant="paper")) == (
+        "RRST Lemma 1.5 (second part) does not apply: it requires 0 <= beta <= 3(1 - 2^-k)/20, "
+        "got beta[1]=0.5")
+    assert _refusal_text(lambda: approx_max_information_to_mi(k, b, 4)) == (
+        "RRST Lemma 1.5 (second part) does not apply: it requires beta/(1 - 2^-k) <= 1/e, "
+        "got beta[1]=0.5")
+    # strict=False: the formula's values, no refusal; entry 0 is the certified scalar value or
+    # just above it (the array path's rounding margin)
+    out = approx_max_information_to_mi(k, b, 4, strict=False)
+    one = approx_max_information_to_mi(1.0, 0.01, 4)
+    assert one <= out[0] <= one * (1 + 1e-12)
+
+
+def test_mi_k_float_edges():
+    from maxinfo_bounds.theorems.mutual_info import mi_k_float
+
+    # k = (m - (1 - beta) log2(1 - beta))/beta: beta = 1/2, m = 1: (1 + 1/2)/(1/2) = 3 (hand);
+    # beta -> 0: inf; beta = 1: the curve's k is m - 0 ... the code's convention 0 (no k needed)
+    assert mi_k_float(1.0, 0.5) == pytest.approx(3.0, rel=1e-15)
+    assert mi_k_float(1.0, 0.0) == math.inf and mi_k_float(1.0, 1.0) == 0.0
+
+
+def test_thresholdout_theorem9_fields_by_hand():
+    from maxinfo_bounds.theorems.holdout import thresholdout_theorem9
+
+    p = thresholdout_theorem9(0.01, 1000, 10, 0.05)
+    lm = math.log(1000 / 0.05)                              # ln(m/beta) = ln 20000
+    shape = lm / 0.01**2 * min(10, math.sqrt(10 * math.log(lm / 0.01)))
+    assert (p.tau, p.m, p.budget, p.beta, p.threshold) == (0.01, 1000, 10, 0.05, 0.0075)
+    assert p.sigma == pytest.approx(0.01 / (96 * math.log(4000 / 0.05)), rel=1e-15)
+    assert p.n0_shape == pytest.approx(shape, rel=1e-14)
+    # ln(m/beta)/tau between 1 and 2 (ln 8 / 1.5 = 1.386): the inner log is ln 1.386 = 0.327
+    q = thresholdout_theorem9(1.5, 4, 1, 0.5)
+    assert q.n0_shape == pytest.approx(math.log(8) / 2.25 * math.sqrt(math.log(math.log(8) / 1.5)),
+                                       rel=1e-14)
+    # at or below 1 the inner log is taken as 0 (the shape vanishes): ln 4 / 50 < 1
+    assert thresholdout_theorem9(50.0, 2, 1, 0.5).n0_shape == 0.0
+
+
+def test_dp_guarantee_provenance():
+    from maxinfo_bounds.theorems.dp_accounting import exponential_mechanism_epsilon, sparse_vector
+
+    g = sparse_vector(3, 2.0, 4.0)
+    assert (g.theorem, g.conditions) == ("DR-3.25", ("c = 3 positive answers",
+                                                      "basic composition of the c runs"))
+    assert g.eps == pytest.approx(3.0, rel=1e-15) and g.delta == 0.0     # 3 runs of 1/2 + 2/4
+    a = sparse_vector(3, 2.0, 4.0, delta=1e-6)
+    assert a.theorem == "DR-3.26" and a.delta == 1e-6 and a.eps <= 3.0 * (1 + 1e-15)
+    assert a.conditions[0] == "c = 3 positive answers"
+    assert a.conditions[-1] == "min of basic and advanced composition"
+    assert a.conditions[2] == "delta' = 1e-06" and a.conditions[1].startswith("per run eps = ")
+    m = exponential_mechanism_epsilon(1.0, 0.5, monotone=True)
+    assert (m.eps, m.delta, m.theorem, m.conditions) == (0.5, 0.0, "DR-3.10", ("monotone scores",))
+    assert exponential_mechanism_epsilon(1.0, 0.5).conditions == ()
+
+
+def test_catalog_report_schema():
+    """One JSON schema: theorem id (never the result's own theorem field), source, the inputs
+    with units in their names, a requested optional input as target_*, then the result."""
+    from maxinfo_bounds.catalog import REGISTRY
+
+    r = REGISTRY["RRST-1.3"].report(alpha=0.05, k=1.0, beta=0.01)
+    assert r == {"theorem": "RRST-1.3", "source": "RRST Thm 1.3 (product data); Thm C.1 (any data)",
+                 "alpha": 0.05, "k_bits": 1.0, "beta": 0.01, "gamma": 0.02, "rounding": "down"}
+    sv = REGISTRY["DR-3.25"].report(c=3, threshold_scale=2.0, query_scale=4.0, sensitivity=1.0)
+    assert sv["theorem"] == "DR-3.25" and sv["eps_nats"] == 3.0
+    t = REGISTRY["RRST-3.1"].report(eps=0.1, delta=1e-14, n=1000, beta=0.01)
+    assert t["target_beta"] == 0.01 and t["eps_nats"] == 0.1 and "beta" in t
+    u = REGISTRY["RRST-3.1"].report(eps=0.1, delta=1e-14, n=1000, beta=None)
+    assert "target_beta" not in u and list(u)[:5] == ["theorem", "source", "eps_nats", "delta", "n"]
