@@ -290,3 +290,32 @@ def test_catalog_report_schema():
     assert t["target_beta"] == 0.01 and t["eps_nats"] == 0.1 and "beta" in t
     u = REGISTRY["RRST-3.1"].report(eps=0.1, delta=1e-14, n=1000, beta=None)
     assert "target_beta" not in u and list(u)[:5] == ["theorem", "source", "eps_nats", "delta", "n"]
+
+
+def test_approx_dp_mutual_information_composes_thm31_and_lemma15_by_hand():
+    """RRST Thm 3.1's (k, beta) for the selection, then Lemma 1.5 (second part) on X = the
+    dataset, |Sigma| = 2^100 (n = 100 records of a 2-value domain), by its two formulas:
+    sound: 2k ln 2 + w (ln|Sigma| + ln(1/w)) nats, w = beta/(1 - 2^-k);
+    paper: 2k ln 2 + 2 beta log2(|Sigma|/(2 beta))/(1 - 2^-k), read in nats."""
+    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
+    from maxinfo_bounds.theorems.mutual_info import approx_dp_mutual_information as mi
+
+    b = approx_dp_max_information(0.05, 1e-30, 100, beta=0.01)
+    w = b.beta / (1 - 2.0**-b.k)
+    sound = 2 * b.k * math.log(2) + w * (100 * math.log(2) + math.log(1 / w))
+    got = mi(0.05, 1e-30, 100, 2, beta=0.01)
+    assert sound / math.log(2) <= got <= sound / math.log(2) * (1 + 1e-12)
+    got_nats = mi(0.05, 1e-30, 100, 2, beta=0.01, unit="nats")
+    assert sound <= got_nats <= sound * (1 + 1e-12)
+    p = approx_dp_max_information(0.05, 1e-30, 100, beta=0.01, variant="paper")
+    paper = 2 * p.k * math.log(2) + 2 * p.beta * (100 - math.log2(2 * p.beta)) / (1 - 2.0**-p.k)
+    got_p = mi(0.05, 1e-30, 100, 2, beta=0.01, variant="paper")
+    assert paper / math.log(2) <= got_p <= paper / math.log(2) * (1 + 1e-12)
+    # without beta: the best over the grid of targets is never above the bound at beta = 0.01
+    # (a grid point near it) by more than the grid's resolution, and is a bound of the same form
+    assert mi(0.05, 1e-30, 100, 2) <= got * 1.01
+    assert mi(0.05, 1e-30, 100, 2, variant="paper") <= got_p * 1.01
+    # delta = 0.05 at n = 1000: Thm 3.1's beta >= 2 n sqrt(delta) >> 0.3 at every choice
+    assert _refusal_text(lambda: mi(0.1, 0.05, 1000, 2)) == (
+        "delta=0.05 is invalid: must be small enough that some beta <= 0.3 is reachable by "
+        "RRST Thm 3.1 (roughly n sqrt(delta/eps) << 1)")
