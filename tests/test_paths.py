@@ -319,3 +319,57 @@ def test_approx_dp_mutual_information_composes_thm31_and_lemma15_by_hand():
     assert _refusal_text(lambda: mi(0.1, 0.05, 1000, 2)) == (
         "delta=0.05 is invalid: must be small enough that some beta <= 0.3 is reachable by "
         "RRST Thm 3.1 (roughly n sqrt(delta/eps) << 1)")
+
+
+def test_catalog_registry_and_explain_text():
+    import dataclasses
+
+    from maxinfo_bounds.catalog import REGISTRY
+    from maxinfo_bounds.theorems.registry import register
+
+    e = REGISTRY["RRST-1.3"]
+    assert register(e) is e and REGISTRY["RRST-1.3"] is e      # the same entry again: no-op
+    with pytest.raises(RuntimeError, match=r"^duplicate catalog id 'RRST-1.3'$"):
+        register(dataclasses.replace(e))
+    assert REGISTRY["RRST-1.3"] is e
+    kov = REGISTRY["KOV15-3.3"]          # declared with a statement, not a formula
+    for bad in ({"formula": e.formula}, {"statement": None}):
+        with pytest.raises(ValueError, match=r"^KOV15-3.3: give exactly one of formula and "
+                                             r"statement$"):
+            dataclasses.replace(kov, **bad)
+    lines = kov.explain().split("\n")
+    assert lines[0] == ("KOV15-3.3: Optimal homogeneous composition of k adaptive (eps, delta)-DP "
+                        "steps")
+    i, j = lines.index("  conditions:"), lines.index("  parameters:")
+    assert lines[i + 1:j] == [
+        "    * k adaptive steps, each (eps, delta)-DP (same eps, delta)", "    * eps >= 0",
+        "    * 0 <= delta < 1", "    * k >= 1 integer",
+        "    * 0 <= delta_total <= 1, delta_total >= 1 - (1 - delta)^k"]
+    assert lines[j + 1:j + 5] == [
+        "    --eps ([0, inf)): per-step eps, nats", "    --delta ([0, 1)): per-step delta",
+        "    --k ([1, inf) integer): number of steps",
+        "    --delta-total ([0, 1], delta_total >= 1 - (1 - delta)^k): target total delta"]
+    opt = [ln for ln in REGISTRY["RRST-3.1"].explain().split("\n") if ln.startswith("    [--")]
+    assert opt == ["    [--beta] ((0, 1), optional): target beta: t and delta_hat are optimised "
+                   "to minimise k at beta (default: the paper's t and delta_hat)"]
+
+
+def test_catalog_statements_declare_their_symbols_domains():
+    """Every statement's symbols are nonnegative (all parameters are), and a symbol named
+    like an integer parameter is integer: sympy's simplifications in the claims rely on it."""
+    from maxinfo_bounds.catalog import REGISTRY
+    from maxinfo_bounds.domain import Domain
+
+    for key, e in REGISTRY.items():
+        syms = {str(x): x for x in e.sympy_statement().free_symbols}
+        assert all(x.is_nonnegative for x in syms.values()), key
+        for p in e.params:
+            if isinstance(p.domain, Domain) and p.domain.integer and p.name in syms:
+                assert syms[p.name].is_integer, (key, p.name)
+    import sympy
+
+    sv = {str(x): x for x in REGISTRY["DFHPRR-10"].sympy_statement().atoms(sympy.Symbol)}
+    assert sv["i"].is_integer and sv["B"].is_integer and sv["j"].is_integer
+    # DFHPRR Thm 10: l_i = sum_{j <= min(i - 1, B)} C(i, j); at i = 3, B = 5: 1 + 3 + 3 = 7
+    s = REGISTRY["DFHPRR-10"].sympy_statement().subs({sv["i"]: 3, sv["B"]: 5, sv["beta_i"]: 1})
+    assert s.doit() == 7

@@ -288,7 +288,7 @@ def _b1_body(c: Any, delta: Any, n: Any) -> Any:
 
 
 #: RRST Lemma B.1, written once
-B1 = Formula(_b1_body, ("delta", "n"))
+B1 = Formula(_b1_body, ("delta", "n"), integer=("n",))
 
 
 @overload

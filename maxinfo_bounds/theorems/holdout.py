@@ -417,7 +417,7 @@ def _sv_statement() -> Any:
     import sympy  # statements only (keeps sympy out of the calculator's import)
 
     i, j, b = sympy.symbols("i j B", integer=True, nonnegative=True)
-    return sympy.Sum(sympy.binomial(i, j), (j, 0, sympy.Min(i - 1, b))) * sympy.Symbol("beta_i")
+    return sympy.Sum(sympy.binomial(i, j), (j, 0, sympy.Min(i - 1, b))) * sympy.Symbol("beta_i", nonnegative=True)
 
 
 register(Theorem(

@@ -423,7 +423,8 @@ def _kov(eps: float, delta: float, k: int, delta_total: float) -> DPGuarantee:
 def _kov_statement() -> Any:
     import sympy  # statements only (keeps sympy out of the calculator's import)
 
-    k, l, e, eg, d = sympy.symbols("k l epsilon epsilon_g delta", nonnegative=True)
+    k, l = sympy.symbols("k l", integer=True, nonnegative=True)
+    e, eg, d = sympy.symbols("epsilon epsilon_g delta", nonnegative=True)
     keep = (1 - d) ** k
     return 1 - keep + keep * sympy.Sum(
         sympy.binomial(k, l) * sympy.Max(0, sympy.exp((k - l) * e) - sympy.exp(eg + l * e)),
