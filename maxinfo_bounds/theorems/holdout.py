@@ -35,7 +35,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..arith import Formula
 from ..domain import Int, Real
-from ..numeric import InvalidParameter, MaxinfoError, RegimeError, check_real, float_down, float_up
+from ..numeric import InvalidParameter, MaxinfoError, RegimeError, float_down, float_up
 from ..results import Bound
 from .dp_accounting import DPGuarantee, compose_dp, dp_max_information
 from .registry import Param, Theorem, register
@@ -65,6 +65,7 @@ THRESHOLD = Param("threshold", Real(0), "threshold T")
 INDEX = Param("i", Int(1), "query index")
 BUDGET_ONES = Param("budget", Int(0), "budget B of ones")
 BETA_I = Param("beta_i", Real(0, 1), "fresh-sample failure probability")
+MEAN = Param("mean", Real(), "an empirical mean (any finite real: Thresholdout.answer_means)")
 
 # -- the formulas, each written once (see maxinfo_bounds.arith) -------------------------------
 #: Notes, Thresholdout lemma: eps = 2B/(sigma n) (pure); 2/(sigma n) per unit of budget
@@ -261,8 +262,8 @@ class Thresholdout:
         queries at once (e.g. the DFHPRR experiment's correlations, which are not in [0, 1]:
         the DP guarantee then needs the query's own sensitivity, see :func:`thresholdout_dp`).
         """
-        e_t = float(check_real("train_mean", train_mean))
-        e_h = float(check_real("holdout_mean", holdout_mean))
+        e_t, e_h = MEAN.check_float(train_mean, label="train_mean"), MEAN.check_float(
+            holdout_mean, label="holdout_mean")
         if self.remaining_budget < 1:
             if self.on_exhausted == "raise":
                 raise BudgetExhausted(f"Thresholdout budget B = {self.budget} is spent "
