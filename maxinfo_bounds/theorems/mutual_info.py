@@ -248,7 +248,6 @@ BETA_TO_MI = Param("beta", Real(0, 1, relation="paper: beta <= 3(1 - 2^-k)/20; s
                                                 "beta/(1 - 2^-k) <= 1/e"), "approximation parameter")
 SUPPORT = Param("support_size", Int(1), "number of values of X")
 DOMAIN_SIZE = Param("domain_size", Int(1), "number of values of one record")
-N_RECORDS = Param("n", Int(1), "number of records")
 
 
 @overload
@@ -360,8 +359,9 @@ def approx_dp_mutual_information(eps: float, delta: float, n: int, domain_size: 
     True
     """
     from .maxinfo_dp import approx_dp_max_information
+    from .maxinfo_dp.approx import N
 
-    d, ni = DOMAIN_SIZE.check(domain_size), N_RECORDS.check(n)
+    d, ni = DOMAIN_SIZE.check(domain_size), N.check(n)
     if beta is not None:
         b = approx_dp_max_information(eps, delta, ni, beta=beta, variant=variant)
         return float(approx_max_information_to_mi(b.k, b.beta, d**ni, variant=variant, unit=unit))

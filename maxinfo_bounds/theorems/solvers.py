@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..domain import Int, Real
+from ..domain import Real
 from ..numeric import InvalidParameter
 from ..search import boundary
 from .maxinfo_dp import pure_dp_max_information, pure_dp_max_information_product
+from .maxinfo_dp.pure import BETA, EPS, N  # the route's own parameters (RRST Thm 1.4)
+from .pvalues import BETA as BETA_GIVEN  # beta of a given bound, [0, 1] (RRST Thm 1.3)
 from .pvalues import pvalue_correction
 from .registry import Param
 
@@ -27,10 +29,6 @@ __all__ = ["max_eps_for_gamma", "max_k_for_gamma", "max_n_for_gamma", "max_n_for
 
 ALPHA = Param("alpha", Real(0, 1, lo_open=True), "significance level")
 TARGET_GAMMA = Param("target_gamma", Real(0, 1, lo_open=True), "the corrected threshold wanted")
-BETA = Param("beta", Real(0, 1, lo_open=True, hi_open=True), "approximation parameter (i.i.d.)")
-BETA_GIVEN = Param("beta", Real(0, 1), "approximation parameter of the bound")
-EPS = Param("eps", Real(0, lo_open=True, units="nats"), "pure DP parameter, nats")
-N = Param("n", Int(1), "number of records")
 TARGET_K = Param("target_k", Real(0, lo_open=True, units="bits"), "max-information wanted, bits")
 
 

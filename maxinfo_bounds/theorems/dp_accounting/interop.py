@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import math
 
-from ...domain import Int, Real
+from ...domain import Real
 from ...numeric import InvalidParameter, RegimeError
 from ...results import Bound, DPGuarantee
+from ..maxinfo_dp.pure import BETA, N  # the bounds' own parameters (RRST Thm 1.4)
 from ..registry import Param
 
-N = Param("n", Int(1), "number of records")
-BETA = Param("beta", Real(0, 1, lo_open=True, hi_open=True), "approximation parameter (i.i.d.)")
 DELTA = Param("delta", Real(0, 1, lo_open=True, hi_open=True), "the delta eps is asked at")
 VDI = Param("value_discretization_interval", Real(0, lo_open=True),
             "dp_accounting's PLD discretisation step")
