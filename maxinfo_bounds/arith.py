@@ -3,9 +3,10 @@ r"""Arithmetic contexts: each formula is written once and evaluated in several n
 This is mpmath's trick (one function body, a context argument ``c`` supplying the numbers and
 the elementary functions). A theorem's formula is a plain Python function ``body(c, *args)``
 written with ``+ - * /``, ``**`` by integer powers, and ``c.exp``, ``c.log``, ``c.sqrt``,
-``c.expm1``, ``c.log1p``, ``c.exp2``, ``c.log2``, ``c.log2_ratio`` (log2(x/y)), ``c.log2e``, ``c.ln2``, ``c.pos``
-(= max(x, 0)), ``c.xlog`` (= x ln(y/x), 0 at x = 0) and ``c.num``
-(a literal constant, e.g. ``c.num(Fraction(27, 50))``). From that one body come
+``c.expm1``, ``c.log1p``, ``c.exp2``, ``c.log2``, ``c.log2_ratio`` (log2(x/y)), ``c.log2e``,
+``c.ln2``, ``c.pos`` (= max(x, 0)), ``c.log1pexp`` (= log(1 + e^x)), ``c.log_binomial``
+(= log C(k, l), k an integer), ``c.xlog`` (= x ln(y/x), 0 at x = 0) and ``c.num`` (a literal
+constant, e.g. ``c.num(Fraction(27, 50))``). From that one body come
 
 * the **certified scalar path** — :data:`interval` contexts (mpmath interval arithmetic; the
   caller rounds the enclosure outward with :func:`~maxinfo_bounds.numeric.enclosure`);
@@ -75,6 +76,21 @@ class _Numpy:
         return np.log2(x) - np.log2(y)   # no overflow of x/y
 
     @staticmethod
+    def log1pexp(x: Any) -> Any:
+        return np.logaddexp(0.0, x)      # no overflow of e^x
+
+    @staticmethod
+    def log_binomial(k: int, l: Any) -> Any:
+        if k <= 20_000:   # math.lgamma: spares a plan scipy.special's import (~0.3 s of CPU)
+            lgf = np.array([math.lgamma(i + 1.0) for i in range(k + 1)])   # log j!
+            li = np.asarray(l, dtype=np.int64)
+            return lgf[k] - lgf[li] - lgf[k - li]
+        from scipy.special import gammaln
+
+        lf = np.asarray(l, dtype=np.float64)
+        return gammaln(k + 1.0) - gammaln(lf + 1.0) - gammaln(k - lf + 1.0)
+
+    @staticmethod
     def xlog(x: Any, y: Any) -> Any:
         safe = np.where(x > 0, x, 1.0)
         # ln y - ln x, not ln(y/x): y/x overflows when x is subnormal
@@ -132,6 +148,13 @@ class Interval:
 
     def log2_ratio(self, x: Any, y: Any) -> Any:
         return self.log2(x / y)
+
+    def log1pexp(self, x: Any) -> Any:
+        return self.iv.log(1 + self.iv.exp(x))
+
+    def log_binomial(self, k: int, l: int) -> Any:
+        lg = self.iv.loggamma
+        return lg(k + 1) - lg(l + 1) - lg(k - l + 1)
 
     def xlog(self, x: Any, y: Any) -> Any:
         if x.a == 0 and x.b == 0:
@@ -201,6 +224,14 @@ class _Sympy:
         return _sympy().log(x / y, 2)
 
     @staticmethod
+    def log1pexp(x: Any) -> Any:
+        return _sympy().log(1 + _sympy().exp(x))
+
+    @staticmethod
+    def log_binomial(k: Any, l: Any) -> Any:
+        return _sympy().log(_sympy().binomial(k, l))
+
+    @staticmethod
     def num(x: Any) -> Any:
         sympy = _sympy()
         if isinstance(x, Fraction):
@@ -260,7 +291,7 @@ class _Exact:
     def _irrational(*_: Any) -> Any:
         raise NotExact("this operation has no exact rational value in general")
 
-    exp = expm1 = log = log1p = sqrt = xlog = _irrational
+    exp = expm1 = log = log1p = sqrt = xlog = log1pexp = log_binomial = _irrational
 
     @property
     def ln2(self) -> Any:

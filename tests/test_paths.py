@@ -373,3 +373,68 @@ def test_catalog_statements_declare_their_symbols_domains():
     # DFHPRR Thm 10: l_i = sum_{j <= min(i - 1, B)} C(i, j); at i = 3, B = 5: 1 + 3 + 3 = 7
     s = REGISTRY["DFHPRR-10"].sympy_statement().subs({sv["i"]: 3, sv["B"]: 5, sv["beta_i"]: 1})
     assert s.doit() == 7
+
+
+def test_kov_statement_is_the_paper_formula_and_the_evaluators_value():
+    """KOV15 Thm 3.3's statement is generated from the bodies the certified algorithm and the
+    float surrogate evaluate; it must equal the theorem as printed (re-typed here) and, at
+    eps = 1, delta = 0, k = 2, eps_g = 0, the hand value (e^2 - 1)/(1 + e)^2 = tanh(1/2)."""
+    import math
+
+    import sympy
+
+    from maxinfo_bounds.catalog import REGISTRY
+    from maxinfo_bounds.theorems.dp_accounting import optimal_composition_delta
+    from maxinfo_bounds.theorems.dp_accounting.composition import _kov_delta_float
+
+    st = REGISTRY["KOV15-3.3"].sympy_statement()
+    sv = {str(x): x for x in st.free_symbols}
+    k, l = sympy.symbols("k l", integer=True, nonnegative=True)
+    e, eg, d = sympy.symbols("epsilon epsilon_g delta", nonnegative=True)
+    keep = (1 - d) ** k
+    paper = 1 - keep + keep * sympy.Sum(sympy.binomial(k, l) * sympy.Max(
+        0, sympy.exp((k - l) * e) - sympy.exp(eg + l * e)), (l, 0, k)) / (1 + sympy.exp(e)) ** k
+    assert sorted(sv) == ["delta", "epsilon", "epsilon_g", "k"]
+    for kk, ee, gg, dd in ((2, 1, 0, 0), (3, sympy.Rational(3, 10), sympy.Rational(1, 5),
+                                          sympy.Rational(1, 100)), (7, 2, 3, sympy.Rational(1, 3))):
+        ours = st.subs({sv["k"]: kk, sv["epsilon"]: ee, sv["epsilon_g"]: gg, sv["delta"]: dd})
+        ref = paper.subs({k: kk, e: ee, eg: gg, d: dd})
+        assert abs(sympy.N(ours.doit() - ref.doit(), 50)) < sympy.Float(10) ** -45
+        got = optimal_composition_delta(float(ee), float(dd), kk, float(gg))
+        assert float(sympy.N(ref.doit(), 30)) <= got <= float(sympy.N(ref.doit(), 30)) * (1 + 1e-14)
+        assert math.isclose(_kov_delta_float(float(ee), float(dd), kk, float(gg)),
+                            float(sympy.N(ref.doit(), 30)), rel_tol=1e-12)
+    assert math.isclose(float(st.subs({sv["k"]: 2, sv["epsilon"]: 1, sv["epsilon_g"]: 0,
+                                       sv["delta"]: 0}).doit()), math.tanh(0.5), rel_tol=1e-15)
+
+
+def test_ag_and_sparse_validate_statements_match_the_papers():
+    """Balle–Wang Thm 8 and DFHPRR Thm 10 build their statements from the bodies their
+    evaluators use; each must equal the paper's formula re-typed here."""
+    import sympy
+
+    from maxinfo_bounds.catalog import REGISTRY
+    from maxinfo_bounds.theorems.dp_accounting.mechanisms import _ag_delta_bounds
+
+    st = REGISTRY["BW18-8"].sympy_statement()
+    sv = {str(x): x for x in st.free_symbols}
+    s, sg, e = sv["Delta"], sv["sigma"], sv["epsilon"]
+
+    def phi(x: object) -> object:
+        return (1 + sympy.erf(x / sympy.sqrt(2))) / 2
+
+    paper = phi(s / (2 * sg) - e * sg / s) - sympy.exp(e) * phi(-s / (2 * sg) - e * sg / s)
+    assert sympy.simplify(st - paper) == 0
+    # Delta = 1, sigma = 1, eps = 0: Phi(1/2) - Phi(-1/2) = erf(1/(2 sqrt 2)) (mpmath, 50 digits)
+    import mpmath
+
+    lo, hi = _ag_delta_bounds(1, 1, 0)
+    with mpmath.workdps(50):
+        ref = mpmath.mpf("0.38292492254802620727540922121667547976720435110916")
+        assert lo <= ref <= hi and hi - lo < mpmath.mpf(10) ** -39
+
+    st = REGISTRY["DFHPRR-10"].sympy_statement()
+    sv = {str(x): x for x in st.atoms(sympy.Symbol)}
+    # at i = 4, B = 2: C(4,0) + C(4,1) + C(4,2) = 11; at i = 2, B = 9: min(1, 9) -> 1 + 2 = 3
+    assert st.subs({sv["i"]: 4, sv["B"]: 2, sv["beta_i"]: 1}).doit() == 11
+    assert st.subs({sv["i"]: 2, sv["B"]: 9, sv["beta_i"]: 1}).doit() == 3

@@ -328,8 +328,38 @@ def sparse_validate_factor(i: int, budget: int, *,
     ii, bb = INDEX.check(i), BUDGET_ONES.check(budget)
     if variant not in ("paper", "histories"):
         raise InvalidParameter("variant", variant, "'paper' or 'histories'")
-    top = ii if variant == "paper" else ii - 1
-    return sum(math.comb(top, j) for j in range(min(ii - 1, bb) + 1))
+    return int(_sv_factor_body(_BinomialsExact, ii if variant == "paper" else ii - 1, ii, bb))
+
+
+def _sv_factor_body(c: Any, top: Any, i: Any, budget: Any) -> Any:
+    """DFHPRR Thm 10's l_i, written once: sum_{j=0}^{min(i-1, B)} C(top, j) (top = i as
+    stated; i - 1 for the histories the proof's union bound runs over). ``c`` supplies
+    ``binomial_sum(n, upto)`` = sum_{j<=upto} C(n, j) and ``min``: exact integers for the
+    evaluator, sympy for the statement."""
+    return c.binomial_sum(top, c.min(i - 1, budget))
+
+
+class _BinomialsExact:
+    @staticmethod
+    def binomial_sum(n: int, upto: int) -> int:
+        return sum(math.comb(n, j) for j in range(upto + 1))
+
+    min = staticmethod(min)
+
+
+class _BinomialsSympy:
+    @staticmethod
+    def binomial_sum(n: Any, upto: Any) -> Any:
+        import sympy
+
+        j = sympy.Symbol("j", integer=True, nonnegative=True)
+        return sympy.Sum(sympy.binomial(n, j), (j, 0, upto))
+
+    @staticmethod
+    def min(a: Any, b: Any) -> Any:
+        import sympy
+
+        return sympy.Min(a, b)
 
 
 def sparse_validate_bound(i: int, budget: int, beta_i: float, *,
@@ -417,8 +447,8 @@ register(Theorem(
 def _sv_statement() -> Any:
     import sympy  # statements only (keeps sympy out of the calculator's import)
 
-    i, j, b = sympy.symbols("i j B", integer=True, nonnegative=True)
-    return sympy.Sum(sympy.binomial(i, j), (j, 0, sympy.Min(i - 1, b))) * sympy.Symbol("beta_i", nonnegative=True)
+    i, b = sympy.symbols("i B", integer=True, nonnegative=True)
+    return _sv_factor_body(_BinomialsSympy, i, i, b) * sympy.Symbol("beta_i", nonnegative=True)
 
 
 register(Theorem(
@@ -430,8 +460,8 @@ register(Theorem(
     units="probability",
     params=(INDEX, BUDGET_ONES, BETA_I),
     evaluator=_sv_bound,
-    # a sum with a symbolic number of terms: no closed-form body; the evaluator sums the
-    # binomials exactly (sparse_validate_factor)
+    # a sum with a symbolic number of terms: the statement and the evaluator's exact integer
+    # sum (sparse_validate_factor) come from one body, _sv_factor_body
     statement=_sv_statement,
     returns="probability bound rounded up (at most 1)",
     value_name="probability",

@@ -110,8 +110,9 @@ class Theorem:
     #: LaTeX left of the generated right-hand side, e.g. ``I_\infty(A, n) \le`` (or a function
     #: returning it, when it holds another generated formula: sympy is imported only on use)
     lhs: str | Callable[[], str] = ""
-    #: a hand-written statement, only for entries without a closed-form formula (solved
-    #: implicitly, or an algorithm); then ``statement`` gives its sympy form
+    #: for entries whose evaluator is an algorithm rather than a closed form: hand-written
+    #: LaTeX for display, and ``statement`` building the sympy form from the same bodies the
+    #: algorithm evaluates
     latex: str = ""
     statement: Callable[[], Any] | None = None
     notes: str = ""

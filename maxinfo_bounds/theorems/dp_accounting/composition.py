@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ...arith import Formula, Interval
+from ...arith import NUMPY, SYMPY, Formula, Interval
 from ...domain import Int, Real
 from ...numeric import (
     InvalidParameter,
@@ -194,12 +194,36 @@ def _kov_checked(eps: object, delta: object, k: object) -> tuple[Exact, Exact, i
     return EPS.check(eps), DELTA_BELOW_1.check(delta), int(K.check(k))
 
 
+# KOV15 Thm 3.3, written once: the statement, the certified interval algorithm and the float
+# surrogate the root finder uses all evaluate these three bodies,
+#     delta(eps_g) = lost + (1 - lost) sum_{l=0}^{k} (e^{a_l} - e^{eps_g + b_l})_+ / e^z,
+# lost = 1 - (1 - delta)^k, a_l = log C(k, l) + (k - l) eps, b_l = log C(k, l) + l eps,
+# z = k log(1 + e^eps). (The interval algorithm sums the terms by the ratio of consecutive
+# ones from a starting term the body gives, and takes (1 + e^eps)^k directly.)
+
+def _kov_lost_body(c: Any, delta: Any, k: Any) -> Any:
+    """1 - (1 - delta)^k, the probability that some step's delta event occurs."""
+    return -c.expm1(k * c.log1p(-delta))
+
+
+def _kov_log_terms(c: Any, eps: Any, k: Any, l: Any) -> tuple[Any, Any]:
+    """(a_l, b_l): the logs of C(k, l) e^{(k-l) eps} and C(k, l) e^{l eps}."""
+    lc = c.log_binomial(k, l)
+    return lc + (k - l) * eps, lc + l * eps
+
+
+def _kov_log_norm(c: Any, eps: Any, k: Any) -> Any:
+    """z = log (1 + e^eps)^k."""
+    return k * c.log1pexp(eps)
+
+
 def _kov_lost(c: Interval, delta: Exact, k: int) -> Any:
-    """1 - (1 - delta)^k: the intersection of two enclosures, the direct one (exact when
-    k = 1, tight for moderate delta) and -expm1(k log1p(-delta)) (no cancellation for tiny
-    delta, where the direct one is as wide as the working precision's ulp of 1)."""
+    """The body's 1 - (1 - delta)^k enclosed twice and intersected: directly (exact when
+    k = 1, tight for moderate delta) and as the body writes it, -expm1(k log1p(-delta)) (no
+    cancellation for tiny delta, where the direct one is as wide as the working precision's
+    ulp of 1)."""
     d = c.num(delta)
-    a, b = 1 - (1 - d) ** k, -c.expm1(k * c.log1p(-d))
+    a, b = 1 - (1 - d) ** k, _kov_lost_body(c, d, k)
     return c.iv.mpf([max(a.a, b.a), min(a.b, b.b)])
 
 
@@ -257,9 +281,9 @@ class _KovDelta:
         if lo >= 2 * self._EVERY:
             r = lo * E / (k - lo + 1)           # the largest ratio of consecutive terms below lo
             if r.b < 1:
-                e = Interval(iv).num(self.eps)
-                log_c = iv.loggamma(k + 1) - iv.loggamma(lo + 1) - iv.loggamma(k - lo + 1)
-                a, b = iv.exp(log_c + (k - lo) * e), iv.exp(log_c + lo * e)
+                c = Interval(iv)
+                la, lb = _kov_log_terms(c, c.num(self.eps), k, lo)
+                a, b = iv.exp(la), iv.exp(lb)
                 rb = r / (E * E)
                 tail_a, tail_b = a * r / (1 - r), b * rb / (1 - rb)
                 return (lo, a, b, iv.mpf([0, tail_a.b]), iv.mpf([0, tail_b.b]))
@@ -302,21 +326,14 @@ class _KovDelta:
 
 
 def _kov_delta_float(eps: float, delta: float, k: int, eps_total: float) -> float:
-    """Float surrogate of the same quantity (log-space sum), for root finding only."""
-    ls = np.arange(k + 1, dtype=np.float64)
-    lz = k * float(np.logaddexp(0.0, eps))
-    if k <= 20_000:   # math.lgamma: spares a plan scipy.special's import (~0.3 s of CPU)
-        lgf = np.array([math.lgamma(i + 1.0) for i in range(k + 1)])   # log l!
-        lgc = lgf[k] - lgf - lgf[::-1]
-    else:
-        from scipy.special import gammaln
-
-        lgc = gammaln(k + 1.0) - gammaln(ls + 1.0) - gammaln(k - ls + 1.0)
-    a = lgc + (k - ls) * eps - lz
-    b = lgc + eps_total + ls * eps - lz
+    """Float surrogate of the same quantity (the bodies in log space, float64), for root
+    finding only."""
+    la, lb = _kov_log_terms(NUMPY, eps, k, np.arange(k + 1))
+    lz = _kov_log_norm(NUMPY, eps, k)
+    a, b = la - lz, lb + eps_total - lz
     m = a > b
     d0 = float(np.sum(np.exp(a[m]) * -np.expm1(b[m] - a[m])))
-    lost = -math.expm1(k * math.log1p(-delta))
+    lost = float(_kov_lost_body(NUMPY, delta, k))
     return lost + (1.0 - lost) * d0
 
 
@@ -425,10 +442,12 @@ def _kov_statement() -> Any:
 
     k, l = sympy.symbols("k l", integer=True, nonnegative=True)
     e, eg, d = sympy.symbols("epsilon epsilon_g delta", nonnegative=True)
-    keep = (1 - d) ** k
-    return 1 - keep + keep * sympy.Sum(
-        sympy.binomial(k, l) * sympy.Max(0, sympy.exp((k - l) * e) - sympy.exp(eg + l * e)),
-        (l, 0, k)) / (1 + sympy.exp(e)) ** k
+    c = SYMPY
+    lost = _kov_lost_body(c, d, k)
+    a, b = _kov_log_terms(c, e, k, l)
+    body = lost + (1 - lost) * sympy.Sum(c.pos(c.exp(a) - c.exp(eg + b)), (l, 0, k)) / c.exp(
+        _kov_log_norm(c, e, k))
+    return sympy.logcombine(body, force=True)   # e^{k log(1 - delta)} as (1 - delta)^k
 
 
 register(Theorem(

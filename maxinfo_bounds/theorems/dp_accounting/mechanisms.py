@@ -107,20 +107,50 @@ def gaussian_sigma(sensitivity: float, eps: float, delta: float, *, strict: bool
 _AG_DPS = 50
 
 
+def _ag_terms(c: Any, s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
+    """Balle–Wang Thm 8, written once: delta(sigma) = t1 - t2 with
+    t1 = Phi(s/2σ - εσ/s), t2 = e^ε Phi(-s/2σ - εσ/s). ``c`` supplies ``ncdf`` and ``exp``:
+    :class:`_Mp` for the evaluator, :class:`_SympyPhi` for the statement."""
+    a = s / (2 * sigma) - eps * sigma / s
+    b = -s / (2 * sigma) - eps * sigma / s
+    return c.ncdf(a), c.exp(eps) * c.ncdf(b)
+
+
+class _Mp:
+    """mpmath at the working precision (Phi is no interval primitive: mpmath has no interval
+    erfc, so the evaluator widens the result itself; see :func:`_ag_delta_bounds`)."""
+
+    exp = staticmethod(mpmath.exp)
+    ncdf = staticmethod(mpmath.ncdf)
+
+
+class _SympyPhi:
+    """sympy with Phi(x) = (1 + erf(x/√2))/2 (statements only)."""
+
+    @staticmethod
+    def exp(x: Any) -> Any:
+        import sympy
+
+        return sympy.exp(x)
+
+    @staticmethod
+    def ncdf(x: Any) -> Any:
+        import sympy
+
+        return (1 + sympy.erf(x / sympy.sqrt(2))) / 2
+
+
 def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
-    """Enclosure of Phi(s/2σ - εσ/s) - e^ε Phi(-s/2σ - εσ/s) (Balle–Wang Thm 8).
+    """Enclosure of delta(sigma) (Balle–Wang Thm 8; the body :func:`_ag_terms`).
 
     mpmath has no interval erfc, so the two terms are evaluated at 50 digits and the difference
     is widened by (|t1| + |t2|) 10^-40, far above mpmath's own error (it evaluates special
     functions with guard digits to the working precision).
     """
     with mpmath.workdps(_AG_DPS):
-        S, sg, e = (mpmath.mpf(x.numerator) / x.denominator if isinstance(x, Fraction)
-                    else mpmath.mpf(x) for x in (s, sigma, eps))
-        a = S / (2 * sg) - e * sg / S
-        b = -S / (2 * sg) - e * sg / S
-        t1 = mpmath.ncdf(a)
-        t2 = mpmath.exp(e) * mpmath.ncdf(b)
+        t1, t2 = _ag_terms(_Mp, *(mpmath.mpf(x.numerator) / x.denominator
+                                  if isinstance(x, Fraction) else mpmath.mpf(x)
+                                  for x in (s, sigma, eps)))
         err = (t1 + t2) * mpmath.mpf(10) ** -40
         return t1 - t2 - err, t1 - t2 + err
 
@@ -373,15 +403,8 @@ def _ag(sensitivity: float, eps: float, delta: float) -> float:
 def _ag_statement() -> Any:
     import sympy  # statements only (keeps sympy out of the calculator's import)
 
-    # Phi is not an interval-arithmetic primitive (mpmath has no interval erfc), so this
-    # entry keeps a hand statement; the evaluator encloses the same expression in
-    # _ag_delta_bounds at 50 digits
-    s, sg, e = sympy.symbols("Delta sigma epsilon", positive=True)
-
-    def phi(x: Any) -> Any:
-        return (1 + sympy.erf(x / sympy.sqrt(2))) / 2
-
-    return phi(s / (2 * sg) - e * sg / s) - sympy.exp(e) * phi(-s / (2 * sg) - e * sg / s)
+    t1, t2 = _ag_terms(_SympyPhi, *sympy.symbols("Delta sigma epsilon", positive=True))
+    return t1 - t2
 
 
 register(Theorem(
