@@ -46,6 +46,9 @@ from .rounding import (
     certify_entries as certify_entries,
 )
 from .rounding import (
+    each_entry as each_entry,
+)
+from .rounding import (
     exp_margin_too_wide as exp_margin_too_wide,
 )
 from .rounding import (

@@ -4,7 +4,7 @@ margins of the numpy fast paths, and exact comparisons of logarithms."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from fractions import Fraction
 from typing import Any, Literal
@@ -269,17 +269,24 @@ def exp_margin_too_wide(exp_part: Any, exp_arg: Any, total: Any, *,
     return out
 
 
+def each_entry(mask: NDArray[np.bool_], *args: NDArray[Any]) -> Iterator[tuple[int, list[Any]]]:
+    """The flat indices under ``mask``, each with ``args`` (broadcast to ``mask``'s shape) at
+    that entry as Python scalars (integer arrays as ``int``, others as ``float``): the entries
+    an array path hands, one by one, to the certified scalar path."""
+    flat = [np.broadcast_to(a, mask.shape).ravel() for a in args]
+    for i in map(int, np.flatnonzero(mask)):
+        yield i, [int(a[i]) if a.dtype.kind in "iu" else float(a[i]) for a in flat]
+
+
 def certify_entries(out: NDArray[np.float64], mask: NDArray[np.bool_],
                     scalar: Callable[..., float], *args: NDArray[Any]) -> NDArray[np.float64]:
     """Replace ``out``'s entries under ``mask`` by ``scalar`` (the certified scalar path) at
-    the same arguments (broadcast to ``out``'s shape; floats, integers kept as ``int``)."""
-    idx = np.flatnonzero(mask)
-    if idx.size == 0:
+    the same arguments (see :func:`each_entry`)."""
+    if not mask.any():
         return out
-    flat = [np.broadcast_to(a, out.shape).ravel() for a in args]
     res = out.copy().ravel()
-    for i in map(int, idx):
-        res[i] = scalar(*[int(a[i]) if a.dtype.kind in "iu" else float(a[i]) for a in flat])
+    for i, xs in each_entry(np.broadcast_to(mask, out.shape), *args):
+        res[i] = scalar(*xs)
     return res.reshape(out.shape)
 
 

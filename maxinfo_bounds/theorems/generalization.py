@@ -31,6 +31,7 @@ from ..numeric import (
     InvalidParameter,
     RegimeError,
     certify_entries,
+    each_entry,
     enclosure,
     exp_margin_too_wide,
     fast_down,
@@ -213,9 +214,8 @@ def bnsssu_transfer(eps: RealOrArray, delta: RealOrArray, n: IntOrArray, sensiti
         # n0 with a safe upward margin: an entry passing here passes the certified test
         bad = ~EPS_B2.mask(ea) | (da >= ea / 4) | ~(na >= fast_up(B2_N0.array(ea, da)))
         if strict and bad.any():
-            for i in np.flatnonzero(bad.ravel()):   # the scalar path decides, certified
-                bnsssu_transfer(float(ea.ravel()[i]), float(da.ravel()[i]), int(na.ravel()[i]),
-                                float(sa.ravel()[i]))
+            for _, (ei, di, ni, si) in each_entry(bad, ea, da, na, sa):   # the scalar path
+                bnsssu_transfer(ei, di, int(ni), si)                       # decides, certified
         return (fast_up(B2_DEVIATION.array(ea, sa, na)),
                 np.minimum(fast_up(B2_PROBABILITY.array(ea, da)), 1.0))
     e, d, ni, s = EPS.check(eps), DELTA.check(delta), N.check(n), SENS.check(sensitivity)

@@ -16,6 +16,7 @@ from ...domain import Int, Real
 from ...numeric import (
     InvalidParameter,
     RegimeError,
+    each_entry,
     enclosure,
     fast_up,
     is_array,
@@ -311,11 +312,10 @@ def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, vari
                                           0.0), nan=0.0)
         b = np.where(b_bad, 1.0, b)
         k, b = fast_up(k), np.minimum(fast_up(b, exp_arg=tt * tt / 2, exp_part=e_part), 1.0)
-    for i in map(int, np.flatnonzero(delicate.ravel())):   # certified, entry by entry
+    for i, (ei, di, ni, ti, dhi) in each_entry(delicate, e, d, nn, tt, dh):   # certified
         try:
-            one = approx_dp_max_information(float(e.ravel()[i]), float(d.ravel()[i]),
-                                            int(nn.ravel()[i]), t=float(tt.ravel()[i]),
-                                            delta_hat=float(dh.ravel()[i]), variant=variant)
+            one = approx_dp_max_information(ei, di, int(ni), t=ti, delta_hat=dhi,
+                                            variant=variant)
         except RegimeError:
             if strict:
                 raise
