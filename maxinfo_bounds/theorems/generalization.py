@@ -43,7 +43,8 @@ from ..numeric import (
 from ..results import TailBound
 from ..search import minimise
 from ..types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
-from .registry import Param, Theorem, register
+from .registry import EPS_POSITIVE as EPS
+from .registry import N_RECORDS, Param, Theorem, register
 
 __all__ = [
     "TailBound",
@@ -59,9 +60,7 @@ BETA = Param("beta", Real(0, 1), "approximation parameter")
 TAU = Param("tau", Real(0, lo_open=True), "accuracy")
 N = Param("n", Int(1), "number of samples")
 SENS = Param("sensitivity", Real(0, lo_open=True), "sensitivity Delta of the query")
-N_RECORDS = Param("n", Int(1), "number of records")
 DEVIATION = Param("tau", Real(0, lo_open=True), "deviation")
-EPS = Param("eps", Real(0, lo_open=True, units="nats"), "DP parameter, nats")
 DELTA = Param("delta", Real(0, 1, lo_open=True), "DP parameter")
 # RRST Thm B.2's regime: the interval ends are the theorem's, the relations are checked exactly
 EPS_B2 = Param("eps", Real(0, 1 / 3, lo_open=True, hi_open=True, units="nats"), "DP parameter, nats")

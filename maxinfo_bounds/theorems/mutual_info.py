@@ -43,7 +43,7 @@ from ..numeric import (
 from ..results import Bound
 from ..search import brentq, first_true
 from ..types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
-from .registry import Param, Theorem, register
+from .registry import M_BITS, N_RECORDS, Param, Theorem, register
 
 __all__ = [
     "mi_to_approx_max_information",
@@ -58,7 +58,6 @@ __all__ = [
 #: The paper's constant; the true maximum of (1 - w) log2(1/(1 - w)) is log2(e)/e = 0.53074...
 PAPER_CONSTANT = 0.54
 
-M_BITS = Param("m", Real(0, units="bits"), "mutual information bound, bits")
 K_BITS = Param("k", Real(0, lo_open=True, units="bits"), "target max-information, bits")
 
 
@@ -359,9 +358,8 @@ def approx_dp_mutual_information(eps: float, delta: float, n: int, domain_size: 
     True
     """
     from .maxinfo_dp import approx_dp_max_information
-    from .maxinfo_dp.approx import N
 
-    d, ni = DOMAIN_SIZE.check(domain_size), N.check(n)
+    d, ni = DOMAIN_SIZE.check(domain_size), N_RECORDS.check(n)
     if beta is not None:
         b = approx_dp_max_information(eps, delta, ni, beta=beta, variant=variant)
         return float(approx_max_information_to_mi(b.k, b.beta, d**ni, variant=variant, unit=unit))

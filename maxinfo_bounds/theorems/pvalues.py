@@ -29,7 +29,7 @@ from ..numeric import (
 from ..search import brentq, first_true, minimise
 from ..types import FloatArray, RealLike, RealOrArray
 from .mutual_info import PAPER_CONSTANT, mi_beta_exact, mi_beta_float
-from .registry import Param, Theorem, register
+from .registry import M_BITS, Param, Theorem, register
 
 __all__ = ["pvalue_correction", "mi_pvalue_correction", "mi_pvalue_choice", "MiChoice",
            "russo_zou_pvalue_correction"]
@@ -117,7 +117,6 @@ def _mi_paper_body(c: Any, alpha: Any, m: Any) -> Any:
 
 #: RRST Cor C.2 (paper variant), written once
 MI_PVALUE_PAPER = Formula(_mi_paper_body, ("alpha", "m"))
-M_BITS = Param("m", Real(0, units="bits"), "mutual information bound, bits")
 
 
 def _rz_level_body(c: Any, gamma: Any, m: Any) -> Any:

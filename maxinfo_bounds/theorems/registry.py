@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..arith import Formula
-from ..domain import Domain
+from ..domain import Domain, Int, Real
 from ..numeric import InvalidParameter, float_down
 from ..results import Reportable
 
@@ -89,6 +89,13 @@ def positive_float_down(param: Param, x: object) -> float:
                                "(a smaller value cannot be reported in the result)")
     return v
 
+
+
+# Parameters several theorem families share with the same domain and meaning, declared once
+# (a family's own parameters are declared in its module)
+N_RECORDS = Param("n", Int(1), "number of records")
+EPS_POSITIVE = Param("eps", Real(0, lo_open=True, units="nats"), "DP parameter, nats")
+M_BITS = Param("m", Real(0, units="bits"), "mutual information bound, bits")
 
 @dataclass(frozen=True)
 class Theorem:

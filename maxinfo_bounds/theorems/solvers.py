@@ -20,9 +20,10 @@ from ..domain import Real
 from ..numeric import InvalidParameter
 from ..search import boundary
 from .maxinfo_dp import pure_dp_max_information, pure_dp_max_information_product
-from .maxinfo_dp.pure import BETA, EPS, N  # the route's own parameters (RRST Thm 1.4)
+from .maxinfo_dp.pure import BETA, EPS  # the route's own parameters (RRST Thm 1.4)
 from .pvalues import BETA as BETA_GIVEN  # beta of a given bound, [0, 1] (RRST Thm 1.3)
 from .pvalues import pvalue_correction
+from .registry import N_RECORDS as N
 from .registry import Param
 
 __all__ = ["max_eps_for_gamma", "max_k_for_gamma", "max_n_for_gamma", "max_n_for_k"]

@@ -8,7 +8,8 @@ import math
 from ...domain import Real
 from ...numeric import InvalidParameter, RegimeError
 from ...results import Bound, DPGuarantee
-from ..maxinfo_dp.pure import BETA, N  # the bounds' own parameters (RRST Thm 1.4)
+from ..maxinfo_dp.pure import BETA  # the bounds' own parameters (RRST Thm 1.4)
+from ..registry import N_RECORDS as N
 from ..registry import Param
 
 DELTA = Param("delta", Real(0, 1, lo_open=True, hi_open=True), "the delta eps is asked at")

@@ -12,7 +12,7 @@ from typing import Any, overload
 import numpy as np
 
 from ...arith import NUMPY, Formula, Interval
-from ...domain import Int, Real
+from ...domain import Real
 from ...numeric import (
     InvalidParameter,
     RegimeError,
@@ -25,18 +25,18 @@ from ...numeric import (
 from ...results import Bound
 from ...search import minimise
 from ...types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
+from ..registry import EPS_POSITIVE as EPS_ANY
+from ..registry import N_RECORDS as N
 from ..registry import Param, Theorem, register
 
 EPS = Param("eps", Real(0, 0.5, lo_open=True, units="nats"), "DP parameter, nats")
 DELTA = Param("delta", Real(0, 1, lo_open=True, hi_open=True, relation="delta < eps"),
               "DP parameter")
-N = Param("n", Int(1), "number of records")
 T = Param("t", Real(0, lo_open=True), "Azuma deviation parameter")
 DELTA_HAT = Param("delta_hat", Real(0, 1, lo_open=True), "Lemma 3.7 parameter")
 BETA = Param("beta", Real(0, 1, lo_open=True, hi_open=True), "target approximation parameter")
 # the functions' own ranges: eps > 0 before the regime test (which then asks eps <= 1/2), and
 # the implied-guarantee search (eps >= 0, delta < 1/2)
-EPS_ANY = Param("eps", Real(0, lo_open=True, units="nats"), "DP parameter, nats")
 EPS0 = Param("eps", Real(0, units="nats"), "DP parameter, nats")
 DELTA_BELOW_HALF = Param("delta", Real(0, 0.5, lo_open=True, hi_open=True), "DP parameter")
 

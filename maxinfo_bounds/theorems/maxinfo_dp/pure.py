@@ -5,17 +5,17 @@ from __future__ import annotations
 from typing import Any, overload
 
 from ...arith import Formula
-from ...domain import Int, Real
+from ...domain import Real
 from ...numeric import fast_up, is_array, iv_prec
 from ...results import Bound
 from ...types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
+from ..registry import N_RECORDS as N
 from ..registry import Param, Theorem, positive_float_down, register
 
 __all__ = ["pure_dp_max_information", "pure_dp_max_information_product", "PURE_DP",
            "PURE_DP_PRODUCT"]
 
 EPS = Param("eps", Real(0, lo_open=True, units="nats"), "pure DP parameter, nats")
-N = Param("n", Int(1), "number of records")
 BETA = Param("beta", Real(0, 1, lo_open=True, hi_open=True), "approximation parameter")
 
 
