@@ -27,8 +27,8 @@ import numpy as np
 from _timing import median_time
 
 from maxinfo_bounds.theorems.dp_accounting import analytic_gaussian_sigma, optimal_composition
-from maxinfo_bounds.theorems.dp_accounting.composition import _KovDelta
 from maxinfo_bounds.theorems.dp_accounting.mechanisms import _ag_delta_bounds
+from maxinfo_bounds.theorems.dp_accounting.optimal import _KovDelta
 
 try:
     from dp_accounting.pld import accountant, common

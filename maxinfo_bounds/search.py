@@ -21,6 +21,10 @@ answer must be a point where the certified check holds.
 1.414213562373095
 >>> boundary(lambda n: n * n <= 10**6, 1, integer=True)
 1000
+
+Why one module over 400 lines: the one monotone search, the one float optimiser and Brent's
+root finder (transcribed from scipy so that scipy.optimize stays off the CLI's start-up); each
+is the only copy the package has, and they share the bracket-edge conventions.
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ A refuted claim names the corrected claim (``sound``) that the proof does suppor
 checked in turn; docs/errata.md records each. RRST's ``log`` is base 2 (``log2`` below).
 Not stated as claims (no constants of their own): the conditioning arguments of Lemma 3.8 and
 Claim 3.3 in general form, the disjoint-ball count (14), the probability facts (22)-(23).
+
+Why one module over 400 lines: the registry of claims is one list, paper by paper, with the
+small builders they share; splitting it by paper would scatter the cross-paper corrections.
 """
 
 from __future__ import annotations

@@ -220,6 +220,15 @@ def test_issue_reproducers() -> None:
                                        exact(0.0)))
 
 
+def test_every_catalog_entry_has_a_fuzz_case() -> None:
+    """Each catalog id names at least one case (a case's name starts with its id), so no
+    evaluator of the catalog escapes the campaign's independent references."""
+    from maxinfo_bounds.catalog import REGISTRY
+
+    ids = {c.name.split()[0] for c in cases.CASES}
+    assert sorted(set(REGISTRY) - ids) == []
+
+
 def test_every_fuzz_case_on_a_few_points() -> None:
     """The campaign's own runner on every case (a handful of points each): no failure class."""
     cheap = [i for i, c in enumerate(cases.CASES) if c.weight >= 0.3]

@@ -385,7 +385,7 @@ def test_kov_statement_is_the_paper_formula_and_the_evaluators_value():
 
     from maxinfo_bounds.catalog import REGISTRY
     from maxinfo_bounds.theorems.dp_accounting import optimal_composition_delta
-    from maxinfo_bounds.theorems.dp_accounting.composition import _kov_delta_float
+    from maxinfo_bounds.theorems.dp_accounting.optimal import _kov_delta_float
 
     st = REGISTRY["KOV15-3.3"].sympy_statement()
     sv = {str(x): x for x in st.free_symbols}

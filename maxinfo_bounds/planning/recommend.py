@@ -39,6 +39,10 @@ proven.
 >>> pp = plan_power(load_study("examples/select_one_of_1000.toml"))
 >>> pp.recommended.name
 'Bonferroni over the declared family of 1000'
+
+Why one module at about 400 lines: every valid analysis (reuse, Bonferroni, union bound,
+splitting) is compared on one power scale and one required-n search; split, each would
+re-import the others to be compared.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ A :class:`Case` samples valid-looking inputs over the extreme ranges (log-unifor
 calculator's scalar path (and its array path, where it has one) and names the reference in
 :mod:`.references` each output is held against, with the safe side of each output: ``"up"``
 (an upper bound: never below the truth) or ``"down"`` (a threshold: never above it).
+
+Why one module over 400 lines: the table of cases, one entry per public evaluator, is data;
+one file makes a missing evaluator visible (a test checks every catalog entry has a case).
 """
 
 from __future__ import annotations
@@ -484,7 +487,7 @@ CASES: tuple[Case, ...] = (
          _kov_ref, ("up",), reals=("eps", "delta", "delta_total"), weight=0.05,
          documented=((r"delta_total=.*at least 1 - \(1 - delta\)\^k", "delta_total below the "
                                                                       "floor 1 - (1-delta)^k"),)),
-    *(Case(f"Notes thresholdout_dp {v} (delta > 0)",
+    *(Case(f"Notes-Thresholdout thresholdout_dp {v} (delta > 0)",
            lambda rng: {"budget": S.integer(rng, 1, 10**9), "sigma": S.logu(rng, 1e-6, 1e6),
                         "n": S.integer(rng, 1, 10**15), "delta": S.prob(rng, 1e-300, below=0.5)},
            (lambda v: lambda budget, sigma, n, delta: (lambda g: (g.eps, g.delta))(
@@ -520,7 +523,7 @@ CASES: tuple[Case, ...] = (
          lambda x, out: (sum(x[f"k{i}"] for i in range(_G)),
                          min(sum(x[f"beta{i}"] for i in range(_G)), mpmath.mpf(1))),
          ("up", "up"), weight=0.3),
-    Case("Notes thresholdout_dp",
+    Case("Notes-Thresholdout thresholdout_dp",
          lambda rng: {"budget": S.integer(rng, 1, 10**9), "sigma": S.logu(rng, 1e-100, 1e100),
                       "n": S.integer(rng, 1, 10**15)},
          lambda **kw: (holdout.thresholdout_dp(**kw).eps,),

@@ -5,8 +5,8 @@ composition (Kairouz–Oh–Viswanath), exact. Calibration: Laplace, Gaussian (c
 Balle–Wang 2018), the exponential mechanism and report-noisy-max, sparse vector (AboveThreshold
 with c answers). Conversion: :func:`dp_max_information` turns a :class:`DPGuarantee` into the best
 max-information bound of RRST Thm 1.4 / Thm 3.1. Interop: :func:`from_dp_event` reads an
-(eps, delta) from Google's ``dp_accounting``. Modules: :mod:`.composition`, :mod:`.mechanisms`,
-:mod:`.interop`. ``eps`` is in nats throughout (the DP convention).
+(eps, delta) from Google's ``dp_accounting``. Modules: :mod:`.composition`, :mod:`.optimal`,
+:mod:`.mechanisms`, :mod:`.interop`. ``eps`` is in nats throughout (the DP convention).
 Every returned privacy parameter is rounded **up** and
 every calibrated noise scale rounded **up** (more noise, smaller privacy loss: the safe side).
 
@@ -23,14 +23,7 @@ Gaussian); McSherry–Talwar 2007 / Dwork & Roth Thm 3.10 (exponential mechanism
 from __future__ import annotations
 
 from ...results import DPGuarantee
-from .composition import (
-    advanced_composition,
-    basic_composition,
-    compose_dp,
-    kov_eps_float,
-    optimal_composition,
-    optimal_composition_delta,
-)
+from .composition import advanced_composition, basic_composition, compose_dp
 from .interop import dp_max_information, from_dp_event
 from .mechanisms import (
     above_threshold_epsilon,
@@ -46,6 +39,7 @@ from .mechanisms import (
     sparse_vector,
     sparse_vector_scales,
 )
+from .optimal import kov_eps_float, optimal_composition, optimal_composition_delta
 
 __all__ = [
     "DPGuarantee",
