@@ -11,8 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .numeric import InvalidParameter, MissingParameter, RegimeError, check_int, check_real
+from .domain import Real
+from .numeric import InvalidParameter, MissingParameter, RegimeError
 from .planning import PlanError, PlanResult, Step, Study, plan
+from .theorems.description import RANGE_SIZE
+from .theorems.registry import EPS_POSITIVE, M_BITS, N_RECORDS, Param
+from .theorems.solvers import ALPHA
+
+#: the one-step delta of an approximate DP selection (the other parameters are the theorems')
+DELTA = Param("delta", Real(0, 1, lo_open=True, hi_open=True), "approximate DP parameter")
 
 __all__ = ["Correction", "correct", "worked_example"]
 
@@ -74,16 +81,14 @@ def correct(alpha: float, *, eps: float | None = None, n: int | None = None, iid
     >>> 3.12e-05 < c.gamma <= 3.125e-05      # alpha^2 / (4 * 20), hand
     True
     """
-    a = float(check_real("alpha", alpha, low=0.0, high=1.0, low_open=True))
+    a = ALPHA.check_float(alpha)
     runs: list[tuple[str, PlanResult | None, str]] = []
     notes: list[str] = []
     if delta is not None:
         if eps is None or n is None:
             raise InvalidParameter("eps" if eps is None else "n", None,
                                    "given with delta (an approximate DP step needs eps, delta, n)")
-        e = float(check_real("eps", eps, low=0.0, low_open=True))
-        d = float(check_real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True))
-        ni = check_int("n", n, low=1)
+        e, d, ni = EPS_POSITIVE.check_float(eps), DELTA.check_float(delta), N_RECORDS.check(n)
         if max(e, d) > 0.5:
             name, val = ("eps", e) if e > 0.5 else ("delta", d)
             raise RegimeError("RRST Thm 3.1", name, val,
@@ -99,16 +104,15 @@ def correct(alpha: float, *, eps: float | None = None, n: int | None = None, iid
         if eps is None or n is None:
             raise InvalidParameter("eps" if eps is None else "n", None,
                                    "given together with the other (a pure DP step needs eps and n)")
-        e = float(check_real("eps", eps, low=0.0, low_open=True))
-        ni = check_int("n", n, low=1)
+        e, ni = EPS_POSITIVE.check_float(eps), N_RECORDS.check(n)
         runs.append(_one_step(a, "pure DP, i.i.d. data" if iid else "pure DP, any data",
                               Step("dp", {"eps": e}), ni, iid))
     if mi_bits is not None:
-        m = float(check_real("mi_bits", mi_bits, low=0.0))
+        m = M_BITS.check_float(mi_bits, label="mi_bits")
         runs.append(_one_step(a, "mutual information", Step("mutual_information", {"mi_bits": m}),
                               1, False))
     if range_size is not None:
-        r = check_int("range_size", range_size, low=1)
+        r = RANGE_SIZE.check(range_size)
         runs.append(_one_step(a, "description length", Step("description", {"range_size": r}),
                               1, False))
     if not runs:

@@ -119,6 +119,7 @@ STUDY_CASES: list[tuple[str | bytes, list[str], str]] = [
     (_s("eps = 0.01", "eps = -0.01"), [], "steps[0].eps"),
     (_s("eps = 0.01", "eps = nan"), [], "steps[0].eps"),
     (_s("eps = 0.01", "eps = inf"), [], "steps[0].eps"),
+    (_s("eps = 0.01", "eps = 1" + "0" * 400), [], "steps[0].eps"),   # was an OverflowError
     (_s("eps = 0.01", "eps = 0"), [], "steps[0].eps"),
     (_s("eps = 0.01", "eps = 'small'"), [], "steps[0].eps"),
     (_s("eps = 0.01", "epsilon = 0.01"), [], "steps[0].epsilon"),

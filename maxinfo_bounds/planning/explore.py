@@ -15,8 +15,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..numeric import MaxinfoError, check_real
+from ..numeric import MaxinfoError
 from ..search import boundary
+from ..theorems.solvers import TARGET_GAMMA
 from .routes import PlanResult, plan
 from .study import MAX_N, MAX_TIMES, PlanError, Study, check_alpha, check_n, step_with
 
@@ -103,7 +104,7 @@ def solve(study: Study, param: str, target_gamma: float, *, lo: float | None = N
     no value in range meets the target, and when every value does (the boundary is outside the
     range: an edge of the range is never returned as an answer).
     """
-    t = float(check_real("target_gamma", target_gamma, low=0.0, low_open=True, high=1.0))
+    t = TARGET_GAMMA.check_float(target_gamma)
     is_int = param.split(".")[-1] in INT_PARAMS
     fld = param.split(".")[-1]
     # an unknown parameter is refused up front, not reported as "target not met"

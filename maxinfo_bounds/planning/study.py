@@ -16,13 +16,15 @@ documented in ``docs/planner.md``; see ``examples/``. Every malformed value is r
 from __future__ import annotations
 
 import math
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..numeric import InvalidParameter, check_real
+from ..domain import Domain, Real
+from ..numeric import InvalidParameter
 
 __all__ = ["PlanError", "PowerSpec", "Step", "Study", "TESTS", "ALTERNATIVES", "STEP_TYPES", "MAX_TIMES", "MAX_N",
            "step_with", "check_n", "check_alpha",
@@ -161,14 +163,28 @@ def where(src: str, key: str) -> str:
     return f"{src}: {key}"
 
 
-def _num(src: str, key: str, v: Any, *, low: float = 0.0, high: float | None = None,
-         low_open: bool = True, high_open: bool = False) -> float:
+#: the study file's real-valued keys and their domains, declared once (validation and the
+#: error text read them; a key not listed is a positive real, e.g. a step's eps or sigma)
+_POSITIVE = Real(0, lo_open=True)
+_DOMAINS = {
+    "delta": Real(0, 1, hi_open=True),                       # 0: pure DP
+    "delta (gaussian)": Real(0, 1, lo_open=True, hi_open=True),
+    "mi_bits": Real(0),
+    "test.alpha": Real(0, 1, lo_open=True, hi_open=True),
+}
+
+
+def _num(src: str, key: str, v: Any, domain: Domain = _POSITIVE) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise PlanError(where(src, key), f"must be a number, got {_short(v)}")
     try:
-        return float(check_real(key, v, low=low, high=high, low_open=low_open, high_open=high_open))
+        x = domain.check_float(key, v)
     except InvalidParameter as exc:
         raise PlanError(where(src, key), f"{_short(v)} is invalid: must be {exc.allowed}") from None
+    if not math.isfinite(x):   # an integer beyond the float range (an inf is refused above)
+        raise PlanError(where(src, key), f"{_short(v)} is invalid: must be at most "
+                        f"{sys.float_info.max!r} (the largest float)")
+    return x
 
 
 def _int(src: str, key: str, v: Any, *, low: int = 1, high: int | None = None) -> int:
@@ -296,10 +312,10 @@ def _parse_step(src: str, i: int, raw: Any) -> Step:
         elif key in ("range_size", "c", "budget", "holdout_n"):
             params[key] = _int(src, f"{at}.{key}", v)
         elif key == "delta":
-            params[key] = _num(src, f"{at}.delta", v, high=1.0, low_open=typ == "gaussian",
-                               high_open=True)
+            params[key] = _num(src, f"{at}.delta", v,
+                               _DOMAINS["delta (gaussian)" if typ == "gaussian" else "delta"])
         elif key == "mi_bits":
-            params[key] = _num(src, f"{at}.mi_bits", v, low_open=False)
+            params[key] = _num(src, f"{at}.mi_bits", v, _DOMAINS["mi_bits"])
         else:
             params[key] = _num(src, f"{at}.{key}", v)
     times = _int(src, f"{at}.times", raw.get("times", 1), high=MAX_TIMES)
@@ -340,6 +356,6 @@ def check_n(src: str, value: Any) -> int:
 
 def check_alpha(src: str, value: Any) -> float:
     """A significance level, validated as ``test.alpha`` of a study file."""
-    return _num(src, "test.alpha", value, high=1.0, high_open=True)
+    return _num(src, "test.alpha", value, _DOMAINS["test.alpha"])
 
 
