@@ -438,3 +438,16 @@ def test_ag_and_sparse_validate_statements_match_the_papers():
     # at i = 4, B = 2: C(4,0) + C(4,1) + C(4,2) = 11; at i = 2, B = 9: min(1, 9) -> 1 + 2 = 3
     assert st.subs({sv["i"]: 4, sv["B"]: 2, sv["beta_i"]: 1}).doit() == 11
     assert st.subs({sv["i"]: 2, sv["B"]: 9, sv["beta_i"]: 1}).doit() == 3
+
+
+def test_hoeffding_transfer_with_only_n_an_array():
+    """DFHPRR Thm 4 + Hoeffding: 2^k * 2 e^{-2 tau^2 n} + beta; an array in n alone takes
+    the array path (k = 0, beta = 0, tau = 0.1: 2e^-2 and 2e^-4, by hand)."""
+    import numpy as np
+
+    from maxinfo_bounds.theorems.generalization import hoeffding_transfer
+
+    out = hoeffding_transfer(0.0, 0.0, 0.1, np.array([100, 200]))
+    assert isinstance(out, np.ndarray) and out.shape == (2,)
+    ref = np.array([0.27067056647322538, 0.036631277777468357])   # 2 e^-2, 2 e^-4
+    assert np.all(out >= ref) and np.all(out <= ref * (1 + 1e-12))

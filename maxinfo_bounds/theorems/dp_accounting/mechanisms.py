@@ -22,7 +22,7 @@ from ...numeric import InvalidParameter, RegimeError, float_down, float_up, iv_p
 from ...results import DPGuarantee
 from ...search import brentq, first_true
 from ..registry import Param, Theorem, register
-from .composition import BASIC, compose_dp
+from .composition import compose_dp
 
 # -- parameters (each domain declared once; validation, CLI and catalog text read it) ---------
 _POSITIVE = Real(0, lo_open=True)
@@ -372,8 +372,8 @@ def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0,
     cc, e = RUNS.check(c), float_down(EPS.check(eps))
     s, d = Fraction(SENS_SCORE.check(sensitivity)), float_down(DELTA0.check(delta))
 
-    def total(e1: float) -> float:
-        return _runs_eps(cc, e1, d) if d > 0 else float_up(BASIC.exact(e1, cc))
+    def total(e1: float) -> float:   # (only searched with delta > 0: else basic's e/c)
+        return _runs_eps(cc, e1, d)
 
     def ok(e1: float) -> bool:
         b1 = float_up(2 * s / Fraction(e1))
