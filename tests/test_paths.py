@@ -451,3 +451,21 @@ def test_hoeffding_transfer_with_only_n_an_array():
     assert isinstance(out, np.ndarray) and out.shape == (2,)
     ref = np.array([0.27067056647322538, 0.036631277777468357])   # 2 e^-2, 2 e^-4
     assert np.all(out >= ref) and np.all(out <= ref * (1 + 1e-12))
+
+
+def test_theorem9_parameters_as_dict_in_process():
+    """DFHPRR Thm 9 at tau = 0.1, m = 100, B = 10, beta = 0.01, by hand: T = 3 tau/4 = 0.075,
+    sigma = 0.1/(96 ln 40000) = 9.83016488634e-05 (rounded down), n0's shape
+    ln(10^4)/0.01 * min(10, sqrt(10 ln(ln(10^4)/0.1))) = 921.034... * 6.72529... = 6194.19..."""
+    import math
+
+    from maxinfo_bounds.theorems.holdout import thresholdout_theorem9
+
+    d = thresholdout_theorem9(0.1, 100, 10, 0.01).as_dict()
+    assert list(d) == ["theorem", "threshold", "sigma", "sigma_rounding", "n0_shape", "note"]
+    assert d["theorem"] == "DFHPRR-9" and d["threshold"] == 0.075
+    assert d["sigma_rounding"] == "down (within an ulp)"
+    sig = 0.1 / (96 * 10.596634733096073)               # ln 40000 = 10.5966347330960...
+    assert sig * (1 - 4e-16) <= d["sigma"] <= sig
+    assert math.isclose(d["n0_shape"], 6194.1931585, rel_tol=1e-9)
+    assert "without the constant" in d["note"]
