@@ -232,6 +232,12 @@ class _Sympy:
         return _sympy().log(1 + _sympy().exp(x))
 
     @staticmethod
+    def ncdf(x: Any) -> Any:
+        # the standard normal CDF Phi (sympy only: Balle-Wang's statement; its evaluator runs
+        # the same body in mpmath, which has no interval erfc)
+        return (1 + _sympy().erf(x / _sympy().sqrt(2))) / 2
+
+    @staticmethod
     def log_binomial(k: Any, l: Any) -> Any:
         return _sympy().log(_sympy().binomial(k, l))
 

@@ -25,6 +25,7 @@ holds a Domain); the same object then
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -112,14 +113,16 @@ class Domain:
                           high_open=self.hi_open)
 
     def check_float(self, name: str, x: object) -> float:
-        """:meth:`check`, returned as the nearest float (for float estimates; beyond the float
-        range: +-inf). A value the certified formula reads should be passed exact
-        (:meth:`check`): Fractions and integers above 2^53 are then evaluated exactly."""
+        """:meth:`check`, returned as the nearest float (the value is then used as a float, so
+        an integer or Fraction beyond the float range is refused, as an inf is). A value the
+        certified formula reads should be passed exact (:meth:`check`): Fractions and integers
+        above 2^53 are then evaluated exactly."""
         v = self.check(name, x)
         try:
             return float(v)
         except OverflowError:
-            return math.inf if v > 0 else -math.inf
+            raise InvalidParameter(name, x, f"at most {sys.float_info.max!r} in magnitude (the "
+                                   "largest float: the value is used as a float)") from None
 
     def check_array(self, name: str, x: object) -> NDArray[np.float64]:
         """Validate every entry of an array; float64 back."""

@@ -383,3 +383,15 @@ def test_solvers_with_beta_are_tight_for_the_iid_bound():
     assert n > max_n_for_gamma(0.05, 1e-4, 0.01)
     nk = max_n_for_k(5.0, 0.01, beta=1e-6)
     assert nk > max_n_for_k(5.0, 0.01)
+
+
+def test_a_value_beyond_the_float_range_is_refused_by_name():
+    """A Python integer above 1.8e308 passes a (0, inf) range check but has no float: where
+    the value is used as a float it is refused naming the parameter (it used to leave an
+    OverflowError traceback in correct(), and an inf in a study file's step)."""
+    import maxinfo_bounds as mb
+
+    for kw, name in ((dict(eps=10**400, n=10), "eps"), (dict(mi_bits=10**400), "mi_bits")):
+        with pytest.raises(mb.InvalidParameter, match=rf"^{name}=.* is invalid: must be at most "
+                           r"1\.7976931348623157e\+308 in magnitude \(the largest float"):
+            mb.correct(0.05, **kw)

@@ -16,7 +16,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from ...arith import Formula
+from ...arith import SYMPY, Formula
 from ...domain import Int, Real
 from ...numeric import InvalidParameter, RegimeError, float_down, float_up, iv_prec
 from ...results import DPGuarantee
@@ -110,7 +110,7 @@ _AG_DPS = 50
 def _ag_terms(c: Any, s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
     """Balle–Wang Thm 8, written once: delta(sigma) = t1 - t2 with
     t1 = Phi(s/2σ - εσ/s), t2 = e^ε Phi(-s/2σ - εσ/s). ``c`` supplies ``ncdf`` and ``exp``:
-    :class:`_Mp` for the evaluator, :class:`_SympyPhi` for the statement."""
+    :class:`_Mp` for the evaluator, the sympy context for the statement."""
     a = s / (2 * sigma) - eps * sigma / s
     b = -s / (2 * sigma) - eps * sigma / s
     return c.ncdf(a), c.exp(eps) * c.ncdf(b)
@@ -122,22 +122,6 @@ class _Mp:
 
     exp = staticmethod(mpmath.exp)
     ncdf = staticmethod(mpmath.ncdf)
-
-
-class _SympyPhi:
-    """sympy with Phi(x) = (1 + erf(x/√2))/2 (statements only)."""
-
-    @staticmethod
-    def exp(x: Any) -> Any:
-        import sympy
-
-        return sympy.exp(x)
-
-    @staticmethod
-    def ncdf(x: Any) -> Any:
-        import sympy
-
-        return (1 + sympy.erf(x / sympy.sqrt(2))) / 2
 
 
 def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
@@ -403,7 +387,7 @@ def _ag(sensitivity: float, eps: float, delta: float) -> float:
 def _ag_statement() -> Any:
     import sympy  # statements only (keeps sympy out of the calculator's import)
 
-    t1, t2 = _ag_terms(_SympyPhi, *sympy.symbols("Delta sigma epsilon", positive=True))
+    t1, t2 = _ag_terms(SYMPY, *sympy.symbols("Delta sigma epsilon", positive=True))
     return t1 - t2
 
 
