@@ -5,7 +5,7 @@ helpers the measure modules share. See the package docstring for why it is exact
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -56,8 +56,12 @@ def pair_tables(p: Any, q: Any, exact: bool | None, tol: float,
     return pa, qa, ex
 
 
-def joint_table(joint: Any, exact: bool | None, tol: float) -> tuple[NDArray[Any], NDArray[Any], bool]:
-    """Validate a joint table; return (flattened joint, flattened product of marginals, exact)."""
+def joint_table(joint: Any, exact: bool | None, tol: float,
+                lazy: bool = False) -> tuple[NDArray[Any], Any, bool]:
+    """Validate a joint table; return (flattened joint, flattened product of marginals, exact).
+
+    With ``lazy`` (float tables only) the product is a :class:`ProductTable`, computed chunk by
+    chunk by :func:`sup_ratio_float` instead of stored whole."""
     ex = wants_exact(joint, exact=exact)
     j = as_table("joint", joint, ndim=2, exact=ex, tol=tol)
     if ex:
@@ -70,9 +74,52 @@ def joint_table(joint: Any, exact: bool | None, tol: float) -> tuple[NDArray[Any
         return j.ravel(), prod.ravel(), True
     # einsum's own loops, not BLAS: as fast as a one-thread mat-vec, and no wait for BLAS
     # threads on a busy machine (issue 17); j.sum(axis=1) is about 3x slower
-    mx = np.einsum("ij->i", j)
-    my = np.einsum("ij->j", j)
-    return j.ravel(), np.multiply.outer(mx, my).ravel(), False
+    table = ProductTable(np.einsum("ij->i", j), np.einsum("ij->j", j))
+    return j.ravel(), (table if lazy else table.full()), False
+
+
+class ProductTable:
+    """The product ``mx ⊗ my`` of two marginals, flattened row-major like the joint table,
+    never stored whole: each cell is the same float product ``mx[i] * my[j]`` that
+    ``np.multiply.outer`` gives."""
+
+    def __init__(self, mx: NDArray[np.float64], my: NDArray[np.float64]) -> None:
+        self.mx, self.my = mx, my
+        self.size = mx.size * my.size
+        self._tiled: NDArray[np.float64] = my[:0]
+
+    def full(self) -> NDArray[np.float64]:
+        out: NDArray[np.float64] = np.multiply.outer(self.mx, self.my).ravel()
+        return out
+
+    def take(self, idx: NDArray[np.int64]) -> NDArray[np.float64]:
+        row, col = np.divmod(idx, self.my.size)
+        return np.multiply(self.mx[row], self.my[col])
+
+    def bounds(self, chunk: int) -> Iterator[tuple[int, int]]:
+        """Chunks of about ``chunk`` cells: whole rows, or parts of one row."""
+        m = self.my.size
+        if m <= chunk:
+            step = (chunk // m) * m
+            for s in range(0, self.size, step):
+                yield s, min(s + step, self.size)
+            return
+        for row in range(0, self.size, m):
+            for s in range(row, row + m, chunk):
+                yield s, min(s + chunk, row + m)
+
+    def block(self, s: int, e: int, out: NDArray[np.float64]) -> NDArray[np.float64]:
+        m = self.my.size
+        i0, j0 = divmod(s, m)
+        if e - s <= m - j0:                     # within one row
+            row: NDArray[np.float64] = np.multiply(self.my[j0:j0 + e - s], self.mx[i0], out=out[:e - s])
+            return row
+        rows = (e - s) // m                     # whole rows (j0 == 0)
+        if self._tiled.size != e - s:           # my repeated once per row of the block
+            self._tiled = np.tile(self.my, rows)
+        # the same products as the broadcast mx[:, None] * my[None, :], whose inner loops of
+        # one row each cost more than the arithmetic when rows are short
+        return np.multiply(np.repeat(self.mx[i0:i0 + rows], m), self._tiled, out=out[:e - s])
 
 
 def _betas(beta: Any, exact: bool) -> tuple[list[Fraction] | NDArray[np.float64], bool]:
@@ -99,37 +146,65 @@ def log_unit(c: NDArray[np.float64], unit: Unit) -> NDArray[np.float64]:
         return np.log2(c) if unit == "bits" else np.log(c)
 
 
-def sup_ratio_float(p: NDArray[np.float64], q: NDArray[np.float64],
+class _FlatTable:
+    """A stored table with :class:`ProductTable`'s chunk interface."""
+
+    def __init__(self, q: NDArray[np.float64]) -> None:
+        self.q = q
+
+    def bounds(self, chunk: int) -> Iterator[tuple[int, int]]:
+        n = self.q.size
+        return ((s, min(s + chunk, n)) for s in range(0, n, chunk))
+
+    def block(self, s: int, e: int, out: NDArray[np.float64]) -> NDArray[np.float64]:
+        return self.q[s:e]
+
+    def take(self, idx: NDArray[np.int64]) -> NDArray[np.float64]:
+        return self.q[idx]
+
+
+def sup_ratio_float(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
                      betas: NDArray[np.float64]) -> NDArray[np.float64]:
     """``c*(beta) = sup_{O: P(O) > beta} (P(O) - beta) / Q(O)`` for each beta (float64).
 
     ``inf`` when unbounded, ``0`` when no event has ``P(O) > beta``.
     """
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = p / q  # +inf where q = 0 < p, nan where p = q = 0, 0 where p = 0 < q
-    p_inf = 0.0
-    if not (r.min() > 0 and r.max() < math.inf):  # slow path only when some cell needs care
-        zero_q = (q == 0) & (p > 0)
-        if zero_q.any():  # outcomes with ratio +inf lead every prefix (copies: rare)
-            p_inf = math.fsum(p[zero_q])
-            keep = ~zero_q
-            p, q, r = p[keep], q[keep], r[keep]
-        # outcomes with p = 0 never help an event: ratio 0 (also for p = q = 0, whose ratio is
-        # nan) puts them after every other outcome, where no best prefix reaches; set in place
-        # rather than filtered out, which would copy p, q and r (3 tables: 0.8 GB at 2^25)
-        r[p == 0] = 0.0
+    if p.size > 4 * _SAMPLE:
+        return _sup_buckets(p, q, betas)
+    if isinstance(q, ProductTable):
+        q = q.full()
+    r, pw, p_inf = _ratios(p, q)
     out = np.zeros(betas.shape, dtype=np.float64)
     unbounded = betas < p_inf
     out[unbounded] = math.inf
     todo = ~unbounded
-    if p.size == 0 or not todo.any():
-        return out
-    b = betas[todo]
-    if p.size <= 4 * _SAMPLE:
-        out[todo] = _sup_sorted(r, p, q, p_inf, b)
-    else:
-        out[todo] = _sup_buckets(r, p, q, p_inf, b)
+    if p.size and todo.any():
+        out[todo] = _sup_sorted(r, pw, q, p_inf, betas[todo])
     return out
+
+
+def _ratios(p: NDArray[np.float64], q: NDArray[np.float64],
+            r_out: NDArray[np.float64] | None = None
+            ) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
+    """The likelihood ratios ``r = p/q`` (into ``r_out`` if given), the masses to use with
+    them, and the mass ``p_inf`` of the outcomes with ``q = 0 < p`` (ratio +inf: they lead every
+    prefix, so they are counted apart; their own mass and ratio here are 0). Outcomes with
+    ``p = 0`` never help an event: ratio 0 (also for ``p = q = 0``, whose quotient is nan) puts
+    them after every other outcome, where no best prefix reaches. Copies only when some cell
+    needs this care."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.divide(p, q, out=r_out)
+    if r.size == 0 or r.max() < math.inf:   # no nan (p = q = 0), no +inf (q = 0 < p)
+        return r, p, 0.0
+    zero_q = (q == 0) & (p > 0)
+    p_inf = 0.0
+    if zero_q.any():
+        p_inf = math.fsum(p[zero_q])
+        p = p.copy()
+        p[zero_q] = 0.0
+        r[zero_q] = 0.0
+    r[p == 0] = 0.0
+    return r, p, p_inf
 
 
 def _sup_sorted(r: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.float64],
@@ -177,67 +252,94 @@ def _raise_to(best: NDArray[np.float64], P: NDArray[np.float64], Q: NDArray[np.f
 #: sample size used to place the buckets of :func:`_sup_buckets` (tables up to four samples are
 #: simply sorted)
 _SAMPLE = 8192
-#: buckets of the ratio's bit pattern used by :func:`_sup_buckets` (arrays of this size stay
-#: in cache, which is what makes its bincounts cheap)
-_BUCKETS = 1 << 17
-#: outcomes bucketed per pass of :func:`_sup_buckets`
-_CHUNK = 1 << 20
+#: buckets of the ratio's bit pattern used by :func:`_sup_buckets` for one beta, and for several
+#: (arrays of this size stay in cache, which is what makes the per-bucket sums cheap; more betas
+#: need more, smaller buckets, so that the ones near each c* hold few outcomes)
+_BUCKETS = 1 << 15
+_BUCKETS_MANY = 1 << 16
+#: outcomes handled per step of :func:`_sup_buckets`' passes: every temporary is this long, so
+#: it stays in cache and is allocated once per call (fresh 8 MB arrays cost more in page faults
+#: than in arithmetic; issue 17)
+_CHUNK = 1 << 16
+#: the largest ratio whose bit pattern may place the buckets (the bucket edges stay finite);
+#: larger ratios go to the bucket above the span, which is sorted if needed
+_TOP_BITS = int(np.float64(1e300).view(np.int64))
 #: up to this many outcomes the buckets are kept between the two passes (8 bytes each)
 _KEEP_IDS = 1 << 24
 #: float64 rounding of a computed H, relative to the magnitudes summed (generous)
 _H_REL = 2.0**-40
 
 
-def _sup_buckets(r: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.float64],
-                 p_inf: float, b: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``c*(beta)`` for every beta in ``b`` without sorting all the outcomes (issue 17).
+def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
+                 betas: NDArray[np.float64]) -> NDArray[np.float64]:
+    """:func:`sup_ratio_float` for large tables, without sorting all the outcomes (issue 17).
 
-    ``r = p/q >= 0`` finite (0 for the outcomes with ``p = 0``, in the bottom bucket);
-    ``p_inf``: the mass of the outcomes with ``q = 0`` (above all).
-    A positive float's bit pattern is an integer monotone in its value, so a shift buckets the
-    outcomes by ratio in one linear pass (the span is the central 99.8% of a fixed sample, plus
-    one bucket below and one above it; bucket edges are floats). Per-bucket sums
-    (``bincount``) give ``H(t) = p_inf + sum_{r > t} (p - t q)`` at every edge, widened by its
-    rounding error; ``c*(beta) = min{c : H(c) <= beta}`` lies in the buckets where the
-    widened ``H`` crosses beta. Only those buckets' outcomes are sorted (a bucket whose outcomes
-    share one ratio counts as one outcome: inside a tie the prefix value is monotone, so only
-    its ends matter); each keeps its exact prefix masses (the buckets above it plus its own
-    bucket up to it), so ``c*`` is found among them as :func:`_sup_sorted` finds it among all
-    the outcomes. Every candidate is the value of a real event, so the widening costs time,
-    never the result. The sample places the buckets, which affects speed only.
+    A positive float's bit pattern is an integer monotone in its value, so a clip and a shift
+    bucket the outcomes by ratio (the span is the central 99.8% of a fixed sample, plus one
+    bucket below and one above it; bucket edges are floats). Per-bucket sums give
+    ``H(t) = p_inf + sum_{r > t} (p - t q)`` at every edge, widened by its rounding error;
+    ``c*(beta) = min{c : H(c) <= beta}`` lies in the buckets where the widened ``H`` crosses
+    beta. Only those buckets' outcomes are sorted (a bucket whose outcomes share one ratio
+    counts as one outcome: inside a tie the prefix value is monotone, so only its ends matter);
+    each keeps its exact prefix masses (the buckets above it plus its own bucket up to it), so
+    ``c*`` is found among them as :func:`_sup_sorted` finds it among all the outcomes. Every
+    candidate is the value of a real event, so the widening costs time, never the result. The
+    sample places the buckets, which affects speed only.
 
-    numpy's ``argsort`` of all the ratios (and the gathers it implies) costs 3-10 sorts of
-    them; this costs a few linear passes (in chunks of :data:`_CHUNK` outcomes) plus sorting
-    what lies near each c*: about 1.3 ``np.sort`` for one beta and 2.7 for 1,000 on 10^6 cells.
+    Two passes over the table in chunks of :data:`_CHUNK` outcomes (ratios, buckets and
+    per-bucket sums in the first; the outcomes of the buckets needed in the second), every
+    temporary chunk-sized and reused, so nothing of the table's size is allocated. numpy's
+    ``argsort`` of all the ratios (and the gathers it implies) costs 3-10 sorts of them.
     """
-    n = r.size
-    bits = r.view(np.int64)
+    n = p.size
     rng = np.random.default_rng(0x5EED)
-    sb = np.sort(bits[rng.integers(0, n, size=_SAMPLE)])
-    lo, top = int(sb[_SAMPLE // 1000]), int(sb[-1 - _SAMPLE // 1000])
-    shift = max(0, ((top - lo) // _BUCKETS).bit_length())
+    idx = rng.integers(0, n, size=_SAMPLE)
+    rs, _, _ = _ratios(p[idx], q.take(idx) if isinstance(q, ProductTable) else q[idx])
+    sb = np.sort(rs.view(np.int64))
+    lo = max(int(sb[_SAMPLE // 1000]), 2)   # clip_lo > 0: a -0.0 ratio clips up to it
+    top = min(max(int(sb[-1 - _SAMPLE // 1000]), lo), _TOP_BITS)
+    shift = max(0, ((top - lo) // (_BUCKETS if betas.size == 1 else _BUCKETS_MANY)).bit_length())
+    shift = min(shift, 55)   # lo + (nin << shift) <= top + 2^55 stays below +inf's bit pattern
     nin = ((top - lo) >> shift) + 1
     nbk = nin + 2
+    # ascending bucket a = (bits - base) >> shift of the ratio clipped to [clip_lo, clip_hi]:
+    # a = 0 below the span, 1..nin inside it, nin + 1 above it
+    base = lo - (1 << shift)
+    clip_lo = float(np.int64(lo - 1).view(np.float64))
+    clip_hi = float(np.int64(lo + (nin << shift)).view(np.float64))
+    size = min(_CHUNK, n)
+    rbuf, cbuf, qbuf = np.empty(size), np.empty(size), np.empty(size)
+    # the first pass's buckets are kept for the second if they fit (8 bytes an outcome: the
+    # second pass is then one gather; above, it recomputes them chunk by chunk)
+    kept = np.empty(n if n <= _KEEP_IDS else size, dtype=np.int64)
+    src = q if isinstance(q, ProductTable) else _FlatTable(q)
 
-    def bucket(sl: slice) -> NDArray[np.int64]:
-        """Bucket of each outcome in ``sl``: 0 holds the largest ratios (above the span),
-        nbk - 1 those below it."""
-        ids: NDArray[np.int64] = np.subtract(bits[sl], lo)
-        np.right_shift(ids, shift, out=ids)
-        np.minimum(ids, nin, out=ids)      # in place (np.clip's wrapper costs two more passes)
-        np.maximum(ids, -1, out=ids)
-        return np.subtract(nin, ids, out=ids)
+    def chunks() -> Iterator[tuple[int, NDArray[np.float64], NDArray[np.float64],
+                                   NDArray[np.float64], NDArray[np.int64], float]]:
+        """Each chunk: start, ratios, masses p and q, ascending buckets, and its p_inf."""
+        for s, e in src.bounds(_CHUNK):
+            qc = src.block(s, e, qbuf)
+            r, pw, pinf = _ratios(p[s:e], qc, rbuf[:e - s])
+            c = np.clip(r, clip_lo, clip_hi, out=cbuf[:e - s])
+            ids = np.subtract(c.view(np.int64), base, out=kept[s:e] if n <= _KEEP_IDS else kept[:e - s])
+            yield s, r, pw, qc, np.right_shift(ids, shift, out=ids), pinf
 
-    # in chunks: the temporaries stay small and in cache (tables of 2^26 cells and more)
-    chunks = [slice(i, min(i + _CHUNK, n)) for i in range(0, n, _CHUNK)]
-    Pb, Qb = np.zeros(nbk), np.zeros(nbk)
-    kept: list[NDArray[np.int64]] = []     # the buckets, kept for the second pass if small
-    for sl in chunks:
-        ids = bucket(sl)
-        Pb += np.bincount(ids, weights=p[sl], minlength=nbk)
-        Qb += np.bincount(ids, weights=q[sl], minlength=nbk)
-        if n <= _KEEP_IDS:
-            kept.append(ids)
+    Pa, Qa = np.zeros(nbk), np.zeros(nbk)
+    infs: list[float] = []
+    for _, _, pw, qc, ids, pinf in chunks():
+        np.add.at(Pa, ids, pw)
+        np.add.at(Qa, ids, qc)
+        if pinf:
+            infs.append(pinf)
+    p_inf = math.fsum(infs)
+    out = np.zeros(betas.shape, dtype=np.float64)
+    unbounded = betas < p_inf
+    out[unbounded] = math.inf
+    todo = ~unbounded
+    if not todo.any():
+        return out
+    b = betas[todo]
+    Pb, Qb = Pa[::-1], Qa[::-1]                           # bucket j: the j-th largest ratios
     Pin = np.cumsum(Pb) + p_inf                           # mass of buckets 0..j
     Qin = np.cumsum(Qb)
     edge = np.empty(nbk)                                  # the smallest ratio bucket j can hold
@@ -247,31 +349,39 @@ def _sup_buckets(r: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.f
     herr = _H_REL * (Pin + edge * Qin) + 2.0**-1000
     h_lo = np.maximum.accumulate(hmid - herr)             # monotone enclosures of the true H
     h_hi = np.minimum.accumulate((hmid + herr)[::-1])[::-1]
-    # c* lies in bucket j (edge_j < c* <= edge_{j-1}) only if H(edge_j) > beta >= H(edge_{j-1})
-    first = np.clip(np.searchsorted(h_hi, b, side="right") - 1, 0, nbk - 1)
-    last = np.clip(np.searchsorted(h_lo, b, side="right") + 1, 0, nbk - 1)
+    # c* lies in bucket j (edge_j < c* <= edge_{j-1}) only if H(edge_j) > beta >= H(edge_{j-1}),
+    # so only if h_hi[j] > beta (j >= first) and h_lo[j - 1] <= beta (j <= last)
+    first = np.clip(np.searchsorted(h_hi, b, side="right"), 0, nbk - 1)
+    last = np.clip(np.searchsorted(h_lo, b, side="right"), 0, nbk - 1)
     mark = np.zeros(nbk + 1, dtype=np.int64)
     np.add.at(mark, first, 1)
     np.add.at(mark, last + 1, -1)
     need = np.cumsum(mark[:-1]) > 0
-    parts = []
-    for j, sl in enumerate(chunks):
-        ids = kept[j] if kept else bucket(sl)
-        kk = np.flatnonzero(need[ids])
-        parts.append((kk + sl.start, ids[kk]))
-    k = np.concatenate([a for a, _ in parts])
-    ik = np.concatenate([c for _, c in parts])
-    bk = bits[k]
+    need_a = np.ascontiguousarray(need[::-1])
+    if n <= _KEEP_IDS:
+        k = np.flatnonzero(need_a[kept])
+        ik = nbk - 1 - kept[k]
+        qk = src.take(k)
+        rk, pk, _ = _ratios(p[k], qk)    # the same floats as in the first pass
+    else:
+        parts = [(np.empty(0, np.int64), np.empty(0), np.empty(0), np.empty(0))]
+        for s, r, pw, qc, ids, _ in chunks():
+            kk = np.flatnonzero(need_a[ids])
+            if kk.size:
+                parts.append((nbk - 1 - ids[kk], r[kk], pw[kk], qc[kk]))
+        ik, rk, pk, qk = (np.concatenate([t[i] for t in parts]) for i in range(4))
+    bk = rk.view(np.int64)
     lead = np.zeros(nbk, dtype=np.int64)
     lead[ik] = bk                                         # one ratio of each needed bucket
-    mixed = np.bincount(ik, weights=bk != lead[ik], minlength=nbk) > 0
+    mixed = np.zeros(nbk, dtype=bool)
+    mixed[ik[bk != lead[ik]]] = True
     tie = need & ~mixed & (Qb > 0)
-    single = k[mixed[ik]]                                 # outcomes of buckets with 2+ ratios
+    sel = mixed[ik]                                       # outcomes of buckets with 2+ ratios
     tb = np.flatnonzero(tie)
-    er = np.concatenate((lead[tb].view(np.float64), r[single]))
-    ep = np.concatenate((Pb[tb], p[single]))
-    eq = np.concatenate((Qb[tb], q[single]))
-    eb = np.concatenate((tb, ik[mixed[ik]]))
+    er = np.concatenate((lead[tb].view(np.float64), rk[sel]))
+    ep = np.concatenate((Pb[tb], pk[sel]))
+    eq = np.concatenate((Qb[tb], qk[sel]))
+    eb = np.concatenate((tb, ik[sel]))
     order = np.argsort(er)[::-1]                          # ratio decreasing = bucket increasing
     er, ep, eq, eb = er[order], ep[order], eq[order], eb[order]
     above_p = np.concatenate(([p_inf], Pin[:-1]))         # mass of the buckets above bucket j
@@ -290,7 +400,8 @@ def _sup_buckets(r: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.f
         _best_near_crossing(Pc, Qc, h, b, (-2, -1, 0, 1, 2, 3), best)
     # the prefix ending just above each beta's first needed bucket
     _raise_to(best, above_p[first], above_q[first], b)
-    return best
+    out[todo] = best
+    return out
 
 
 def sup_ratio_exact(p: NDArray[Any], q: NDArray[Any], beta: Fraction) -> Fraction | None:

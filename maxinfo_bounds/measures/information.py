@@ -54,7 +54,7 @@ def approx_max_information(joint: ArrayLike, beta: float | Fraction | ArrayLike 
     Fraction(5, 4)
     """
     unit = check_unit(unit)
-    pj, pq, ex = joint_table(joint, exact, tol)
+    pj, pq, ex = joint_table(joint, exact, tol, lazy=True)
     return divergence_of(pj, pq, ex, beta, unit)
 
 
