@@ -11,6 +11,8 @@ Studies timed:
 * 1,000 listed steps with 1,000 distinct eps (heterogeneous: advanced composition);
 * 1,000 listed steps alternating a 4-way description and a pure DP step (1,000 stages);
 * the 200-point sweep `maxinfo plan examples/laplace_queries.toml --sweep times=1:200`;
+* a 1,000-point sweep (times = 1..1000) on one process beside the same on a pool of one
+  process per CPU (issue 17: sweeps on all cores; the same rows either way), once each;
 * a full power plan (issue 14 target: at most 1 s in-process): every valid route's power and the
   proven required n, for each `examples/power_*.toml`, beside `plan()` alone on the same study
   (the certified threshold without power). The planner's KOV cache is cleared before every
@@ -70,6 +72,14 @@ def main() -> None:
     t = median_time(lambda: sweep(ex, "times", list(range(1, 201))), max(1, r // 2))
     print(f"\n200-point sweep (laplace_queries, times = 1..200): {t:.2f} s (target 5 s), "
           f"{t / 200 * 1e3:.1f} ms per point, {t / 200 / base:.0f}x the baseline per point")
+
+    pts = list(range(1, 1001))
+    rows: dict[int | None, object] = {}
+    t1 = median_time(lambda: rows.__setitem__(1, sweep(ex, "times", pts, workers=1)), 1)
+    tw = median_time(lambda: rows.__setitem__(None, sweep(ex, "times", pts, workers=None)), 1)
+    same = rows[1] == rows[None]
+    print(f"\n1,000-point sweep (times = 1..1000): one process {t1:.2f} s, {os.cpu_count()} "
+          f"processes {tw:.2f} s, speed-up {t1 / tw:.2f}x (same rows: {same})")
 
     refused(r)
     startup(max(r, 9))

@@ -17,7 +17,7 @@ Commands::
                                             the best certified gamma for one selection step
     maxinfo plot ID --vary P --range LO:HI [--log-x] [--out F.png|F.svg] --PARAM VALUE ...
                                             a result against one parameter (matplotlib)
-    maxinfo plan STUDY.toml [--sweep P=LO:HI[:NUM] [--plot F.png]] [--solve P --target-gamma G]
+    maxinfo plan STUDY.toml [--sweep P=LO:HI[:NUM] [--plot F.png] [--workers W]] [--solve P --target-gamma G]
                                             the study planner: the threshold for a planned study
 
 Why one module over 400 lines: it is only argparse wiring; each subcommand is a few lines
@@ -490,6 +490,9 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
         raise InvalidParameter("power_curve", ns.power_curve, "not combined with --sweep or --solve")
     if ns.sweep and ns.solve:
         raise InvalidParameter("sweep", ns.sweep, "not combined with --solve")
+    if ns.workers is not None and (not ns.sweep or ns.workers < 1):
+        raise InvalidParameter("workers", ns.workers, "a positive integer, given with --sweep "
+                               "(the processes its points are spread over)")
     if ns.solve:
         if ns.target_gamma is None:
             raise InvalidParameter("target_gamma", None, "given with --solve (a threshold in (0, 1])")
@@ -506,7 +509,7 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
         return 0
     if ns.sweep:
         param, values = _parse_sweep(ns.sweep)
-        rows = planner.sweep(study, param, values)
+        rows = planner.sweep(study, param, values, workers=ns.workers)
         if all(not g for _, g, _ in rows):   # None (refused) or 0 (vacuous) everywhere
             why = rows[-1][2] if rows[-1][1] is None else "gamma = 0"
             raise planner.PlanError(study.source, f"vacuous or refused at every {param} in "
@@ -663,6 +666,8 @@ def _build_parser() -> argparse.ArgumentParser:
     pn.add_argument("--sweep", help="PARAM=LO:HI[:NUM]: gamma against a parameter (n, alpha, "
                     "times, a step field, or steps[i].field)")
     pn.add_argument("--plot", help="with --sweep: the plot file (.png or .svg)")
+    pn.add_argument("--workers", type=int, help="with --sweep: processes to spread the points "
+                    "over (default: one per CPU; sweeps under 256 points run in this process)")
     pn.add_argument("--solve", help="the parameter to solve for (largest value; smallest n)")
     pn.add_argument("--target-gamma", type=float, help="with --solve: the threshold to reach")
     pn.add_argument("--power-curve", metavar="FILE",

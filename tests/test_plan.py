@@ -11,6 +11,7 @@ from pathlib import Path
 import mpmath
 import pytest
 
+from maxinfo_bounds import InvalidParameter
 from maxinfo_bounds.cli import main
 from maxinfo_bounds.planning import (
     PlanError,
@@ -183,6 +184,28 @@ def test_sweep_cli(tmp_path, capsys):
                  "1e-3", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["gamma_at_value"] >= 1e-3 and d["direction"] == "largest"
+
+
+
+def test_parallel_sweep_gives_the_serial_rows():
+    """A sweep of PARALLEL_MIN_POINTS or more points on two processes returns the rows one
+    process gives, in order (gamma = alpha^2/(4|Y|) of a description step, by hand)."""
+    from maxinfo_bounds.planning.explore import PARALLEL_MIN_POINTS
+
+    s = Study(n=1000, iid=False, alpha=0.05, steps=(Step("description", {"range_size": 10}),))
+    values = [float(v) for v in range(10, PARALLEL_MIN_POINTS + 11)]
+    par = sweep(s, "range_size", values, workers=2)
+    assert par == sweep(s, "range_size", values, workers=1)
+    assert [v for v, _, _ in par] == values
+    for v, g, _ in par:
+        assert g == pytest.approx(0.05**2 / (4 * v), rel=1e-12) and g <= 0.05**2 / (4 * v)
+
+
+@pytest.mark.parametrize("workers", [0, -1, 1.5, True, "2"])
+def test_sweep_workers_refused_by_name(workers):
+    s = Study(n=1000, iid=False, alpha=0.05, steps=(Step("description", {"range_size": 10}),))
+    with pytest.raises(InvalidParameter, match="workers"):
+        sweep(s, "range_size", [10.0, 20.0], workers=workers)
 
 
 BAD = [
