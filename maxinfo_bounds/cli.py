@@ -490,9 +490,9 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
         raise InvalidParameter("power_curve", ns.power_curve, "not combined with --sweep or --solve")
     if ns.sweep and ns.solve:
         raise InvalidParameter("sweep", ns.sweep, "not combined with --solve")
-    if ns.workers is not None and (not ns.sweep or ns.workers < 1):
-        raise InvalidParameter("workers", ns.workers, "a positive integer, given with --sweep "
-                               "(the processes its points are spread over)")
+    if ns.workers is not None and not ns.sweep:
+        raise InvalidParameter("workers", ns.workers, "given with --sweep (the processes its "
+                               "points are spread over)")
     if ns.solve:
         if ns.target_gamma is None:
             raise InvalidParameter("target_gamma", None, "given with --solve (a threshold in (0, 1])")

@@ -292,9 +292,10 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
     ``argsort`` of all the ratios (and the gathers it implies) costs 3-10 sorts of them.
     """
     n = p.size
+    src = q if isinstance(q, ProductTable) else _FlatTable(q)
     rng = np.random.default_rng(0x5EED)
     idx = rng.integers(0, n, size=_SAMPLE)
-    rs, _, _ = _ratios(p[idx], q.take(idx) if isinstance(q, ProductTable) else q[idx])
+    rs, _, _ = _ratios(p[idx], src.take(idx))
     sb = np.sort(rs.view(np.int64))
     lo = max(int(sb[_SAMPLE // 1000]), 2)   # clip_lo > 0: a -0.0 ratio clips up to it
     top = min(max(int(sb[-1 - _SAMPLE // 1000]), lo), _TOP_BITS)
@@ -311,22 +312,22 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
     rbuf, cbuf, qbuf = np.empty(size), np.empty(size), np.empty(size)
     # the first pass's buckets are kept for the second if they fit (8 bytes an outcome: the
     # second pass is then one gather; above, it recomputes them chunk by chunk)
-    kept = np.empty(n if n <= _KEEP_IDS else size, dtype=np.int64)
-    src = q if isinstance(q, ProductTable) else _FlatTable(q)
+    keep = n <= _KEEP_IDS
+    kept = np.empty(n if keep else size, dtype=np.int64)
 
-    def chunks() -> Iterator[tuple[int, NDArray[np.float64], NDArray[np.float64],
-                                   NDArray[np.float64], NDArray[np.int64], float]]:
-        """Each chunk: start, ratios, masses p and q, ascending buckets, and its p_inf."""
+    def chunks() -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64],
+                                   NDArray[np.int64], float]]:
+        """Each chunk: ratios, masses p and q, ascending buckets, and its p_inf."""
         for s, e in src.bounds(_CHUNK):
             qc = src.block(s, e, qbuf)
             r, pw, pinf = _ratios(p[s:e], qc, rbuf[:e - s])
             c = np.clip(r, clip_lo, clip_hi, out=cbuf[:e - s])
-            ids = np.subtract(c.view(np.int64), base, out=kept[s:e] if n <= _KEEP_IDS else kept[:e - s])
-            yield s, r, pw, qc, np.right_shift(ids, shift, out=ids), pinf
+            ids = np.subtract(c.view(np.int64), base, out=kept[s:e] if keep else kept[:e - s])
+            yield r, pw, qc, np.right_shift(ids, shift, out=ids), pinf
 
     Pa, Qa = np.zeros(nbk), np.zeros(nbk)
     infs: list[float] = []
-    for _, _, pw, qc, ids, pinf in chunks():
+    for _, pw, qc, ids, pinf in chunks():
         np.add.at(Pa, ids, pw)
         np.add.at(Qa, ids, qc)
         if pinf:
@@ -358,14 +359,14 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
     np.add.at(mark, last + 1, -1)
     need = np.cumsum(mark[:-1]) > 0
     need_a = np.ascontiguousarray(need[::-1])
-    if n <= _KEEP_IDS:
+    if keep:
         k = np.flatnonzero(need_a[kept])
         ik = nbk - 1 - kept[k]
         qk = src.take(k)
         rk, pk, _ = _ratios(p[k], qk)    # the same floats as in the first pass
     else:
         parts = [(np.empty(0, np.int64), np.empty(0), np.empty(0), np.empty(0))]
-        for s, r, pw, qc, ids, _ in chunks():
+        for r, pw, qc, ids, _ in chunks():
             kk = np.flatnonzero(need_a[ids])
             if kk.size:
                 parts.append((nbk - 1 - ids[kk], r[kk], pw[kk], qc[kk]))

@@ -67,6 +67,7 @@ from .validate import (
     check_probability,
     check_real,
     check_unit,
+    local_workers,
 )
 from .validate import (
     FloatArray as FloatArray,
@@ -107,6 +108,7 @@ __all__ = [
     "check_unit",
     "check_real",
     "check_int",
+    "local_workers",
     "check_probability",
     "float_down",
     "decimal_text",

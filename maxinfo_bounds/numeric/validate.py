@@ -4,6 +4,7 @@ checked, never repaired (nothing is renormalised)."""
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from numbers import Rational
@@ -107,6 +108,14 @@ def check_int(name: str, x: object, *, low: int | None = None, high: int | None 
     if (low is not None and v < low) or (high is not None and v > high):
         raise InvalidParameter(name, x, allowed)
     return v
+
+
+def local_workers(workers: object) -> int:
+    """The number of local worker processes to use: ``workers`` (an integer >= 1), or one per
+    CPU for ``None`` (the planner's sweeps and the verification campaigns)."""
+    if workers is None:
+        return os.cpu_count() or 1
+    return check_int("workers", workers, low=1)
 
 
 def check_probability(name: str, x: object, *, closed_high: bool = False) -> float | Fraction:

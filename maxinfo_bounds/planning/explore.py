@@ -12,11 +12,10 @@ first step that has it; ``times`` is the first step's).
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..numeric import InvalidParameter, MaxinfoError
+from ..numeric import MaxinfoError, local_workers
 from ..search import boundary
 from ..theorems.solvers import TARGET_GAMMA
 from .routes import PlanResult, plan
@@ -93,9 +92,7 @@ def sweep(study: Study, param: str, values: Sequence[float], *,
     this under ``if __name__ == "__main__":``; ``maxinfo plan --sweep`` uses one per CPU."""
     if values:
         with_param(study, param, values[0])  # an unknown parameter is refused up front
-    w = (os.cpu_count() or 1) if workers is None else workers
-    if isinstance(w, bool) or not isinstance(w, int) or w < 1:
-        raise InvalidParameter("workers", workers, "a positive integer, or None for one per CPU")
+    w = local_workers(workers)
     if w == 1 or len(values) < PARALLEL_MIN_POINTS:
         return _sweep_points(study, param, values)
     import multiprocessing

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from maxinfo_bounds.numeric import local_workers
+
 from ..progress import Progress
 from ..report import code_identity, versions
 
@@ -56,14 +58,6 @@ class Interrupted(RuntimeError):
         super().__init__(f"interrupted: {done} of {total} units are saved in {log}; "
                          "rerun the same command to resume")
         self.done, self.total, self.log = done, total, log
-
-
-def local_workers(workers: int | None) -> int:
-    """The number of local worker processes a campaign uses: ``workers``, or one per CPU."""
-    w = workers if workers is not None else (os.cpu_count() or 1)
-    if w < 1:
-        raise ValueError(f"workers={w} is invalid: must be an integer >= 1")
-    return w
 
 
 def config_hash(config: dict[str, Any]) -> str:
