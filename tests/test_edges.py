@@ -122,7 +122,9 @@ def _out(bound, inward, integer):
     return bound - inward * max(1e-9, abs(bound) * 1e-9)
 
 
-@pytest.mark.parametrize("call,name,interval,lo,hi,lo_open,hi_open", CASES,
+# the dps edges evaluate at 100,000 digits (seconds each): marked heavy, left out of mutation runs
+@pytest.mark.parametrize("call,name,interval,lo,hi,lo_open,hi_open",
+                         [pytest.param(*c, marks=pytest.mark.heavy) if c[1] == "dps" else c for c in CASES],
                          ids=[f"{i}-{c[1]}" for i, c in enumerate(CASES)])
 def test_domain_edges(call, name, interval, lo, hi, lo_open, hi_open):
     integer = isinstance(lo, int) and (hi is None or isinstance(hi, int))

@@ -79,6 +79,7 @@ def test_mixture_and_composition_and_guard():
         full_joint(lambda X: X, 30, np.ones(1), 2)
 
 
+@pytest.mark.heavy  # about 3 s
 def test_enumeration_campaign_quick(tmp_path):
     js = tmp_path / "e.json"
     assert pc_main(["run", "enumeration", "--quick", "--out", str(tmp_path), "--json", str(js)]) == 0

@@ -35,6 +35,7 @@ def quick(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
 
 # ---------------------------------------------------------------------------- the campaign
 
+@pytest.mark.heavy  # the quick campaign: about 9 s
 def test_quick_campaign_checks_hold(quick):
     summary, out = quick
     assert summary["ok"], summary["failures"]
@@ -55,6 +56,7 @@ def test_quick_campaign_checks_hold(quick):
     assert line["parameters"]["holdout"]["n"] == 10_000 and line["parameters"]["setting"] == "nosignal"
 
 
+@pytest.mark.heavy  # the quick campaign: about 9 s
 def test_quick_standard_holdout_overfits_and_thresholdout_does_not(quick):
     summary, _ = quick
     t = summary["holdout"]["nosignal"]
@@ -72,6 +74,7 @@ def test_quick_standard_holdout_overfits_and_thresholdout_does_not(quick):
     assert 0 < lap["over_threshold_mean"] < 2000                    # the budget never bound
 
 
+@pytest.mark.heavy  # the quick campaign: about 9 s
 def test_quick_selection_rates(quick):
     summary, _ = quick
     rows = {r["procedure"]: r for r in summary["selection"]}
@@ -97,6 +100,7 @@ def test_quick_selection_rates(quick):
     assert r["naive"]["lower"] > cfg.alpha and r["corrected"]["upper"] <= cfg.alpha
 
 
+@pytest.mark.heavy  # the quick campaign: about 9 s
 def test_cli_resumes_the_finished_quick_run(quick, tmp_path, capsys):
     """The CLI on the same --out finds every unit finished and recomputes nothing."""
     _, out = quick

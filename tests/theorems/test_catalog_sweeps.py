@@ -107,6 +107,7 @@ def test_sympy_statement_at_solved_value(tid, call, values, target):
     assert ref <= mp(target) and ref >= mp(target) * (1 - 1e-9)
 
 
+@pytest.mark.heavy  # 3-4 s
 def test_sweep_russo_zou():
     rng = np.random.default_rng(51)
     a = rng.uniform(0.001, 0.5, 10_000)
@@ -122,6 +123,7 @@ def test_sweep_russo_zou():
         assert lhs <= mp(a[i])  # certified valid at every point
 
 
+@pytest.mark.heavy  # 3-4 s
 def test_sweep_mi_pvalue_optimal_valid_and_dominant():
     rng = np.random.default_rng(52)
     for a, m in zip(rng.uniform(0.005, 0.2, 2000), log_uniform(rng, 1e-3, 20, 2000)):
@@ -130,6 +132,7 @@ def test_sweep_mi_pvalue_optimal_valid_and_dominant():
         assert opt <= a  # a valid correction never exceeds alpha here (beta* >= 0, k > 0)
 
 
+@pytest.mark.heavy  # 3-4 s
 def test_sweep_lemma_1_5_scalar_paths():
     rng = np.random.default_rng(53)
     for _ in range(10_000):
@@ -148,6 +151,7 @@ def test_sweep_lemma_1_5_scalar_paths():
         check_up(approx_max_information_to_mi(kk, bb, s, unit="nats"), ref, 2**-50)
 
 
+@pytest.mark.heavy  # 3-4 s
 def test_sweep_d1_b2_scalar():
     rng = np.random.default_rng(54)
     for _ in range(10_000):
