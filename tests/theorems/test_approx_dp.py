@@ -14,7 +14,7 @@ from maxinfo_bounds.theorems.composition import compose_max_information
 from maxinfo_bounds.theorems.description import description_length_max_information
 from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
 
-from .reference import DPS, check_up, mp
+from .reference import DPS, SWEEP, check_up, mp
 
 
 def _ref(eps, delta, n, t, dh, variant):
@@ -38,7 +38,7 @@ def _ref(eps, delta, n, t, dh, variant):
 @pytest.mark.parametrize("variant", ["paper", "sound"])
 def test_against_50_digits(variant):
     rng = np.random.default_rng(31)
-    for _ in range(10_000):  # issue 3: >= 10,000 random points per evaluator
+    for _ in range(SWEEP):  # issue 3: >= 10,000 random points per evaluator (SWEEP, outside mutation runs)
         eps = float(np.exp(rng.uniform(math.log(1e-6), math.log(0.5))))
         n = int(np.exp(rng.uniform(0, math.log(1e9))))
         delta = eps * float(np.exp(rng.uniform(math.log(1e-30), math.log(0.5))))

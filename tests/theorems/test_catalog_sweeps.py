@@ -14,7 +14,7 @@ from maxinfo_bounds.theorems.generalization import bnsssu_transfer, mcdiarmid_tr
 from maxinfo_bounds.theorems.mutual_info import approx_max_information_to_mi, mi_to_approx_max_information
 from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction, russo_zou_pvalue_correction
 
-from .reference import DPS, check_up, log_uniform, mp, sympy_value
+from .reference import DPS, SWEEP, check_up, log_uniform, mp, sympy_value
 
 # (catalog id, symbol values, evaluator call, how to read the evaluator's number)
 SYMPY_CASES = [
@@ -107,13 +107,12 @@ def test_sympy_statement_at_solved_value(tid, call, values, target):
     assert ref <= mp(target) and ref >= mp(target) * (1 - 1e-9)
 
 
-@pytest.mark.heavy  # 3-4 s
 def test_sweep_russo_zou():
     rng = np.random.default_rng(51)
-    a = rng.uniform(0.001, 0.5, 10_000)
-    m = log_uniform(rng, 1e-8, 5, 10_000)
+    a = rng.uniform(0.001, 0.5, SWEEP)
+    m = log_uniform(rng, 1e-8, 5, SWEEP)
     arr = russo_zou_pvalue_correction(a, m)
-    for i in range(10_000):
+    for i in range(SWEEP):
         g = arr[i]
         if g == 0.0:
             continue
@@ -123,19 +122,17 @@ def test_sweep_russo_zou():
         assert lhs <= mp(a[i])  # certified valid at every point
 
 
-@pytest.mark.heavy  # 3-4 s
 def test_sweep_mi_pvalue_optimal_valid_and_dominant():
     rng = np.random.default_rng(52)
-    for a, m in zip(rng.uniform(0.005, 0.2, 2000), log_uniform(rng, 1e-3, 20, 2000)):
+    for a, m in zip(rng.uniform(0.005, 0.2, SWEEP // 5), log_uniform(rng, 1e-3, 20, SWEEP // 5)):
         opt = mi_pvalue_correction(float(a), float(m))
         assert opt >= mi_pvalue_correction(float(a), float(m), variant="paper")
         assert opt <= a  # a valid correction never exceeds alpha here (beta* >= 0, k > 0)
 
 
-@pytest.mark.heavy  # 3-4 s
 def test_sweep_lemma_1_5_scalar_paths():
     rng = np.random.default_rng(53)
-    for _ in range(10_000):
+    for _ in range(SWEEP):
         m, k = float(log_uniform(rng, 1e-4, 50, 1)[0]), float(log_uniform(rng, 0.01, 500, 1)[0])
         b = mi_to_approx_max_information(m, k, variant="paper").beta
         with mpmath.workdps(DPS):
@@ -151,10 +148,9 @@ def test_sweep_lemma_1_5_scalar_paths():
         check_up(approx_max_information_to_mi(kk, bb, s, unit="nats"), ref, 2**-50)
 
 
-@pytest.mark.heavy  # 3-4 s
 def test_sweep_d1_b2_scalar():
     rng = np.random.default_rng(54)
-    for _ in range(10_000):
+    for _ in range(SWEEP):
         k, b = float(rng.uniform(0, 40)), float(rng.uniform(0, 0.1))
         tau, n, s = float(log_uniform(rng, 1e-3, 1, 1)[0]), int(log_uniform(rng, 1, 1e8, 1)[0]), \
             float(log_uniform(rng, 1e-6, 0.1, 1)[0])
@@ -184,12 +180,12 @@ def test_extremes_finite():
 
 def test_b2_vectorised():
     rng = np.random.default_rng(55)
-    e = rng.uniform(1e-3, 0.33, 10_000)
-    d = e / 4 * log_uniform(rng, 1e-12, 0.99, 10_000)
-    n = np.floor(np.log(4 * e / d) / e**2) + np.floor(log_uniform(rng, 1, 1e6, 10_000))
-    s = log_uniform(rng, 1e-6, 0.1, 10_000)
+    e = rng.uniform(1e-3, 0.33, SWEEP)
+    d = e / 4 * log_uniform(rng, 1e-12, 0.99, SWEEP)
+    n = np.floor(np.log(4 * e / d) / e**2) + np.floor(log_uniform(rng, 1, 1e6, SWEEP))
+    s = log_uniform(rng, 1e-6, 0.1, SWEEP)
     dev, prob = bnsssu_transfer(e, d, n, s)
-    for i in range(0, 10_000):
+    for i in range(0, SWEEP):
         with mpmath.workdps(DPS):
             check_up(dev[i], 18 * mp(e[i]) * mp(s[i]) * int(n[i]), 2**-40)
             check_up(prob[i], mp(d[i]) / mp(e[i]), 2**-40)

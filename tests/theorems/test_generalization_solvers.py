@@ -21,7 +21,7 @@ from maxinfo_bounds.theorems.solvers import (
     max_n_for_k,
 )
 
-from .reference import DPS, check_up, log_uniform, mp
+from .reference import DPS, SWEEP, check_up, log_uniform, mp
 
 
 def _ref(k, b, t, n):
@@ -31,7 +31,7 @@ def _ref(k, b, t, n):
 
 def test_hoeffding_sweep():
     rng = np.random.default_rng(21)
-    N = 10_000
+    N = SWEEP
     k = log_uniform(rng, 1e-6, 500, N)
     b = rng.uniform(0, 0.1, N)
     t = log_uniform(rng, 1e-4, 1, N)

@@ -18,9 +18,9 @@ from maxinfo_bounds.theorems.maxinfo_dp import (
     pure_dp_max_information_product,
 )
 
-from .reference import DPS, check_up, log_uniform, mp, sympy_value
+from .reference import DPS, SWEEP, check_up, log_uniform, mp, sympy_value
 
-N_POINTS = 10_000
+N_POINTS = SWEEP
 
 
 def _ref_pure(e, n):

@@ -78,9 +78,9 @@ def test_description_bad_input():
 
 import numpy as np  # noqa: E402
 
-from .reference import DPS, check_down, check_up, log_uniform, mp  # noqa: E402
+from .reference import DPS, SWEEP, check_down, check_up, log_uniform, mp  # noqa: E402
 
-N_POINTS = 10_000
+N_POINTS = SWEEP
 
 
 def _gamma_ref(a, k, b):

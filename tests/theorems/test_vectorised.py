@@ -15,10 +15,10 @@ from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
 from maxinfo_bounds.theorems.mutual_info import approx_max_information_to_mi
 from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction
 
-from .reference import DPS, check_down, check_up, log_uniform, mp
+from .reference import DPS, SWEEP, check_down, check_up, log_uniform, mp
 from .test_approx_dp import _ref as thm31_ref
 
-N = 10_000
+N = SWEEP
 REL = 2.0**-40
 
 
