@@ -280,12 +280,11 @@ def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, vari
     e = EPS_ANY.check_array(eps)
     d = DELTA.check_array(delta)
     nn = N.check_array(n)
-    e, d, nn = np.broadcast_arrays(e, d, nn)
     if t is None:
+        e, d, nn = np.broadcast_arrays(e, d, nn)
         tt, dh = e * np.sqrt(2 * nn), np.sqrt(e * d) / 15
-    else:
-        tt, dh = T.check_array(t), DELTA_HAT.check_array(delta_hat)
-        tt, dh = np.broadcast_to(tt, e.shape), np.broadcast_to(dh, e.shape)
+    else:   # all five broadcast together: an array in t or delta_hat alone sets the shape
+        e, d, nn, tt, dh = np.broadcast_arrays(e, d, nn, T.check_array(t), DELTA_HAT.check_array(delta_hat))
     viol = _thm31_violations(e, d, dh, variant)
     bad = np.zeros(e.shape, dtype=bool)
     for _, _, m in viol:
