@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
 
 from maxinfo_bounds.arith import Formula
 from maxinfo_bounds.theorems.generalization import hoeffding_transfer, mcdiarmid_transfer
+from proofs_checks.fuzz import references as R
 
 
 @pytest.fixture
@@ -82,18 +84,13 @@ BELOW = [(364.7704794655585, 0.00421707118149741, 7206724), (625.0208909223658, 
 
 @pytest.mark.parametrize("k, tau, n", BELOW)
 def test_tail_array_rounds_up_where_float_evaluation_falls_below(k, tau, n):
-    from fractions import Fraction
-
-    import mpmath
-
-    with mpmath.workdps(60):
-        K, T = (mpmath.mpf(Fraction(v).numerator) / Fraction(v).denominator for v in (k, tau))
-        ref = 2 * mpmath.power(2, K) * mpmath.exp(-2 * T * T * n)
-        for variant_out in (hoeffding_transfer(np.array([k, k]), np.zeros(2), np.array([tau, tau]),
-                                               np.array([n, n])),
-                            mcdiarmid_transfer(np.array([k]), np.zeros(1), np.array([tau]), np.array([n]),
-                                               np.array([1.0 / n]))):
-            got = mpmath.mpf(float(variant_out[0]))
+    with mpmath.workdps(R.DPS):
+        ex = [R.exact(v) for v in (k, 0.0, tau, n)]
+        refs = (R.hoeffding(*ex), R.mcdiarmid(*ex, R.exact(1.0 / n), "sound"))
+        outs = (hoeffding_transfer(np.array([k, k]), np.zeros(2), np.array([tau, tau]), np.array([n, n])),
+                mcdiarmid_transfer(np.array([k]), np.zeros(1), np.array([tau]), np.array([n]), np.array([1.0 / n])))
+        for ref, out in zip(refs, outs):
+            got = mpmath.mpf(float(out[0]))
             assert ref <= got <= ref * (1 + mpmath.mpf(10) ** -11), (got, ref)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from maxinfo_bounds import InvalidParameter, RegimeError
 from maxinfo_bounds.results import Bound, TailBound
 from maxinfo_bounds.theorems.description import description_length_max_information
 from maxinfo_bounds.theorems.generalization import (
@@ -23,7 +24,11 @@ from maxinfo_bounds.theorems.generalization import (
     mcdiarmid_transfer,
     pvalue_sensitivity_lower_bound,
 )
-from maxinfo_bounds.theorems.maxinfo_dp.approx import approx_dp_max_information
+from maxinfo_bounds.theorems.maxinfo_dp.approx import (
+    approx_dp_max_information,
+    approx_dp_max_information_implied,
+    thm31_implied_float_k,
+)
 from maxinfo_bounds.theorems.maxinfo_dp.pure import pure_dp_max_information, pure_dp_max_information_product
 from maxinfo_bounds.theorems.mutual_info import approx_max_information_to_mi, mi_to_approx_max_information
 from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction, pvalue_correction, russo_zou_pvalue_correction
@@ -111,15 +116,12 @@ REFUSALS = [   # (arguments, the refusal, word for word)
 
 @pytest.mark.parametrize("kw, text", REFUSALS)
 def test_thm31_refusals_word_for_word(kw, text):
-    from maxinfo_bounds import InvalidParameter
     with pytest.raises(InvalidParameter) as e:
         approx_dp_max_information(**kw)
     assert str(e.value) == text
 
 
 def test_thm31_implied_refusal_and_out_of_domain_surrogate():
-    from maxinfo_bounds import InvalidParameter
-    from maxinfo_bounds.theorems.maxinfo_dp.approx import approx_dp_max_information_implied, thm31_implied_float_k
     with pytest.raises(InvalidParameter) as e:
         approx_dp_max_information_implied(0.01, 1e-3, 10**4, 0.01)
     assert str(e.value) == ("beta=0.01 is invalid: must be reachable by RRST Thm 3.1 at some eps' in "
@@ -134,8 +136,6 @@ def test_thm31_implied_refusal_and_out_of_domain_surrogate():
 def test_thm31_implied_surrogate_against_a_brute_force_grid():
     """The surrogate's k is at most (1% slack) the best certified k over a grid of 40 eps' in
     [eps, 1/2], each optimised over (t, delta_hat) by the certified scalar path at the target."""
-    from maxinfo_bounds import InvalidParameter, RegimeError
-    from maxinfo_bounds.theorems.maxinfo_dp.approx import thm31_implied_float_k
     eps, delta, n, beta = 0.001, 1e-20, 10**4, 0.05
     k_sur = thm31_implied_float_k(eps, delta, n, beta)[0]
     best = math.inf
