@@ -13,6 +13,7 @@ the **first** stage; composing one after another step is refused.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -77,7 +78,8 @@ def compose_max_information(bounds: Sequence[Bound], *, strict: bool = True) -> 
                 raise RegimeError("RRST Thm A.3", f"bounds[{i}]", f"{b.theorem} (out of regime)",
                                   "every composed bound to be proven (in its theorem's regime)")
             in_regime = False
-    k = float_up(COMPOSE.exact(*(b.k for b in items)))
+    # a vacuous step (k = inf: no bound) makes the sum vacuous; the exact sum takes finite k only
+    k = math.inf if any(b.k == math.inf for b in items) else float_up(COMPOSE.exact(*(b.k for b in items)))
     # a beta of 1 or more makes any k true (every probability is at most 1): capped at 1
     beta = min(float_up(COMPOSE.exact(*(b.beta for b in items))), 1.0)
     return Bound(k=k, beta=beta, theorem="RRST-A.3", product_only=items[0].product_only,

@@ -100,7 +100,7 @@ def gaussian_sigma(sensitivity: float, eps: float, delta: float, *, strict: bool
     """
     s, e, d = SENS_L2.check(sensitivity), EPS.check(eps), DELTA.check(delta)   # exact
     if not e < 1 and strict:
-        raise RegimeError("Dwork-Roth Thm A.1", "eps", e, f"eps in {EPS_BELOW_1.domain_text}")
+        raise RegimeError("Dwork-Roth Thm A.1", "eps", eps, f"eps in {EPS_BELOW_1.domain_text}")
     return GAUSS_CLASSIC.up(s, e, d, prec=iv_prec(dps))
 
 
