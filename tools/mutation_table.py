@@ -54,8 +54,9 @@ def changed_lines(name: str, cache: dict[Path, dict[str, list[str]]]) -> list[st
     path = Path("mutants", *module.split(".")).with_suffix(".py")
     if not path.exists():
         path = Path("mutants", *module.split("."), "__init__.py")
-    short = func.rsplit("ǁ", 1)[-1]
     funcs = _functions(path, cache)
+    # a method's copies keep the class in their name (xǁClassǁmethod__mutmut_3)
+    short = func if func in funcs else func.rsplit("ǁ", 1)[-1]
     orig = funcs.get(re.sub(r"__mutmut_\d+$", "", short) + "__mutmut_orig", [])
     return [line for line in difflib.unified_diff(orig, funcs.get(short, []), lineterm="", n=0)
             if line[:1] in "+-" and line[:3] not in ("+++", "---")]

@@ -222,3 +222,87 @@ def test_sparse_validate_run():
     sv.query(lambda s: False)
     with pytest.raises(BudgetExhausted):
         sv.query(lambda s: False)
+
+
+class _Scripted(np.random.Generator):
+    """A Generator whose Laplace and normal draws return scripted values and record their
+    (loc, scale): the pseudocode's draws, their order and their scales, checked exactly."""
+
+    def __init__(self, values):
+        super().__init__(np.random.PCG64(0))
+        self.values, self.calls = list(values), []
+
+    def laplace(self, loc=0.0, scale=1.0, size=None):
+        self.calls.append(("laplace", loc, scale))
+        return self.values.pop(0)
+
+    def normal(self, loc=0.0, scale=1.0, size=None):
+        self.calls.append(("normal", loc, scale))
+        return self.values.pop(0)
+
+
+@pytest.mark.parametrize("noise", ["laplace", "gaussian"])
+def test_thresholdout_steps_with_scripted_noise(noise):
+    """DFHPRR §3 step by step with chosen noise values (hand-worked): T = 1/4, sigma = 1/64
+    (binary fractions, so every sum below is exact).
+
+    draws: gamma_0 = 1/64 -> T_hat = 17/64
+      q1  e_t = e_h = 1/2:     eta = 0        |0| > 17/64?            no  -> e_t = 1/2
+      q2  e_t = 1/2, e_h = 3/4: eta = -1/64   1/4 > 16/64?            no (equality) -> 1/2
+      q3  same:                 eta = -1/32   1/4 > 15/64?            yes -> xi = 1/128,
+          gamma = -1/64: answer 3/4 + 1/128, T_hat = 15/64, budget 2 -> 1
+      q4  e_t = 3/4, e_h = 1/2: eta = 0       1/4 > 15/64?            yes -> xi = -1/128,
+          gamma = 0: answer 1/2 - 1/128, budget 0
+      q5  any: bottom (None), no draw.
+    """
+    s = 1 / 64
+    rng = _Scripted([1 / 64, 0.0, -1 / 64, -1 / 32, 1 / 128, -1 / 64, 0.0, -1 / 128, 0.0])
+    th = Thresholdout(np.zeros(2), np.zeros(2), threshold=0.25, sigma=s, budget=2, rng=rng, noise=noise)
+    assert th.answer_means(0.5, 0.5) == 0.5
+    assert th.answer_means(0.5, 0.75) == 0.5
+    assert (th.remaining_budget, th.over_threshold) == (2, 0)
+    assert th.answer_means(0.5, 0.75) == 0.75 + 1 / 128
+    assert (th.remaining_budget, th.over_threshold, th.queries_answered) == (1, 1, 3)
+    assert th.answer_means(0.75, 0.5) == 0.5 - 1 / 128
+    assert (th.remaining_budget, th.over_threshold, th.queries_answered) == (0, 2, 4)
+    assert th.answer_means(0.75, 0.5) is None
+    assert th.queries_answered == 4 and rng.values == []
+    # the scales: gamma ~ 2 sigma, eta ~ 4 sigma, xi ~ sigma, all centred
+    kind = "laplace" if noise == "laplace" else "normal"
+    assert rng.calls == [(kind, 0.0, c * s) for c in (2, 4, 4, 4, 1, 2, 4, 1, 2)]
+
+
+def test_thresholdout_threshold_is_redrawn_after_each_over_threshold_answer():
+    """gamma_0 = +1/8 would keep every answer of q2 under threshold; after q1's redraw
+    gamma = -1/8 the same query is over it (T = 1/4, sigma = 1/64, hand)."""
+    rng = _Scripted([1 / 8, 0.0, 0.0, -1 / 8, 0.0, 0.0, 0.0])
+    th = Thresholdout(np.zeros(2), np.zeros(2), threshold=0.25, sigma=1 / 64, budget=5, rng=rng)
+    assert th.answer_means(0.0, 0.5) == 0.5          # 1/2 > 3/8: over; gamma -> -1/8
+    assert th.answer_means(0.25, 0.5) == 0.5         # 1/4 > 1/8 + 0: over (under gamma_0 it was not)
+    assert th.over_threshold == 2
+
+
+def test_sparse_validate_bound_variant_and_cap():
+    """Thm 10's l_i beta_i for both factors, and the cap at 1 (hand: i = 3, B = 1: paper l = 4,
+    histories l = 3)."""
+    assert sparse_validate_bound(3, 1, 0.01) == 0.04
+    assert sparse_validate_bound(3, 1, 0.125, variant="histories") == 0.375
+    assert sparse_validate_bound(3, 1, 0.125) == 0.5
+    assert sparse_validate_bound(3, 1, 0.5) == 1.0            # 4 * 0.5 = 2: capped at 1
+    assert sparse_validate_bound(3, 1, 0.25) == 1.0           # exactly 1
+    # a bit psi may return as 0/1 or False/True; 0 and False are accepted
+    sv = SparseValidate(np.array([0, 1]), m=3, budget=2)
+    assert sv.query(lambda s: 0) is False and sv.query(lambda s: False) is False
+    assert sv.query(lambda s: 1) is True
+
+
+def test_thresholdout_dp_guarantee_passes_its_arguments():
+    th = Thresholdout(np.zeros(1000), np.zeros(1000), threshold=0.04, sigma=0.01, budget=10, rng=0)
+    for variant in ("sound", "paper"):
+        assert th.dp_guarantee(1e-6, variant=variant) == thresholdout_dp(10, 0.01, 1000, delta=1e-6,
+                                                                          variant=variant)
+    assert th.dp_guarantee(1e-6, variant="paper").conditions[-1] == "paper closed form"
+    # 0-d datasets are refused by name (not by numpy's "len() of unsized object")
+    for train, hold, name in ((np.float64(1.0), np.zeros(3), "train"), (np.zeros(3), 5, "holdout")):
+        with pytest.raises(InvalidParameter, match=f"^{name}="):
+            Thresholdout(train, hold, threshold=0.04, sigma=0.01, budget=1, rng=0)
