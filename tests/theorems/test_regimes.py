@@ -90,3 +90,83 @@ def test_russo_zou_at_alpha_one_and_on_2d_arrays():
     grid = russo_zou_pvalue_correction(np.array([[0.05, 0.1], [0.2, 1.0]]), np.array([[0.001], [1.0]]))
     assert grid.shape == (2, 2)
     assert grid[1, 1] == g and grid[0, 0] == russo_zou_pvalue_correction(0.05, 0.001)
+
+
+# ---------------------------------------------------------------------------------------------
+# RRST Thm 3.1: Lemma 3.7's delta_hat condition at its edge, on the scalar and the array path
+# ---------------------------------------------------------------------------------------------
+
+def _sound_edge(eps: float) -> mpmath.mpf:
+    """The largest delta_hat with e^{3 eps} delta'' + delta_hat < 1, delta'' = 2 delta_hat /
+    (1 - e^{-3 eps}) (the logarithm of Lemma 3.7's bound must be defined): solved by hand,
+    delta_hat* = 1 / (1 + 2 e^{3 eps} / (1 - e^{-3 eps})), at 50 digits."""
+    with mpmath.workdps(50):
+        e = mpmath.mpf(eps)
+        return 1 / (1 + 2 * mpmath.exp(3 * e) / (1 - mpmath.exp(-3 * e)))
+
+
+def _ulps(x: float, k: int) -> float:
+    for _ in range(abs(k)):
+        x = float(np.nextafter(x, np.inf if k > 0 else -np.inf))
+    return x
+
+
+@pytest.mark.parametrize("eps", [0.05, 0.1, 0.25, 0.5])
+def test_thm31_sound_delta_hat_edge(eps):
+    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information as a31
+
+    edge = _sound_edge(eps)
+    below, above = float(edge), float(edge)
+    while mpmath.mpf(below) >= edge:
+        below = _ulps(below, -1)
+    while mpmath.mpf(above) <= edge:
+        above = _ulps(above, 1)
+    inside = [below, _ulps(below, -3), below * (1 - 1e-13), below * (1 - 1e-6), below / 2]
+    outside = [above, _ulps(above, 3), above * (1 + 1e-13), above * (1 + 1e-6)]
+    for dh in inside:
+        assert a31(eps, 1e-12, 100, t=1.0, delta_hat=dh).in_regime, (eps, dh)
+    for dh in outside:
+        assert not a31(eps, 1e-12, 100, t=1.0, delta_hat=dh, strict=False).in_regime, (eps, dh)
+        with pytest.raises(RegimeError, match="Lemma 3.7's logarithm"):
+            a31(eps, 1e-12, 100, t=1.0, delta_hat=dh)
+    # the array path: the same decisions (entries within a few ulp go to the scalar path)
+    dh_in = np.array(inside)
+    k, _ = a31(np.full(len(inside), eps), 1e-12, 100, t=np.ones(len(inside)), delta_hat=dh_in)
+    assert np.all(np.isfinite(k))
+    for dh in outside:
+        with pytest.raises(RegimeError, match="Lemma 3.7's logarithm"):
+            a31(np.array([eps, eps]), 1e-12, 100, t=np.ones(2), delta_hat=np.array([below, dh]))
+
+
+def test_thm31_paper_delta_hat_edge_is_exact():
+    """variant="paper": delta_hat <= eps/15, decided on the exact inputs. At eps = 3/8,
+    eps/15 = 1/40; the float 0.025 is 1/40 + 1.4e-18, outside; the float below it is inside."""
+    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information as a31
+
+    assert Fraction(0.025) > Fraction(1, 40) > Fraction(_ulps(0.025, -1))
+    inside, outside = _ulps(0.025, -1), 0.025
+    assert a31(0.375, 1e-12, 100, t=1.0, delta_hat=inside, variant="paper").in_regime
+    assert a31(Fraction(3, 8), Fraction(1, 10**12), 100, t=1, delta_hat=Fraction(1, 40), variant="paper").in_regime
+    assert not a31(Fraction(3, 8), Fraction(1, 10**12), 100, t=1, delta_hat=Fraction(1, 40) + Fraction(1, 10**30),
+                   variant="paper", strict=False).in_regime
+    with pytest.raises(RegimeError, match=r"eps/15\] \(Lemma 3.7\), got delta_hat=0.025$"):
+        a31(0.375, 1e-12, 100, t=1.0, delta_hat=outside, variant="paper")
+    # between eps/16 and eps/15: inside
+    assert a31(0.375, 1e-12, 100, t=1.0, delta_hat=0.024, variant="paper").in_regime
+    # the array path agrees, entry by entry
+    k, _ = a31(np.array([0.375, 0.375]), 1e-12, 100, t=np.ones(2), delta_hat=np.array([inside, 0.024]),
+               variant="paper")
+    assert np.all(np.isfinite(k))
+    with pytest.raises(RegimeError, match=r"got delta_hat(\[1\])?=0.025$"):
+        a31(np.array([0.375, 0.375]), 1e-12, 100, t=np.ones(2), delta_hat=np.array([inside, outside]),
+            variant="paper")
+
+
+def test_thm31_exact_inputs_are_echoed_exactly():
+    """Fractions given for t and delta_hat appear in the derivation as the fractions given."""
+    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information as a31
+
+    b = a31(Fraction(1, 10), Fraction(1, 10**9), 100, t=Fraction(3, 2), delta_hat=Fraction(1, 1000))
+    assert b.conditions[3:5] == ("t = 3/2", "delta_hat = 1/1000")
+    b = a31(0.1, 1e-9, 100, t=1.5, delta_hat=0.001)
+    assert b.conditions[3:5] == ("t = 1.5", "delta_hat = 0.001")

@@ -133,7 +133,9 @@ def _thm31_regime(eps: Any, delta: Any, dhat: Any, variant: str) -> list[tuple[s
         if abs(lhs - 1) > 1e-12:
             inside = lhs < 1
         else:
-            inside = enclosure(lambda iv: _sound_regime_lhs(Interval(iv), eps, dhat))[1] < 1
+            # the margin 1 - lhs, not lhs: an enclosure's float ends are rounded outward, and
+            # floats below 1 are 1.1e-16 apart, so lhs = 1 - 7e-17 would round up to 1
+            inside = enclosure(lambda iv: 1 - _sound_regime_lhs(Interval(iv), eps, dhat))[0] > 0
     if not inside:
         out.append(("delta_hat", _CONDITIONS[variant], dhat))
     return out
