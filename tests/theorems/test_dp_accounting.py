@@ -386,3 +386,43 @@ def test_laplace_epsilon_against_the_density_ratio():
         ratio = np.max(np.abs(laplace.logpdf(x, 0, b) - laplace.logpdf(x, delta_, b)))
         assert laplace_epsilon(delta_, b) >= ratio - 1e-12
         assert laplace_epsilon(delta_, b) == pytest.approx(ratio, rel=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# large k: the optimal-composition sums skip the negligible terms below the significant range
+# (a geometric tail bound) and keep running states every 512 terms; k <= 300 above never gets
+# there. The reference sums every term at 60 digits (proofs_checks.fuzz.references).
+# ---------------------------------------------------------------------------------------------
+
+def test_kov_large_k_against_the_full_sum():
+    from proofs_checks.fuzz import references as R
+
+    for e, k, eg in [(0.05, 4000, 3.0), (0.05, 4000, 6.0), (0.01, 20000, 0.5)]:
+        ref = R.run(R.kov_delta, R.exact(e), R.exact(0.0), k, R.exact(eg))
+        check_up(optimal_composition_delta(e, 0.0, k, eg), ref, 2**-49)
+    # one instance answers many eps_total in a search (the kept states are reused): certified
+    # and tight against the full sum at the returned eps and 1e-9 below it
+    g = optimal_composition(0.05, 1e-9, 4000, 1e-5)
+    at = R.run(R.kov_delta, R.exact(0.05), R.exact(1e-9), 4000, R.exact(g.eps))
+    below = R.run(R.kov_delta, R.exact(0.05), R.exact(1e-9), 4000, R.exact(g.eps * (1 - 1e-9)))
+    assert at <= R.exact(1e-5) < below
+
+
+def test_analytic_gaussian_exact_delta():
+    """A Fraction delta is compared exactly: 1/10^5 is just below the float 1e-5, so the sigma
+    for it is at least the float's; each is certified and tight against BW18 Thm 8 at 60 digits."""
+    from proofs_checks.fuzz import references as R
+
+    for delta in (F(1, 10**5), 1e-5):
+        sg = analytic_gaussian_sigma(1.0, 0.5, delta)
+        at = R.run(R.ag_delta, R.exact(1.0), R.exact(sg), R.exact(0.5))
+        prev = R.run(R.ag_delta, R.exact(1.0), R.exact(float(np.nextafter(sg, 0))), R.exact(0.5))
+        assert at <= R.exact(delta) < prev
+        e = gaussian_epsilon(2.0, 1.0, delta)
+        at = R.run(R.ag_delta, R.exact(1.0), R.exact(2.0), R.exact(e))
+        prev = R.run(R.ag_delta, R.exact(1.0), R.exact(2.0), R.exact(float(np.nextafter(e, 0))))
+        assert at <= R.exact(delta) < prev
+    assert analytic_gaussian_sigma(1.0, 0.5, F(1, 10**5)) >= analytic_gaussian_sigma(1.0, 0.5, 1e-5)
+    # sensitivity 2: the refusal's ratios are sigma/sensitivity and (sensitivity/sigma)^2 / 2
+    with pytest.raises(InvalidParameter, match=r"sigma/sensitivity = 5e-10; eps would be about 2e\+18 nats"):
+        gaussian_epsilon(1e-9, 2.0, 1e-5)
