@@ -30,11 +30,12 @@ from typing import Any, overload
 
 import numpy as np
 
-from ..arith import Formula
+from ..arith import Formula, Interval
 from ..domain import Int, Real
 from ..numeric import (
     InvalidParameter,
     RegimeError,
+    enclosure,
     fast_up,
     float_up,
     is_array,
@@ -94,9 +95,13 @@ def mi_beta_exact(m: float, k: float, *, dps: int = 30) -> float:
     mx, kx = M_BITS.check(m), K_BITS.check(k)     # exact (Fractions, big integers) for the check
     mf, kf = M_BITS.check_float(m), K_BITS.check_float(k)
     b = mi_beta_float(mf, kf)
-    if b == 1.0 or (b == 0.0 and mx == 0):   # 1.0: vacuous; 0.0: exact (m = 0, k >= log2 e)
+    if b == 1.0:   # vacuous
         return b
+    if mx == 0 and enclosure(lambda iv: Interval(iv).num(kx) * iv.log(2), prec=iv_prec(dps))[0] >= 1:
+        return 0.0   # exact: k ln 2 >= 1 (k >= log2 e, decided in interval arithmetic), f_k >= 0
     if b == 0.0:   # a root below what the float search resolves: beta* >= m/k (f_k(b) <= k b)
+        # (also m = 0 with k below log2 e by less than the float test sees, e.g. the float
+        # log2(e) = 1.44269504088896338..., below the real one: beta* ~ 2.8e-17, not 0)
         b = max(mf / kf, 5e-324)
     prec = iv_prec(dps)
 

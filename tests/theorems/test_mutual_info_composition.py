@@ -17,7 +17,7 @@ from maxinfo_bounds.catalog import Bound
 from maxinfo_bounds.measures import approx_max_information, mutual_information
 from maxinfo_bounds.theorems.composition import compose_max_information
 from maxinfo_bounds.theorems.maxinfo_dp import pure_dp_max_information, pure_dp_max_information_product
-from maxinfo_bounds.theorems.mutual_info import mi_beta_exact, mi_to_approx_max_information
+from maxinfo_bounds.theorems.mutual_info import mi_beta_exact, mi_beta_float, mi_to_approx_max_information
 from maxinfo_bounds.theorems.pvalues import (
     mi_pvalue_choice,
     mi_pvalue_correction,
@@ -282,3 +282,31 @@ def test_cor_1_6_route():
     assert approx_dp_mutual_information(0.05, 1e-30, 100, 2) <= m  # the default searches beta
     with pytest.raises(RegimeError):
         approx_dp_mutual_information(0.9, 1e-30, 100, 2)
+
+
+LOG2E_FLOAT = math.log2(math.e)   # 1.44269504088896338..., below the real log2 e = 1.44269504088896340...
+
+
+@pytest.mark.parametrize("k", [0.5, 1.0, LOG2E_FLOAT, 1.5, 2.0, 10.0, 100.0])
+def test_mi_beta_certified_and_tight_on_a_grid(k):
+    """beta* of Lemma 1.5's proof against the 60-digit root (proofs_checks.fuzz.references),
+    including m = 0 and subnormal-scale roots. At k = float(log2 e), just below the real
+    log2 e, f_k dips below 0: beta* = 2.82e-17 at m = 0, not 0 (the calculator returned 0.0, an
+    unsound beta, until the k >= log2 e test was made exact)."""
+    from proofs_checks.fuzz import references as R
+
+    for m in (0.0, 1e-300, 1e-10, 0.01, 0.3, 0.9, 1.4, 3.0, 50.0):
+        x = mi_beta_exact(m, k)
+        if m >= k:
+            assert x == 1.0 and mi_beta_float(m, k) == 1.0
+            continue
+        ref = R.run(R.mi_beta_star, R.exact(m), R.exact(k))
+        assert R.exact(x) >= ref, (m, k)
+        if ref == 0:
+            assert x == 0.0
+        else:
+            assert float((R.exact(x) - ref) / ref) < 1e-12, (m, k)
+            if k != LOG2E_FLOAT:   # the float surrogate (for optimisers), away from its degenerate k
+                assert float(abs(R.exact(mi_beta_float(m, k)) - ref) / ref) < 1e-9, (m, k)
+    if k == LOG2E_FLOAT:
+        assert 2.82e-17 < mi_beta_exact(0.0, k) < 2.83e-17
