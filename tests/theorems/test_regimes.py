@@ -170,3 +170,30 @@ def test_thm31_exact_inputs_are_echoed_exactly():
     assert b.conditions[3:5] == ("t = 3/2", "delta_hat = 1/1000")
     b = a31(0.1, 1e-9, 100, t=1.5, delta_hat=0.001)
     assert b.conditions[3:5] == ("t = 1.5", "delta_hat = 0.001")
+
+
+def test_mi_pvalue_paper_array_is_rounded_down_like_the_scalar_path():
+    """RRST Cor C.2's closed form on arrays: every entry at or below the certified scalar value
+    (the largest float below the exact gamma) and within 2^-40 of it, over exponents up to
+    ~700 nats where the float exponential's error is largest; alpha = 0 gives 0; 2-D shapes
+    are kept (both variants)."""
+    from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction
+
+    rng = np.random.default_rng(7)
+    alpha = np.exp(rng.uniform(np.log(1e-2), 0.0, 400))
+    # the exponent 2(m + 0.54)/alpha ln 2 nats: up to 0.85 * 700 + 75 (gamma stays a normal float)
+    m = rng.uniform(0.0, 0.85, 400) * alpha * 700 / (2 * np.log(2))
+    got = mi_pvalue_correction(alpha, m, variant="paper")
+    ref = np.array([mi_pvalue_correction(float(a), float(b), variant="paper") for a, b in zip(alpha, m)])
+    assert np.all(got <= ref) and np.all(got >= ref * (1 - 2.0**-40))
+    z = mi_pvalue_correction(np.array([0.0, 0.05]), np.array([1.0, 1.0]), variant="paper")
+    s = mi_pvalue_correction(0.05, 1.0, variant="paper")
+    assert z[0] == 0.0 and s * (1 - 2.0**-40) <= z[1] <= s
+    a2, m2 = np.array([[0.05, 0.01], [0.1, 0.2]]), np.array([[1.0, 0.5], [2.0, 0.1]])
+    for variant in ("paper", "optimal"):
+        g2 = mi_pvalue_correction(a2, m2, variant=variant)
+        assert g2.shape == (2, 2)
+        for i in range(2):
+            for j in range(2):
+                s = mi_pvalue_correction(float(a2[i, j]), float(m2[i, j]), variant=variant)
+                assert s * (1 - 2.0**-40) <= g2[i, j] <= s
