@@ -593,3 +593,50 @@ def test_bucketed_engine_equals_full_sort_on_many_tables(monkeypatch):
         tol = n * 2.0**-52
         assert got == pytest.approx(ref, rel=1e-12, abs=tol), i
         assert one[0] == pytest.approx(ref[7], rel=1e-12, abs=tol), i
+
+
+# ---------------------------------------------------------------------------------------------
+# the exact flag, units and the natural base, by hand on P = (1/2, 1/2), Q = (1/4, 3/4)
+# ---------------------------------------------------------------------------------------------
+
+def test_exact_flag_is_obeyed_both_ways():
+    """``exact=None`` infers from the inputs (Fractions: exact); ``exact=False`` forces floats
+    and ``exact=True`` exact arithmetic, whatever the inputs. Hand: hockey stick at c = 1 and
+    TV are both 1/2 - 1/4 = 1/4; KL = 1/2 log2 2 + 1/2 log2(2/3) = 0.20751874963942190 bits;
+    the pair's DP eps at delta = 0 is ln 2 nats (ratio 2)."""
+    from maxinfo_bounds.measures import dp_epsilon, hockey_stick, kl_divergence, tv_distance
+
+    p, q = [F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]
+    pf, qf = [0.5, 0.5], [0.25, 0.75]
+    for fn in (lambda a, b, e: hockey_stick(a, b, 1, exact=e), lambda a, b, e: tv_distance(a, b, exact=e)):
+        assert fn(p, q, None) == F(1, 4) and isinstance(fn(p, q, None), F)
+        assert fn(p, q, False) == 0.25 and type(fn(p, q, False)) is float
+        assert fn(pf, qf, True) == F(1, 4) and isinstance(fn(pf, qf, True), F)
+        assert type(fn(pf, qf, None)) is float
+    kl = kl_divergence(p, q, exact=False)
+    assert type(kl) is float and abs(kl - 0.2075187496394219) < 1e-15
+    assert isinstance(kl_divergence(pf, qf, exact=True), mpmath.mpf)
+    M = [[F(2, 3), F(1, 3)], [F(1, 3), F(2, 3)]]
+    e = dp_epsilon(M, 0, [(0, 1)])
+    assert (e.ratio, e.unit) == (F(2), "nats")
+    assert dp_epsilon(M, 0, [(0, 1)], exact=False) == math.log(2)
+    # float rows that sum to exactly 1 are read exactly when asked: ratio 3/4 : 1/4 = 3
+    e3 = dp_epsilon([[0.75, 0.25], [0.25, 0.75]], 0, [(0, 1)], exact=True)
+    assert (e3.ratio, e3.unit) == (F(3), "nats")
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_indistinguishability_uses_the_natural_base(exact):
+    """(eps, delta)-indistinguishability of P and Q (eps in nats): at delta = 0 the largest
+    ratio 2 needs eps >= ln 2 = 0.693 (0.8 passes; 0.6 fails; in bits 0.8 would fail); with
+    delta = 0.1, 1/2 <= e^0.6 / 4 + 0.1 = 0.555 passes. Disjoint supports: only delta = 1."""
+    from maxinfo_bounds.measures import is_indistinguishable
+
+    cv = (lambda v: [F(x) for x in v]) if exact else (lambda v: [float(x) for x in v])
+    P, Q = cv([F(1, 2), F(1, 2)]), cv([F(1, 4), F(3, 4)])
+    assert is_indistinguishable(P, Q, 0.8, 0)
+    assert not is_indistinguishable(P, Q, 0.6, 0)
+    assert is_indistinguishable(P, Q, 0.6, 0.1)
+    A, B = cv([1, 0]), cv([0, 1])
+    assert is_indistinguishable(A, B, 0.1, 1)
+    assert not is_indistinguishable(A, B, 0.1, F(999, 1000) if exact else 0.999)
