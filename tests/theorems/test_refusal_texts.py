@@ -152,6 +152,10 @@ REFUSALS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
      lambda: thresholdout_dp(20, 0.01, 100, delta=0.5, variant="paper"), RE,
      "Notes Thresholdout lemma (Dwork-Roth Cor 3.21) does not apply: it requires a delta at which "
      "the closed form is at least advanced composition, got delta=0.5"),
+    ("Thresholdout train mean NaN", lambda: _to().answer_means(float("nan"), 0.5), IP,
+     "train_mean=nan is invalid: must be a real number in (-inf, inf)"),
+    ("Thresholdout holdout mean inf", lambda: _to().answer_means(0.5, float("inf")), IP,
+     "holdout_mean=inf is invalid: must be a real number in (-inf, inf)"),
     ("Thresholdout rng", lambda: _to(rng="a"), IP,
      "rng='a' is invalid: must be a numpy Generator or an integer seed (results must be reproducible)"),
     ("Thresholdout train", lambda: Thresholdout([], np.zeros(3), threshold=0.04, sigma=0.01, budget=5, rng=1), IP,
@@ -211,6 +215,12 @@ REFUSALS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
     ("solver: k below the bound at n = 1", lambda: max_n_for_k(0.001, 1.0), IP,
      "target_k=0.001 is invalid: must be at least the bound at n = 1 (1.4426950408889636 bits)"),
     # composition (RRST Thm A.3, §4)
+    ("A.3 no steps", lambda: compose_max_information([]), IP,
+     "bounds=[] is invalid: must be a non-empty sequence of Bound"),
+    ("A.3 in regime", lambda: compose_max_information([Bound(1.0, 0.1, "a")]).in_regime, None, "True"),
+    # beta sums to 1.3: capped at 1 (any k is true at beta = 1)
+    ("A.3 beta capped at 1", lambda: compose_max_information([Bound(1.0, 0.7, "a"), Bound(2.0, 0.6, "b")]).beta,
+     None, "1.0"),
     ("A.3 not a Bound", lambda: compose_max_information([3]), IP,  # type: ignore[list-item]
      "bounds[0]=3 is invalid: must be a maxinfo_bounds.catalog.Bound"),
     ("A.3 product-only after the first step",
