@@ -304,9 +304,10 @@ def approx_max_information_to_mi(k: RealOrArray, beta: RealOrArray, support_size
     if is_array(k, beta, support_size):
         return _to_mi_vectorised(k, beta, support_size, variant, unit, strict)
     kx, bx, s = K_POS.check(k), BETA_TO_MI.check(beta), SUPPORT.check(support_size)   # exact
-    ok, cond = _to_mi_regime(np.float64(float(kx)), np.float64(float(bx)), variant)
+    cond = _to_mi_regime(np.float64(float(kx)), np.float64(float(bx)), variant)[1]
+    ok = _to_mi_inside(kx, bx, variant)
     if not ok and strict:
-        raise RegimeError("RRST Lemma 1.5 (second part)", "beta", float(bx), cond)
+        raise RegimeError("RRST Lemma 1.5 (second part)", "beta", beta, cond)
     return TO_MI[variant, unit].up(kx, bx, s, prec=iv_prec(dps))
 
 
@@ -318,11 +319,37 @@ def _to_mi_regime(k: Any, beta: Any, variant: str) -> tuple[Any, str]:
     return beta / one_minus <= 1 / math.e, "beta/(1 - 2^-k) <= 1/e"
 
 
+def _to_mi_inside(k: Any, beta: Any, variant: str) -> bool:
+    """The regime condition at one point, decided exactly: in rationals when k is an integer
+    (the paper's bound 3(1 - 2^-k)/20 is then rational, and can equal beta), else in interval
+    arithmetic (a margin whose enclosure is not >= 0 counts as outside). The float test of
+    :func:`_to_mi_regime` is wrong by an ulp at the edge: beta = float(1/e)/2 at k = 1 lies
+    above 1/(2e) but passed it."""
+    kf, bf = Fraction(k), Fraction(beta)
+    if variant == "paper" and kf.denominator == 1 and kf < 4096:
+        return bool(bf <= 3 * (1 - Fraction(1, 2 ** int(kf))) / 20)
+
+    def margin(iv: Any) -> Any:
+        c = Interval(iv)
+        one_minus = 1 - iv.mpf(2) ** (-c.num(kf))
+        return (3 * one_minus / 20 if variant == "paper" else one_minus / iv.e) - c.num(bf)
+
+    return bool(bf == 0 or enclosure(margin)[0] >= 0)
+
+
 def _to_mi_vectorised(k: Any, beta: Any, support_size: Any, variant: str, unit: str,
                       strict: bool) -> FloatArray:
     ka, ba = K_POS.check_array(k), BETA_TO_MI.check_array(beta)
     ka, ba, sa = np.broadcast_arrays(ka, ba, SUPPORT.check_array(support_size))
     ok, cond = _to_mi_regime(ka, ba, variant)
+    # entries within 1e-12 of the edge: decided exactly, one by one (the float test errs by ulps)
+    with np.errstate(all="ignore"):
+        edge = -np.expm1(-ka * math.log(2)) * (3 / 20 if variant == "paper" else 1 / math.e)
+        near = np.abs(ba - edge) <= 1e-12 * edge
+    if near.any():
+        ok = np.array(ok, copy=True)
+        for j in np.flatnonzero(near.ravel()):
+            ok.ravel()[j] = _to_mi_inside(float(ka.ravel()[j]), float(ba.ravel()[j]), variant)
     if strict and not ok.all():
         i = int(np.flatnonzero(~ok.ravel())[0])
         raise RegimeError("RRST Lemma 1.5 (second part)", f"beta[{i}]", float(ba.ravel()[i]), cond)

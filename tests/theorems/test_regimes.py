@@ -197,3 +197,34 @@ def test_mi_pvalue_paper_array_is_rounded_down_like_the_scalar_path():
             for j in range(2):
                 s = mi_pvalue_correction(float(a2[i, j]), float(m2[i, j]), variant=variant)
                 assert s * (1 - 2.0**-40) <= g2[i, j] <= s
+
+
+def test_lemma_15b_regime_edges_are_exact():
+    """RRST Lemma 1.5 (second part) at its edges, k = 1 (1 - 2^-k = 1/2). Sound variant:
+    beta/(1/2) <= 1/e, i.e. beta <= 1/(2e) = 0.18393972058572116...; the float 0.5/math.e =
+    0.18393972058572117 lies above it (float(1/e) rounds up) and is refused; the float below
+    is accepted. Paper variant: beta <= 3/40; 0.075 (just below 3/40) and 3/40 itself are
+    inside, the next float and 3/40 + 10^-30 outside. Arrays decide the same way."""
+    import math
+
+    from maxinfo_bounds.theorems.mutual_info import approx_max_information_to_mi as to_mi
+
+    with mpmath.workdps(40):
+        assert mpmath.mpf(0.5 / math.e) > 1 / (2 * mpmath.e) > mpmath.mpf(float(np.nextafter(0.5 / math.e, 0)))
+    above, below = 0.5 / math.e, float(np.nextafter(0.5 / math.e, 0))
+    for variant, inside, outside in [("sound", [below, Fraction(1, 6)], [above, Fraction(3, 16)]),
+                                     ("paper", [0.075, Fraction(3, 40)],
+                                      [float(np.nextafter(0.075, 1)), Fraction(3, 40) + Fraction(1, 10**30)])]:
+        for b in inside:
+            assert np.isfinite(to_mi(1, b, 100, variant=variant))
+        for b in outside:
+            with pytest.raises(RegimeError, match="RRST Lemma 1.5"):
+                to_mi(1, b, 100, variant=variant)
+            assert np.isfinite(to_mi(1, b, 100, variant=variant, strict=False))
+        fin, fout = [float(x) for x in inside[:1]], [float(x) for x in outside[:1]]
+        assert np.all(np.isfinite(to_mi(np.ones(2), np.array([0.01, fin[0]]), 100, variant=variant)))
+        with pytest.raises(RegimeError, match=r"got beta\[1\]="):
+            to_mi(np.ones(2), np.array([0.01, fout[0]]), 100, variant=variant)
+    # the refusal shows the value given (an exact Fraction stays exact)
+    with pytest.raises(RegimeError, match=r"got beta=Fraction\(3, 16\)$"):
+        to_mi(1, Fraction(3, 16), 100)
