@@ -310,3 +310,37 @@ def test_mi_beta_certified_and_tight_on_a_grid(k):
                 assert float(abs(R.exact(mi_beta_float(m, k)) - ref) / ref) < 1e-9, (m, k)
     if k == LOG2E_FLOAT:
         assert 2.82e-17 < mi_beta_exact(0.0, k) < 2.83e-17
+
+
+def test_approx_dp_mutual_information_composes_thm31_and_lemma15b():
+    """Cor 1.6's route, explicit: Thm 3.1 at the target beta gives (k, beta); Lemma 1.5 (second
+    part) with |Sigma| = domain_size^n turns it into bits (or nats); the default is at most the
+    best route over its documented grid of targets (25 points geometric in [1e-12, 0.3])."""
+    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
+    from maxinfo_bounds.theorems.mutual_info import approx_dp_mutual_information, approx_max_information_to_mi
+
+    e, d, n, size = 0.05, 1e-30, 100, 3
+    for variant in ("sound", "paper"):
+        for unit in ("bits", "nats"):
+            b = approx_dp_max_information(e, d, n, beta=0.01, variant=variant)
+            route = float(approx_max_information_to_mi(b.k, b.beta, size**n, variant=variant, unit=unit))
+            assert approx_dp_mutual_information(e, d, n, size, beta=0.01, variant=variant, unit=unit) == route
+        best = approx_dp_mutual_information(e, d, n, size, variant=variant)
+        routes = []
+        for target in np.geomspace(1e-12, 0.3, 25):    # the documented grid of targets
+            try:
+                b = approx_dp_max_information(e, d, n, beta=float(target), variant=variant)
+                routes.append(float(approx_max_information_to_mi(b.k, b.beta, size**n, variant=variant)))
+            except (InvalidParameter, RegimeError):      # a target out of reach or out of regime
+                continue
+        assert len(routes) >= 5 and best == min(routes)
+
+
+def test_mi_to_max_information_variants_and_arrays():
+    """Lemma 1.5 (first part): the variant is recorded; the paper's beta = (m + 0.54)/k is capped
+    at 1 on arrays (m = 3, k = 2: 1.77 -> 1); 2-D arrays keep their shape."""
+    assert mi_to_approx_max_information(1, 3).variant == "exact"
+    assert mi_to_approx_max_information(1, 3, variant="paper").variant == "paper"
+    assert mi_to_approx_max_information(np.array([3.0, 1.0]), np.array([2.0, 2.0]), variant="paper")[0] == 1.0
+    two = mi_to_approx_max_information(np.array([[1.0, 0.5], [0.1, 2.0]]), np.array([[3.0, 3.0], [3.0, 3.0]]))
+    assert two.shape == (2, 2) and two[0, 0] == mi_beta_exact(1.0, 3.0) and two[1, 0] == mi_beta_exact(0.1, 3.0)
