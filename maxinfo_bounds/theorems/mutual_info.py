@@ -30,7 +30,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from ..arith import Formula, Interval
+from ..arith import NUMPY, Formula, Interval
 from ..domain import Int, Real
 from ..numeric import (
     InvalidParameter,
@@ -97,7 +97,7 @@ def mi_beta_exact(m: float, k: float, *, dps: int = 30) -> float:
     b = mi_beta_float(mf, kf)
     if b == 1.0:   # vacuous
         return b
-    if mx == 0 and enclosure(lambda iv: Interval(iv).num(kx) * iv.log(2), prec=iv_prec(dps))[0] >= 1:
+    if mx == 0 and enclosure(lambda iv: Interval(iv).num(kx) * Interval(iv).ln2, prec=iv_prec(dps))[0] >= 1:
         return 0.0   # exact: k ln 2 >= 1 (k >= log2 e, decided in interval arithmetic), f_k >= 0
     if b == 0.0:   # a root below what the float search resolves: beta* >= m/k (f_k(b) <= k b)
         # (also m = 0 with k below log2 e by less than the float test sees, e.g. the float
@@ -304,55 +304,53 @@ def approx_max_information_to_mi(k: RealOrArray, beta: RealOrArray, support_size
     if is_array(k, beta, support_size):
         return _to_mi_vectorised(k, beta, support_size, variant, unit, strict)
     kx, bx, s = K_POS.check(k), BETA_TO_MI.check(beta), SUPPORT.check(support_size)   # exact
-    cond = _to_mi_regime(np.float64(float(kx)), np.float64(float(bx)), variant)[1]
-    ok = _to_mi_inside(kx, bx, variant)
-    if not ok and strict:
-        raise RegimeError("RRST Lemma 1.5 (second part)", "beta", beta, cond)
+    if strict and not _to_mi_inside(kx, bx, variant):
+        raise RegimeError("RRST Lemma 1.5 (second part)", "beta", beta, _TO_MI_CONDITION[variant])
     return TO_MI[variant, unit].up(kx, bx, s, prec=iv_prec(dps))
 
 
-def _to_mi_regime(k: Any, beta: Any, variant: str) -> tuple[Any, str]:
-    """(mask of the entries inside the regime, the condition as text); scalars or arrays."""
-    one_minus = -np.expm1(-k * math.log(2))
-    if variant == "paper":
-        return beta <= 3 * one_minus / 20, "0 <= beta <= 3(1 - 2^-k)/20"
-    return beta / one_minus <= 1 / math.e, "beta/(1 - 2^-k) <= 1/e"
+_TO_MI_CONDITION = {"paper": "0 <= beta <= 3(1 - 2^-k)/20", "sound": "beta/(1 - 2^-k) <= 1/e"}
+
+
+def _to_mi_edge(c: Any, k: Any, variant: str) -> Any:
+    """The largest beta inside Lemma 1.5 (second part)'s regime, written once (``c``: the
+    float64 context for arrays, the interval one for the exact decision)."""
+    one_minus = -c.expm1(-c.num(k) * c.ln2)     # 1 - 2^-k without cancellation at small k
+    return 3 * one_minus / 20 if variant == "paper" else one_minus / c.exp(c.num(1))
 
 
 def _to_mi_inside(k: Any, beta: Any, variant: str) -> bool:
-    """The regime condition at one point, decided exactly: in rationals when k is an integer
-    (the paper's bound 3(1 - 2^-k)/20 is then rational, and can equal beta), else in interval
-    arithmetic (a margin whose enclosure is not >= 0 counts as outside). The float test of
-    :func:`_to_mi_regime` is wrong by an ulp at the edge: beta = float(1/e)/2 at k = 1 lies
-    above 1/(2e) but passed it."""
+    """The regime condition at one point, decided exactly: in float64 away from the edge; within
+    1e-12 of it in rationals when k is an integer
+    (the paper's edge 3(1 - 2^-k)/20 is then rational, and can equal beta), else in interval
+    arithmetic (a margin whose enclosure is not >= 0 counts as outside). A float test is wrong
+    by an ulp at the edge: beta = 0.5/math.e at k = 1 lies above 1/(2e)."""
     kf, bf = Fraction(k), Fraction(beta)
+    with np.errstate(all="ignore"):
+        edge, b = float(_to_mi_edge(NUMPY, float(kf), variant)), float(bf)
+    if abs(b - edge) > 1e-12 * edge:   # float64 decides away from the edge (its error: a few ulp)
+        return b < edge
     if variant == "paper" and kf.denominator == 1 and kf < 4096:
         return bool(bf <= 3 * (1 - Fraction(1, 2 ** int(kf))) / 20)
-
-    def margin(iv: Any) -> Any:
-        c = Interval(iv)
-        one_minus = 1 - iv.mpf(2) ** (-c.num(kf))
-        return (3 * one_minus / 20 if variant == "paper" else one_minus / iv.e) - c.num(bf)
-
-    return bool(bf == 0 or enclosure(margin)[0] >= 0)
+    return bool(bf == 0 or enclosure(
+        lambda iv: _to_mi_edge(Interval(iv), kf, variant) - Interval(iv).num(bf))[0] >= 0)
 
 
 def _to_mi_vectorised(k: Any, beta: Any, support_size: Any, variant: str, unit: str,
                       strict: bool) -> FloatArray:
     ka, ba = K_POS.check_array(k), BETA_TO_MI.check_array(beta)
     ka, ba, sa = np.broadcast_arrays(ka, ba, SUPPORT.check_array(support_size))
-    ok, cond = _to_mi_regime(ka, ba, variant)
-    # entries within 1e-12 of the edge: decided exactly, one by one (the float test errs by ulps)
     with np.errstate(all="ignore"):
-        edge = -np.expm1(-ka * math.log(2)) * (3 / 20 if variant == "paper" else 1 / math.e)
-        near = np.abs(ba - edge) <= 1e-12 * edge
-    if near.any():
-        ok = np.array(ok, copy=True)
-        for j in np.flatnonzero(near.ravel()):
-            ok.ravel()[j] = _to_mi_inside(float(ka.ravel()[j]), float(ba.ravel()[j]), variant)
+        edge = _to_mi_edge(NUMPY, ka, variant)
+    ok = ba <= edge
+    # entries within 1e-12 of the edge: decided exactly, one by one (the float test errs by ulps)
+    near = ~(np.abs(ba - edge) > 1e-12 * edge)
+    for j in np.flatnonzero(near.ravel()):
+        ok.ravel()[j] = _to_mi_inside(float(ka.ravel()[j]), float(ba.ravel()[j]), variant)
     if strict and not ok.all():
         i = int(np.flatnonzero(~ok.ravel())[0])
-        raise RegimeError("RRST Lemma 1.5 (second part)", f"beta[{i}]", float(ba.ravel()[i]), cond)
+        raise RegimeError("RRST Lemma 1.5 (second part)", f"beta[{i}]", float(ba.ravel()[i]),
+                          _TO_MI_CONDITION[variant])
     return fast_up(TO_MI[variant, unit].array(ka, ba, sa))
 
 
