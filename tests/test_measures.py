@@ -640,3 +640,59 @@ def test_indistinguishability_uses_the_natural_base(exact):
     A, B = cv([1, 0]), cv([0, 1])
     assert is_indistinguishable(A, B, 0.1, 1)
     assert not is_indistinguishable(A, B, 0.1, F(999, 1000) if exact else 0.999)
+
+
+# ------------------------------------------------------------------------------------------
+# RRST Lemma A.6(1): "I^beta_inf(X;Z) <= k  <=>  (X,Z) ≈_{k ln 2, beta} X ⊗ Z" (docs/errata.md)
+
+
+@pytest.mark.parametrize("N", [2, 3, 8])
+def test_lemma_a6_1_forward_direction_is_false(N):
+    """X = Z uniform on N values (hand): the joint puts 1/N on the diagonal, the product 1/N^2 on
+    every cell. Every event's joint mass is at most N times its product mass, so
+    I^beta_inf <= I_inf = log2 N = k for every beta >= 0 (exactly log2 N at beta = 0). The event
+    O = {x != z} has product mass 1 - 1/N and joint mass 0, so the reverse inequality
+    (X ⊗ Z)(O) <= e^{eps} (X, Z)(O) + beta fails for *every* eps whenever beta < 1 - 1/N:
+    the two-sided indistinguishability of the statement does not follow from I^beta_inf <= k."""
+    joint = [[F(1, N) if i == j else F(0) for j in range(N)] for i in range(N)]
+    prod = [[F(1, N * N)] * N for _ in range(N)]
+    flat_j = [c for row in joint for c in row]
+    flat_p = [c for row in prod for c in row]
+    assert max_information(joint).ratio == N                     # I_inf = log2 N exactly
+    for beta in (F(0), F(1, 10 * N), (1 - F(1, N)) - F(1, 10 ** 6)):
+        assert approx_max_information(joint, beta).ratio <= N    # I^beta_inf <= k = log2 N
+        # the direction the definition gives: (X, Z)(O) <= 2^k (X ⊗ Z)(O) + beta for every O
+        assert approx_max_divergence(flat_j, flat_p, beta).ratio <= N
+        # the reverse direction fails, at the statement's eps = k ln 2 and at any larger eps
+        for eps in (F(math.log(N)) * 2, F(50)):
+            assert not is_indistinguishable(flat_j, flat_p, eps, beta)
+            assert approx_max_divergence(flat_p, flat_j, beta).ratio is None   # +inf: Q(O) = 0
+    # at beta = 1 - 1/N the reverse inequality holds (the off-diagonal mass is all of beta)
+    assert is_indistinguishable(flat_j, flat_p, F(math.log(N)) * 2, 1 - F(1, N))
+
+
+@pytest.mark.parametrize("eps", [0.05, 0.3, 1.0])
+def test_lemma_a6_2_holds_on_random_tables(eps):
+    """RRST Lemma A.6(2) (Kasiviswanathan-Smith): X ≈_{eps,delta} Y implies point-wise
+    (2 eps, 2 delta/(1 - e^{-eps}))-indistinguishability. Held against 400 seeded random pairs
+    with delta the smallest that makes X ≈_{eps,delta} Y (the larger hockey-stick divergence at
+    e^eps, both directions). By hand the bad mass is at most
+    delta (1 + e^{-2 eps})/(1 - e^{-eps}) (the two tails: delta/(1 - e^{-eps}) above,
+    delta e^{-2 eps}/(1 - e^{-eps}) below), which is asserted too; and some tables must have
+    point-wise bad mass, so the check is not empty."""
+    rng = np.random.default_rng(20261125)
+    near_tight = 0
+    for _ in range(400):
+        n = int(rng.integers(2, 7))
+        x = rng.dirichlet(np.full(n, 0.5))
+        y = 0.7 * x + 0.3 * rng.dirichlet(np.full(n, 0.5))
+        c = math.exp(eps)
+        delta = max(float(np.maximum(x - c * y, 0).sum()), float(np.maximum(y - c * x, 0).sum()))
+        assert is_indistinguishable(x, y, eps, min(1.0, delta * (1 + 1e-9) + 1e-15))
+        dpp = 2 * delta / (1 - math.exp(-eps))
+        assert is_pointwise_indistinguishable(x, y, 2 * eps, min(1.0, dpp * (1 + 1e-9) + 1e-15))
+        # the bad mass under X, computed directly: ratio outside [e^{-2 eps}, e^{2 eps}]
+        bad = float(x[(x > math.exp(2 * eps) * y) | (x < math.exp(-2 * eps) * y)].sum())
+        assert bad <= delta * (1 + math.exp(-2 * eps)) / (1 - math.exp(-eps)) * (1 + 1e-9) + 1e-15
+        near_tight += bad > 0
+    assert near_tight > 0      # some tables do have point-wise bad mass: the check is not empty
