@@ -696,3 +696,69 @@ def test_lemma_a6_2_holds_on_random_tables(eps):
         assert bad <= delta * (1 + math.exp(-2 * eps)) / (1 - math.exp(-eps)) * (1 + 1e-9) + 1e-15
         near_tight += bad > 0
     assert near_tight > 0      # some tables do have point-wise bad mass: the check is not empty
+
+
+# ------------------------------------------------------------------------------------------
+# RRST Lemma A.7 (conditioning lemma): false as stated, true as Claim 3.4 uses it (docs/errata.md)
+
+
+@pytest.mark.parametrize("c", [F(11, 10), F(3, 2), F(4)])
+def test_lemma_a7_is_false_for_every_eps(c):
+    """The 2 x 3 construction of proofs_checks.conditioning at e^eps = c (eps = 0.095, 0.405 =
+    ln 1.5 inside Thm 3.1's eps <= 1/2, and 1.386), with s = (c - 1)^2/(2c(c + 1)), half the
+    largest s that breaks the lemma, and d small enough that column t0 respects the ratio c.
+    delta and the column deltas are recomputed here by brute force over every event, so the
+    verdict does not rest on the calculator's hockey-stick."""
+    from proofs_checks.conditioning import counterexample
+
+    s = (c - 1) ** 2 / (2 * c * (c + 1))
+    d = s / 8
+    r = counterexample(c, s, d)
+    flat_p = [v for row in r["P"] for v in row]
+    flat_q = [v for row in r["Q"] for v in row]
+    assert sum(flat_p) == 1 and sum(flat_q) == 1 and min(flat_p + flat_q) >= 0
+    delta = max(hockey_stick_all_events(flat_p, flat_q, c), hockey_stick_all_events(flat_q, flat_p, c))
+    assert delta == r["delta"] == d                       # (X, Z) ≈_{ln c, d} (X', Z'), and no less
+    cols = []
+    for t in range(3):
+        cp = [r["P"][0][t], r["P"][1][t]]
+        cq = [r["Q"][0][t], r["Q"][1][t]]
+        cp, cq = [v / sum(cp) for v in cp], [v / sum(cq) for v in cq]
+        cols.append(max(hockey_stick_all_events(cp, cq, c ** 3), hockey_stick_all_events(cq, cp, c ** 3)))
+    assert cols == r["column_deltas"] == [0, s, s]
+    # for dh just below s, columns t1 and t2 are bad: Pr[good] is column t0's mass
+    dh = s * (1 - F(1, 10 ** 6))
+    good = r["P"][0][0] + r["P"][1][0]
+    assert r["good_mass"] == good
+    assert r["lemma_bound_at"](dh) > good                 # the lemma's lower bound is false
+    assert r["lemma_bound_at"](dh) - good > (c - 1) / 100  # by a margin on the scale of eps
+
+
+def test_lemma_a7_holds_with_equal_z_marginals():
+    """Claim 3.4 applies Lemma A.7 to (X_i, A) against X_i ⊗ A, whose Z-marginals are equal; then
+    Pr_t[not X|t ≈_{3 eps, dh} X'|t] < 2 delta/dh (module docstring of proofs_checks.conditioning),
+    which is below the lemma's bound, so Thm 3.1's delta' is valid as used. Held against 600
+    seeded random exact-valued float tables: X' ⊗ Z' the product of the joint's marginals (the
+    claim's case), or any table with the same column sums."""
+    from proofs_checks.conditioning import bad_mass, indist_delta
+
+    rng = np.random.default_rng(20261125)
+    worst, nonzero = 0.0, 0
+    for i in range(600):
+        nx, nz = int(rng.integers(2, 4)), int(rng.integers(2, 5))
+        J = rng.dirichlet(np.full(nx * nz, 0.4)).reshape(nx, nz)
+        if i % 2:
+            J2 = np.outer(J.sum(axis=1), J.sum(axis=0))
+        else:
+            rows = rng.dirichlet(np.full(nx, 0.4), size=nz).T          # column conditionals
+            J2 = (0.8 * J / J.sum(axis=0) + 0.2 * rows) * J.sum(axis=0)
+        eps = float(rng.choice([0.05, 0.2, 0.5, 1.0, 2.0]))
+        c = math.exp(eps)
+        delta = float(indist_delta(J.ravel(), J2.ravel(), c))
+        for dh in (0.001, 0.01, 0.05, 0.2):
+            bad = float(bad_mass(J, J2, c, dh))
+            assert bad <= 2 * delta / dh * (1 + 1e-9) + 1e-12
+            if bad > 0:
+                nonzero += 1
+                worst = max(worst, bad / (2 * delta / dh))
+    assert nonzero > 50 and worst > 0.25        # the check meets bad columns, some near the bound
