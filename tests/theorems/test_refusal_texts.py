@@ -258,6 +258,9 @@ REFUSALS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
      "steps={} is invalid: must be a non-empty mapping (eps, delta) -> count"),
     ("composition: a step that is not a pair", lambda: basic_composition([3]), IP,  # type: ignore[list-item]
      "steps[0]=3 is invalid: must be an (eps, delta) pair"),
+    # a mapping's count of None was once read as 1 step (None was the list form's own marker)
+    ("composition: a count that is None", lambda: compose_dp({(0.1, 0.0): None}, 1e-6), IP,  # type: ignore[dict-item]
+     "steps[(0.1, 0.0)]=None is invalid: must be an integer in [1, inf]"),
     ("composition: delta_total below the steps' delta", lambda: compose_dp({(0.1, 0.01): 2}, 0.001), IP,
      "delta_total=0.001 is invalid: must be at least the steps' total delta 0.02"),
     ("Gaussian mechanism eps >= 1", lambda: gaussian_sigma(1, 1.5, 1e-5), RE,

@@ -78,6 +78,10 @@ def _count(groups: Groups) -> int:
     return sum(groups.values())
 
 
+#: the count of one step of a sequence of steps (a mapping's counts are validated)
+_ONE: Any = object()
+
+
 def _steps(steps: Steps) -> Groups:
     """Validate the steps: a sequence of (eps, delta) pairs, or a mapping (eps, delta) -> the
     number of such steps (so that 10^9 equal steps need no list of 10^9 pairs)."""
@@ -87,13 +91,14 @@ def _steps(steps: Steps) -> Groups:
             raise InvalidParameter("steps", steps, "a non-empty mapping (eps, delta) -> count")
         pairs: list[tuple[Any, Any]] = list(steps.items())
     else:
-        pairs = [(st, None) for st in as_nonempty_list("steps", steps, "(eps, delta) pairs")]
+        pairs = [(st, _ONE) for st in as_nonempty_list("steps", steps, "(eps, delta) pairs")]
     for i, (st, k) in enumerate(pairs):
         try:
             e, d = st
         except (TypeError, ValueError) as exc:
             raise InvalidParameter(f"steps[{i}]", st, "an (eps, delta) pair") from exc
-        n = 1 if k is None else int(K.check(k, label=f"steps[{st!r}]"))
+        # a sequence's step counts once; a mapping's count is validated (None is not a count)
+        n = 1 if k is _ONE else int(K.check(k, label=f"steps[{st!r}]"))
         out[(EPS.check(e, label=f"steps[{i}].eps"),   # exact: summed exactly below
              DELTA.check(d, label=f"steps[{i}].delta"))] += n
     return out
