@@ -86,6 +86,38 @@ def test_solver_bad_targets():
         max_n_for_k(1e-6, 1.0)
 
 
+def test_solvers_reach_a_target_met_with_equality():
+    """A target equal to the certified value at a point is met *at* that point (the solvers'
+    predicates are >= and <=, the problem as stated): the solver returns that point or beyond,
+    never one step short. gamma(n) and k(n) are strictly monotone in n, so the integer solvers
+    return exactly n0."""
+    for n0 in (7, 391, 5000):
+        t = pvalue_correction(0.05, pure_dp_max_information(0.01, n0).k, 0.0)
+        assert max_n_for_gamma(0.05, t, 0.01) == n0
+        tb = pvalue_correction(0.05, pure_dp_max_information_product(0.01, n0, 1e-6).k, 1e-6)
+        assert max_n_for_gamma(0.05, tb, 0.01, beta=1e-6) == n0
+        assert max_n_for_k(pure_dp_max_information(0.01, n0).k, 0.01) == n0
+        assert max_n_for_k(pure_dp_max_information_product(0.01, n0, 1e-6).k, 0.01, beta=1e-6) == n0
+    for e0 in (1e-3, 0.0391, 0.5):
+        t = pvalue_correction(0.05, pure_dp_max_information(e0, 100).k, 0.0)
+        assert max_eps_for_gamma(0.05, t, 100) >= e0
+
+
+def test_solver_refusal_shows_the_route_bound():
+    """max_n_for_k's refusal quotes the bound at n = 1 of the route asked for: with beta, RRST
+    Thm 1.4's second part, log2(e) (eps^2/2 + eps sqrt(ln(2/beta)/2)) = 4.6071 bits at
+    eps = 1, beta = 1e-6 (hand: 1.4427 * (0.5 + sqrt(ln(2e6)/2) = 2.6934); 50 digits), not the first part's
+    log2(e) = 1.4427 bits."""
+    with pytest.raises(InvalidParameter) as info:
+        max_n_for_k(1.0, 1.0, beta=1e-6)
+    with mpmath.workdps(50):
+        ref = (mpmath.mpf("0.5") + mpmath.sqrt(mpmath.log(2 / mpmath.mpf(1e-6)) / 2)) / mpmath.log(2)
+    shown = float(str(info.value).split("(")[-1].split(" bits")[0])
+    assert shown == pytest.approx(float(ref), rel=1e-12) and 4.607 < shown < 4.608
+    with pytest.raises(InvalidParameter, match=r"\(1\.4426950408889\d* bits\)"):
+        max_n_for_k(1.0, 1.0)
+
+
 def test_cli_solve(capsys):
     assert main(["solve", "n", "--alpha", "0.05", "--target-gamma", "1e-3", "--eps", "0.01", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["n"] == 391
