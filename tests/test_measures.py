@@ -762,3 +762,40 @@ def test_lemma_a7_holds_with_equal_z_marginals():
                 nonzero += 1
                 worst = max(worst, bad / (2 * delta / dh))
     assert nonzero > 50 and worst > 0.25        # the check meets bad columns, some near the bound
+
+
+# ------------------------------------------------------------------------------------------
+# survivors of the mutation run (docs/verification.md): eps in nats on the exact paths, the
+# first neighbouring pair on the float path, units and labels
+
+
+def test_exact_indistinguishability_reads_eps_in_nats():
+    # ratio 3 (hand): ln 3 = 1.098612..., log2 3 = 1.58496...; eps is in nats
+    a, b = [F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]
+    assert is_indistinguishable(a, b, F(10987, 10000), 0)
+    assert not is_indistinguishable(a, b, F(10986, 10000), 0)
+    # point-wise: ratios 3/2 and 2/3 (hand): ln 1.5 = 0.405465 <= 0.41 < log2 1.5 = 0.585
+    x, z = [F(3, 5), F(2, 5)], [F(2, 5), F(3, 5)]
+    assert is_pointwise_indistinguishable(x, z, F(41, 100), 0)
+    assert not is_pointwise_indistinguishable(x, z, F(40, 100), 0)
+
+
+def test_dp_epsilon_exact_unbounded_is_in_nats():
+    out = dp_epsilon([[F(1), F(0)], [F(0), F(1)]], 0, [(0, 1)])
+    assert out.ratio is None and out.unit == "nats"
+
+
+def test_dp_delta_float_path_reads_every_pair():
+    # the hockey-stick at e^0.5 is asymmetric here (hand): H(p||q) = 0.9 - 0.5 e^0.5 = 0.0756,
+    # H(q||p) = 0.5 - 0.1 e^0.5 = 0.3351; the worst ordered pair comes first or last
+    ref = 0.5 - 0.1 * math.exp(0.5)
+    for M in ([[0.5, 0.5], [0.9, 0.1]], [[0.9, 0.1], [0.5, 0.5]]):
+        assert dp_delta(M, 0.5, [(0, 1)]) == pytest.approx(ref, rel=1e-14)
+
+
+def test_dps_refusals_name_dps():
+    J = [[F(1, 2), F(0)], [F(0), F(1, 2)]]
+    with pytest.raises(InvalidParameter, match=r"^dps=0 is invalid"):
+        mutual_information(J, dps=0)
+    with pytest.raises(InvalidParameter, match=r"^dps=0 is invalid"):
+        dp_delta([[F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]], F(1, 2), [(0, 1)], dps=0)
