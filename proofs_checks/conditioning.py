@@ -43,7 +43,7 @@ import numpy as np
 
 from maxinfo_bounds.measures import hockey_stick
 
-__all__ = ["bad_mass", "counterexample", "indist_delta"]
+__all__ = ["bad_mass", "column_deltas", "counterexample", "indist_delta"]
 
 
 def indist_delta(a: Any, b: Any, c: Any) -> Any:
@@ -51,20 +51,32 @@ def indist_delta(a: Any, b: Any, c: Any) -> Any:
     return max(hockey_stick(a, b, c), hockey_stick(b, a, c))
 
 
-def bad_mass(J: Any, J2: Any, c: Any, dh: Any) -> Any:
-    """``Pr_{t ~ p(Z)}[not X|_{Z=t} ≈_{3 ln c, dh} X'|_{Z'=t}]`` for joint tables (rows x, columns t).
-
-    Exact for tables of Fractions (``c`` and ``dh`` Fractions too), float64 otherwise. A column
-    with mass 0 under Z' (and positive under Z) is bad: its X'-conditional is undefined.
-    """
+def column_deltas(J: Any, J2: Any, c: Any) -> list[Any]:
+    """Per column t of two joint tables (rows x, columns t): the smallest δ̂ with
+    ``X|_{Z=t} ≈_{3 ln c, δ̂} X'|_{Z'=t}``; ``None`` where t has mass 0 under Z (never drawn),
+    ``inf`` where it has mass 0 under Z' only (the X'-conditional is undefined: always bad).
+    Exact for tables of Fractions (``c`` a Fraction too), float64 otherwise."""
     J, J2 = np.asarray(J, dtype=object), np.asarray(J2, dtype=object)
-    out = J[0, 0] * 0
+    out: list[Any] = []
     for t in range(J.shape[1]):
         pz, pz2 = sum(J[:, t]), sum(J2[:, t])
         if pz == 0:
-            continue
-        if pz2 == 0 or indist_delta([v / pz for v in J[:, t]], [v / pz2 for v in J2[:, t]], c ** 3) > dh:
-            out += pz
+            out.append(None)
+        elif pz2 == 0:
+            out.append(float("inf"))
+        else:
+            out.append(indist_delta([v / pz for v in J[:, t]], [v / pz2 for v in J2[:, t]], c ** 3))
+    return out
+
+
+def bad_mass(J: Any, J2: Any, c: Any, dh: Any) -> Any:
+    """``Pr_{t ~ p(Z)}[not X|_{Z=t} ≈_{3 ln c, dh} X'|_{Z'=t}]`` for joint tables (rows x, columns t),
+    from :func:`column_deltas`; exact for Fractions, float64 otherwise."""
+    J = np.asarray(J, dtype=object)
+    out = J[0, 0] * 0
+    for t, dt in enumerate(column_deltas(J, J2, c)):
+        if dt is not None and dt > dh:
+            out += sum(J[:, t])
     return out
 
 
@@ -85,10 +97,7 @@ def counterexample(c: Fraction, s: Fraction, d: Fraction) -> dict[str, Any]:
     flat_p, flat_q = [v for row in P for v in row], [v for row in Q for v in row]
     if not (P[0][0] <= c * Q[0][0] and Q[0][0] <= c * P[0][0]):
         raise ValueError(f"counterexample: column t0 breaks the ratio c={c}; take d smaller")
-    cols = []
-    for t in range(3):
-        pz, qz = P[0][t] + P[1][t], Q[0][t] + Q[1][t]
-        cols.append(indist_delta([P[0][t] / pz, P[1][t] / pz], [Q[0][t] / qz, Q[1][t] / qz], c ** 3))
+    cols = column_deltas(P, Q, c)
 
     delta: Fraction = indist_delta(flat_p, flat_q, c)
 
@@ -96,5 +105,7 @@ def counterexample(c: Fraction, s: Fraction, d: Fraction) -> dict[str, Any]:
         return 1 - 2 * delta / dh - 2 * delta / (1 - 1 / c)
 
     return {"P": P, "Q": Q, "delta": delta, "column_deltas": cols, "s": cols[1],
-            "good_mass": 1 - bad_mass(P, Q, c, s * (1 - Fraction(1, 10 ** 6))),
+            # for dh just below s: the columns whose conditionals are (3 eps, dh)-indistinguishable
+            "good_mass": sum((P[0][t] + P[1][t] for t, dt in enumerate(cols)
+                              if dt <= s * (1 - Fraction(1, 10 ** 6))), Fraction(0)),
             "lemma_bound_at": bound}

@@ -738,7 +738,7 @@ def test_lemma_a7_holds_with_equal_z_marginals():
     """Claim 3.4 applies Lemma A.7 to (X_i, A) against X_i ⊗ A, whose Z-marginals are equal; then
     Pr_t[not X|t ≈_{3 eps, dh} X'|t] < 2 delta/dh (module docstring of proofs_checks.conditioning),
     which is below the lemma's bound, so Thm 3.1's delta' is valid as used. Held against 600
-    seeded random exact-valued float tables: X' ⊗ Z' the product of the joint's marginals (the
+    seeded random float tables: X' ⊗ Z' the product of the joint's marginals (the
     claim's case), or any table with the same column sums."""
     from proofs_checks.conditioning import bad_mass, indist_delta
 
