@@ -115,7 +115,7 @@ def _beta_star_50(m, k):
 @pytest.mark.parametrize("a, m", [(0.05, 1.0), (0.05, 0.05), (0.01, 0.05), (0.1, 5.0), (0.05, 0.0),
                                   (0.2, 0.3), (0.01, 3.0), (0.5, 10.0), (0.05, 1e-6), (0.1, 0.7),
                                   (0.03, 2.5), (0.3, 0.01), (0.07, 0.2), (0.02, 0.9), (0.15, 4.0),
-                                  (0.05, 20.0)])
+                                  (0.05, 20.0), (1.0, 1.0)])
 def test_mi_pvalue_certificate_against_50_digit_beta_star(a, m):
     """The optimal correction's certificate (k, beta) holds against beta*(k) found here at 50
     digits: beta is at or above the true root and gamma <= (alpha - beta*) 2^-k. A plain float
@@ -128,6 +128,34 @@ def test_mi_pvalue_certificate_against_50_digit_beta_star(a, m):
     assert mp(c.beta) - lo <= lo * 1e-12 + mpmath.mpf(10) ** -300   # and tight
     with mpmath.workdps(DPS):
         assert mp(c.gamma) <= (mp(a) - hi) * mpmath.power(2, -mp(c.k))
+
+
+def test_mi_pvalue_range_ends():
+    """alpha = 0: gamma = 0 with no certificate (both variants, scalars and arrays); alpha = 1,
+    the range's closed end: the closed form 2^-1 2^(-2 (1 + 0.54)) = 0.0591 at 50 digits, and the
+    optimal variant above it (k = 2.44 beats the paper's k = 3.08)."""
+    assert mi_pvalue_choice(0.0, 1.0) == (0.0, None, None)
+    assert mi_pvalue_correction(0.0, 1.0) == 0.0
+    assert mi_pvalue_correction(0.0, 1.0, variant="paper") == 0.0
+    with mpmath.workdps(DPS):
+        ref = mpmath.power(2, -1 - 2 * (1 + mpmath.mpf(54) / 100))
+    paper = mi_pvalue_correction(1.0, 1.0, variant="paper")
+    check_down(paper, ref, 2**-50)
+    assert mi_pvalue_correction(1.0, 1.0) > paper * 1.1
+    arr = mi_pvalue_correction(np.array([0.0, 0.05, 1.0]), np.array([1.0, 1.0, 1.0]), variant="paper")
+    assert arr[0] == 0.0
+    for got, a in zip(arr[1:], (0.05, 1.0)):
+        exact = mi_pvalue_correction(a, 1.0, variant="paper")
+        assert exact * (1 - 2.0**-40) <= got <= exact
+
+
+def test_mi_beta_at_the_smallest_subnormal_m():
+    """m = 5e-324 (the smallest float), k = 10: f_k(b) >= b (k - log2 e) > m at b = 5e-324 and
+    f_k(0) = 0 < m, so beta* lies strictly between 0 and the smallest float: the certified answer
+    is 5e-324 itself. The float bracket [m/k, m/(k - log2 e)] underflows to 0 here, so the
+    search must fall back to the whole range."""
+    assert mi_beta_exact(5e-324, 10.0) == 5e-324
+    assert mi_beta_float(5e-324, 10.0) <= 5e-324
 
 
 def test_russo_zou_root_and_envelope():
@@ -325,15 +353,19 @@ def test_approx_dp_mutual_information_composes_thm31_and_lemma15b():
             b = approx_dp_max_information(e, d, n, beta=0.01, variant=variant)
             route = float(approx_max_information_to_mi(b.k, b.beta, size**n, variant=variant, unit=unit))
             assert approx_dp_mutual_information(e, d, n, size, beta=0.01, variant=variant, unit=unit) == route
-        best = approx_dp_mutual_information(e, d, n, size, variant=variant)
-        routes = []
+        routes: dict[str, list[float]] = {"bits": [], "nats": []}
         for target in np.geomspace(1e-12, 0.3, 25):    # the documented grid of targets
             try:
                 b = approx_dp_max_information(e, d, n, beta=float(target), variant=variant)
-                routes.append(float(approx_max_information_to_mi(b.k, b.beta, size**n, variant=variant)))
+                both = {unit: float(approx_max_information_to_mi(b.k, b.beta, size**n, variant=variant,
+                                                                 unit=unit)) for unit in routes}
             except (InvalidParameter, RegimeError):      # a target out of reach or out of regime
                 continue
-        assert len(routes) >= 5 and best == min(routes)
+            for unit in routes:
+                routes[unit].append(both[unit])
+        assert len(routes["bits"]) >= 5
+        for unit in routes:   # nats: each route's bound in nats, not the bits figure relabelled
+            assert approx_dp_mutual_information(e, d, n, size, variant=variant, unit=unit) == min(routes[unit])
 
 
 def test_mi_to_max_information_variants_and_arrays():
