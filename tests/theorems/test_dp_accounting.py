@@ -211,6 +211,15 @@ def test_analytic_gaussian_sweep():
         check_up(gaussian_delta(sig, s, e), _bw_delta(s, sig, e), 2**-45)
 
 
+def test_gaussian_epsilon_zero_at_or_above_delta_at_zero():
+    """delta(eps = 0) of N(0, 1) noise at sensitivity 1 is Phi(1/2) - Phi(-1/2) = erf(1/(2 sqrt 2))
+    = 0.38292...: any delta at or above it needs no eps at all; just below it, a tiny eps."""
+    d0 = math.erf(0.5 / math.sqrt(2))
+    assert gaussian_epsilon(1.0, 1.0, 0.383) == 0.0
+    assert gaussian_epsilon(1.0, 1.0, min(d0 * (1 + 1e-12), 0.9)) == 0.0
+    assert 0 < gaussian_epsilon(1.0, 1.0, 0.38) < 0.01
+
+
 def test_analytic_gaussian_against_dp_accounting():
     """Google's PLD accountant (pessimistic) must give at least the exact eps, and close to it."""
     import dp_accounting
@@ -293,11 +302,19 @@ def test_report_noisy_max_and_sparse_vector_hand():
         assert F(b1) >= 2 * c * F(s) / F(e) and b1 <= 2 * c * s / e * (1 + 1e-12)
         assert F(b2) >= 4 * c * F(s) / F(e) and b2 <= 4 * c * s / e * (1 + 1e-12)
         assert sparse_vector(c, b1, b2, sensitivity=s).eps <= e
-    # delta > 0: never more noise than DR Alg. 2's sigma = sqrt(32 c ln(1/delta)) Delta / eps
-    for c, e, d in [(50, 0.5, 1e-6), (200, 0.9, 1e-9)]:
+    # the hand split where it is exact: c = 5, eps = 5 gives b1 = 2 c Delta / eps = 2, b2 = 4, at
+    # which Thm 3.25's eps = c (1/b1 + 2/b2) = 5 is met with equality (allowed: <= eps)
+    assert sparse_vector_scales(5, 5.0) == (2.0, 4.0)
+    # one run with delta > 0: composition is the run itself, eps1 = eps: b1 = 2/0.5 = 4, b2 = 8
+    assert sparse_vector_scales(1, 0.5, delta=1e-6) == (4.0, 8.0)
+    # delta > 0: never more noise than DR Alg. 2's sigma = sqrt(32 c ln(1/delta)) Delta / eps,
+    # and tight: 1e-9 less noise exceeds eps (advanced composition beats basic at c = 50, 200;
+    # basic is the answer at c = 2)
+    for c, e, d in [(50, 0.5, 1e-6), (200, 0.9, 1e-9), (2, 0.5, 1e-9)]:
         b1, b2 = sparse_vector_scales(c, e, delta=d)
         assert b1 <= math.sqrt(32 * c * math.log(1 / d)) / e
         assert sparse_vector(c, b1, b2, delta=d).eps <= e
+        assert sparse_vector(c, b1 * (1 - 1e-9), b2 * (1 - 1e-9), delta=d).eps > e
 
 
 def test_dp_max_information_routes():
