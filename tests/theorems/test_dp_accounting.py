@@ -60,12 +60,40 @@ def test_basic_and_budget():
     g = basic_composition([(0.5, 1e-6)] * 4)
     assert F(g.eps) >= 4 * F(0.5) and F(g.delta) >= 4 * F(1e-6)
     c = compose_dp([(0.1, 1e-8)] * 100, 1e-5)
-    assert c.delta <= 1e-5 * (1 + 1e-15) and c.eps < 100 * 0.1
+    assert c.delta <= 1e-5 and c.eps < 100 * 0.1     # the budget itself, never an ulp over
+    # budgets whose remainder delta_total - sum(delta_i) rounds up as a float: delta' must be
+    # taken an ulp below it, so that the total stays within the budget
+    rounded_up = 0
+    for dt in (1e-5, 3e-5, 7e-6, 1.1e-5, 2.3e-5, 9.7e-6):
+        slack = F(dt) - 100 * F(1e-8)
+        rounded_up += F(float(slack)) > slack
+        assert compose_dp([(0.1, 1e-8)] * 100, dt).delta <= dt
+    assert rounded_up >= 1   # the case is exercised
     assert compose_dp([(0.1, 1e-8)] * 100, F(100) * F(1e-8)).theorem == "DR-3.16"  # no slack: basic
     with pytest.raises(InvalidParameter, match="delta_total"):
         compose_dp([(0.1, 1e-8)] * 100, 1e-7)
     with pytest.raises(InvalidParameter, match=r"steps\[1\].eps"):
         basic_composition([(0.1, 0.0), (-1.0, 0.0)])
+
+
+def test_composition_of_steps_sharing_an_eps_or_a_delta():
+    """Steps grouped by equal eps (for the advanced body) and by equal delta (for the delta sum)
+    keep their total counts. 500 steps (0.01, 1e-8), 500 (0.01, 1e-9), 200 (0.02, 1e-8): basic
+    (14, 7.5e-6); advanced at delta' = 1e-5: sqrt(2 ln(1e5) (1000 (0.01)^2 + 200 (0.02)^2))
+    + 1000 (0.01)(e^0.01 - 1) + 200 (0.02)(e^0.02 - 1) = 2.03584 + 0.10050 + 0.08081 = 2.21715
+    (hand; checked at 50 digits), delta 1.75e-5."""
+    steps = {(0.01, 1e-8): 500, (0.01, 1e-9): 500, (0.02, 1e-8): 200}
+    b = basic_composition(steps)
+    assert F(b.eps) >= 1000 * F(0.01) + 200 * F(0.02) and b.eps <= 14 * (1 + 1e-15)
+    assert F(b.delta) >= 700 * F(1e-8) + 500 * F(1e-9) and b.delta <= 7.5e-6 * (1 + 1e-15)
+    a = advanced_composition(steps, 1e-5)
+    with mpmath.workdps(DPS):
+        e1, e2 = mp(0.01), mp(0.02)
+        ref = (mpmath.sqrt(2 * mpmath.log(1 / mp(1e-5)) * (1000 * e1**2 + 200 * e2**2))
+               + 1000 * e1 * (mpmath.exp(e1) - 1) + 200 * e2 * (mpmath.exp(e2) - 1))
+    check_up(a.eps, ref, 2**-50)
+    assert 2.2171 < a.eps < 2.2172
+    assert F(a.delta) >= 700 * F(1e-8) + 500 * F(1e-9) + F(1e-5) and a.delta <= 1.75e-5 * (1 + 1e-15)
 
 
 def test_laplace_exact_mechanism():
