@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from maxinfo_bounds.measures import approx_max_divergence
+from maxinfo_bounds.measures import approx_max_divergence, kl_divergence
 from maxinfo_bounds.numeric import InvalidParameter, RegimeError
 from maxinfo_bounds.results import Bound
 from maxinfo_bounds.theorems.composition import compose_max_information
@@ -258,6 +258,10 @@ REFUSALS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
      "steps={} is invalid: must be a non-empty mapping (eps, delta) -> count"),
     ("composition: a step that is not a pair", lambda: basic_composition([3]), IP,  # type: ignore[list-item]
      "steps[0]=3 is invalid: must be an (eps, delta) pair"),
+    ("composition: an empty list of steps", lambda: basic_composition([]), IP,
+     "steps=[] is invalid: must be a non-empty sequence of (eps, delta) pairs"),
+    ("composition: a step's delta above 1", lambda: basic_composition([(0.1, 1e-6), (0.1, 2.0)]), IP,
+     "steps[1].delta=2.0 is invalid: must be a real number in [0, 1]"),
     # a mapping's count of None was once read as 1 step (None was the list form's own marker)
     ("composition: a count that is None", lambda: compose_dp({(0.1, 0.0): None}, 1e-6), IP,  # type: ignore[dict-item]
      "steps[(0.1, 0.0)]=None is invalid: must be an integer in [1, inf]"),
@@ -271,6 +275,9 @@ REFUSALS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
      "sigma=1e-09 is invalid: must be large enough that the mechanism is (eps, 1e-05)-DP for "
      "some eps <= 1e12 nats (here sigma/sensitivity = 1e-09; eps would be about 5e+17 nats)"),
     # measures and the registry
+    ("KL divergence: exact tables at dps 0",
+     lambda: kl_divergence([Fraction(1, 2)] * 2, [Fraction(1, 2)] * 2, dps=0), IP,
+     "dps=0 is invalid: must be an integer in [1, 100000]"),
     ("approximate max-divergence: empty beta",
      lambda: approx_max_divergence([0.5, 0.5], [0.5, 0.5], np.array([])), IP,
      "beta=<array shape=(0,) dtype=float64> is invalid: must be a real number or a non-empty "
