@@ -415,6 +415,14 @@ def test_tolerance_is_documented_and_applied():
     assert max_divergence(p, [0.5, 0.5]) == pytest.approx(math.log2(1.000000001), rel=1e-6)
     with pytest.raises(InvalidParameter, match="tol=1e-12"):
         max_divergence(p, [0.5, 0.5], tol=1e-12)
+    # tol reaches the joint-table and mechanism-table checks too: off by 1e-7, refused at the
+    # default (tests/theorems/test_refusal_texts.py), accepted as given at tol = 1e-6
+    J = [[0.25, 0.25], [0.25, 0.25 + 1e-7]]
+    assert 0 <= mutual_information(J, tol=1e-6) < 1e-12
+    assert 0 <= approx_max_information(J, tol=1e-6) < 1e-6
+    M = [[0.75, 0.25 + 1e-7], [0.25, 0.75]]
+    # delta at eps = 0 is the larger one-sided difference: 0.75 - 0.25 = 0.5 (hand)
+    assert dp_delta(M, 0.0, [(0, 1)], tol=1e-6) == pytest.approx(0.5, abs=1e-15)
 
 
 @pytest.mark.parametrize("beta", [-0.1, 1.0, 1.5, math.nan, math.inf, "0.1", True])

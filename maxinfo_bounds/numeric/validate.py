@@ -202,7 +202,7 @@ def as_table(
             for i, row in enumerate(out):
                 if sum(row, Fraction(0)) != 1:
                     raise InvalidParameter(
-                        f"{name}[{i}]", "row", "a row summing to exactly 1 (exact mode)",
+                        f"{name}[{i}]", list(row), "a row summing to exactly 1 (exact mode)",
                         f"sums to {sum(row, Fraction(0))}",
                     )
         elif sum(flat, Fraction(0)) != 1:
@@ -225,7 +225,7 @@ def as_table(
             raise InvalidParameter(name, table, f"{what} with finite entries",
                                    "NaN or infinity found")
         raise InvalidParameter(name, table, f"{what} with non-negative entries",
-                               f"min entry {low!r}")
+                               f"min entry {float(low)!r}")
     if stochastic_rows:
         sums = np.sum(arr, axis=1)
         bad = np.nonzero(~(np.abs(sums - 1.0) <= tol))[0]
@@ -234,7 +234,7 @@ def as_table(
             i = int(bad[0])
             exact_sum = math.fsum(arr[i])
             if abs(exact_sum - 1.0) > tol:
-                raise InvalidParameter(f"{name}[{i}]", "row", f"a row summing to 1 within tol={tol}",
+                raise InvalidParameter(f"{name}[{i}]", arr[i].tolist(), f"a row summing to 1 within tol={tol}",
                                        f"sums to {exact_sum!r}")
     else:
         total = math.fsum(arr.ravel()) if arr.size <= 1 << 16 else float(np.sum(arr))

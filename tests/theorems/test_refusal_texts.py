@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from maxinfo_bounds.measures import approx_max_divergence, kl_divergence
+from maxinfo_bounds.measures import approx_max_divergence, dp_delta, kl_divergence, mutual_information
 from maxinfo_bounds.numeric import InvalidParameter, RegimeError
 from maxinfo_bounds.results import Bound
 from maxinfo_bounds.theorems.composition import compose_max_information
@@ -275,6 +275,21 @@ REFUSALS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
      "sigma=1e-09 is invalid: must be large enough that the mechanism is (eps, 1e-05)-DP for "
      "some eps <= 1e12 nats (here sigma/sensitivity = 1e-09; eps would be about 5e+17 nats)"),
     # measures and the registry
+    ("mutual information: a negative entry", lambda: mutual_information([[0.5, -0.1], [0.3, 0.3]]), IP,
+     "joint=[[0.5, -0.1], [0.3, 0.3]] is invalid: must be a 2-D table with non-negative entries "
+     "(min entry -0.1)"),
+    ("mutual information: a table off by 1e-7 at the default tol",
+     lambda: mutual_information([[0.25, 0.25], [0.25, 0.25 + 1e-7]]), IP,
+     "joint=[[0.25, 0.25], [0.25, 0.2500001]] is invalid: must be a 2-D table summing to 1 within "
+     "tol=1e-09 (sums to 1.0000001; tables are never renormalised)"),
+    ("mechanism: a row off by 1e-7 at the default tol",
+     lambda: dp_delta([[0.75, 0.25 + 1e-7], [0.25, 0.75]], 0.0, [(0, 1)]), IP,
+     "mechanism[0]=[0.75, 0.2500001] is invalid: must be a row summing to 1 within tol=1e-09 "
+     "(sums to 1.0000001)"),
+    ("mechanism: an exact row not summing to 1",
+     lambda: dp_delta([[Fraction(3, 4), Fraction(1, 3)], [Fraction(1, 4), Fraction(3, 4)]], 0, [(0, 1)]), IP,
+     "mechanism[0]=[Fraction(3, 4), Fraction(1, 3)] is invalid: must be a row summing to exactly 1 "
+     "(exact mode) (sums to 13/12)"),
     ("KL divergence: exact tables at dps 0",
      lambda: kl_divergence([Fraction(1, 2)] * 2, [Fraction(1, 2)] * 2, dps=0), IP,
      "dps=0 is invalid: must be an integer in [1, 100000]"),
