@@ -166,6 +166,20 @@ def test_kov_hand_values_and_rr_is_eps_delta_dp():
     # k = 1: the optimal eps at delta_total = delta is eps itself
     g = optimal_composition(0.4, 1e-4, 1, 1e-4)
     assert F(g.eps) >= F(0.4) and g.eps <= 0.4 * (1 + 1e-14)
+    # eps_total = 0 is the answer exactly when delta_total >= delta(0) = tanh(1/2) (k = 2,
+    # eps = 1); a budget 1e-12 relative below it needs eps > 0, certified at 60 digits
+    from proofs_checks.fuzz import references as R
+
+    d0 = math.tanh(0.5)
+    assert optimal_composition(1.0, 0.0, 2, 0.47).eps == 0.0
+    assert optimal_composition(1.0, 0.0, 2, d0 * (1 + 1e-12)).eps == 0.0
+    dt = d0 * (1 - 1e-12)
+    g = optimal_composition(1.0, 0.0, 2, dt)
+    assert g.eps > 0 and R.run(R.kov_delta, R.exact(1.0), R.exact(0.0), 2, R.exact(g.eps)) <= R.exact(dt)
+    # steps with eps = 0 lose only the delta mass: 1 - (1 - 0.01)^10 = 0.0956179249911955119...
+    # (60 digits, the float 0.01), rounded up, at every eps_total
+    for eg in (0.0, 0.5):
+        assert optimal_composition_delta(0.0, 0.01, 10, eg) == 0.09561792499119552
 
 
 def test_kov_sweep_certified_tight_and_below_advanced():
