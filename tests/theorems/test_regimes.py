@@ -228,3 +228,19 @@ def test_lemma_15b_regime_edges_are_exact():
     # the refusal shows the value given (an exact Fraction stays exact)
     with pytest.raises(RegimeError, match=r"got beta=Fraction\(3, 16\)$"):
         to_mi(1, Fraction(3, 16), 100)
+    # paper edge at k = 3: 3(1 - 1/8)/20 = 21/160 exactly (2^k, not 2k: at k = 1 they agree)
+    assert np.isfinite(to_mi(3, Fraction(21, 160), 100, variant="paper"))
+    with pytest.raises(RegimeError, match="RRST Lemma 1.5"):
+        to_mi(3, Fraction(21, 160) + Fraction(1, 10**30), 100, variant="paper")
+    # a non-integer k: the paper edge 3(1 - 2^-1.5)/20 = 0.0969669914110089... is irrational;
+    # the floats either side of it (found here at 40 digits) are decided by its own edge,
+    # not the sound variant's (1 - 2^-k)/e, which lies far above
+    with mpmath.workdps(40):
+        edge = 3 * (1 - mpmath.power(2, -1.5)) / 20
+        lo = float(edge)
+        lo = lo if mpmath.mpf(lo) < edge else float(np.nextafter(lo, 0))
+        hi = float(np.nextafter(lo, 1))
+        assert mpmath.mpf(lo) < edge < mpmath.mpf(hi)
+    assert np.isfinite(to_mi(1.5, lo, 100, variant="paper"))
+    with pytest.raises(RegimeError, match="RRST Lemma 1.5"):
+        to_mi(1.5, hi, 100, variant="paper")
