@@ -160,8 +160,12 @@ def test_theorem9_parameters():
     assert p.sigma <= 0.01 / (96 * math.log(80_000)) <= p.sigma * (1 + 1e-15)
     lm = math.log(1000 / 0.05)
     assert p.n0_shape == pytest.approx(lm / 1e-4 * min(10, math.sqrt(10 * math.log(lm / 0.01))))
-    with pytest.raises(InvalidParameter, match="budget"):
+    with pytest.raises(InvalidParameter, match=r"budget=10 is invalid: must be an integer in \[1, 5\]"):
         thresholdout_theorem9(0.01, 5, 10, 0.05)
+    # budget <= m is a closed end: B = m is allowed (m = 10: sigma = 0.01/(96 ln(4m/beta)) =
+    # 0.01/(96 ln 800), hand)
+    q = thresholdout_theorem9(0.01, 10, 10, 0.05)
+    assert q.sigma <= 0.01 / (96 * math.log(800)) <= q.sigma * (1 + 1e-15)
 
 
 def test_bad_inputs():
