@@ -117,6 +117,38 @@ def test_optimiser_at_a_target_beta_beats_a_fine_grid(variant, eps, delta, n, be
     assert opt.k <= grid * (1 + 1e-6), (opt.k, grid)
 
 
+def test_array_path_refuses_delta_equal_to_eps():
+    """Thm 3.1 needs delta < eps strictly; the array path compares the inputs themselves (exact
+    in float64), so delta = eps = 0.2 is refused there as on the scalar path."""
+    with pytest.raises(RegimeError, match=r"delta in \(0, eps\), got delta\[1\]=0.2"):
+        approx_dp_max_information(np.array([0.1, 0.2]), np.array([1e-14, 0.2]), 100)
+    with pytest.raises(RegimeError, match=r"delta in \(0, eps\), got delta=0.2"):
+        approx_dp_max_information(0.2, 0.2, 100)
+
+
+def test_implied_guarantee_states_its_derivation():
+    """The implied-eps' bound names the eps' it used (at least eps), drops the original
+    "eps in (0, 1/2]" for "eps' in (0, 1/2]", meets the target beta, and its stated eps', t and
+    delta_hat reproduce its (k, beta) through the point API."""
+    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information_implied
+
+    b = approx_dp_max_information_implied(0.1, 1e-14, 1000, 0.01)
+    first = b.conditions[0]
+    assert first.startswith("applied at eps' = ") and first.endswith(" >= eps = 0.1 (implied guarantee)")
+    e2 = float(first.split("eps' = ")[1].split(" >=")[0])
+    assert e2 >= 0.1 and b.conditions[1] == "eps' in (0, 1/2]"
+    assert not any(c.startswith("eps in") for c in b.conditions)
+    assert b.beta <= 0.01
+    t = float(next(c for c in b.conditions if c.startswith("t = ")).split("= ")[1])
+    dh = float(next(c for c in b.conditions if c.startswith("delta_hat = ")).split("= ")[1])
+    again = approx_dp_max_information(e2, 1e-14, 1000, t=t, delta_hat=dh)
+    assert (again.k, again.beta) == (b.k, b.beta)
+    # never better than the direct optimum at eps itself (eps' = eps is among its choices,
+    # and a larger eps' only loosens), and close to it
+    direct = approx_dp_max_information(0.1, 1e-14, 1000, beta=0.01)
+    assert direct.k <= b.k <= direct.k * (1 + 1e-6)
+
+
 def test_regime_and_flags():
     with pytest.raises(RegimeError, match=r"RRST Thm 3.1 .* eps in \(0, 1/2\], got eps=0.6"):
         approx_dp_max_information(0.6, 1e-20, 100)

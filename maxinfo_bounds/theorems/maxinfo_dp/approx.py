@@ -236,10 +236,7 @@ def approx_dp_max_information(eps: RealOrArray, delta: RealOrArray, n: IntOrArra
         candidates = [_paper_choice(e, d, ni)]
     else:
         bt = BETA.check_float(beta)
-        candidates = _thm31_candidates(e, d, ni, bt, variant)
-        if not candidates:
-            raise InvalidParameter("beta", beta, "reachable: above n(delta' + delta'') for some "
-                                   "delta_hat in the lemma's range")
+        candidates = _thm31_candidates(e, d, ni, bt, variant)   # never empty: the paper's point is one
     best: tuple[float, float, float, float] | None = None
     bad_all: list[tuple[str, str, float]] = []
     for tt, dh in candidates:
