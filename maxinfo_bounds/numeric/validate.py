@@ -202,7 +202,8 @@ def as_table(
             for i, row in enumerate(out):
                 if sum(row, Fraction(0)) != 1:
                     raise InvalidParameter(
-                        f"{name}[{i}]", list(row), "a row summing to exactly 1 (exact mode)",
+                        f"{name}[{i}]", list(row) if len(row) <= 16 else "a long row",
+                        "a row summing to exactly 1 (exact mode)",
                         f"sums to {sum(row, Fraction(0))}",
                     )
         elif sum(flat, Fraction(0)) != 1:
@@ -234,7 +235,8 @@ def as_table(
             i = int(bad[0])
             exact_sum = math.fsum(arr[i])
             if abs(exact_sum - 1.0) > tol:
-                raise InvalidParameter(f"{name}[{i}]", arr[i].tolist(), f"a row summing to 1 within tol={tol}",
+                raise InvalidParameter(f"{name}[{i}]", arr[i].tolist() if arr.shape[1] <= 16 else arr[i],
+                                       f"a row summing to 1 within tol={tol}",
                                        f"sums to {exact_sum!r}")
     else:
         total = math.fsum(arr.ravel()) if arr.size <= 1 << 16 else float(np.sum(arr))
