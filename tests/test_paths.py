@@ -290,6 +290,16 @@ def test_catalog_report_schema():
     assert t["target_beta"] == 0.01 and t["eps_nats"] == 0.1 and "beta" in t
     u = REGISTRY["RRST-3.1"].report(eps=0.1, delta=1e-14, n=1000, beta=None)
     assert "target_beta" not in u and list(u)[:5] == ["theorem", "source", "eps_nats", "delta", "n"]
+    # a non-numeric input (a list of bounds, a text domain) keeps its bare name
+    from fractions import Fraction
+
+    from maxinfo_bounds.results import Bound
+
+    bs = [Bound(1.5, 0.01, "x"), Bound(2.0, 0.02, "y")]
+    c = REGISTRY["RRST-A.3"].report(bounds=bs)
+    assert list(c)[:5] == ["theorem", "source", "bounds", "k_bits", "beta"] and c["bounds"] == bs
+    assert c["theorem"] == "RRST-A.3" and c["k_bits"] == 3.5   # 1.5 + 2.0, exact
+    assert Fraction(c["beta"]) >= Fraction(0.01) + Fraction(0.02) and c["beta"] <= 0.03 * (1 + 1e-15)
 
 
 def test_approx_dp_mutual_information_composes_thm31_and_lemma15_by_hand():
