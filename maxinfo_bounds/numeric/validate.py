@@ -202,8 +202,7 @@ def as_table(
             for i, row in enumerate(out):
                 if sum(row, Fraction(0)) != 1:
                     raise InvalidParameter(
-                        f"{name}[{i}]", list(row) if len(row) <= 16 else "a long row",
-                        "a row summing to exactly 1 (exact mode)",
+                        f"{name}[{i}]", _shown_row(row), "a row summing to exactly 1 (exact mode)",
                         f"sums to {sum(row, Fraction(0))}",
                     )
         elif sum(flat, Fraction(0)) != 1:
@@ -235,8 +234,7 @@ def as_table(
             i = int(bad[0])
             exact_sum = math.fsum(arr[i])
             if abs(exact_sum - 1.0) > tol:
-                raise InvalidParameter(f"{name}[{i}]", arr[i].tolist() if arr.shape[1] <= 16 else arr[i],
-                                       f"a row summing to 1 within tol={tol}",
+                raise InvalidParameter(f"{name}[{i}]", _shown_row(arr[i]), f"a row summing to 1 within tol={tol}",
                                        f"sums to {exact_sum!r}")
     else:
         total = math.fsum(arr.ravel()) if arr.size <= 1 << 16 else float(np.sum(arr))
@@ -247,6 +245,12 @@ def as_table(
                 raise InvalidParameter(name, table, f"{what} summing to 1 within tol={tol}",
                                        f"sums to {total!r}; tables are never renormalised")
     return arr
+
+
+def _shown_row(row: NDArray[Any]) -> Any:
+    """A table row as a refusal shows it: its values when it is short (at most 16 entries),
+    else the array itself, which the message gives by its shape (no list of every entry)."""
+    return row.tolist() if row.size <= 16 else row
 
 
 def _refuse_infinite(name: str, table: Any, what: str, arr: NDArray[Any]) -> None:
