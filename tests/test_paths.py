@@ -405,6 +405,8 @@ def test_kov_statement_is_the_paper_formula_and_the_evaluators_value():
     paper = 1 - keep + keep * sympy.Sum(sympy.binomial(k, l) * sympy.Max(
         0, sympy.exp((k - l) * e) - sympy.exp(eg + l * e)), (l, 0, k)) / (1 + sympy.exp(e)) ** k
     assert sorted(sv) == ["delta", "epsilon", "epsilon_g", "k"]
+    # printed as the paper prints it: (1 - delta)^k, not e^{k log(1 - delta)}
+    assert st.has((1 - sv["delta"]) ** sv["k"]) and not st.has(sympy.log)
     for kk, ee, gg, dd in ((2, 1, 0, 0), (3, sympy.Rational(3, 10), sympy.Rational(1, 5),
                                           sympy.Rational(1, 100)), (7, 2, 3, sympy.Rational(1, 3))):
         ours = st.subs({sv["k"]: kk, sv["epsilon"]: ee, sv["epsilon_g"]: gg, sv["delta"]: dd})

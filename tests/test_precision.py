@@ -1,0 +1,119 @@
+"""The ``dps`` every certified evaluator takes is the working precision of all its interval
+evaluations: a call with ``dps=d`` runs every enclosure at ``iv_prec(d)`` bits or more.
+
+A float result is the same at most precisions, so a ``dps`` that one code path forgets to pass
+on (and evaluates at the 128-bit default, or a callee's 30 digits) changes no returned value in
+an ordinary case; it shows only in the hard cases the caller raised ``dps`` for. So the
+contract is checked directly: every interval enclosure goes through
+:func:`maxinfo_bounds.numeric.rounding.enclosure`, which is watched here, and at ``dps=60``
+(223 bits, above both defaults) each call must have evaluated at least one enclosure and none
+below 223 bits.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from maxinfo_bounds.numeric import rounding
+from maxinfo_bounds.numeric.rounding import iv_prec
+from maxinfo_bounds.theorems import generalization as ge
+from maxinfo_bounds.theorems import mutual_info as mi
+from maxinfo_bounds.theorems import pvalues as pv
+from maxinfo_bounds.theorems.dp_accounting import composition as co
+from maxinfo_bounds.theorems.dp_accounting import mechanisms as me
+from maxinfo_bounds.theorems.dp_accounting import optimal as op
+from maxinfo_bounds.theorems.maxinfo_dp import approx as ap
+from maxinfo_bounds.theorems.maxinfo_dp import pure as pu
+
+DPS = 60
+
+
+@pytest.fixture
+def precisions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The working precision (bits) of every interval enclosure evaluated."""
+    seen: list[int] = []
+    original = rounding.enclosure
+
+    def watched(fn: Callable[[Any], Any], *, prec: int = 128) -> tuple[float, float]:
+        seen.append(prec)
+        return original(fn, prec=prec)
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("maxinfo_bounds") and getattr(module, "enclosure", None) is original:
+            monkeypatch.setattr(module, "enclosure", watched)
+    return seen
+
+
+def _refused(call: Callable[[], object]) -> Callable[[], object]:
+    def run() -> object:
+        with pytest.raises(ValueError):
+            call()
+        return None
+    return run
+
+
+ONE = np.array([0.05])
+CALLS: dict[str, Callable[[int], object]] = {
+    "pvalue_correction": lambda d: pv.pvalue_correction(0.05, 1.5, 0.001, dps=d),
+    "mi_pvalue_correction paper": lambda d: pv.mi_pvalue_correction(0.05, 0.1, variant="paper",
+                                                                      dps=d),
+    "mi_pvalue_correction optimal": lambda d: pv.mi_pvalue_correction(0.05, 0.1, dps=d),
+    "mi_pvalue_correction optimal, array": lambda d: pv.mi_pvalue_correction(ONE, 0.1, dps=d),
+    "mi_pvalue_choice": lambda d: pv.mi_pvalue_choice(0.05, 0.1, dps=d),
+    "russo_zou_pvalue_correction": lambda d: pv.russo_zou_pvalue_correction(0.05, 0.1, dps=d),
+    "russo_zou_pvalue_correction, array": lambda d: pv.russo_zou_pvalue_correction(ONE, 0.1,
+                                                                                    dps=d),
+    "optimal_composition": lambda d: op.optimal_composition(0.1, 1e-6, 20, 1e-4, dps=d),
+    "optimal_composition, eps_total 0": lambda d: op.optimal_composition(0.1, 0.0, 2, 1.0,
+                                                                         dps=d),
+    "optimal_composition, refused": lambda d: _refused(
+        lambda: op.optimal_composition(0.1, 1e-6, 20, 1e-5, dps=d))(),
+    "optimal_composition_delta": lambda d: op.optimal_composition_delta(0.1, 1e-6, 20, 1.0,
+                                                                         dps=d),
+    "advanced_composition": lambda d: co.advanced_composition([(0.1, 1e-6)] * 20, 1e-5, dps=d),
+    "compose_dp": lambda d: co.compose_dp([(0.1, 1e-6)] * 20, 1e-4, dps=d),
+    "gaussian_sigma": lambda d: me.gaussian_sigma(1.0, 0.5, 1e-5, dps=d),
+    "mi_beta_exact": lambda d: mi.mi_beta_exact(0.1, 2.0, dps=d),
+    "mi_to_approx_max_information": lambda d: mi.mi_to_approx_max_information(0.1, 2.0, dps=d),
+    "approx_max_information_to_mi": lambda d: mi.approx_max_information_to_mi(2.0, 0.01, 100,
+                                                                              dps=d),
+    "pure_dp_max_information": lambda d: pu.pure_dp_max_information(0.1, 100, dps=d),
+    "pure_dp_max_information_product": lambda d: pu.pure_dp_max_information_product(
+        0.1, 100, 0.01, dps=d),
+    "approx_dp_max_information": lambda d: ap.approx_dp_max_information(0.1, 1e-8, 1000, dps=d),
+    "approx_dp_max_information_implied": lambda d: ap.approx_dp_max_information_implied(
+        0.01, 1e-20, 10**6, 0.5, dps=d),
+    "hoeffding_transfer": lambda d: ge.hoeffding_transfer(2.0, 0.01, 0.1, 1000, dps=d),
+    "mcdiarmid_transfer": lambda d: ge.mcdiarmid_transfer(2.0, 0.01, 0.1, 1000, 0.001, dps=d),
+    "pvalue_sensitivity_lower_bound": lambda d: ge.pvalue_sensitivity_lower_bound(1000, dps=d),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_every_enclosure_runs_at_the_requested_precision(name, precisions):
+    CALLS[name](DPS)
+    assert precisions, f"{name}: no interval evaluation seen (the watch is not in place)"
+    assert min(precisions) >= iv_prec(DPS) == 223, (name, sorted(set(precisions)))
+
+
+def test_the_watch_sees_a_lower_precision(precisions):
+    """The check can fail: at the default dps (30 digits, 123 bits) the same calls run below
+    223 bits."""
+    CALLS["pvalue_correction"](30)
+    assert precisions == [iv_prec(30)] == [123]
+
+
+def test_the_paper_mi_correction_of_an_array_is_a_closed_form(precisions):
+    """RRST Cor C.2's paper variant on an array is the vectorised closed form with a margin (its
+    documented fast path), not one interval evaluation per entry, and stays within 2^-40
+    relative below the certified scalar value."""
+    alpha = np.linspace(0.01, 0.5, 200)
+    got = pv.mi_pvalue_correction(alpha, 0.3, variant="paper")
+    assert precisions == []
+    want = [pv.mi_pvalue_correction(float(a), 0.3, variant="paper") for a in alpha]
+    assert np.all(got <= want) and np.all(got >= np.array(want) * (1 - 2.0**-40))
