@@ -180,6 +180,9 @@ def test_kov_hand_values_and_rr_is_eps_delta_dp():
     # (60 digits, the float 0.01), rounded up, at every eps_total
     for eg in (0.0, 0.5):
         assert optimal_composition_delta(0.0, 0.01, 10, eg) == 0.09561792499119552
+    # a delta is a probability: at k = 1000, delta = 1/2 it is 1 - 2^-1000 (1 - S), 0 < S < 1,
+    # which rounded up is 1.0 (not the float above 1 the enclosure's upper end rounds to)
+    assert optimal_composition_delta(0.5, 0.5, 1000, 0.0) == 1.0
 
 
 def test_kov_sweep_certified_tight_and_below_advanced():
@@ -194,8 +197,8 @@ def test_kov_sweep_certified_tight_and_below_advanced():
         # reference delta of the composition at the returned eps, and slightly below it
         ref_at = _kov_ref(e, d, k, g.eps)
         assert ref_at <= mp(dt)
-        if g.eps > 0:
-            assert _kov_ref(e, d, k, g.eps * (1 - 1e-9)) > mp(dt) or g.eps * (1 - 1e-9) < 1e-300
+        if g.eps > 0:   # tight to the float: the search's float surrogates only steer it
+            assert _kov_ref(e, d, k, math.nextafter(g.eps, 0.0)) > mp(dt)
         if d * k < dt:
             assert g.eps <= compose_dp([(e, d)] * k, dt).eps * (1 + 1e-12)
         assert g.eps <= F(k) * F(e) * (1 + F(1, 10**12))
@@ -465,6 +468,27 @@ def test_kov_large_k_against_the_full_sum():
     at = R.run(R.kov_delta, R.exact(0.05), R.exact(1e-9), 4000, R.exact(g.eps))
     below = R.run(R.kov_delta, R.exact(0.05), R.exact(1e-9), 4000, R.exact(g.eps * (1 - 1e-9)))
     assert at <= R.exact(1e-5) < below
+
+
+def test_kov_kept_states_are_reused_across_tops():
+    """One instance answers eps_total = 4, 0.2, 0 (k = 20,000, eps = 0.01: tops 9801, 9990,
+    10000): the first sum starts at its first significant term and keeps its running state at
+    l = 9216 and 9728; the later ones extend the state at 9728, whose sums still matter (the
+    first sequence peaks at k/(1 + e^eps) = 9950, 70 terms wide). Each enclosure holds the
+    60-digit full sum and is tight to 2^-49."""
+    from proofs_checks.fuzz import references as R
+    from maxinfo_bounds.numeric import iv_prec
+    from maxinfo_bounds.theorems.dp_accounting.optimal import _KovDelta
+
+    kd = _KovDelta(0.01, 1e-9, 20000, iv_prec(30))
+    # (0.01 is the float a hair above 1/100: a top is one past a round number)
+    for eg, top in ((4.0, 9801), (0.2, 9990), (0.0, 10000)):
+        assert kd.top(eg) == top
+        lo, hi = kd(eg)
+        ref = R.run(R.kov_delta, R.exact(0.01), R.exact(1e-9), 20000, R.exact(eg))
+        assert R.exact(lo) <= ref
+        check_up(hi, ref, 2**-49)
+    assert max(kd._states) == 9728 and sorted(kd._sums) == [9801, 9990, 10000]
 
 
 def test_kov_skipped_terms_are_enclosed_by_the_geometric_tail():

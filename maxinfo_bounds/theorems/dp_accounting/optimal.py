@@ -100,8 +100,8 @@ class _KovDelta:
         """#{l in 0..k: (k - 2l) eps > eps_total}, exactly: l < (k - eps_total/eps)/2."""
         if self.fe == 0:
             return 0
-        q = (self.k - Fraction(eps_total) / self.fe) / 2
-        return min(max(math.ceil(q), 0), self.k + 1)
+        q = (self.k - Fraction(eps_total) / self.fe) / 2   # <= k/2: eps_total >= 0
+        return max(math.ceil(q), 0)
 
     #: the prefix sums' running state is kept every this many terms, so a sum up to any
     #: ``top`` extends the nearest kept state below it
@@ -116,11 +116,17 @@ class _KovDelta:
         from the term at l: ratio r = l E/(k - l + 1) < 1 for the first sequence, r/E^2 for
         the second. Returns l = 0 (no bound needed) when that is not far below."""
         k, E = self.k, self._base(iv)
+        # pragma: no mutate start
+        # Where the skipped range ends. Any lo is certified (the tail below it is enclosed, and
+        # test_kov_skipped_terms_are_enclosed_by_the_geometric_tail checks the enclosure at 60
+        # digits); these constants only keep that tail below the working precision, and skip
+        # nothing where it would save little.
         p = float(E.b)
         sd = math.sqrt(k * p) / (1 + p)
         peak = int(k / (1 + p))
         lo = min(top, peak) - int(sd * math.sqrt(2 * math.log(2) * (self.prec + 16))) - 64
         if lo >= 2 * self._EVERY:
+            # pragma: no mutate end
             r = lo * E / (k - lo + 1)           # the largest ratio of consecutive terms below lo
             if r.b < 1:
                 c = Interval(iv)
@@ -134,6 +140,9 @@ class _KovDelta:
     def _prefix(self, iv: Any, top: int) -> tuple[Any, Any]:
         if top not in self._sums:
             k, E = self.k, self._base(iv)
+            # pragma: no mutate start
+            # Which kept state to extend, and which to keep: a speed choice (every kept state
+            # is a valid start; test_kov_kept_states_are_reused_across_tops checks the reuse)
             below = [j for j in self._states if j <= top]
             start = max(below) if below else -1
             if start < 0 or top - start > 4 * self._EVERY:
@@ -141,13 +150,14 @@ class _KovDelta:
                 if st[0] > start:
                     self._states[st[0]] = st
                     start = st[0]
+            # pragma: no mutate end
             l, a, b, sa, sb = self._states[start]
             while l < top:
                 sa, sb = sa + a, sb + b
                 a = a * (k - l) / ((l + 1) * E)
                 b = b * (k - l) * E / (l + 1)
                 l += 1
-                if l % self._EVERY == 0:
+                if l % self._EVERY == 0:  # pragma: no mutate (which states to keep: speed)
                     self._states[l] = (l, a, b, sa, sb)
             self._sums[top] = (sa, sb)
         return self._sums[top]
@@ -167,6 +177,9 @@ class _KovDelta:
         return enclosure(f, prec=self.prec)
 
 
+# pragma: no mutate start
+# The float surrogates steer the certified search only (optimal_composition's first_true, whose
+# answer is the float at the certified boundary: test_kov_sweep_certified_tight_and_below_advanced)
 def _kov_delta_float(eps: float, delta: float, k: int, eps_total: float) -> float:
     """Float surrogate of the same quantity (the bodies in log space, float64), for root
     finding only."""
@@ -188,6 +201,7 @@ def kov_eps_float(eps: float, delta: float, k: int, delta_total: float) -> float
     if f(0.0) <= 0:
         return 0.0
     return hi if f(hi) >= 0 else float(brentq(f, 0.0, hi, xtol=1e-300, rtol=1e-15))
+# pragma: no mutate end
 
 
 def optimal_composition_delta(eps: float, delta: float, k: int, eps_total: float, *,
@@ -246,12 +260,14 @@ def optimal_composition(eps: float, delta: float, k: int, delta_total: float, *,
         floor = enclosure(lambda iv: _kov_lost(Interval(iv), d, kk), prec=prec)[1]
         raise InvalidParameter("delta_total", delta_total,
                                f"at least 1 - (1 - delta)^k = {floor!r} (KOV15 Thm 3.3)")
-    if _kov_delta_float(fe, fd, kk, 0.0) <= dt * (1 + 1e-9) and ok(0.0):
+    # (a float filter before the certified check; without the shortcut the search below
+    # returns 0.0 too, first_true's lower limit)
+    if _kov_delta_float(fe, fd, kk, 0.0) <= dt * (1 + 1e-9) and ok(0.0):  # pragma: no mutate
         return DPGuarantee(0.0, dt, "KOV15-3.3", conds)
 
     x = kov_eps_float(fe, fd, kk, dt)
     # the float surrogate sums up to k terms: start the certified search at 2^-44 relative
-    x = first_true(x, ok, up=True, rel_step=2.0**-44)
+    x = first_true(x, ok, up=True, rel_step=2.0**-44)  # pragma: no mutate (step size: speed)
     return DPGuarantee(min(x, full), dt, "KOV15-3.3", conds)
 
 
