@@ -807,3 +807,70 @@ def test_dps_refusals_name_dps():
         mutual_information(J, dps=0)
     with pytest.raises(InvalidParameter, match=r"^dps=0 is invalid"):
         dp_delta([[F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]], F(1, 2), [(0, 1)], dps=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# the engine's input contract: the return type follows beta, Fraction betas on float tables,
+# exactness from either table, tol reaches every table, no numpy warning at c* = 0
+# ---------------------------------------------------------------------------------------------
+
+def test_beta_forms_on_float_tables():
+    """P = (1/2, 1/2), Q = (1/4, 3/4) by hand: the best event is the first outcome,
+    c*(1/10) = (1/2 - 1/10)/(1/4) = 8/5 and c*(1/5) = (1/2 - 1/5)/(1/4) = 6/5 (the whole
+    space gives only 9/10 and 4/5). A scalar beta gives a float, an array an array; Fractions in
+    an array are read on the float path as their floats."""
+    from maxinfo_bounds.measures import approx_max_divergence
+
+    p, q = [0.5, 0.5], [0.25, 0.75]
+    one = approx_max_divergence(p, q, 0.1)
+    assert type(one) is float and one == pytest.approx(math.log2(1.6), rel=1e-15)
+    both = approx_max_divergence(p, q, [F(1, 10), F(1, 5)])
+    assert isinstance(both, np.ndarray) and both.shape == (2,)
+    assert both.tolist() == pytest.approx([math.log2(1.6), math.log2(1.2)], rel=1e-15)
+
+
+def test_a_bad_beta_entry_is_the_one_named():
+    from maxinfo_bounds.measures import approx_max_divergence
+
+    with pytest.raises(ValueError, match=r"^beta=1\.5 is invalid"):
+        approx_max_divergence([0.5, 0.5], [0.25, 0.75], [0.0, 1.5])
+
+
+def test_exactness_is_taken_from_either_table():
+    """One table of Fractions makes the computation exact (KL as an mpf), whichever it is."""
+    p, q = [F(1, 2), F(1, 2)], [0.25, 0.75]
+    for a, b in ((p, q), (q[::-1], p)):
+        assert isinstance(kl_divergence(a, b), mpmath.mpf)
+    assert type(kl_divergence([0.5, 0.5], q)) is float
+
+
+def test_tol_reaches_every_table():
+    """A table summing to 1 + 1e-8 passes at tol = 1e-6 and is refused at the default 1e-9, for
+    each table a measure reads (both of a pair, a joint table, a mechanism's rows)."""
+    from maxinfo_bounds.measures import dp_delta
+
+    off = 1 + 1e-8
+    calls = [
+        lambda tol: kl_divergence([0.5, 0.5 * off], [0.25, 0.75], tol=tol),
+        lambda tol: kl_divergence([0.5, 0.5], [0.25, 0.75 * off], tol=tol),
+        lambda tol: mutual_information([[0.5, 0.0], [0.0, 0.5 * off]], tol=tol),
+        lambda tol: dp_delta([[0.5, 0.5 * off], [0.25, 0.75]], 0.1, [(0, 1)], tol=tol),
+    ]
+    for call in calls:
+        assert call(1e-6) >= 0
+        with pytest.raises(ValueError, match=r"within tol=1e-09"):
+            call(1e-9)
+
+
+def test_no_event_above_beta_gives_minus_inf_without_a_warning():
+    """P sums to 1 - 1e-10 (within tol): at beta above that no event has P(O) > beta, so
+    c* = 0 and the divergence is log 0 = -inf, quietly (no numpy RuntimeWarning); at beta = 1/2
+    the whole space gives c* = (1 - 1e-10) - 1/2 (Q = 1)."""
+    import warnings
+
+    from maxinfo_bounds.measures import approx_max_divergence
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = approx_max_divergence([0.5, 0.5 - 1e-10], [0.25, 0.75], [0.5, 1 - 1e-10 + 1e-12])
+    assert got[0] == pytest.approx(math.log2(0.5 - 1e-10), rel=1e-12) and got[1] == -math.inf

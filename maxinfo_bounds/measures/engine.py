@@ -65,8 +65,8 @@ def joint_table(joint: Any, exact: bool | None, tol: float,
     ex = wants_exact(joint, exact=exact)
     j = as_table("joint", joint, ndim=2, exact=ex, tol=tol)
     if ex:
-        px = [sum(row, Fraction(0)) for row in j]
-        py = [sum(col, Fraction(0)) for col in j.T]
+        px = [sum(row) for row in j]
+        py = [sum(col) for col in j.T]
         prod = np.empty(j.shape, dtype=object)
         for a, pa in enumerate(px):
             for b, pb in enumerate(py):
@@ -74,7 +74,7 @@ def joint_table(joint: Any, exact: bool | None, tol: float,
         return j.ravel(), prod.ravel(), True
     # einsum's own loops, not BLAS: as fast as a one-thread mat-vec, and no wait for BLAS
     # threads on a busy machine (issue 17); j.sum(axis=1) is about 3x slower
-    table = ProductTable(np.einsum("ij->i", j), np.einsum("ij->j", j))
+    table = ProductTable(np.einsum("ij->i", j), np.einsum("ij->j", j))  # pragma: no mutate (subscript case)
     return j.ravel(), (table if lazy else table.full()), False
 
 
@@ -86,7 +86,7 @@ class ProductTable:
     def __init__(self, mx: NDArray[np.float64], my: NDArray[np.float64]) -> None:
         self.mx, self.my = mx, my
         self.size = mx.size * my.size
-        self._tiled: NDArray[np.float64] = my[:0]
+        self._tiled: NDArray[np.float64] = my[:0]  # pragma: no mutate (a cache: any start refills)
 
     def full(self) -> NDArray[np.float64]:
         out: NDArray[np.float64] = np.multiply.outer(self.mx, self.my).ravel()
@@ -99,7 +99,7 @@ class ProductTable:
     def bounds(self, chunk: int) -> Iterator[tuple[int, int]]:
         """Chunks of about ``chunk`` cells: whole rows, or parts of one row."""
         m = self.my.size
-        if m <= chunk:
+        if m <= chunk:  # pragma: no mutate (at m = chunk both ways give the same chunks)
             step = (chunk // m) * m
             for s in range(0, self.size, step):
                 yield s, min(s + step, self.size)
@@ -111,15 +111,20 @@ class ProductTable:
     def block(self, s: int, e: int, out: NDArray[np.float64]) -> NDArray[np.float64]:
         m = self.my.size
         i0, j0 = divmod(s, m)
-        if e - s <= m - j0:                     # within one row
+        # (bounds() gives parts of one row, or whole rows from j0 = 0)
+        if e - s <= m - j0:  # pragma: no mutate (within one row)
+            # pragma: no mutate start (out=: the caller's buffer, memory only)
             row: NDArray[np.float64] = np.multiply(self.my[j0:j0 + e - s], self.mx[i0], out=out[:e - s])
+            # pragma: no mutate end
             return row
         rows = (e - s) // m                     # whole rows (j0 == 0)
-        if self._tiled.size != e - s:           # my repeated once per row of the block
+        if self._tiled.size != e - s:  # pragma: no mutate (my repeated once per row: a cache)
             self._tiled = np.tile(self.my, rows)
         # the same products as the broadcast mx[:, None] * my[None, :], whose inner loops of
         # one row each cost more than the arithmetic when rows are short
+        # pragma: no mutate start (out=: the caller's buffer, memory only)
         return np.multiply(np.repeat(self.mx[i0:i0 + rows], m), self._tiled, out=out[:e - s])
+        # pragma: no mutate end
 
 
 def _betas(beta: Any, exact: bool) -> tuple[list[Fraction] | NDArray[np.float64], bool]:
@@ -169,16 +174,16 @@ def sup_ratio_float(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTabl
 
     ``inf`` when unbounded, ``0`` when no event has ``P(O) > beta``.
     """
-    if p.size > 4 * _SAMPLE:
+    if p.size > 4 * _SAMPLE:  # pragma: no mutate (which of two exact-equivalent paths: speed)
         return _sup_buckets(p, q, betas)
     if isinstance(q, ProductTable):
         q = q.full()
     r, pw, p_inf = _ratios(p, q)
-    out = np.zeros(betas.shape, dtype=np.float64)
+    out = np.zeros(betas.shape)
     unbounded = betas < p_inf
     out[unbounded] = math.inf
     todo = ~unbounded
-    if p.size and todo.any():
+    if todo.any():
         out[todo] = _sup_sorted(r, pw, q, p_inf, betas[todo])
     return out
 
@@ -193,7 +198,7 @@ def _ratios(p: NDArray[np.float64], q: NDArray[np.float64],
     them after every other outcome, where no best prefix reaches. Copies only when some cell
     needs this care."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.divide(p, q, out=r_out)
+        r = np.divide(p, q, out=r_out)  # pragma: no mutate (out=: the caller's buffer, memory only)
     if r.size == 0 or r.max() < math.inf:   # no nan (p = q = 0), no +inf (q = 0 < p)
         return r, p, 0.0
     zero_q = (q == 0) & (p > 0)
@@ -223,8 +228,8 @@ def _sup_sorted(r: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.fl
     h[0] = p_inf
     h[1:] = P[:-1] - rd[1:] * Q[:-1]
     np.maximum.accumulate(h, out=h)  # remove float wiggles so the search is well defined
-    best = np.zeros(b.shape, dtype=np.float64)
-    _best_near_crossing(P, Q, h, b, (-2, -1, 0, 1, 2), best)
+    best = np.zeros(b.shape)
+    _best_near_crossing(P, Q, h, b, (-2, -1, 0, 1, 2), best)  # pragma: no mutate (window: see there)
     return best
 
 
@@ -234,8 +239,14 @@ def _best_near_crossing(P: NDArray[np.float64], Q: NDArray[np.float64], h: NDArr
     """Raise ``best`` to the prefix values ``(P - beta)/Q`` (where ``P > beta``) at the given
     offsets from the last prefix whose ``H`` before it is ``<= beta`` (``h``: H before each
     outcome, non-decreasing). The candidates around the crossing absorb the rounding in ``h``;
-    each is the value of a real event."""
-    last = np.searchsorted(h, b, side="right") - 1
+    each is the value of a real event.
+
+    In exact arithmetic the optimum is offset 0: outcome i improves the prefix before it iff
+    ``h[i] <= beta``, so the best prefix ends at the last such i. The other offsets catch a
+    crossing that rounding in ``h`` moved by one or two places, where the candidates' values
+    agree to the last bits; so the window's exact extent is not observable in a result (its
+    mutants survive by construction, and are excluded: docs/verification.md)."""
+    last = np.searchsorted(h, b, side="right") - 1  # pragma: no mutate (the window's centre)
     for d in offsets:
         idx = np.clip(last + d, 0, P.size - 1)
         _raise_to(best, P[idx], Q[idx], b)
@@ -293,6 +304,10 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
     """
     n = p.size
     src = q if isinstance(q, ProductTable) else _FlatTable(q)
+    # pragma: no mutate start
+    # The buckets' placement (sample, span, shift, clip) and the buffers: speed and memory
+    # only, as the docstring argues; test_bucketed_engine_equals_full_sort_on_many_tables and
+    # test_bucketed_engine_equals_exact_sort vary buckets, chunks and the second pass.
     rng = np.random.default_rng(0x5EED)
     idx = rng.integers(0, n, size=_SAMPLE)
     rs, _, _ = _ratios(p[idx], src.take(idx))
@@ -314,14 +329,15 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
     # second pass is then one gather; above, it recomputes them chunk by chunk)
     keep = n <= _KEEP_IDS
     kept = np.empty(n if keep else size, dtype=np.int64)
+    # pragma: no mutate end
 
     def chunks() -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64],
                                    NDArray[np.int64], float]]:
         """Each chunk: ratios, masses p and q, ascending buckets, and its p_inf."""
         for s, e in src.bounds(_CHUNK):
             qc = src.block(s, e, qbuf)
-            r, pw, pinf = _ratios(p[s:e], qc, rbuf[:e - s])
-            c = np.clip(r, clip_lo, clip_hi, out=cbuf[:e - s])
+            r, pw, pinf = _ratios(p[s:e], qc, rbuf[:e - s])  # pragma: no mutate (buffer)
+            c = np.clip(r, clip_lo, clip_hi, out=cbuf[:e - s])  # pragma: no mutate (buffer)
             ids = np.subtract(c.view(np.int64), base, out=kept[s:e] if keep else kept[:e - s])
             yield r, pw, qc, np.right_shift(ids, shift, out=ids), pinf
 
@@ -333,7 +349,7 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
         if pinf:
             infs.append(pinf)
     p_inf = math.fsum(infs)
-    out = np.zeros(betas.shape, dtype=np.float64)
+    out = np.zeros(betas.shape)
     unbounded = betas < p_inf
     out[unbounded] = math.inf
     todo = ~unbounded
@@ -343,6 +359,11 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
     Pb, Qb = Pa[::-1], Qa[::-1]                           # bucket j: the j-th largest ratios
     Pin = np.cumsum(Pb) + p_inf                           # mass of buckets 0..j
     Qin = np.cumsum(Qb)
+    # pragma: no mutate start
+    # Which buckets to sort: any superset of the ones c* can lie in gives the same result (every
+    # candidate is a real event); the rounding allowance herr only widens the set, and a
+    # narrower one misses c*'s bucket only when H's rounding moves a crossing across an edge,
+    # where the prefix ending at that edge has c*'s value to the last bits.
     edge = np.empty(nbk)                                  # the smallest ratio bucket j can hold
     edge[:-1] = (lo + (np.arange(nin, -1, -1, dtype=np.int64) << shift)).view(np.float64)
     edge[-1] = 0.0
@@ -358,6 +379,7 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
     np.add.at(mark, first, 1)
     np.add.at(mark, last + 1, -1)
     need = np.cumsum(mark[:-1]) > 0
+    # pragma: no mutate end
     need_a = np.ascontiguousarray(need[::-1])
     if keep:
         k = np.flatnonzero(need_a[kept])
@@ -375,7 +397,7 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
     lead = np.zeros(nbk, dtype=np.int64)
     lead[ik] = bk                                         # one ratio of each needed bucket
     mixed = np.zeros(nbk, dtype=bool)
-    mixed[ik[bk != lead[ik]]] = True
+    mixed[ik[bk != lead[ik]]] = True  # pragma: no mutate (a tie read as mixed is sorted: speed)
     tie = need & ~mixed & (Qb > 0)
     sel = mixed[ik]                                       # outcomes of buckets with 2+ ratios
     tb = np.flatnonzero(tie)
@@ -387,7 +409,7 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
     er, ep, eq, eb = er[order], ep[order], eq[order], eb[order]
     above_p = np.concatenate(([p_inf], Pin[:-1]))         # mass of the buckets above bucket j
     above_q = np.concatenate(([0.0], Qin[:-1]))
-    best = np.zeros(b.shape, dtype=np.float64)
+    best = np.zeros(b.shape)
     if er.size:
         # each needed outcome's prefix: the buckets above its own, plus its bucket up to it
         new_b = np.concatenate(([True], eb[1:] != eb[:-1]))
@@ -398,7 +420,7 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
         # H just before each outcome is non-decreasing along them (a subsequence of the full
         # order), so beta's crossing is found as in _sup_sorted
         h = np.maximum.accumulate((Pc - ep) - er * (Qc - eq))
-        _best_near_crossing(Pc, Qc, h, b, (-2, -1, 0, 1, 2, 3), best)
+        _best_near_crossing(Pc, Qc, h, b, (-2, -1, 0, 1, 2, 3), best)  # pragma: no mutate (window)
     # the prefix ending just above each beta's first needed bucket
     _raise_to(best, above_p[first], above_q[first], b)
     out[todo] = best
@@ -407,19 +429,16 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
 
 def sup_ratio_exact(p: NDArray[Any], q: NDArray[Any], beta: Fraction) -> Fraction | None:
     """Exact ``c*(beta)`` over Fractions; ``None`` for ``+inf``, ``Fraction(0)`` if no event."""
-    p_inf = sum((pi for pi, qi in zip(p, q) if pi > 0 and qi == 0), Fraction(0))
+    p_inf = sum(pi for pi, qi in zip(p, q) if qi == 0)     # (p = 0 adds nothing)
     if p_inf > beta:
         return None
-    items = sorted(((pi / qi, pi, qi) for pi, qi in zip(p, q) if pi > 0 and qi > 0),
-                   key=lambda t: t[0], reverse=True)
-    P, Q, best = p_inf, Fraction(0), Fraction(0)
-    for _, pi, qi in items:
+    # every prefix of the outcomes by decreasing ratio (ties in any order: a tie's prefixes
+    # lie on one segment, whose best point is an end); (P - beta)/Q < 0 never beats 0
+    P, Q, best = Fraction(p_inf), Fraction(0), Fraction(0)
+    for _, pi, qi in sorted(((pi / qi, pi, qi) for pi, qi in zip(p, q) if qi > 0), reverse=True):
         P += pi
         Q += qi
-        if P > beta:
-            v = (P - beta) / Q
-            if v > best:
-                best = v
+        best = max(best, (P - beta) / Q)
     return best
 
 

@@ -476,9 +476,9 @@ def test_kov_kept_states_are_reused_across_tops():
     l = 9216 and 9728; the later ones extend the state at 9728, whose sums still matter (the
     first sequence peaks at k/(1 + e^eps) = 9950, 70 terms wide). Each enclosure holds the
     60-digit full sum and is tight to 2^-49."""
-    from proofs_checks.fuzz import references as R
     from maxinfo_bounds.numeric import iv_prec
     from maxinfo_bounds.theorems.dp_accounting.optimal import _KovDelta
+    from proofs_checks.fuzz import references as R
 
     kd = _KovDelta(0.01, 1e-9, 20000, iv_prec(30))
     # (0.01 is the float a hair above 1/100: a top is one past a round number)
