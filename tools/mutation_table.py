@@ -7,7 +7,10 @@ Run from the repository root after (or during) ``mutmut run``::
 
 It reads ``mutmut results --all true`` (every mutant's state) and counts, per module, the
 mutants checked, killed (including timeouts: the mutant hung the tests), survived, and those no
-test reaches; the score is killed / (killed + survived).
+test reaches; the score is killed / (killed + survived). The last column counts the mutants the
+module's ``# pragma: no mutate`` lines keep out (mutmut's own generator run on the source with
+and without those comments): lines that only steer a certified search, size a buffer or place
+buckets, each with its reason beside it (docs/verification.md, "Eighth round").
 """
 
 from __future__ import annotations
@@ -103,19 +106,33 @@ def kinds_table() -> int:
     return 0
 
 
+def excluded(module: str) -> int:
+    """Mutants of ``module`` (``measures.engine``) its ``# pragma: no mutate`` lines keep out."""
+    from mutmut.mutation.file_mutation import create_mutations
+
+    path = Path("maxinfo_bounds", *module.split(".")).with_suffix(".py")
+    code = path.read_text(encoding="utf-8")
+
+    def count(text: str) -> int:
+        return sum(m.contained_by_top_level_function is not None
+                   for m in create_mutations(str(path), text)[1])
+
+    return count(code.replace("pragma: no mutate", "pragma: mutate")) - count(code)
+
+
 def main() -> int:
     if "--kinds" in sys.argv[1:]:
         return kinds_table()
     per: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     for name, state in _states():
         per[_module(name)][state] += 1
-    rows, tot = [], collections.Counter[str]()
-    print("| module | mutants | checked | killed | survived | no test | score |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    tot = collections.Counter[str]()
+    print("| module | mutants | checked | killed | survived | no test | score | excluded |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for module in sorted(per):
         c = per[module]
+        c["excluded"] = excluded(module)
         tot.update(c)
-        rows.append(module)
         print(_row(module.replace(".", "/"), c))
     print(_row("**all**", tot))
     return 0
@@ -126,8 +143,9 @@ def _row(label: str, c: collections.Counter[str]) -> str:
     survived, none = c["survived"], c["no tests"]
     checked = killed + survived + none
     score = f"{killed / (killed + survived):.1%}" if killed + survived else "–"
-    return (f"| {label} | {sum(c.values()):,} | {checked:,} | {killed:,} | {survived:,} | "
-            f"{none:,} | {score} |")
+    mutants = sum(n for state, n in c.items() if state != "excluded")
+    return (f"| {label} | {mutants:,} | {checked:,} | {killed:,} | {survived:,} | "
+            f"{none:,} | {score} | {c['excluded']:,} |")
 
 
 if __name__ == "__main__":
