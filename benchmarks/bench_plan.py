@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 from _timing import median_time
 
-from maxinfo_bounds.planning import Step, Study, load_study, plan, plan_power, sweep
+from maxinfo_bounds.planning import Description, GenericDP, Laplace, Study, load_study, plan, plan_power, sweep
 from maxinfo_bounds.planning import routes as _routes
 from maxinfo_bounds.theorems.maxinfo_dp import pure_dp_max_information_product
 from maxinfo_bounds.theorems.pvalues import pvalue_correction
@@ -53,12 +53,12 @@ def main() -> None:
     print(f"python {platform.python_version()}, numpy {np.__version__}, repeats {r}")
     n = 10**6
     same = Study(n=n, iid=True, alpha=0.05,
-                 steps=tuple(Step("laplace", {"sensitivity": 1e-6, "scale": 0.1}) for _ in range(1000)))
+                 steps=tuple(Laplace(sensitivity=1e-6, scale=0.1) for _ in range(1000)))
     hetero = Study(n=n, iid=True, alpha=0.05,
-                   steps=tuple(Step("dp", {"eps": 1e-6 * (1 + i / 1000)}) for i in range(1000)))
+                   steps=tuple(GenericDP(eps=1e-6 * (1 + i / 1000)) for i in range(1000)))
     mixed = Study(n=n, iid=False, alpha=0.05,
-                  steps=tuple(Step("description", {"range_size": 4}) if i % 2 else
-                              Step("dp", {"eps": 1e-9}) for i in range(1000)))
+                  steps=tuple(Description(range_size=4) if i % 2 else
+                              GenericDP(eps=1e-9) for i in range(1000)))
     base = median_time(lambda: pvalue_correction(
         0.05, pure_dp_max_information_product(1e-3, n, 0.006).k, 0.006), r)
     print(f"\nbaseline: one certified RRST 1.4b + 1.3 evaluation: {base * 1e3:.2f} ms")

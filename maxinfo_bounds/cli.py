@@ -1,7 +1,11 @@
 """The ``maxinfo`` command line: a thin argparse layer over the calculator.
 
 Every command prints a readable table by default and JSON with ``--json``. Bad input prints one
-line (``maxinfo: error: ...``) to standard error and exits with status 2, without a traceback.
+line (``maxinfo: error: ...``) to standard error and exits with status 2, without a traceback; so
+does an option given twice, and an option that would be silently ignored. Output files are checked
+before any work. The planning reports are views of the planner's result objects, written by
+:mod:`maxinfo_bounds.planning.report` (shared with the Python API); a study with no valid
+analysis prints its report, says so in one line on standard error and exits with status 2.
 
 Commands::
 
@@ -21,8 +25,9 @@ Commands::
                                             the study planner: the threshold for a planned study
 
 Why one module over 400 lines: it is only argparse wiring; each subcommand is a few lines
-that read the catalog, the planner or the corrections module and print through one emitter, and
-keeping the parser and its handlers together keeps ``maxinfo --help`` and the code in step.
+that read the catalog, the planner or the corrections module and print through one emitter (the
+planning reports through :mod:`maxinfo_bounds.planning.report`), and keeping the parser and its
+handlers together keeps ``maxinfo --help`` and the code in step.
 """
 
 from __future__ import annotations
@@ -35,49 +40,51 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, NoReturn
 
 from . import __version__
-from .numeric import InvalidParameter, MaxinfoError, decimal_text
+from .numeric import InvalidParameter, MaxinfoError, check_output_file, decimal_text, save_figure
 
 Side = Literal["up", "down"]
 
 __all__ = ["main"]
 
 
+class _Once(argparse._StoreAction):
+    """An option's value, refused when the option is given twice (a repeat is not silently
+    the last value)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        _seen_once(self, parser, option_string)
+        super().__call__(parser, namespace, values, option_string)
+
+
+class _OnceTrue(argparse._StoreTrueAction):
+    """A flag, refused when given twice."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        _seen_once(self, parser, option_string)
+        super().__call__(parser, namespace, values, option_string)
+
+
+def _seen_once(action: argparse.Action, parser: argparse.ArgumentParser, option: str | None) -> None:
+    if getattr(action, "seen", False):
+        parser.error(f"argument {'/'.join(action.option_strings)}: given more than once "
+                     f"(each option at most once; {option} repeated)")
+    action.seen = True  # type: ignore[attr-defined]
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error in one line and exits 2."""
+    """argparse that reports a usage error in one line and exits 2, and refuses a repeated
+    option."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
 
-
-#: what a vacuous result says when no single parameter change makes it usable
-NO_SINGLE_FIX = "no single parameter change (the others fixed) helps"
-
-#: the plot formats matplotlib's Agg backend writes (checked before any work is done)
-PLOT_SUFFIXES = (".png", ".svg", ".pdf")
-
-
-def check_out_file(name: str, path: str) -> str:
-    """Refuse an output file that cannot be written, before any work (nothing written on refusal).
-
-    The suffix must be a plot format and the directory must exist."""
-    from pathlib import Path
-
-    p = Path(path)
-    if p.suffix.lower() not in PLOT_SUFFIXES:
-        raise InvalidParameter(name, path, "a file name ending in " + ", ".join(PLOT_SUFFIXES))
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise InvalidParameter(name, path, f"a file in an existing directory ({parent} is not one)")
-    if p.is_dir():
-        raise InvalidParameter(name, path, "a file name, not a directory")
-    return path
-
-
-def _save(fig: Any, name: str, path: str) -> None:
-    try:
-        fig.savefig(path)
-    except OSError as exc:
-        raise InvalidParameter(name, path, f"a writable file ({exc.strerror or exc})") from None
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        if args and str(args[0]).startswith("-") and kwargs.get("action") in (None, "store",
+                                                                               "store_true"):
+            kwargs["action"] = _OnceTrue if kwargs.get("action") == "store_true" else _Once
+        return super().add_argument(*args, **kwargs)
 
 
 #: the fixed meaning of these result names across the project: k is an upper bound, beta a
@@ -142,11 +149,14 @@ def _cmd_pvalue(ns: argparse.Namespace) -> int:
 
 def _emit(res: dict[str, Any], as_json: bool, sides: Mapping[str, Side] | None = None) -> int:
     """Print a flat result as JSON (full doubles) or as a two-column table (``sides``: see
-    :func:`_print_table`); return exit status 0."""
+    :func:`_print_table`; ``usable_if`` in words); return exit status 0."""
     if as_json:
         print(json.dumps(res, indent=2))
     else:
-        _print_table(list(res.items()), sides)
+        from .planning.report import usable_if_text
+
+        _print_table([(k, usable_if_text(v) if k == "usable_if" else v) for k, v in res.items()],
+                     sides)
     return 0
 
 
@@ -218,15 +228,14 @@ def _with_vacuity(e: Any, values: dict[str, Any], res: dict[str, Any]) -> dict[s
     why = why_vacuous(res)
     if why is None:
         return res
+    from .planning.report import usable_if_fields
 
     def ok(vals: dict[str, Any]) -> bool:
         return why_vacuous(e.report(**vals)) is None
 
     ranges = {p.name: (p.domain.lo, p.domain.hi, p.domain.integer) for p in e.params
               if isinstance(p.domain, Domain)}
-    found = suggest(ok, values, ranges)
-    return {**res, "vacuous": why,
-            "non_vacuous_if": found or [NO_SINGLE_FIX]}
+    return {**res, **usable_if_fields(why, suggest(ok, values, ranges))}
 
 
 def _cmd_solve(ns: argparse.Namespace) -> int:
@@ -282,15 +291,19 @@ def _cmd_correct(ns: argparse.Namespace) -> int:
 
         ranges = {"eps": (0.0, 1e12, False), "delta": (0.0, 1.0, False), "n": (1, MAX_N, True),
                   "mi_bits": (0.0, 1e12, False), "range_size": (1, MAX_N, True)}
-        found = suggest(ok, given, {k: r for k, r in ranges.items() if given[k] is not None})
-        out["vacuous"] = why
-        out["usable_if"] = found or [NO_SINGLE_FIX]
+        from .planning.report import usable_if_fields
+
+        out.update(usable_if_fields(why, suggest(ok, given, {k: r for k, r in ranges.items()
+                                                             if given[k] is not None})))
     if ns.json:
         out["candidates"] = [{"route": r, "gamma": g} for r, g in c.candidates]
         out["notes"] = list(c.notes)
         print(json.dumps(out, indent=2))
     else:
-        _print_table([(k, v) for k, v in out.items() if v is not None],
+        from .planning.report import usable_if_text
+
+        shown = {k: (usable_if_text(v) if k == "usable_if" else v) for k, v in out.items()}
+        _print_table([(k, v) for k, v in shown.items() if v is not None],
                      result_sides(out, {"alpha"}))
         for r, g in c.candidates:
             print(f"  candidate: {r}: gamma = {decimal_text(g, 'down')}")
@@ -319,7 +332,7 @@ def _cmd_plot(ns: argparse.Namespace) -> int:
         raise InvalidParameter("range", ns.range, "LO < HI (and LO > 0 with --log-x)")
     if not 2 <= ns.points <= 10_000:
         raise InvalidParameter("points", ns.points, "an integer in [2, 10000]")
-    check_out_file("out", ns.out)
+    check_output_file("out", ns.out)
     sub = _Parser(prog=f"maxinfo plot {e.id}")
     for prm in e.params:
         if prm.name != ns.vary:
@@ -347,8 +360,7 @@ def _cmd_plot(ns: argparse.Namespace) -> int:
     ax.set_title(f"{e.id}: {e.title}\n" + ", ".join(f"{k}={v}" for k, v in fixed.items()),
                  fontsize=9)
     fig.tight_layout()
-    _save(fig, "out", ns.out)
-    plt.close(fig)
+    save_figure(fig, "out", ns.out)
     out = {"theorem": e.id, "vary": ns.vary, "fixed": fixed, "out": str(ns.out),
            "x": [p[0] for p in pts], "y": [p[1] for p in pts], "y_label": ylab}
     if ns.json:
@@ -356,98 +368,6 @@ def _cmd_plot(ns: argparse.Namespace) -> int:
     else:
         print(f"wrote {ns.out} ({len(pts)} points of {e.id} against {ns.vary})")
     return 0
-
-
-def _print_derivation(r: Any) -> None:
-    from .vacuity import gamma_problem
-
-    print(f"gamma      {decimal_text(r.gamma, 'down')}   (corrected threshold, rounded down)")
-    if (why := gamma_problem(r.gamma)) is not None:
-        print(f"vacuous    {why}")
-    if r.k is not None:
-        print(f"k          {decimal_text(r.k, 'up')} bits (rounded up)")
-        print(f"beta       {decimal_text(r.beta, 'up')}")
-    print(f"route      {r.route}")
-    print("\nderivation:")
-    for i, c in enumerate(r.chain, 1):
-        cond = f"  [{'; '.join(c.conditions)}]" if c.conditions else ""
-        print(f"  {i:2d}. {c.what}: {', '.join(c.theorems)}: {c.inputs} -> {c.output}{cond}")
-    print("\nroutes tried:")
-    for name, g, why in r.candidates:
-        if g is None:
-            print(f"  {name}: unavailable ({why})")
-        else:
-            bad = gamma_problem(g)
-            print(f"  {name}: gamma = {decimal_text(g, 'down')}" + (f" (vacuous: {bad.split(': ', 1)[1]})"
-                                                 if bad else ""))
-
-
-def _print_power_plan(pp: Any) -> None:
-    from .planning.power import describe, method_of
-    from .planning.recommend import format_rows
-
-    st, rec = pp.study, pp.recommended
-    fixes_line: list[str] = []
-
-    def fixes_text() -> str:   # a search of a few seconds: at most once per plan
-        if not fixes_line:
-            fixes_line.append(_fixes_text(st))
-        return fixes_line[0]
-
-    print(f"study      {st.name}")
-    print(f"data       n = {st.n} records ({'i.i.d.' if st.iid else 'not assumed i.i.d.'})")
-    print(f"alpha      {st.alpha!r}")
-    if st.power is not None:
-        print(f"power      {describe(st.power)}")
-        print(f"           ({method_of(st.power)})")
-    print(f"\nrecommended: {rec.name}")
-    shown = "None" if rec.threshold is None else decimal_text(rec.threshold, "down")
-    line = f"  test at p <= {shown} on {rec.test_records} records"
-    if rec.power is not None:
-        line += f"; power {rec.power:.4f}"
-        line += (f"; required n = {rec.required_n}" if rec.required_n is not None
-                 else "; no n reaches the target")
-    print(line)
-    print(f"  {rec.note}")
-    from .vacuity import gamma_problem
-
-    if rec.threshold is not None and gamma_problem(rec.threshold) is not None:
-        print(f"  no usable analysis as planned: {fixes_text()}")
-    if st.power is None:
-        print("  (largest valid threshold on all records; add a [power] table to compare by power)")
-    print("\nroutes:")
-    for ln in format_rows(pp.rows):
-        print(ln)
-    notes = [f"  {r.name}: {r.note}" for r in pp.rows]
-    notes += [f"  {r.name}: required n: {r.required_n_note}" for r in pp.rows
-              if r.required_n_note]
-    print("\nnotes:")
-    for ln in notes:
-        print(ln)
-    if pp.split_note:
-        print(f"  sample splitting: {pp.split_note}")
-    if pp.reuse is not None:
-        print(f"\ncertified adaptive reuse (all {st.n} records):")
-        _print_derivation(pp.reuse)
-        if st.power is not None:
-            print("\npower of each reuse route at n:")
-            for name, g, _, p in pp.reuse_routes():
-                if g is not None and p is not None:
-                    print(f"  {name}: gamma = {decimal_text(g, 'down', 4)}, power {p:.4f}")
-    else:
-        print(f"\nadaptive reuse: no valid route: {pp.reuse_refusal}")
-        print(f"  {fixes_text()}")
-
-
-def _fixes_text(study: Any) -> str:
-    from .planning import fixes
-
-    found = fixes(study)
-    if not found:
-        return ("no single change of n, of a step's number or of its times (the others fixed) "
-                "gives a usable threshold: see the reason above; for approximate DP, RRST Thm "
-                "3.1 needs composed eps <= 1/2 and delta well below eps/n^2 at once")
-    return "nearest single changes (the others fixed) with a usable threshold: " + ", ".join(found)
 
 
 def _parse_sweep(spec: str) -> tuple[str, list[float]]:
@@ -467,6 +387,9 @@ def _parse_sweep(spec: str) -> tuple[str, list[float]]:
     if not (0 < lo < hi < math.inf) or not 2 <= num <= 10_000:
         raise InvalidParameter("sweep", spec, "0 < LO < HI < infinity and 2 <= NUM <= 10000")
     if param.split(".")[-1] in INT_PARAMS:
+        if lo != math.floor(lo) or hi != math.floor(hi):
+            raise InvalidParameter("sweep", spec, f"integer ends LO and HI for the integer "
+                                   f"parameter {param} (no silent truncation)")
         if hi - lo + 1 <= num:
             return param, [float(v) for v in range(int(lo), int(hi) + 1)]
         return param, [float(v) for v in np.unique(np.round(np.geomspace(lo, hi, num)))]
@@ -476,16 +399,13 @@ def _parse_sweep(spec: str) -> tuple[str, list[float]]:
 
 def _cmd_plan(ns: argparse.Namespace) -> int:
     from . import planning as planner
+    from .planning import report
 
-    study = planner.load_study(ns.study)
     if ns.plot and not ns.sweep:
         raise InvalidParameter("plot", ns.plot, "given with --sweep (it plots the sweep; use "
                                "--power-curve FILE for power against n)")
     if ns.target_gamma is not None and not ns.solve:
         raise InvalidParameter("target_gamma", ns.target_gamma, "given with --solve PARAM")
-    for opt in ("plot", "power_curve"):
-        if getattr(ns, opt):
-            check_out_file(opt, getattr(ns, opt))
     if ns.power_curve and (ns.sweep or ns.solve):
         raise InvalidParameter("power_curve", ns.power_curve, "not combined with --sweep or --solve")
     if ns.sweep and ns.solve:
@@ -493,13 +413,20 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
     if ns.workers is not None and not ns.sweep:
         raise InvalidParameter("workers", ns.workers, "given with --sweep (the processes its "
                                "points are spread over)")
+    if ns.solve and ns.target_gamma is None:
+        raise InvalidParameter("target_gamma", None, "given with --solve (a threshold in (0, 1])")
+    study = planner.load_study(ns.study)
+    # every output file is checked before any work (nothing is computed to be thrown away)
+    if ns.sweep:
+        check_output_file("plot", ns.plot or "maxinfo-plan-sweep.png")
+    if ns.power_curve:
+        check_output_file("power_curve", ns.power_curve)
+        if study.power is None:
+            raise planner.PlanError(f"{study.source}: power", "missing: --power-curve needs a "
+                                    "[power] table (test, effect_size, ...)")
     if ns.solve:
-        if ns.target_gamma is None:
-            raise InvalidParameter("target_gamma", None, "given with --solve (a threshold in (0, 1])")
         v, r, direction = planner.solve(study, ns.solve, ns.target_gamma)
-        out = {"study": study.name, "solve": ns.solve, "target_gamma": ns.target_gamma,
-               "value": v, "direction": direction, "gamma_at_value": r.gamma, "route": r.route,
-               "maxinfo_bounds_version": __version__}
+        out = report.solve_fields(study, ns.solve, ns.target_gamma, v, r, direction)
         if ns.json:
             print(json.dumps(out, indent=2))
         else:
@@ -510,67 +437,37 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
     if ns.sweep:
         param, values = _parse_sweep(ns.sweep)
         rows = planner.sweep(study, param, values, workers=ns.workers)
-        if all(not g for _, g, _ in rows):   # None (refused) or 0 (vacuous) everywhere
-            why = rows[-1][2] if rows[-1][1] is None else "gamma = 0"
+        if all(not p.gamma for p in rows):   # None (refused) or 0 (vacuous) everywhere
+            why = rows[-1].route if rows[-1].gamma is None else "gamma = 0"
             raise planner.PlanError(study.source, f"vacuous or refused at every {param} in "
                                     f"[{values[0]:g}, {values[-1]:g}] (nothing plotted); at "
                                     f"{param} = {values[-1]:g}: {why}")
         out_path = ns.plot or "maxinfo-plan-sweep.png"
         _plot_sweep(study.name, param, rows, out_path)
-        from .vacuity import gamma_problem
-
-        integer = param.split(".")[-1] in planner.INT_PARAMS
-        rows = [(int(v) if integer else v, g,
-                 f"vacuous ({gamma_problem(g)}); {why}" if g is not None and gamma_problem(g)
-                 else why) for v, g, why in rows]
-        if ns.json:
-            print(json.dumps({"study": study.name, "param": param, "plot": out_path,
-                              "maxinfo_bounds_version": __version__,
-                              "points": [{"value": v, "gamma": g, "route": why}
-                                         for v, g, why in rows]}, indent=2))
-        else:
-            print(f"{param:>14}  gamma (rounded down)       route")
-            for v, g, why in rows:
-                x = f"{int(v):>14d}" if integer else f"{v:>14.6g}"
-                print(f"{x}  {decimal_text(g, 'down'):<24}  {why}" if g is not None else
-                      f"{x}  {'no valid route':<24}  {why}")
-            print(f"wrote {out_path}")
+        print(json.dumps(report.sweep_json(study, param, rows, out_path), indent=2) if ns.json
+              else report.sweep_text(param, rows, out_path))
         return 0
     pp = planner.plan_power(study)
-    if pp.reuse is None and study.power is None and not any(
-            r.valid and r.kind != "split" for r in pp.rows):
-        # nothing tests on all records: the refusal is the answer (exit 2, one line), with the
-        # nearest single changes that would make it valid
-        raise planner.PlanError(study.source, pp.reuse_refusal.split(": ", 1)[-1] + "; "
-                                + _fixes_text(study))
     if ns.power_curve:
         planner.power_curve(pp, ns.power_curve)
     if ns.json:
-        d = pp.as_dict()
-        from .vacuity import gamma_problem
-
-        thr = pp.recommended.threshold
-        if thr is not None and gamma_problem(thr) is not None:
-            d["usable_if"] = _fixes_text(study)
-        d["source"] = study.source
-        d["power_curve"] = ns.power_curve
-        d["maxinfo_bounds_version"] = __version__
-        print(json.dumps(d, indent=2))
+        print(json.dumps(report.plan_json(pp), indent=2))
     else:
-        _print_power_plan(pp)
+        print(report.plan_text(pp))
         if ns.power_curve:
             print(f"\nwrote {ns.power_curve}")
+    if pp.recommended is None:   # the report is printed; the status and one line say so
+        raise planner.PlanError(study.source, pp.no_valid_route)
     return 0
 
 
-def _plot_sweep(name: str, param: str, rows: Sequence[tuple[float, float | None, str]],
-                out: str) -> None:
+def _plot_sweep(name: str, param: str, rows: Sequence[Any], out: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    pts = [(v, g) for v, g, _ in rows if g is not None and g > 0]
+    pts = [(p.value, p.gamma) for p in rows if p.gamma is not None and p.gamma > 0]
     fig, ax = plt.subplots(figsize=(6, 4))
     if pts:
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".")
@@ -579,8 +476,7 @@ def _plot_sweep(name: str, param: str, rows: Sequence[tuple[float, float | None,
     ax.set_ylabel("gamma(alpha), certified (rounded down)")
     ax.set_title(f"{name}: corrected threshold against {param}", fontsize=9)
     fig.tight_layout()
-    _save(fig, "plot", out)
-    plt.close(fig)
+    save_figure(fig, "plot", out)
 
 
 def _build_parser() -> argparse.ArgumentParser:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from .domain import Real
 from .numeric import InvalidParameter, MissingParameter, RegimeError
-from .planning import PlanError, PlanResult, Step, Study, plan
+from .planning import Description, GenericDP, MutualInformation, NoValidRoute, PlanResult, Step, Study, plan
 from .theorems.description import RANGE_SIZE
 from .theorems.registry import EPS_POSITIVE, M_BITS, N_RECORDS, Param
 from .theorems.solvers import ALPHA
@@ -51,7 +51,7 @@ _BOOKKEEPING = {"given", "DR-3.16", "RRST-A.3", "entropy"}
 def _one_step(a: float, label: str, step: Step, n: int, iid: bool) -> tuple[str, PlanResult | None, str]:
     try:
         return label, plan(Study(n=n, iid=iid, alpha=a, steps=(step,))), ""
-    except PlanError as exc:
+    except NoValidRoute as exc:
         return label, None, exc.allowed
 
 
@@ -82,6 +82,12 @@ def correct(alpha: float, *, eps: float | None = None, n: int | None = None, iid
     True
     """
     a = ALPHA.check_float(alpha)
+    if not isinstance(iid, bool):
+        raise InvalidParameter("iid", iid, "True or False")
+    if iid and eps is None:
+        raise InvalidParameter("iid", iid, "given with eps (whether the records are i.i.d. "
+                               "matters only to the DP routes, RRST Thm 1.4b and Thm 3.1; the "
+                               "mi_bits and range_size routes hold for any data)")
     runs: list[tuple[str, PlanResult | None, str]] = []
     notes: list[str] = []
     if delta is not None:
@@ -99,21 +105,21 @@ def correct(alpha: float, *, eps: float | None = None, n: int | None = None, iid
                          "on the command line)")
         else:
             runs.append(_one_step(a, "approximate DP, i.i.d. data",
-                                  Step("dp", {"eps": e, "delta": d}), ni, True))
+                                  GenericDP(eps=e, delta=d), ni, True))
     if (eps is not None or n is not None) and delta is None:
         if eps is None or n is None:
             raise InvalidParameter("eps" if eps is None else "n", None,
                                    "given together with the other (a pure DP step needs eps and n)")
         e, ni = EPS_POSITIVE.check_float(eps), N_RECORDS.check(n)
         runs.append(_one_step(a, "pure DP, i.i.d. data" if iid else "pure DP, any data",
-                              Step("dp", {"eps": e}), ni, iid))
+                              GenericDP(eps=e), ni, iid))
     if mi_bits is not None:
         m = M_BITS.check_float(mi_bits, label="mi_bits")
-        runs.append(_one_step(a, "mutual information", Step("mutual_information", {"mi_bits": m}),
+        runs.append(_one_step(a, "mutual information", MutualInformation(mi_bits=m),
                               1, False))
     if range_size is not None:
         r = RANGE_SIZE.check(range_size)
-        runs.append(_one_step(a, "description length", Step("description", {"range_size": r}),
+        runs.append(_one_step(a, "description length", Description(range_size=r),
                               1, False))
     if not runs:
         raise MissingParameter("a guarantee of the selection step",

@@ -116,6 +116,8 @@ STUDY_CASES: list[tuple[str | bytes, list[str], str]] = [
     (_s("alpha = 0.05", "alpha = '0.05'"), [], "test.alpha"),
     (_s("alpha = 0.05", "beta = 0.05"), [], "test.alpha"),
     (_s("alpha = 0.05", "alpha = 0.05\npower = 0.8"), [], "test.power"),
+    # below 1e-300 the beta split and the threshold underflow (was: numpy warnings, "k=nan")
+    (_s("alpha = 0.05", "alpha = 5e-324"), [], "test.alpha"),
     (_s("eps = 0.01", "eps = -0.01"), [], "steps[0].eps"),
     (_s("eps = 0.01", "eps = nan"), [], "steps[0].eps"),
     (_s("eps = 0.01", "eps = inf"), [], "steps[0].eps"),
@@ -170,6 +172,8 @@ STUDY_CASES: list[tuple[str | bytes, list[str], str]] = [
     (STUDY + "[power]\ntest = 'f'\neffect_size = 0.2\n", [], "power.test"),
     (STUDY + "[power]\ntest = 'z'\neffect_size = 0\n", [], "power.effect_size"),
     (STUDY + "[power]\ntest = 'z'\neffect_size = 0.2\ntarget = 1.5\n", [], "power.target"),
+    # a power target at or below alpha is met by a test that ignores the data
+    (STUDY + "[power]\ntest = 'z'\neffect_size = 0.2\ntarget = 0.01\n", [], "power.target"),
     (STUDY + "[power]\ntest = 'z'\neffect_size = 0.2\nalternative = 'up'\n", [],
      "power.alternative"),
     (STUDY + "[power]\ntest = 'z'\neffect_size = -0.2\nalternative = 'larger'\n", [],
@@ -212,6 +216,16 @@ STUDY_CASES: list[tuple[str | bytes, list[str], str]] = [
     (STUDY, ["--power-curve", "x.txt"], "power_curve"),
     (STUDY, ["--power-curve", "nodir/x.png"], "power_curve"),
     (STUDY, ["--bogus"], "unrecognized arguments: --bogus"),
+    # a repeated option is refused by name (it was silently the last value)
+    (STUDY, ["--json", "--json"], "--json"),
+    (STUDY, ["--sweep", "n=10:100", "--sweep", "n=10:200"], "--sweep"),
+    # an integer parameter swept between non-integers (was truncated silently)
+    (STUDY, ["--sweep", "times=1.5:3.5:3"], "sweep"),
+    # an output file that cannot be written is refused before any work (was: the plan, then a
+    # traceback)
+    (STUDY + "[power]\ntest = 'z'\neffect_size = 0.2\n", ["--power-curve", "/proc/x.png"],
+     "power_curve"),
+    (STUDY, ["--sweep", "n=10:100", "--plot", "/proc/x.png"], "plot"),
 ]
 
 OTHER_CLI: list[tuple[list[str], str]] = [
@@ -258,6 +272,10 @@ OTHER_CLI: list[tuple[list[str], str]] = [
     (["correct", "--alpha", "0.05", "--eps", "0.1", "--n", "10", "--delta", "2"], "delta=2"),
     (["correct", "--alpha", "0.05", "--mi-bits", "-1"], "mi_bits=-1"),
     (["correct", "--alpha", "0.05", "--range-size", "0"], "range_size=0"),
+    # --iid matters only with --eps (was silently ignored)
+    (["correct", "--alpha", "0.05", "--iid", "--range-size", "20"], "iid"),
+    (["pvalue", "--alpha", "0.05", "--alpha", "0.1", "--k", "1", "--beta", "0"], "--alpha"),
+    (["bound", "RRST-1.3", "--alpha", "0.05", "--k", "1", "--k", "2", "--beta", "0.01"], "--k"),
     (["correct", "--alpha", "0.05"], "missing a guarantee"),
     (["correct", "--alpha", "nan", "--range-size", "10"], "alpha=nan"),
     (["plot", "RRST-1.3", "--vary", "k", "--range", "1:10", "--alpha", "0.05",
@@ -361,9 +379,14 @@ def test_the_corpus_is_as_large_as_promised():
 # ------------------------------------------------------------------------------------------
 
 def _api_cases() -> list[tuple[str, object, str]]:
+    from fractions import Fraction
+
+    import numpy as np
+
     import maxinfo_bounds as mb
     from maxinfo_bounds import measures as ms
-    from maxinfo_bounds.planning import Step, Study, plan
+    from maxinfo_bounds import planning as pl
+    from maxinfo_bounds.planning import GenericDP, Study, plan
     from maxinfo_bounds.theorems import dp_accounting as da
     from maxinfo_bounds.theorems import holdout as ho
 
@@ -449,8 +472,59 @@ def _api_cases() -> list[tuple[str, object, str]]:
         ("max divergence negative",
          lambda: ms.approx_max_divergence([-0.5, 1.5], [0.5, 0.5], 0.0), "p"),
         ("plan: n 0",
-         lambda: plan(Study(n=0, iid=True, alpha=0.05, steps=(Step("dp", {"eps": 0.1}),))),
+         lambda: plan(Study(n=0, iid=True, alpha=0.05, steps=(GenericDP(eps=0.1),))),
          "n"),
+    ]
+    # the planning wing's typed model: every value validated at construction (each of these
+    # crashed with KeyError / IndexError / TypeError, or was silently accepted)
+    dp = GenericDP(eps=0.1)
+
+    def power_plan() -> object:
+        return pl.plan_power(Study(n=100, alpha=0.05, steps=(pl.Description(range_size=4),),
+                                   power=pl.PowerSpec("z", 0.5)))
+
+    cases += [
+        ("plan: no steps", lambda: plan(Study(n=10, alpha=0.05, steps=())), "steps"),
+        ("plan: a step that is not a step", lambda: Study(n=10, alpha=0.05, steps=(1,)), "steps[0]"),
+        ("plan: not a study", lambda: plan("study.toml"), "study"),
+        ("plan_power: not a study", lambda: pl.plan_power(None), "study"),
+        ("step type misspelled", lambda: pl.step_from_mapping({"type": "lapalce", "eps": 0.1}),
+         "lapalce"),
+        ("step key misspelled", lambda: pl.step_from_mapping({"type": "dp", "epsilon": 0.1}),
+         "epsilon"),
+        ("laplace without eps or scale", lambda: pl.Laplace(sensitivity=1e-3), "needs"),
+        ("laplace with both forms", lambda: pl.Laplace(sensitivity=1, eps=0.1, scale=1.0), "scale"),
+        ("step base class", lambda: pl.Step(), "Step"),
+        ("step times 0", lambda: GenericDP(eps=0.1, times=0), "times"),
+        ("step eps a string", lambda: GenericDP(eps="0.1"), "eps"),
+        ("step eps a Fraction (not a float)", lambda: GenericDP(eps=Fraction(1, 3)), "eps"),
+        ("step eps a longdouble", lambda: GenericDP(eps=np.longdouble(1) / 3), "eps"),
+        ("gaussian delta 0", lambda: pl.Gaussian(sensitivity=1, sigma=1, delta=0.0), "delta"),
+        ("gaussian sigma 1e-300 (was OverflowError)",
+         lambda: da.gaussian_epsilon(1e-300, 1.0, 1e-6), "sigma"),
+        ("study alpha a string", lambda: Study(n=10, alpha="0.05", steps=(dp,)), "alpha"),
+        ("study alpha subnormal", lambda: Study(n=10, alpha=5e-324, steps=(dp,)), "alpha"),
+        ("study iid a string (was planned as i.i.d.)",
+         lambda: Study(n=10, alpha=0.05, iid="no", steps=(dp,)), "iid"),
+        ("study family_size 0", lambda: Study(n=10, alpha=0.05, family_size=0, steps=(dp,)),
+         "family_size"),
+        ("study n a float", lambda: Study(n=10.0, alpha=0.05, steps=(dp,)), "n"),
+        ("study holdout_n mismatch",
+         lambda: Study(n=10, alpha=0.05, steps=(pl.Thresholdout(budget=1, sigma=1.0, holdout_n=5),)),
+         "holdout_n"),
+        ("power target at or below alpha",
+         lambda: Study(n=10, alpha=0.05, steps=(dp,), power=pl.PowerSpec("z", 0.1, target=0.01)),
+         "target"),
+        ("power effect_size None", lambda: pl.PowerSpec("z", None), "effect_size"),
+        ("power test unknown", lambda: pl.PowerSpec("f", 0.2), "test"),
+        ("power_at gamma 2 (was 1.0)", lambda: pl.power_at(pl.PowerSpec("z", 0.1), 2.0, 100),
+         "gamma"),
+        ("power_at n -5 (was 0.0)", lambda: pl.power_at(pl.PowerSpec("z", 0.1), 0.05, -5), "n"),
+        ("load_study not a path", lambda: pl.load_study(123), "path"),
+        ("power_curve to a .txt", lambda: pl.power_curve(power_plan(), "x.txt"), "path"),
+        ("correct iid without eps (was ignored)",
+         lambda: mb.correct(0.05, iid=True, range_size=20), "iid"),
+        ("correct alpha subnormal", lambda: mb.correct(5e-324, range_size=20), "alpha"),
     ]
     return cases
 

@@ -115,8 +115,8 @@ def test_errors_name_the_parameter_at_fault():
 
 def test_correct_is_a_one_step_plan():
     """correct() and the planner give the same certified threshold for the same step."""
-    from maxinfo_bounds.planning import Step, Study, plan
+    from maxinfo_bounds.planning import GenericDP, Study, plan
 
     c = correct(0.05, eps=0.01, n=10_000, iid=True)
-    p = plan(Study(n=10_000, iid=True, alpha=0.05, steps=(Step("dp", {"eps": 0.01}),)))
+    p = plan(Study(n=10_000, iid=True, alpha=0.05, steps=(GenericDP(eps=0.01),)))
     assert c.gamma == p.gamma and c.k == p.k and c.beta == p.beta

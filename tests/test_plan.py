@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -14,8 +16,15 @@ import pytest
 from maxinfo_bounds import InvalidParameter
 from maxinfo_bounds.cli import main
 from maxinfo_bounds.planning import (
+    Description,
+    Gaussian,
+    GenericDP,
+    Laplace,
+    MutualInformation,
+    NoValidRoute,
     PlanError,
-    Step,
+    ReportNoisyMax,
+    SparseVector,
     Study,
     load_study,
     parse_study,
@@ -98,10 +107,60 @@ def test_select_one_of_1000_against_hand(capsys):
 
 
 def test_refused_example():
-    assert_one_line_error("maxinfo_bounds.cli", ["plan", str(EX / "refused_description_then_approx_dp.toml")],
-                          "RRST §4")
-    with pytest.raises(PlanError, match=r"steps\[1\] is approximate DP.*follows steps\[0\] \(description\)"):
-        plan(load_study(EX / "refused_description_then_approx_dp.toml"))
+    """Reuse is refused (RRST §4: approximate DP after a description), but the data are i.i.d.,
+    so sample splitting is valid: the plan recommends it and says why reuse is refused (exit 0)."""
+    path = str(EX / "refused_description_then_approx_dp.toml")
+    proc = subprocess.run([sys.executable, "-m", "maxinfo_bounds.cli", "plan", path],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert "recommended: sample splitting (test on 0.5 of the records)" in proc.stdout
+    assert "test at p <= 0.05 on 50000 records" in proc.stdout
+    assert "adaptive reuse: no valid route:" in proc.stdout and "RRST §4" in proc.stdout
+    with pytest.raises(NoValidRoute, match=r"steps\[1\] is approximate DP.*follows steps\[0\] \(description\)"):
+        plan(load_study(path))
+
+
+NOT_IID_APPROX_DP = """
+[study]
+name = "approximate DP on clustered data"
+[data]
+n = 10000
+iid = false
+[[steps]]
+type = "gaussian"
+sensitivity = 1e-4
+sigma = 0.01
+delta = 1e-9
+times = 10
+[test]
+alpha = 0.05
+"""
+
+
+@pytest.mark.parametrize("power", ["", "[power]\ntest = 'z'\neffect_size = 0.1\n"])
+def test_no_valid_route_is_a_result(tmp_path, power):
+    """Approximate DP on data not known to be i.i.d.: no route is valid (RRST §4; splitting
+    needs independent halves). The planner returns a result that says so, route by route; the
+    CLI prints the report, one line on stderr, and exits 2; --json has the same schema."""
+    f = tmp_path / "s.toml"
+    f.write_text(NOT_IID_APPROX_DP + power)
+    pp = plan_power(load_study(f))
+    assert pp.recommended is None
+    assert "not i.i.d" in pp.no_valid_route and "sample splitting: not valid" in pp.no_valid_route
+    assert all(not r.valid for r in pp.rows)
+    proc = subprocess.run([sys.executable, "-m", "maxinfo_bounds.cli", "plan", str(f)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "no valid analysis" in proc.stdout and "Traceback" not in proc.stderr
+    (line,) = proc.stderr.strip().splitlines()
+    assert "no valid route" in line and "not i.i.d" in line
+    proc = subprocess.run([sys.executable, "-m", "maxinfo_bounds.cli", "plan", str(f), "--json"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    d = json.loads(proc.stdout)
+    assert d["recommended"] is None and "not i.i.d" in d["no_valid_route"]
+    assert [r["valid"] for r in d["routes"]] == [False, False]
+    assert isinstance(d["usable_if"], list) and d["vacuous"].startswith("no valid route")
 
 
 def _study(*steps, iid=True, n=100_000, alpha=0.05):
@@ -110,42 +169,42 @@ def _study(*steps, iid=True, n=100_000, alpha=0.05):
 
 def test_routing_merges_and_reroutes():
     # pure DP then approximate DP, i.i.d.: one DP stage (valid, RRST 3.1 as the first stage)
-    s = _study(Step("dp", {"eps": 0.01}), Step("dp", {"eps": 0.01, "delta": 1e-30}), n=1000)
+    s = _study(GenericDP(eps=0.01), GenericDP(eps=0.01, delta=1e-30), n=1000)
     r = plan(s)
     assert "RRST-3.1" in {t for c in r.chain for t in c.theorems} and r.gamma > 0
     # same without i.i.d. data: refused with the reason
     with pytest.raises(PlanError, match="not i.i.d"):
-        plan(_study(Step("dp", {"eps": 0.01}), Step("dp", {"eps": 0.01, "delta": 1e-30}),
+        plan(_study(GenericDP(eps=0.01), GenericDP(eps=0.01, delta=1e-30),
                     n=1000, iid=False))
     # approximate DP first, then a description: valid (3.1 first, then DFHPRR 6)
-    r = plan(_study(Step("dp", {"eps": 0.01, "delta": 1e-30}), Step("description", {"range_size": 4}), n=1000))
+    r = plan(_study(GenericDP(eps=0.01, delta=1e-30), Description(range_size=4), n=1000))
     ids = [t for c in r.chain for t in c.theorems]
     assert ids.index("RRST-3.1") < ids.index("DFHPRR-6")
     # a description then pure DP: the DP stage is not first, so RRST 1.4a (any data), not 1.4b
-    r = plan(_study(Step("description", {"range_size": 4}), Step("dp", {"eps": 1e-6})))
+    r = plan(_study(Description(range_size=4), GenericDP(eps=1e-6)))
     ids = {t for c in r.chain for t in c.theorems}
     assert "RRST-1.4a" in ids and "RRST-1.4b" not in ids
     # consecutive descriptions merge: range 10 * 10^2 = 1000, the same as one 1000-way choice
-    r2 = plan(_study(Step("description", {"range_size": 10}), Step("description", {"range_size": 10}, times=2)))
-    r1 = plan(_study(Step("description", {"range_size": 1000})))
+    r2 = plan(_study(Description(range_size=10), Description(range_size=10, times=2)))
+    r1 = plan(_study(Description(range_size=1000)))
     assert r2.gamma == r1.gamma
 
 
 def test_mutual_information_route():
-    s = _study(Step("mutual_information", {"mi_bits": 0.001}), alpha=0.05)
+    s = _study(MutualInformation(mi_bits=0.001), alpha=0.05)
     r = plan(s)
     mi = mi_pvalue_correction(0.05, 0.001)
     assert r.gamma >= mi and max(g for _, g, _ in r.candidates if g is not None) == r.gamma
     # two MI steps: the chain rule adds them
-    r2 = plan(_study(Step("mutual_information", {"mi_bits": 0.001}, times=2)))
+    r2 = plan(_study(MutualInformation(mi_bits=0.001, times=2)))
     cand = dict((n, g) for n, g, _ in r2.candidates)
     assert cand["mutual information"] == mi_pvalue_correction(0.05, 0.002)
 
 
 def test_plan_never_exceeds_alpha_and_sample_split_row():
-    r = plan(_study(Step("laplace", {"sensitivity": 1e-5, "eps": 1e-4}, times=10)))
+    r = plan(_study(Laplace(sensitivity=1e-5, eps=1e-4, times=10)))
     assert 0 <= r.gamma < 0.05
-    rows = {c.kind: c for c in plan_power(_study(Step("laplace", {"sensitivity": 1e-5, "eps": 1e-4},
+    rows = {c.kind: c for c in plan_power(_study(Laplace(sensitivity=1e-5, eps=1e-4,
                                                        times=10))).rows}
     assert rows["split"].test_records == 50000 and "50000 fresh ones" in rows["split"].note
     assert not rows["naive"].valid
@@ -192,7 +251,7 @@ def test_parallel_sweep_gives_the_serial_rows():
     process gives, in order (gamma = alpha^2/(4|Y|) of a description step, by hand)."""
     from maxinfo_bounds.planning.explore import PARALLEL_MIN_POINTS
 
-    s = Study(n=1000, iid=False, alpha=0.05, steps=(Step("description", {"range_size": 10}),))
+    s = Study(n=1000, iid=False, alpha=0.05, steps=(Description(range_size=10),))
     values = [float(v) for v in range(10, PARALLEL_MIN_POINTS + 11)]
     par = sweep(s, "range_size", values, workers=2)
     assert par == sweep(s, "range_size", values, workers=1)
@@ -203,7 +262,7 @@ def test_parallel_sweep_gives_the_serial_rows():
 
 @pytest.mark.parametrize("workers", [0, -1, 1.5, True, "2"])
 def test_sweep_workers_refused_by_name(workers):
-    s = Study(n=1000, iid=False, alpha=0.05, steps=(Step("description", {"range_size": 10}),))
+    s = Study(n=1000, iid=False, alpha=0.05, steps=(Description(range_size=10),))
     with pytest.raises(InvalidParameter, match="workers"):
         sweep(s, "range_size", [10.0, 20.0], workers=workers)
 
@@ -269,11 +328,11 @@ def test_every_cited_id_is_in_the_catalog():
 
     ids = {e.id for e in entries()} | {"given", "entropy"}
     studies = [load_study(p) for p in EX.glob("*.toml") if not p.name.startswith("refused")]
-    studies.append(_study(Step("description", {"range_size": 4}), Step("dp", {"eps": 1e-6}),
-                          Step("mutual_information", {"mi_bits": 0.01})))
-    studies.append(_study(Step("report_noisy_max", {"sensitivity": 1.0, "scale": 1e4}),
-                          Step("gaussian", {"sensitivity": 1e-5, "sigma": 1e-3, "delta": 1e-30}),
-                          Step("sparse_vector", {"c": 2, "eps": 1e-4}), n=1000))
+    studies.append(_study(Description(range_size=4), GenericDP(eps=1e-6),
+                          MutualInformation(mi_bits=0.01)))
+    studies.append(_study(ReportNoisyMax(sensitivity=1.0, scale=1e4),
+                          Gaussian(sensitivity=1e-5, sigma=1e-3, delta=1e-30),
+                          SparseVector(c=2, eps=1e-4), n=1000))
     for s in studies:
         for link in plan(s).chain:
             assert set(link.theorems) <= ids, link
@@ -281,7 +340,7 @@ def test_every_cited_id_is_in_the_catalog():
 
 def test_huge_description_refused_before_allocating():
     with pytest.raises(PlanError, match="more than 100000 bits"):
-        plan(_study(Step("description", {"range_size": 1000}, times=10**9)))
+        plan(_study(Description(range_size=1000, times=10**9)))
 
 
 def test_thm31_beta_floor_used_to_skip_routes_holds_on_a_grid():
@@ -318,3 +377,90 @@ def test_route_skipped_by_the_delta_floor_says_why(capsys):
     assert ("DP first stage at delta=1e-12 (RRST-3.1): unavailable (delta too large for "
             "n = 1000000: RRST Thm 3.1's beta >= 2 n sqrt(delta) = 2 >= alpha)"
             in capsys.readouterr().out)
+
+
+# --- the typed planning model (issue 40) -----------------------------------------------------
+
+def test_solve_with_a_power_table_reports_the_power_there(capsys):
+    """--solve on a study with [power] keeps the table: the power of the test at the threshold
+    reached, on the solved n (it was silently dropped)."""
+    from maxinfo_bounds.planning import power_at
+
+    path = EX / "power_reuse_beats_splitting.toml"
+    assert main(["plan", str(path), "--solve", "n", "--target-gamma", "1e-3", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    study = load_study(path)
+    assert d["direction"] == "largest" and d["gamma_at_value"] >= 1e-3
+    assert d["power_at_value"] == power_at(study.power, d["gamma_at_value"], d["value"])
+    assert "on 2368553 records" in d["power_note"] or str(d["value"]) in d["power_note"]
+
+
+def test_thresholdout_holdout_n_follows_a_sweep_over_n(tmp_path):
+    """A Thresholdout step whose holdout_n is the study's n follows n in a sweep (every row
+    failed with a mismatch the sweep itself created); its rows equal those of the same study
+    written without holdout_n."""
+    text = (EX / "thresholdout_model_search.toml").read_text()
+    with_n = tmp_path / "with.toml"
+    with_n.write_text(text.replace('label = "model search', 'holdout_n = 1000000\nlabel = "model search'))
+    a = sweep(load_study(with_n), "n", [1000, 10**5, 10**7])
+    b = sweep(load_study(EX / "thresholdout_model_search.toml"), "n", [1000, 10**5, 10**7])
+    assert [p.gamma for p in a] == [p.gamma for p in b]
+    assert all(p.gamma is not None for p in a)
+
+
+def test_a_step_reuse_cannot_evaluate_leaves_the_other_routes(tmp_path):
+    """sigma = 1e-300 on a Gaussian step (an OverflowError inside mpmath's normal tail): reuse is
+    refused naming sigma; sample splitting (i.i.d. data) is still planned, exit 0."""
+    f = tmp_path / "g.toml"
+    f.write_text("[data]\nn = 1000\niid = true\n[[steps]]\ntype = 'gaussian'\nsensitivity = 1.0\n"
+                 "sigma = 1e-300\ndelta = 1e-6\n[test]\nalpha = 0.05\n")
+    pp = plan_power(load_study(f))
+    assert pp.recommended is not None and pp.recommended.name.startswith("sample splitting")
+    assert "sigma=1e-300 is invalid" in pp.reuse_refusal
+
+
+def test_python_study_and_study_file_are_one_model():
+    """A Study built in Python and the same study read from a file plan identically (one
+    validator, one model); the file only adds labels."""
+    doc = {"data": {"n": 10_000, "iid": True}, "test": {"alpha": 0.05},
+           "steps": [{"type": "laplace", "sensitivity": 1e-4, "scale": 0.5, "times": 20},
+                     {"type": "gaussian", "sensitivity": 1e-4, "sigma": 0.01, "delta": 1e-20},
+                     {"type": "description", "range_size": 20}]}
+    from_file = parse_study(doc, "s.toml")
+    built = Study(n=10_000, iid=True, alpha=0.05, name="s", source="s.toml",
+                  steps=(Laplace.from_scale(1e-4, 0.5, times=20),
+                         Gaussian.from_sigma(1e-4, 0.01, 1e-20), Description(range_size=20)))
+    assert [type(s) for s in from_file.steps] == [type(s) for s in built.steps]
+    assert [s.params for s in from_file.steps] == [s.params for s in built.steps]
+    a, b = plan(from_file), plan(built)
+    assert (a.gamma, a.k, a.beta, a.route) == (b.gamma, b.k, b.beta, b.route)
+
+
+_STEPS = [GenericDP(eps=0.01), GenericDP(eps=0.005, delta=1e-14), Laplace(sensitivity=1e-3, eps=0.02),
+          Gaussian(sensitivity=1e-4, sigma=0.01, delta=1e-9), Description(range_size=20),
+          MutualInformation(mi_bits=0.5), ReportNoisyMax(eps=0.01), SparseVector(c=2, eps=0.05)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_no_study_ends_in_a_traceback(seed):
+    """Random studies (every step family, i.i.d. or not, with and without a declared family
+    and a z-test power table): plan_power always returns a plan; where nothing is valid it says
+    so (recommended None, each route's reason), never an exception."""
+    import numpy as np
+
+    from maxinfo_bounds.planning import PowerSpec
+
+    rng = np.random.default_rng(seed)
+    for _ in range(4):
+        steps = tuple(_STEPS[int(i)].with_value("times", int(rng.choice([1, 5, 50])))
+                      for i in rng.integers(0, len(_STEPS), int(rng.integers(1, 4))))
+        study = Study(n=int(rng.choice([300, 10_000, 10**6])), iid=bool(rng.integers(2)),
+                      alpha=0.05, steps=steps,
+                      family_size=int(rng.choice([10, 1000])) if rng.random() < 0.3 else None,
+                      power=PowerSpec("z", 0.2) if rng.random() < 0.3 else None)
+        pp = plan_power(study)
+        valid = [r for r in pp.rows if r.valid]
+        assert (pp.recommended is None) == (not valid)
+        if pp.recommended is None:
+            assert pp.no_valid_route.startswith("no valid route")
+            assert not study.iid and study.family_size is None

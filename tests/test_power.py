@@ -19,10 +19,15 @@ from scipy import stats
 
 from maxinfo_bounds.cli import main
 from maxinfo_bounds.planning import (
+    Description,
+    Gaussian,
+    GenericDP,
+    Laplace,
+    MutualInformation,
     PlanError,
     PowerSpec,
-    Step,
     Study,
+    Thresholdout,
     load_study,
     parse_study,
     plan,
@@ -37,7 +42,7 @@ EX = Path(__file__).resolve().parents[1] / "examples"
 
 
 def _study(spec, *steps, n=1000, iid=True, alpha=0.05, family_size=None):
-    steps = steps or (Step("description", {"range_size": 1}),)
+    steps = steps or (Description(range_size=1),)
     return Study(n=n, iid=iid, alpha=alpha, steps=tuple(steps), power=spec,
                  family_size=family_size)
 
@@ -248,7 +253,7 @@ def test_required_n_for_a_dp_route_is_the_smallest_on_a_brute_force_grid():
     more records raise the statistic and lower the threshold at once. The search's answer is
     checked against every n below it (brute force)."""
     spec = PowerSpec("z", 0.5, "larger")
-    s = _study(spec, Step("dp", {"eps": 0.3}), n=100)
+    s = _study(spec, GenericDP(eps=0.3), n=100)
     pp = plan_power(s)
     row = next(r for r in pp.rows if r.kind == "reuse")
     nstar = row.required_n
@@ -262,11 +267,11 @@ def test_required_n_for_a_dp_route_is_the_smallest_on_a_brute_force_grid():
 def test_required_n_none_when_no_n_reaches_the_target():
     # eps = 0.5 per run: gamma(n) ~ alpha e^{-eps n} falls faster than the z statistic grows
     spec = PowerSpec("z", 0.05, "larger")
-    pp = plan_power(_study(spec, Step("dp", {"eps": 0.5}), n=1000, iid=False))
+    pp = plan_power(_study(spec, GenericDP(eps=0.5), n=1000, iid=False))
     row = next(r for r in pp.rows if r.kind == "reuse")
     assert row.required_n is None and "no n <=" in row.required_n_note
     grid = [int(x) for x in np.unique(np.geomspace(1, 10**7, 200).round())]
-    assert max(power_at(spec, plan(_study(spec, Step("dp", {"eps": 0.5}), n=m, iid=False)).gamma, m)
+    assert max(power_at(spec, plan(_study(spec, GenericDP(eps=0.5), n=m, iid=False)).gamma, m)
                for m in grid) < 0.8
 
 
@@ -305,7 +310,7 @@ def test_laplace_example_with_power_compares_reuse_and_splitting():
 @given(eps=st.floats(1e-5, 0.05), d=st.floats(0.003, 0.3), n=st.integers(100, 10**6),
        iid=st.booleans(), fam=st.one_of(st.none(), st.integers(2, 10**4)))
 def test_recommendation_is_valid_and_most_powerful(eps, d, n, iid, fam):
-    s = _study(PowerSpec("z", d), Step("dp", {"eps": eps}), n=n, iid=iid, family_size=fam)
+    s = _study(PowerSpec("z", d), GenericDP(eps=eps), n=n, iid=iid, family_size=fam)
     pp = plan_power(s)
     assert pp.recommended.valid
     for r in pp.rows:
@@ -408,8 +413,8 @@ def test_issue_examples_monotone_in_eps_and_sigma():
     assert gs[0] > 5e-3                    # was 0.0: Thm 3.1 at eps' > eps reaches it
     assert all(_le(b, a) for a, b in zip(gs, gs[1:]))
     # more Gaussian noise is a stronger guarantee: never a worse plan
-    g2 = _gamma(Step("gaussian", {"sensitivity": 1e-5, "sigma": 2.0, "delta": 5e-19}))
-    g10 = _gamma(Step("gaussian", {"sensitivity": 1e-5, "sigma": 10.0, "delta": 5e-19}))
+    g2 = _gamma(Gaussian(sensitivity=1e-5, sigma=2.0, delta=5e-19))
+    g10 = _gamma(Gaussian(sensitivity=1e-5, sigma=10.0, delta=5e-19))
     assert g10 > 0 and _le(g2, g10)
 
 
@@ -421,7 +426,7 @@ def test_mi_route_uses_the_exact_curve():
     from maxinfo_bounds.theorems.mutual_info import mi_to_approx_max_information
     from maxinfo_bounds.theorems.pvalues import pvalue_correction
 
-    g = _gamma(Step("mutual_information", {"mi_bits": 0.2}), Step("description", {"range_size": 4}),
+    g = _gamma(MutualInformation(mi_bits=0.2), Description(range_size=4),
                iid=False, n=1000)
     best = 0.0
     for k in np.linspace(3, 20, 35):
@@ -436,18 +441,18 @@ def test_mi_route_uses_the_exact_curve():
 @given(e1=st.floats(1e-5, 0.3), e2=st.floats(1e-5, 0.3), d=st.sampled_from([1e-30, 1e-20, 1e-15]))
 def test_gamma_non_increasing_in_eps_approx_dp(e1, e2, d):
     lo, hi = sorted((e1, e2))
-    assert _le(_gamma(Step("dp", {"eps": hi, "delta": d})), _gamma(Step("dp", {"eps": lo, "delta": d})))
+    assert _le(_gamma(GenericDP(eps=hi, delta=d)), _gamma(GenericDP(eps=lo, delta=d)))
 
 
 @settings(max_examples=8, deadline=None)
 @given(d1=st.floats(1e-30, 1e-12), d2=st.floats(1e-30, 1e-12), e=st.floats(1e-4, 0.1))
 def test_gamma_non_increasing_in_delta(d1, d2, e):
     lo, hi = sorted((d1, d2))
-    assert _le(_gamma(Step("dp", {"eps": e, "delta": hi}), n=10_000),
-               _gamma(Step("dp", {"eps": e, "delta": lo}), n=10_000))
+    assert _le(_gamma(GenericDP(eps=e, delta=hi), n=10_000),
+               _gamma(GenericDP(eps=e, delta=lo), n=10_000))
     # delta = 0 (pure DP) is the strongest of all
-    assert _le(_gamma(Step("dp", {"eps": e, "delta": lo}), n=10_000),
-               _gamma(Step("dp", {"eps": e}), n=10_000))
+    assert _le(_gamma(GenericDP(eps=e, delta=lo), n=10_000),
+               _gamma(GenericDP(eps=e), n=10_000))
 
 
 @settings(max_examples=10, deadline=None)
@@ -455,24 +460,24 @@ def test_gamma_non_increasing_in_delta(d1, d2, e):
        iid=st.booleans())
 def test_gamma_non_increasing_in_times(t1, t2, e, iid):
     lo, hi = sorted((t1, t2))
-    assert _le(_gamma(Step("laplace", {"sensitivity": 1.0, "eps": e}, times=hi), iid=iid),
-               _gamma(Step("laplace", {"sensitivity": 1.0, "eps": e}, times=lo), iid=iid))
+    assert _le(_gamma(Laplace(sensitivity=1.0, eps=e, times=hi), iid=iid),
+               _gamma(Laplace(sensitivity=1.0, eps=e, times=lo), iid=iid))
 
 
 @settings(max_examples=10, deadline=None)
 @given(r1=st.integers(1, 10**6), r2=st.integers(1, 10**6), m=st.floats(0.0, 2.0))
 def test_gamma_non_increasing_in_range_size(r1, r2, m):
     lo, hi = sorted((r1, r2))
-    pre = (Step("mutual_information", {"mi_bits": m}),) if m > 0 else ()
-    assert _le(_gamma(*pre, Step("description", {"range_size": hi}), iid=False),
-               _gamma(*pre, Step("description", {"range_size": lo}), iid=False))
+    pre = (MutualInformation(mi_bits=m),) if m > 0 else ()
+    assert _le(_gamma(*pre, Description(range_size=hi), iid=False),
+               _gamma(*pre, Description(range_size=lo), iid=False))
 
 
 @settings(max_examples=8, deadline=None)
 @given(s1=st.floats(0.5, 50.0), s2=st.floats(0.5, 50.0))
 def test_gamma_non_decreasing_in_gaussian_sigma(s1, s2):
     lo, hi = sorted((s1, s2))
-    step = lambda s: Step("gaussian", {"sensitivity": 1e-5, "sigma": s, "delta": 1e-20}, times=3)  # noqa: E731
+    step = lambda s: Gaussian(sensitivity=1e-5, sigma=s, delta=1e-20, times=3)  # noqa: E731
     assert _le(_gamma(step(lo)), _gamma(step(hi)))
 
 
@@ -482,6 +487,6 @@ def test_gamma_non_decreasing_in_gaussian_sigma(s1, s2):
 def test_thresholdout_monotone_in_budget_and_n(b1, b2, n1, n2):
     blo, bhi = sorted((b1, b2))
     nlo, nhi = sorted((n1, n2))
-    th = lambda b: Step("thresholdout", {"budget": b, "sigma": 0.01})  # noqa: E731
+    th = lambda b: Thresholdout(budget=b, sigma=0.01)  # noqa: E731
     assert _le(_gamma(th(bhi), n=nlo), _gamma(th(blo), n=nlo))
     assert _le(_gamma(th(blo), n=nlo), _gamma(th(blo), n=nhi))   # eps = 2B/(sigma n) shrinks

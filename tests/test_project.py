@@ -134,3 +134,22 @@ def test_benchmark_report_keeps_tables_and_fences_the_rest():
     # every benchmark script is in the report
     listed = {name for name, _, _ in SCRIPTS}
     assert listed == {p.name for p in (ROOT / "benchmarks").glob("bench_*.py")}
+
+
+def test_planning_compares_no_kinds_as_strings():
+    """Step types, stages, routes, curve families and test kinds are classes and enums in the
+    planning wing: no comparison of a kind with a string literal is left outside the study-file
+    mapping (steps.py and study.py read the file's strings)."""
+    pattern = re.compile(r"""(\.(kind|type|type_name|test|alternative|family)|\bkind|\bfamily)\s*"""
+                         r"""(==|!=|\bin\b|\bnot in\b)\s*[\(\[\{]?\s*["']""")
+    found = []
+    for path in sorted((ROOT / "maxinfo_bounds" / "planning").glob("*.py")):
+        if path.name in ("steps.py", "study.py"):
+            continue
+        for i, line in enumerate(path.read_text().splitlines(), 1):
+            if pattern.search(line):
+                found.append(f"{path.name}:{i}: {line.strip()}")
+    assert not found, "\n".join(found)
+    # the check can fail: the pre-typed form of a line it replaced is caught
+    assert pattern.search('        if row.kind == "split":')
+    assert pattern.search('    if spec.test in ("z", "t"):')

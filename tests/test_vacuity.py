@@ -37,7 +37,7 @@ def test_bound_pvalue_vacuous_with_nearest(capsys):
                  "--json"]) == 0
     res = json.loads(capsys.readouterr().out)
     assert res["gamma"] == 0.0 and res["vacuous"].startswith("gamma = 0")
-    assert res["non_vacuous_if"] == ["alpha >= 0.061", "beta <= 0.049"]
+    assert res["usable_if"] == ["alpha >= 0.061", "beta <= 0.049"]
 
 
 def test_bound_not_vacuous_has_no_note(capsys):
@@ -79,11 +79,23 @@ def test_plan_laplace_not_iid_vacuous_with_fixes(capsys, tmp_path):
 
 def test_plan_refusal_says_what_would_help(tmp_path, capsys):
     # 50 runs of (0.05, 1e-8)-DP on 2e5 i.i.d. records: composed eps >= 2.5 > 1/2 (RRST Thm
-    # 3.1's regime) and delta far above eps/n^2; no single change is enough
+    # 3.1's regime) and delta far above eps/n^2; no single change is enough. The data are
+    # i.i.d., so sample splitting is valid and recommended; reuse's refusal is reported with it
     p = tmp_path / "s.toml"
     p.write_text("[data]\nn = 200000\niid = true\n[[steps]]\ntype = 'dp'\neps = 0.05\n"
                  "delta = 1e-8\ntimes = 50\n[test]\nalpha = 0.05\n")
+    assert main(["plan", str(p)]) == 0
+    out = capsys.readouterr().out
+    assert "recommended: sample splitting" in out
+    reuse = out[out.index("adaptive reuse: no valid route"):]
+    assert "needs eps <= 1/2" in reuse and "no single change" in reuse
+    assert main(["plan", str(p), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["usable_if"] == [] and "needs eps <= 1/2" in d["vacuous"]
+    # not i.i.d.: nothing is valid: the report, one line on stderr, exit 2
+    p.write_text(p.read_text().replace("iid = true", "iid = false"))
     assert main(["plan", str(p)]) == 2
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1
-    assert "needs eps <= 1/2" in err and "no single change" in err
+    cap = capsys.readouterr()
+    assert "no valid analysis" in cap.out
+    (line,) = cap.err.strip().splitlines()
+    assert "no valid route" in line and "not i.i.d" in line

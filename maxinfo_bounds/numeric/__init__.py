@@ -25,6 +25,9 @@ from __future__ import annotations
 # ``__all__`` lists the public names
 from .errors import InvalidParameter, MaxinfoError, MissingParameter, RegimeError
 from .exactlog import ExactLog
+from .files import PLOT_SUFFIXES as PLOT_SUFFIXES
+from .files import check_output_file as check_output_file
+from .files import save_figure as save_figure
 from .rounding import (
     DD_EXP_MARGIN as DD_EXP_MARGIN,
 )

@@ -3,9 +3,9 @@
 A parameter is ``n``, ``alpha``, or a step field (``steps[i].field`` or a bare field name: the
 first step that has it; ``times`` is the first step's).
 
->>> from maxinfo_bounds.planning import Step, Study
->>> s = Study(n=1000, iid=False, alpha=0.05, steps=(Step("description", {"range_size": 10}),))
->>> [round(g, 8) for _, g, _ in sweep(s, "range_size", [10, 100])]   # alpha^2 / (4 |Y|)
+>>> from maxinfo_bounds.planning import Description, Study
+>>> s = Study(n=1000, iid=False, alpha=0.05, steps=(Description(range_size=10),))
+>>> [round(p.gamma, 8) for p in sweep(s, "range_size", [10, 100])]   # alpha^2 / (4 |Y|)
 [6.25e-05, 6.25e-06]
 """
 
@@ -14,16 +14,30 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 from ..numeric import MaxinfoError, local_workers
 from ..search import boundary
 from ..theorems.solvers import TARGET_GAMMA
+from .errors import PlanError
+from .recommend import study_at_n
 from .routes import PlanResult, plan
-from .study import MAX_N, MAX_TIMES, PlanError, Study, check_alpha, check_n, step_with
+from .steps import MAX_TIMES, STEP_CLASSES
+from .study import MAX_N, Study, check_alpha, check_n, where
 
-__all__ = ["sweep", "solve", "with_param", "fixes", "INT_PARAMS", "PARALLEL_MIN_POINTS"]
+__all__ = ["sweep", "solve", "with_param", "fixes", "SweepPoint", "INT_PARAMS", "PARALLEL_MIN_POINTS"]
 
-INT_PARAMS = {"times", "n", "range_size", "c", "budget", "family_size", "holdout_n"}
+#: the integer-valued parameters (read off the step classes' declared domains)
+INT_PARAMS = frozenset({"n", "family_size"}.union(*(c.integer_keys() for c in STEP_CLASSES.values())))
+
+
+class SweepPoint(NamedTuple):
+    """One point of a sweep: the value, γ there (None where no route is valid) and the route
+    (or the reason none is valid)."""
+
+    value: float
+    gamma: float | None
+    route: str
 
 
 def _as_number(param: str, value: float | int | str, integer: bool) -> float | int:
@@ -45,10 +59,14 @@ def with_param(study: Study, param: str, value: float | int | str) -> Study:
     bare field name: the first step that has it; ``times`` is the first step's). The value is
     validated exactly as in a study file (:class:`PlanError` naming the key otherwise)."""
     integer = param.split(".")[-1] in INT_PARAMS
-    if param == "n":
-        return replace(study, n=check_n(study.source, _as_number(param, value, True)))
-    if param == "alpha":
-        return replace(study, alpha=check_alpha(study.source, _as_number(param, value, False)))
+    try:
+        if param == "n":   # a Thresholdout step's holdout_n, when it was the study's n, follows
+            return study_at_n(study, check_n(_as_number(param, value, True)))
+        if param == "alpha":
+            return replace(study, alpha=check_alpha(_as_number(param, value, False)))
+    except PlanError as exc:
+        raise PlanError(where(study.source, "data.n" if param == "n" else "test.alpha"),
+                        exc.allowed) from None
     idx: int | None = None
     fld = param
     if param.startswith("steps["):
@@ -69,11 +87,16 @@ def with_param(study: Study, param: str, value: float | int | str) -> Study:
                         "a field of a step")
     st = study.steps[idx]
     if fld != "times" and fld not in st.params:
-        raise PlanError("--param", f"steps[{idx}] ({st.type}) has no field {fld!r}")
-    new = step_with(study.source, idx, st, fld, _as_number(param, value, integer))
-    steps = list(study.steps)
-    steps[idx] = new
-    return replace(study, steps=tuple(steps))
+        raise PlanError("--param", f"steps[{idx}] ({st.type_name}) has no field {fld!r}")
+    try:
+        new = st.with_value(fld, _as_number(param, value, integer))
+        steps = list(study.steps)
+        steps[idx] = new
+        return replace(study, steps=tuple(steps))
+    except PlanError as exc:
+        key = f"steps[{idx}]" if exc.name == "step" else (
+            f"steps[{idx}].{exc.name}" if not exc.name.startswith("steps[") else exc.name)
+        raise PlanError(where(study.source, key), exc.allowed) from None
 
 
 #: the smallest sweep spread over several processes: below it, starting them (about 0.3 s of
@@ -82,7 +105,7 @@ PARALLEL_MIN_POINTS = 256
 
 
 def sweep(study: Study, param: str, values: Sequence[float], *,
-          workers: int | None = 1) -> list[tuple[float, float | None, str]]:
+          workers: int | None = 1) -> list[SweepPoint]:
     """γ(α) at each value of ``param`` (None where the plan has no valid route, with the reason).
 
     ``workers``: processes to spread the points over (``None``: one per CPU). The points are
@@ -105,15 +128,14 @@ def sweep(study: Study, param: str, values: Sequence[float], *,
     return [row for part in parts for row in part]
 
 
-def _sweep_points(study: Study, param: str,
-                  values: Sequence[float]) -> list[tuple[float, float | None, str]]:
-    out: list[tuple[float, float | None, str]] = []
+def _sweep_points(study: Study, param: str, values: Sequence[float]) -> list[SweepPoint]:
+    out: list[SweepPoint] = []
     for v in values:
         try:
             r = plan(with_param(study, param, v))
-            out.append((float(v), r.gamma, r.route))
+            out.append(SweepPoint(float(v), r.gamma, r.route))
         except PlanError as exc:
-            out.append((float(v), None, str(exc)))
+            out.append(SweepPoint(float(v), None, str(exc)))
     return out
 
 

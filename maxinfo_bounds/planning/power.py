@@ -40,25 +40,30 @@ import math
 from functools import cache
 from typing import Any
 
-from .study import PowerSpec
+import numpy as np
+
+from ..domain import Real
+from .errors import PlanError
+from .steps import check_real
+from .study import Alternative, FinalTest, PowerSpec
 
 __all__ = ["power_at", "power_upper", "min_records", "method_of", "describe"]
 
 
 def min_records(spec: PowerSpec) -> int:
     """The fewest records the test is defined on (t: 2; t2: 4, two per group; else 1)."""
-    return {"t": 2, "t2": 4}.get(spec.test, 1)
+    return {FinalTest.T: 2, FinalTest.T2: 4}.get(spec.test, 1)
 
 
 def method_of(spec: PowerSpec) -> str:
     """How the power of ``spec``'s test is computed, in words (for reports)."""
     return {
-        "z": "exact normal power of the z-test (statsmodels NormalIndPower, one sample)",
-        "t": "exact noncentral-t power of the one-sample t-test (scipy.stats.nct, as "
+        FinalTest.Z: "exact normal power of the z-test (statsmodels NormalIndPower, one sample)",
+        FinalTest.T: "exact noncentral-t power of the one-sample t-test (scipy.stats.nct, as "
              "statsmodels TTestPower)",
-        "t2": "exact noncentral-t power of the two-sample t-test, two equal groups "
+        FinalTest.T2: "exact noncentral-t power of the two-sample t-test, two equal groups "
               "(scipy.stats.nct, as statsmodels TTestIndPower)",
-        "proportion": "exact binomial test and exact binomial power (scipy.stats.binom); "
+        FinalTest.PROPORTION: "exact binomial test and exact binomial power (scipy.stats.binom); "
                       "two-sided: equal tails",
     }[spec.test]
 
@@ -78,7 +83,7 @@ def _clip(p: float) -> float:
     return min(max(v, 0.0), 1.0)
 
 
-def _nct_power(df: float, nc: float, gamma: float, alt: str) -> float:
+def _nct_power(df: float, nc: float, gamma: float, alt: Alternative) -> float:
     """The t-test's exact power: noncentral t tails beyond the central-t critical values.
 
     scipy's noncentral t returns NaN for a few far tails at large df (probabilities far below
@@ -94,9 +99,9 @@ def _nct_power(df: float, nc: float, gamma: float, alt: str) -> float:
         v = float(nct.cdf(c, df, nc))
         return v if v == v else float(norm.cdf(c - nc))
 
-    if alt == "larger":
+    if alt is Alternative.LARGER:
         return upper(float(t.isf(gamma, df)))
-    if alt == "smaller":
+    if alt is Alternative.SMALLER:
         return lower(-float(t.isf(gamma, df)))
     c = float(t.isf(gamma / 2, df))
     return upper(c) + lower(-c)
@@ -136,32 +141,45 @@ def _binom_power(spec: PowerSpec, gamma: float, upper: tuple[int, int],
 
     assert spec.p0 is not None
     p0, p1 = spec.p0, spec.p1
-    lv = gamma / 2 if spec.alternative == "two-sided" else gamma
+    lv = gamma / 2 if spec.alternative is Alternative.TWO_SIDED else gamma
     out = 0.0
-    if spec.alternative in ("two-sided", "larger"):
+    if spec.alternative is not Alternative.SMALLER:
         n_crit, n_dist = upper
         c = _binom_crit_upper(n_crit, p0, lv)
         out += float(binom.sf(c - 1, n_dist, p1)) if c <= n_dist else 0.0
-    if spec.alternative in ("two-sided", "smaller"):
+    if spec.alternative is not Alternative.LARGER:
         n_crit, n_dist = lower
         c = _binom_crit_lower(n_crit, p0, lv)
         out += float(binom.cdf(c, n_dist, p1)) if c >= 0 else 0.0
     return _clip(out)
 
 
+_LEVEL = Real(0, 1)
+
+
+def _checked(spec: object, gamma: object, n: object) -> tuple[PowerSpec, float, int]:
+    if not isinstance(spec, PowerSpec):
+        raise PlanError("spec", f"must be a PowerSpec, got {type(spec).__name__}")
+    g = check_real("gamma", gamma, _LEVEL)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise PlanError("n", f"{n!r} is invalid: must be an integer >= 0 (records)")
+    return spec, g, int(n)
+
+
 def power_at(spec: PowerSpec, gamma: float, n: int) -> float:
-    """The power of the test at level ``gamma`` on ``n`` records (0 where γ = 0 or n is too
-    small for the test)."""
+    """The power of the test at level ``gamma`` (in [0, 1]) on ``n`` records (an integer >= 0;
+    the power is 0 where γ = 0 or n is too small for the test)."""
+    spec, gamma, n = _checked(spec, gamma, n)
     if not gamma > 0 or n < min_records(spec):
         return 0.0
-    g = min(gamma, 1.0)
-    if spec.test == "proportion":
+    g = gamma
+    if spec.test is FinalTest.PROPORTION:
         return _binom_power(spec, g, (n, n), (n, n))
     d, alt = spec.effect_size, spec.alternative
-    if spec.test == "z":
+    if spec.test is FinalTest.Z:
         return _clip(_normal_power().power(effect_size=d, nobs1=n, alpha=g, ratio=0.0,
-                                           alternative=alt))
-    if spec.test == "t":
+                                           alternative=alt.value))
+    if spec.test is FinalTest.T:
         return _clip(_nct_power(n - 1, d * math.sqrt(n), g, alt))
     n1 = n // 2
     return _clip(_nct_power(n - 2, d * math.sqrt(n1 * (n - n1) / n), g, alt))
@@ -177,7 +195,10 @@ def power_upper(spec: PowerSpec, gamma_hi: float, n_lo: int, n_hi: int) -> float
     X ~ Bin(n, p1) grows stochastically with n, so P(Bin(n_hi, p1) ≥ c(n_lo, γ_hi)) bounds the
     upper tail (likewise the lower tail with the roles of n_lo and n_hi exchanged).
     """
-    if spec.test != "proportion":
+    if isinstance(gamma_hi, (int, float)) and gamma_hi > 1:   # a level above 1 rejects always
+        gamma_hi = 1.0
+    spec, gamma_hi, n_hi = _checked(spec, gamma_hi, n_hi)
+    if spec.test is not FinalTest.PROPORTION:
         return power_at(spec, gamma_hi, n_hi)
     if not gamma_hi > 0:
         return 0.0
@@ -186,7 +207,7 @@ def power_upper(spec: PowerSpec, gamma_hi: float, n_lo: int, n_hi: int) -> float
 
 def describe(spec: PowerSpec) -> str:
     """One line: the test, effect and target, for reports."""
-    eff = (f"p1 - p0 = {spec.effect_size:g} (p0 = {spec.p0:g})" if spec.test == "proportion"
+    eff = (f"p1 - p0 = {spec.effect_size:g} (p0 = {spec.p0:g})" if spec.test is FinalTest.PROPORTION
            else f"Cohen's d = {spec.effect_size:g}")
-    return f"{spec.test} test ({spec.alternative}), {eff}, target power {spec.target:g}"
+    return f"{spec.test.value} test ({spec.alternative.value}), {eff}, target power {spec.target:g}"
 

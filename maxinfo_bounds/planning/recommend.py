@@ -40,6 +40,10 @@ proven.
 >>> pp.recommended.name
 'Bonferroni over the declared family of 1000'
 
+**No valid analysis.** When no route is valid (approximate DP on data not known to be i.i.d.,
+with no declared family), :func:`plan_power` still returns a :class:`PowerPlan`: its
+``recommended`` is None and :attr:`PowerPlan.no_valid_route` says why, route by route.
+
 Why one module at about 400 lines: every valid analysis (reuse, Bonferroni, union bound,
 splitting) is compared on one power scale and one required-n search; split, each would
 re-import the others to be compared.
@@ -50,19 +54,42 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
-from ..numeric import decimal_text, float_down
+from ..numeric import check_output_file, decimal_text, float_down, save_figure
+from .errors import PlanError
 from .power import describe, method_of, min_records, power_at, power_upper
-from .routes import PlanResult, plan
-from .stages import DP_TYPES
-from .study import PlanError, PowerSpec, Study, where
+from .routes import NoValidRoute, PlanResult, plan
+from .stages import MAX_DESCRIPTION_BITS
+from .steps import Description, DPStep, Thresholdout
+from .study import PowerSpec, Study, where
 
-__all__ = ["RouteRow", "PowerPlan", "plan_power", "power_curve", "study_at_n", "format_rows",
-           "N_MAX", "SPLIT_GRID"]
+__all__ = ["RouteKind", "RouteRow", "ReuseRoute", "PowerPlan", "plan_power", "power_curve",
+           "study_at_n", "format_rows", "N_MAX", "SPLIT_GRID"]
+
+
+class RouteKind(StrEnum):
+    """The kinds of analysis :func:`plan_power` compares."""
+
+    REUSE = "reuse"
+    BONFERRONI = "bonferroni"
+    UNION = "union"
+    SPLIT = "split"
+    NAIVE = "naive"
+
+
+class _Trend(StrEnum):
+    """How the planner's γ moves with n (module doc)."""
+
+    CONST = "const"
+    DOWN = "down"
+    UP = "up"
+    UNKNOWN = "unknown"
 
 #: the required-n search covers [n_min, N_MAX]
 N_MAX = 10**12
@@ -77,7 +104,7 @@ class RouteRow:
     """One way to run the final test: its threshold, records, validity, power and required n."""
 
     name: str
-    kind: str                      # "reuse" | "bonferroni" | "union" | "split" | "naive"
+    kind: RouteKind
     valid: bool
     threshold: float
     test_records: int
@@ -87,47 +114,69 @@ class RouteRow:
     required_n_note: str = ""
 
     def as_dict(self) -> dict[str, object]:
-        return {"route": self.name, "kind": self.kind, "valid": self.valid,
+        return {"route": self.name, "kind": self.kind.value, "valid": self.valid,
                 "threshold_p_value": self.threshold, "test_records": self.test_records,
                 "note": self.note, "power_at_study_n": self.power,
                 "required_n_records": self.required_n, "required_n_note": self.required_n_note}
 
 
+class ReuseRoute(NamedTuple):
+    """One max-information route tried on all n records: γ (None where unavailable), why not,
+    and the power at the study's n (None without a ``[power]`` table)."""
+
+    route: str
+    gamma: float | None
+    note: str
+    power: float | None
+
+
 @dataclass(frozen=True)
 class PowerPlan:
-    """The planner's recommendation: the rows, the recommended one, the reuse derivation."""
+    """The planner's answer for a study: every route (``rows``), the recommended one (None when
+    no route is valid: :attr:`no_valid_route` says why), the reuse derivation."""
 
     study: Study
     rows: tuple[RouteRow, ...]
-    recommended: RouteRow
+    recommended: RouteRow | None
     reuse: PlanResult | None
     reuse_refusal: str
     split_note: str
     #: the planner's certified gamma at every n already planned (reused by the power curve)
     gammas: dict[int, float] = field(default_factory=dict, compare=False, repr=False)
 
-    def reuse_routes(self) -> list[tuple[str, float | None, str, float | None]]:
-        """Each max-information route the planner tried on all n records: (name, γ or None
-        where unavailable, why, power at the study's n or None)."""
+    @property
+    def no_valid_route(self) -> str:
+        """Why no analysis is valid, route by route ("" when one is)."""
+        if self.recommended is not None:
+            return ""
+        why = [f"{r.name}: {r.note}" for r in self.rows if r.kind is not RouteKind.NAIVE]
+        if self.reuse_refusal:
+            why[0:0] = [f"adaptive reuse: {self.reuse_refusal}"]
+        return "no valid route: " + "; ".join(why)
+
+    def reuse_routes(self) -> list[ReuseRoute]:
+        """Each max-information route the planner tried on all n records, with its power."""
         if self.reuse is None:
             return []
         sp = self.study.power
-        return [(name, g, why, None if (sp is None or g is None) else power_at(sp, g, self.study.n))
-                for name, g, why in self.reuse.candidates]
+        return [ReuseRoute(c.route, c.gamma, c.note,
+                           None if (sp is None or c.gamma is None) else power_at(sp, c.gamma, self.study.n))
+                for c in self.reuse.candidates]
 
     def as_dict(self) -> dict[str, object]:
         sp = self.study.power
         return {
             "study": self.study.name, "n_records": self.study.n, "alpha": self.study.alpha,
-            "recommended": self.recommended.as_dict(),
+            "recommended": None if self.recommended is None else self.recommended.as_dict(),
+            "no_valid_route": self.no_valid_route or None,
             "routes": [r.as_dict() for r in self.rows],
             "power": None if sp is None else {
-                "test": sp.test, "alternative": sp.alternative, "effect_size": sp.effect_size,
+                "test": sp.test.value, "alternative": sp.alternative.value, "effect_size": sp.effect_size,
                 "p0": sp.p0, "target_power": sp.target, "split_fraction": sp.split_fraction,
                 "method": method_of(sp)},
             "split_note": self.split_note,
-            "reuse_routes": [{"route": name, "threshold_p_value": g, "note": why,
-                              "power_at_study_n": p} for name, g, why, p in self.reuse_routes()],
+            "reuse_routes": [{"route": r.route, "threshold_p_value": r.gamma, "note": r.note,
+                              "power_at_study_n": r.power} for r in self.reuse_routes()],
             "reuse_plan": None if self.reuse is None else self.reuse.as_dict(),
             "reuse_refusal": self.reuse_refusal or None,
         }
@@ -137,32 +186,35 @@ def study_at_n(study: Study, n: int) -> Study:
     """The study on ``n`` records (a Thresholdout step's ``holdout_n``, when it was the
     study's n, follows)."""
     steps = tuple(
-        replace(st, params={**st.params, "holdout_n": n})
-        if st.type == "thresholdout" and st.params.get("holdout_n") == study.n else st
+        st.with_value("holdout_n", n)
+        if isinstance(st, Thresholdout) and st.holdout_n == study.n else st
         for st in study.steps)
     return replace(study, n=n, steps=steps)
 
 
-def _reuse_direction(study: Study) -> str:
-    """How the planner's γ moves with n: "const", "down", "up" or "unknown" (module doc)."""
-    dp_steps = [st for st in study.steps if st.type in DP_TYPES]
+def _reuse_direction(study: Study) -> _Trend:
+    """How the planner's γ moves with n (module doc)."""
+    dp_steps = [st for st in study.steps if isinstance(st, DPStep)]
     if not dp_steps:
-        return "const"          # description and MI bounds do not involve n
-    tho = [st for st in dp_steps if st.type == "thresholdout"]
+        return _Trend.CONST     # description and MI bounds do not involve n
+    tho = [st for st in dp_steps if isinstance(st, Thresholdout)]
     if not tho:
-        return "down"
+        return _Trend.DOWN
     if len(dp_steps) == 1 and tho[0].times == 1:
-        return "up"
-    return "unknown"
+        return _Trend.UP
+    return _Trend.UNKNOWN
 
 
 def _union_outputs(study: Study) -> int | None:
-    """M = Π range_size^times when every step is a description step (else None)."""
-    if not all(st.type == "description" for st in study.steps):
+    """M = Π range_size^times when every step is a description step and M has at most
+    :data:`~maxinfo_bounds.planning.stages.MAX_DESCRIPTION_BITS` bits (else None: the stage is
+    refused as vacuous, and α/M would round to 0)."""
+    if study.description_bits() > MAX_DESCRIPTION_BITS:
         return None
     m = 1
     for st in study.steps:
-        m *= int(st.params["range_size"]) ** st.times
+        assert isinstance(st, Description)
+        m *= st.range_size ** st.times
     return m
 
 
@@ -192,7 +244,7 @@ def _gamma_of_n(study: Study, cache: dict[int, float]) -> Callable[[int], float]
         if n not in cache:
             try:
                 cache[n] = plan(study_at_n(study, n)).gamma
-            except PlanError:
+            except PlanError:   # no valid route at this n (or the study is refused there)
                 cache[n] = 0.0
         return cache[n]
     return g
@@ -202,7 +254,7 @@ def _required(row: RouteRow, study: Study, spec: PowerSpec,
               gamma_n: Callable[[int], float]) -> tuple[int | None, str]:
     t = spec.target
     n0 = min_records(spec)
-    if row.kind == "split":
+    if row.kind is RouteKind.SPLIT:
         f = spec.split_fraction
         n0 = max(n0, math.ceil(n0 / f))
 
@@ -214,9 +266,9 @@ def _required(row: RouteRow, study: Study, spec: PowerSpec,
 
         def up(a: int, b: int) -> float:
             return power_upper(spec, row.threshold, max(recs(a), 1), recs(b))
-    elif row.kind == "reuse":
+    elif row.kind is RouteKind.REUSE:
         d = _reuse_direction(study)
-        if d == "unknown":
+        if d is _Trend.UNKNOWN:
             grid = sorted({max(n0, int(round(2 ** (j / 4)))) for j in range(0, 4 * 40 + 1)})
             hit = next((n for n in grid if n <= N_MAX and power_at(spec, gamma_n(n), n) >= t), None)
             why = ("not proven: with Thresholdout beside other DP steps (or run several times) "
@@ -225,12 +277,12 @@ def _required(row: RouteRow, study: Study, spec: PowerSpec,
                          f"none on a grid up to 2^40 ({why})")
 
         def pw(n: int) -> float:
-            return power_at(spec, row.threshold if d == "const" else gamma_n(n), n)
+            return power_at(spec, row.threshold if d is _Trend.CONST else gamma_n(n), n)
 
         def up(a: int, b: int) -> float:
-            if d == "const":
+            if d is _Trend.CONST:
                 return power_upper(spec, row.threshold, a, b)
-            g_hi = (gamma_n(a) if d == "down" else gamma_n(b)) * (1 + _GAMMA_SLACK)
+            g_hi = (gamma_n(a) if d is _Trend.DOWN else gamma_n(b)) * (1 + _GAMMA_SLACK)
             return power_upper(spec, g_hi, a, b)
     else:
         def pw(n: int) -> float:
@@ -254,31 +306,31 @@ def _rows(study: Study, reuse: PlanResult | None) -> list[RouteRow]:
                     f"{decimal_text(reuse.k, 'up') if reuse.k is not None else 'inf'} "
                     "bits leaves no usable "
                     "threshold), so this route can never reject")
-        rows.append(RouteRow(f"adaptive reuse ({reuse.route})", "reuse", True, reuse.gamma, n,
+        rows.append(RouteRow(f"adaptive reuse ({reuse.route})", RouteKind.REUSE, True, reuse.gamma, n,
                              note))
     if study.family_size is not None:
         rows.append(RouteRow(f"Bonferroni over the declared family of {study.family_size}",
-                             "bonferroni", True, float_down(Fraction(a) / study.family_size), n,
+                             RouteKind.BONFERRONI, True, float_down(Fraction(a) / study.family_size), n,
                              "valid only if the chosen test is one of the pre-declared family"))
     m = _union_outputs(study)
     if m is not None:
-        rows.append(RouteRow(f"union bound over the analysis's {m} possible outputs", "union",
+        rows.append(RouteRow(f"union bound over the analysis's {m} possible outputs", RouteKind.UNION,
                              True, float_down(Fraction(a) / m), n,
                              "every step is a description: the test is one of at most "
                              f"{m} fixed tests (α/M)"))
     f = study.power.split_fraction if study.power is not None else 0.5
     m_test = math.floor(f * n)
     if study.iid:
-        rows.append(RouteRow(f"sample splitting (test on {f:g} of the records)", "split",
+        rows.append(RouteRow(f"sample splitting (test on {f:g} of the records)", RouteKind.SPLIT,
                              m_test >= 1, a, m_test,
                              f"the analysis runs on {n - m_test} records, the test on {m_test} "
                              "fresh ones at alpha" if m_test >= 1 else
                              "the test part would have no records"))
     else:
-        rows.append(RouteRow("sample splitting", "split", False, a, m_test,
+        rows.append(RouteRow("sample splitting", RouteKind.SPLIT, False, a, m_test,
                              "not valid: the data are not i.i.d. (iid = false), so the test "
                              "part is not independent of what the analysis saw"))
-    rows.append(RouteRow("naive (no correction)", "naive", False, a, n,
+    rows.append(RouteRow("naive (no correction)", RouteKind.NAIVE, False, a, n,
                          "ignores the adaptivity: not a valid threshold"))
     return rows
 
@@ -298,14 +350,18 @@ def _split_note(study: Study, spec: PowerSpec | None) -> str:
 def plan_power(study: Study) -> PowerPlan:
     """Every valid route with its power and required n, and the recommended one (module doc).
 
-    Raises :class:`PlanError` only for a malformed study; a study with no valid reuse route
-    still gets the other rows (the refusal reason is kept in ``reuse_refusal``).
+    Raises :class:`PlanError` only for a study the planner refuses (a step it cannot evaluate);
+    a study with no valid reuse route still gets the other rows (the reason is kept in
+    ``reuse_refusal``), and one with no valid route at all gets ``recommended = None`` and
+    :attr:`PowerPlan.no_valid_route`.
     """
+    if not isinstance(study, Study):
+        raise PlanError("study", f"must be a Study (see load_study / parse_study), got {type(study).__name__}")
     try:
         reuse: PlanResult | None = plan(study)
         refusal = ""
-    except PlanError as exc:
-        reuse, refusal = None, str(exc)
+    except PlanError as exc:   # no valid route, or a step reuse cannot evaluate
+        reuse, refusal = None, exc.reasons if isinstance(exc, NoValidRoute) else str(exc)
     rows = _rows(study, reuse)
     cache: dict[int, float] = {study.n: reuse.gamma if reuse is not None else 0.0}
     spec = study.power
@@ -323,11 +379,11 @@ def plan_power(study: Study) -> PowerPlan:
         valid = [r for r in rows if r.valid]
         best = max(valid, key=lambda r: (r.power or 0.0,
                                          -(r.required_n if r.required_n is not None else N_MAX + 1),
-                                         r.threshold))
+                                         r.threshold), default=None)
     else:
-        same = [r for r in rows if r.valid and r.kind != "split"]
+        same = [r for r in rows if r.valid and r.kind is not RouteKind.SPLIT]
         valid = same or [r for r in rows if r.valid]
-        best = max(valid, key=lambda r: r.threshold)
+        best = max(valid, key=lambda r: r.threshold, default=None)
     return PowerPlan(study, tuple(rows), best, reuse, refusal, _split_note(study, spec), cache)
 
 
@@ -338,7 +394,7 @@ def power_curve(pp: PowerPlan, path: str | Path, *, points: int = 60) -> Path:
     if spec is None:
         raise PlanError(where(pp.study.source, "power"),
                         "missing: --power-curve needs a [power] table (test, effect_size, ...)")
-    p = Path(path)
+    p = Path(check_output_file("path", path))
     import matplotlib
 
     matplotlib.use("Agg")
@@ -353,15 +409,16 @@ def power_curve(pp: PowerPlan, path: str | Path, *, points: int = 60) -> Path:
     for r in pp.rows:
         if not r.valid:
             continue
-        if r.kind == "reuse":
+        if r.kind is RouteKind.REUSE:
             ys = [power_at(spec, gamma_n(int(n)), int(n)) for n in ns]
-        elif r.kind == "split":
+        elif r.kind is RouteKind.SPLIT:
             f = spec.split_fraction
             ys = [power_at(spec, r.threshold, math.floor(f * int(n))) for n in ns]
         else:
             ys = [power_at(spec, r.threshold, int(n)) for n in ns]
-        lw = 2.6 if r.name == pp.recommended.name else 1.4
-        label = r.name + ("  (recommended)" if r.name == pp.recommended.name else "")
+        best = pp.recommended is not None and r.name == pp.recommended.name
+        lw = 2.6 if best else 1.4
+        label = r.name + ("  (recommended)" if best else "")
         (line,) = ax.plot(ns, ys, lw=lw, label=label)
         if r.required_n is not None:
             ax.plot([r.required_n], [spec.target], "o", color=line.get_color(), ms=5)
@@ -379,10 +436,7 @@ def power_curve(pp: PowerPlan, path: str | Path, *, points: int = 60) -> Path:
     ax.legend(fontsize=7, loc="upper left", title="dots: required n", title_fontsize=7)
     ax.grid(alpha=0.3, which="both")
     fig.tight_layout()
-    try:
-        fig.savefig(p)
-    finally:
-        plt.close(fig)
+    save_figure(fig, "path", p)
     return p
 
 

@@ -22,10 +22,13 @@ Routes (each where its conditions hold):
   given), summed, and corrected by RRST Cor C.2 (optimal variant).
 
 Plans in which an approximate-DP step follows a non-DP step (or the data are not i.i.d.) have no
-valid route for that step and are refused with the reason (:class:`PlanError`).
+valid route for that step; when no route is valid :func:`plan` raises :class:`NoValidRoute`, a
+:class:`PlanError` that keeps every route's reason (``candidates``). (The study-level answer,
+:func:`~maxinfo_bounds.planning.recommend.plan_power`, turns it into a result: the other
+analyses, or "no valid analysis" with the reasons.)
 
->>> from maxinfo_bounds.planning import Step, Study
->>> study = Study(n=10_000, iid=True, alpha=0.05, steps=(Step("description", {"range_size": 1000}),))
+>>> from maxinfo_bounds.planning import Description, Study
+>>> study = Study(n=10_000, iid=True, alpha=0.05, steps=(Description(range_size=1000),))
 >>> r = plan(study)
 >>> r.route, round(r.gamma, 10)           # DFHPRR Thm 6 at beta = alpha/2: alpha^2 / (4 * 1000)
 ('max-information composition', 6.25e-07)
@@ -40,8 +43,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -60,10 +65,41 @@ from ..theorems.maxinfo_dp import (
 )
 from ..theorems.mutual_info import PAPER_CONSTANT, mi_k_float, mi_to_approx_max_information
 from ..theorems.pvalues import mi_pvalue_choice, pvalue_correction
-from .stages import Link, Stage, stages_of, text_down, text_up
-from .study import PlanError, Study
+from .errors import PlanError
+from .stages import DescriptionStage, DPStage, Link, Stage, stages_of, text_down, text_up
+from .study import Study
 
-__all__ = ["PlanResult", "plan", "TIGHT_MAX_RUNS", "DELTA_GRID"]
+__all__ = ["Candidate", "NoValidRoute", "PlanResult", "plan", "TIGHT_MAX_RUNS", "DELTA_GRID"]
+
+
+class Candidate(NamedTuple):
+    """One route the planner tried: its γ (None where it is unavailable) and why not."""
+
+    route: str
+    gamma: float | None
+    note: str
+
+
+class NoValidRoute(PlanError):
+    """No max-information route is valid for the study; ``candidates`` keeps each route's reason."""
+
+    def __init__(self, where: str, candidates: tuple[Candidate, ...]) -> None:
+        reasons = "; ".join(f"{c.route}: {c.note}" for c in candidates if c.note)
+        super().__init__(where, f"no valid route: {reasons}")
+        self.candidates = candidates
+
+    @property
+    def reasons(self) -> str:
+        """Each route's reason, joined (the message without its \"no valid route\" head)."""
+        return self.allowed.removeprefix("no valid route: ")
+
+
+class CurveFamily(StrEnum):
+    """Curves of one family share one β variable in the optimiser (see :func:`_optimise`)."""
+
+    DESCRIPTION = "desc"
+    FIRST = "first"
+    MI = "mi"
 
 @dataclass(frozen=True)
 class PlanResult:
@@ -76,7 +112,7 @@ class PlanResult:
     beta: float | None
     route: str
     chain: tuple[Link, ...]
-    candidates: tuple[tuple[str, float | None, str], ...]
+    candidates: tuple[Candidate, ...]
     notes: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
@@ -85,7 +121,7 @@ class PlanResult:
             "beta": self.beta, "route": self.route,
             "chain": [{"what": c.what, "theorems": list(c.theorems), "inputs": c.inputs,
                        "output": c.output, "conditions": list(c.conditions)} for c in self.chain],
-            "candidates": [{"route": r, "gamma": g, "note": n} for r, g, n in self.candidates],
+            "candidates": [{"route": c.route, "gamma": c.gamma, "note": c.note} for c in self.candidates],
             "notes": list(self.notes),
         }
 
@@ -97,7 +133,8 @@ class _Curve:
     says in words why no β below α works for the stage, when that happens."""
 
     def __init__(self, name: str, k_of: Callable[[float], float] | None,
-                 bound: Callable[[float], Bound], links: list[Link], family: str = "first",
+                 bound: Callable[[float], Bound], links: list[Link],
+                 family: CurveFamily = CurveFamily.FIRST,
                  weight: float = 1.0, unreachable: str = "", hopeless: bool = False) -> None:
         self.name, self.k_of, self.bound, self.links = name, k_of, bound, links
         self.unreachable = unreachable
@@ -117,7 +154,7 @@ def _thm31_beta_floor(n: int, delta: float) -> float:
     return 2 * n * math.sqrt(delta) * (1 - 1e-9)
 
 
-def _dp_stage_curve(stage: Stage, n: int, first: bool, iid: bool, g: DPGuarantee,
+def _dp_stage_curve(stage: DPStage, n: int, first: bool, iid: bool, g: DPGuarantee,
                     comp_link: Link, alpha: float) -> _Curve:
     links = [*stage.links, comp_link]
     if g.delta > 0:
@@ -178,7 +215,7 @@ def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
         xs = np.exp(x)
         bs = xs[fam_of] * weights
         rest = alpha - float(np.sum(bs))
-        if rest <= 0 or not np.all(np.isfinite(bs)):
+        if rest <= 0 or not np.all(np.isfinite(bs)) or not np.all(bs > 0):
             return 1e300
         tot = 0.0
         for j, i in enumerate(idx):
@@ -187,17 +224,25 @@ def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
             tot += k_of(float(bs[j]))
         return tot - math.log2(rest)
 
-    x0 = np.log(alpha / (2 * len(fams) * wsum))
+    # log(alpha / w): the quotient underflows to 0 for an alpha near the smallest float, where
+    # the difference of logs is used instead
+    with np.errstate(divide="ignore"):
+        x0 = np.log(alpha / (2 * len(fams) * wsum))
+    x0 = np.where(np.isfinite(x0), x0, math.log(alpha) - np.log(2 * len(fams) * wsum))
     if len(fams) == 1:
-        lo, hi = float(x0[0]) - 60, float(math.log(alpha / wsum[0])) - 1e-9
+        top = alpha / wsum[0]
+        lo = float(x0[0]) - 60
+        hi = float(math.log(top) if top > 0 else math.log(alpha) - math.log(wsum[0])) - 1e-9
         cands = [np.array([t]) for t in minimise(lambda t: obj(np.array([t])), lo, hi,
                                                  grid=13, xatol=1e-4)] + [x0]
     else:
         cands = [minimise_nd(obj, x0, maxiter=400 * len(fams)), x0]
-    if fams == ["desc"]:
+    if fams == [CurveFamily.DESCRIPTION]:
         # only description stages: maximise log(alpha - sum beta) + sum log beta_i exactly,
         # beta_i = alpha / (m + 1) (DFHPRR Thm 6's beta = alpha/2 for one stage)
-        cands.append(np.array([math.log(alpha / (len(idx) + 1))]))
+        share = alpha / (len(idx) + 1)
+        cands.append(np.array([math.log(share) if share > 0 else
+                               math.log(alpha) - math.log(len(idx) + 1)]))
     best = min(cands, key=obj)
     for j, i in enumerate(idx):
         betas[i] = float(math.exp(best[fam_of[j]]) * weights[j])
@@ -216,25 +261,25 @@ def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | No
                    first_link: Link | None, name: str) -> tuple[float, PlanResult | None, str]:
     curves: list[_Curve] = []
     for j, s in enumerate(stages):
-        if s.kind == "dp":
+        if isinstance(s, DPStage):
             if j == 0 and first_dp is not None and first_link is not None:
                 g, link = first_dp, first_link
             else:
                 g = s.basic()
                 link = Link("DP composition of the stage", ("DR-3.16",),
-                            f"{s.runs} adaptive run{'s' if s.runs != 1 else ''}",
+                            f"{s.count} adaptive run{'s' if s.count != 1 else ''}",
                             f"({text_up(g.eps)}, {text_up(g.delta)})-DP", g.conditions)
             if g.delta > 0 and (j > 0 or not study.iid):
                 first_step = s.steps[0]
                 why = ("the data are not i.i.d. (set data.iid = true only if the records are i.i.d.)"
                        if not study.iid else
-                       f"it follows steps[{stages[j - 1].steps[-1]}] ({study.steps[stages[j - 1].steps[-1]].type})"
+                       f"it follows steps[{stages[j - 1].steps[-1]}] ({study.steps[stages[j - 1].steps[-1]].type_name})"
                        ", whose output the analysis conditions on")
                 return 0.0, None, (f"steps[{first_step}] is approximate DP: RRST Thm 3.1 bounds its "
                                    f"max-information only for i.i.d. data and as the first stage "
                                    f"(RRST §4, Thm 4.1), but {why}")
             curves.append(_dp_stage_curve(s, study.n, j == 0, study.iid, g, link, study.alpha))
-        elif s.kind == "description":
+        elif isinstance(s, DescriptionStage):
             m = s.range_size
 
             def kf(b: float, m: int = m) -> float:
@@ -244,7 +289,7 @@ def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | No
                 bd: Bound = description_length_max_information(m, b)
                 return bd
 
-            curves.append(_Curve("DFHPRR-6", kf, kb_d, s.links, family="desc"))
+            curves.append(_Curve("DFHPRR-6", kf, kb_d, list(s.links), family=CurveFamily.DESCRIPTION))
         else:
             mi = s.mi_bits
 
@@ -257,7 +302,7 @@ def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | No
                 bd: Bound = mi_to_approx_max_information(mi, float_up(mi_k_float(mi, b))
                                                          if b > 0 else 1e300)
                 return bd
-            curves.append(_Curve("RRST-1.5a", kf_mi, kb_mi, s.links, family="mi",
+            curves.append(_Curve("RRST-1.5a", kf_mi, kb_mi, list(s.links), family=CurveFamily.MI,
                                  weight=math.sqrt(mi + PAPER_CONSTANT)))
     if hopeless := [c.unreachable for c in curves if c.hopeless]:
         return 0.0, None, "; ".join(hopeless)
@@ -290,7 +335,7 @@ def _mi_route(study: Study, stages: list[Stage]) -> tuple[float, PlanResult | No
     total = Fraction(0)
     chain: list[Link] = []
     for s in stages:
-        if s.kind == "dp":
+        if isinstance(s, DPStage):
             if not s.pure:
                 return 0.0, None, "an approximate-DP stage has no mutual-information bound here"
             g = s.basic()
@@ -298,7 +343,7 @@ def _mi_route(study: Study, stages: list[Stage]) -> tuple[float, PlanResult | No
             chain += [*s.links, Link("MI of the stage", ("DR-3.16", "RRST-1.4a"),
                                      f"eps={text_up(g.eps)}, n={study.n}", f"I <= I_inf <= {text_up(k)} bits")]
             total += Fraction(k)
-        elif s.kind == "description":
+        elif isinstance(s, DescriptionStage):
             m = float_up(Fraction(math.log2(s.range_size)) * (1 + Fraction(1, 2**50)))
             chain += [*s.links, Link("MI of the stage", ("entropy",), f"range {s.range_size}",
                                      f"I <= log2(range) <= {text_up(m)} bits")]
@@ -336,7 +381,7 @@ TIGHT_MAX_RUNS = 10_000
 
 
 def _pruned(study: Study, eps: float, results: list[tuple[float, PlanResult]],
-            cands: list[tuple[str, float | None, str]], dt: float) -> bool:
+            cands: list[Candidate], dt: float) -> bool:
     """Skip an RRST Thm 3.1 route that cannot beat the best route found so far.
 
     Thm 3.1's k >= n c (e^{6 eps} - 1) + c t sqrt(n), c = 6 eps log2 e, and t >=
@@ -345,11 +390,11 @@ def _pruned(study: Study, eps: float, results: list[tuple[float, PlanResult]],
     a route never makes the returned gamma invalid.)
     """
     if eps > 0.5:
-        cands.append((f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
+        cands.append(Candidate(f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
                       f"composed eps {text_up(eps)} > 1/2: outside RRST Thm 3.1"))
         return True
     if _thm31_beta_floor(study.n, dt) >= study.alpha:
-        cands.append((f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
+        cands.append(Candidate(f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
                       f"delta too large for n = {study.n}: RRST Thm 3.1's beta >= 2 n sqrt(delta) "
                       f"= {2 * study.n * math.sqrt(dt):.3g} >= alpha"))
         return True
@@ -357,12 +402,12 @@ def _pruned(study: Study, eps: float, results: list[tuple[float, PlanResult]],
     k_floor = (study.n * c6 * math.expm1(6 * eps)
                + c6 * math.sqrt(2 * math.log(1 / study.alpha)) * math.sqrt(study.n))
     if k_floor > 1075 + math.log2(study.alpha):
-        cands.append((f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
+        cands.append(Candidate(f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
                       f"cannot give a positive threshold: k >= {k_floor:.4g} bits"))
         return True
     best_g = max((r[0] for r in results), default=0.0)
     if best_g > 0 and study.alpha * 2.0 ** (-k_floor) * (1 + 1e-9) < best_g:
-        cands.append((f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
+        cands.append(Candidate(f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
                       f"cannot beat the best route: k >= {k_floor:.4g} bits"))
         return True
     return False
@@ -373,51 +418,51 @@ def plan(study: Study) -> PlanResult:
     if not isinstance(study, Study):
         raise InvalidParameter("study", study, "a Study (see load_study / parse_study)")
     stages = stages_of(study)
-    cands: list[tuple[str, float | None, str]] = []
+    cands: list[Candidate] = []
     results: list[tuple[float, PlanResult]] = []
 
     def consider(name: str, out: tuple[float, PlanResult | None, str]) -> None:
         g, res, why = out
-        cands.append((name, g if res is not None else None, why))
+        cands.append(Candidate(name, g if res is not None else None, why))
         if res is not None:
             results.append((g, res))
 
     consider("max-information composition", _maxinfo_route(study, stages, None, None,
                                                            "max-information composition"))
     s0 = stages[0]
-    if s0.kind == "dp" and study.iid and s0.runs > TIGHT_MAX_RUNS:
-        cands.append(("tight DP composition of the first stage", None,
+    if isinstance(s0, DPStage) and study.iid and s0.count > TIGHT_MAX_RUNS:
+        cands.append(Candidate("tight DP composition of the first stage", None,
                       f"skipped: more than {TIGHT_MAX_RUNS} runs (basic composition used)"))
-    elif s0.kind == "dp" and study.iid and s0.runs > 1:
-        used = sum((c * Fraction(d) for _, d, c in s0.dp), Fraction(0))
-        same = len({(e, d) for e, d, _ in s0.dp}) == 1
-        expanded = [(e, d) for e, d, c in s0.dp for _ in range(c)]
+    elif isinstance(s0, DPStage) and study.iid and s0.count > 1:
+        used = sum((r.count * Fraction(r.delta) for r in s0.runs), Fraction(0))
+        same = len({(r.eps, r.delta) for r in s0.runs}) == 1
+        expanded = [(r.eps, r.delta) for r in s0.runs for _ in range(r.count)]
         # total delta: the fixed grid above what the steps use, and 2x, 10x what they use
         dts = {dt for dt in DELTA_GRID if Fraction(dt) > used}
         if used > 0:
             dts |= {float_up(2 * used), float_up(10 * used)}
         for dt in sorted(x for x in dts if x < 0.5):
             if same:
-                e0, d0, _ = s0.dp[0]
-                if _pruned(study, _kov_float(e0, d0, s0.runs, dt) * 0.999, results, cands, dt):
+                e0, d0 = s0.runs[0].eps, s0.runs[0].delta
+                if _pruned(study, _kov_float(e0, d0, s0.count, dt) * 0.999, results, cands, dt):
                     continue
                 try:
-                    g = _kov_certified(e0, d0, s0.runs, dt)
+                    g = _kov_certified(e0, d0, s0.count, dt)
                 except InvalidParameter:
                     continue
                 link = Link("optimal DP composition of the stage", ("KOV15-3.3",),
-                            f"{s0.runs} x ({e0!r}, {d0!r})", f"({text_up(g.eps)}, {text_up(g.delta)})-DP",
+                            f"{s0.count} x ({e0!r}, {d0!r})", f"({text_up(g.eps)}, {text_up(g.delta)})-DP",
                             g.conditions)
             else:
                 g = compose_dp(expanded, dt)
                 link = Link("advanced DP composition of the stage", (g.theorem,),
-                            f"{s0.runs} runs", f"({text_up(g.eps)}, {text_up(g.delta)})-DP", g.conditions)
+                            f"{s0.count} runs", f"({text_up(g.eps)}, {text_up(g.delta)})-DP", g.conditions)
             if g.eps == 0:  # delta_total already covers the whole privacy curve
-                cands.append((f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
+                cands.append(Candidate(f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
                               "composed eps is 0: RRST Thm 3.1 needs eps > 0"))
                 continue
             if g.eps > 0.5:  # RRST Thm 3.1 needs eps <= 1/2
-                cands.append((f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
+                cands.append(Candidate(f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
                               f"composed eps {text_up(g.eps)} > 1/2: outside RRST Thm 3.1"))
                 continue
             if _pruned(study, g.eps, results, cands, dt):
@@ -425,19 +470,18 @@ def plan(study: Study) -> PlanResult:
             consider(f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
                      _maxinfo_route(study, stages, g, link,
                                     f"tight DP composition (delta={text_up(dt)}) then RRST Thm 3.1"))
-    if all(st.kind == "dp" and st.pure for st in stages) and results:
+    if all(isinstance(st, DPStage) and st.pure for st in stages) and results:
         # I <= I_inf <= k (Thm 1.4a) gives Cor C.2 a k' > k and a beta > 0, so the MI route's
         # gamma is below alpha 2^-k, which the max-information route already reaches
-        cands.append(("mutual information", None,
+        cands.append(Candidate("mutual information", None,
                       "dominated: every stage is pure DP, whose RRST Thm 1.4a bound the "
                       "max-information route uses directly"))
     else:
         consider("mutual information", _mi_route(study, stages))
     if not results:
-        reasons = "; ".join(f"{n}: {w}" for n, g, w in cands if w)
-        raise PlanError(study.source, f"no valid route: {reasons}")
+        raise NoValidRoute(study.source, tuple(cands))
     gamma, best = max(results, key=lambda t: t[0])
-    notes = tuple(w for n, g, w in cands if w and g is None)
+    notes = tuple(c.note for c in cands if c.note and c.gamma is None)
     return replace(best, candidates=tuple(cands), notes=notes)
 
 

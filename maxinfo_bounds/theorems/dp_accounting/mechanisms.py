@@ -212,16 +212,27 @@ def gaussian_epsilon(sigma: float, sensitivity: float, delta: float) -> float:
     def ok(x: float) -> bool:
         return _at_most(_ag_delta_bounds(sx, sgx, x)[1], dx)
 
+    def too_small() -> InvalidParameter:   # sigma tiny next to the sensitivity
+        mu = s / sg
+        about = f"about {mu * mu / 2:.3g}" if mu < 1e150 else "more than 1e300"
+        return InvalidParameter(
+            "sigma", sigma, f"large enough that the mechanism is (eps, {delta!r})-DP for "
+            f"some eps <= 1e12 nats (here sigma/sensitivity = {sg / s:.3g}; eps would be "
+            f"{about} nats)")
+
+    # mu = s/sigma >= 1e7: for every eps <= 1e12, delta(eps) >= Phi(mu/2 - eps/mu) -
+    # e^eps Phi(-mu/2 - eps/mu) >= Phi(4.9e6) - exp(eps/2 - mu^2/8) > 1 - 2^-53 > delta (Mills'
+    # ratio on the second term), so no eps <= 1e12 works; refused before mpmath's normal tail
+    # is asked for arguments near 1e300, where it overflows
+    if s > 1e7 * sg:
+        raise too_small()
     if ok(0.0):
         return 0.0
     hi = 1.0
     while _ag_log_delta(s, sg, hi) > math.log(d):
         hi *= 2
-        if hi > 1e12:   # sigma tiny next to the sensitivity: eps ~ (s/sigma)^2 / 2 nats
-            raise InvalidParameter(
-                "sigma", sigma, f"large enough that the mechanism is (eps, {delta!r})-DP for "
-                f"some eps <= 1e12 nats (here sigma/sensitivity = {sg / s:.3g}; eps would be "
-                f"about {(s / sg) ** 2 / 2:.3g} nats)")
+        if hi > 1e12:   # eps ~ (s/sigma)^2 / 2 nats
+            raise too_small()
     x = float(brentq(lambda t: _ag_log_delta(s, sg, t) - math.log(d), 0.0, hi,
                      xtol=1e-300, rtol=1e-15))
     return first_true(x, ok, up=True)

@@ -1,0 +1,464 @@
+"""The steps of an analysis: one frozen, validated class per step type.
+
+A study's analysis is a sequence of steps, each possibly repeated ``times`` adaptively. Each
+step type is a class (as dp_accounting's ``DpEvent`` classes are); a step is validated when it
+is built, with the same rules and the same one-line messages as a study file's ``[[steps]]``
+table (:class:`~maxinfo_bounds.planning.study.PlanError` naming the field, its value and what
+is allowed), so a step that exists is a valid step. The study-file parser only maps a TOML table
+onto these classes (:func:`step_from_mapping`).
+
+Where a mechanism can be described two ways ("eps, or the noise scale"), the class takes either
+set of fields, exactly one of them (both, or neither, is refused), and has a constructor per
+form (:meth:`Laplace.from_eps`, :meth:`Laplace.from_scale`, ...).
+
+Three families, each composed by its own theorems (:mod:`~maxinfo_bounds.planning.stages`):
+
+* :class:`DPStep` — the (eps, delta)-DP steps: :class:`Laplace`, :class:`Gaussian`,
+  :class:`Exponential`, :class:`ReportNoisyMax`, :class:`SparseVector`, :class:`Thresholdout`,
+  :class:`GenericDP`; each gives the guarantee of one run (:meth:`DPStep.guarantee`);
+* :class:`Description` — an output taking one of ``range_size`` values (DFHPRR Thm 6);
+* :class:`MutualInformation` — an output with mutual information at most ``mi_bits`` with the
+  data (RRST Lemma 1.5).
+
+>>> q = Laplace.from_scale(0.5, 2.0, times=100)
+>>> q.type_name, q.times, q.guarantee(10**6).eps       # Dwork-Roth Thm 3.6: eps = 0.5 / 2
+('laplace', 100, 0.25)
+>>> Laplace(sensitivity=1e-6)
+Traceback (most recent call last):
+...
+maxinfo_bounds.planning.errors.PlanError: step: type 'laplace' needs (sensitivity, eps) or (sensitivity, scale)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..domain import Domain, Int, Real
+from ..numeric import InvalidParameter
+from ..results import DPGuarantee
+from ..theorems.dp_accounting import (
+    analytic_gaussian_sigma,
+    exponential_mechanism_epsilon,
+    gaussian_epsilon,
+    laplace_epsilon,
+    report_noisy_max_epsilon,
+    sparse_vector,
+    sparse_vector_scales,
+)
+from ..theorems.holdout import thresholdout_dp
+from .errors import PlanError
+
+__all__ = [
+    "Step", "DPStep", "Laplace", "Gaussian", "Exponential", "ReportNoisyMax", "SparseVector",
+    "Thresholdout", "GenericDP", "Description", "MutualInformation", "STEP_CLASSES", "MAX_TIMES",
+    "step_from_mapping", "check_real", "check_int", "check_bool", "shown_value",
+]
+
+#: the largest ``times`` of a step (also the default upper end of ``solve``)
+MAX_TIMES = 10**9
+
+# ------------------------------------------------------------------------------------------
+# The one validator of planning inputs (study file and API alike)
+# ------------------------------------------------------------------------------------------
+
+
+def shown_value(v: object) -> str:
+    """A value as a refusal shows it (long values cut)."""
+    text = repr(v)
+    return text if len(text) <= 40 else f"{text[:20]}...({len(text)} characters)"
+
+
+def check_real(name: str, v: object, domain: Domain) -> float:
+    """A real planning input: a number (not a bool) inside ``domain``, as a float.
+
+    A value that is not a float is accepted only when a float represents it exactly (an int up
+    to 2^53, a numpy float32, a Fraction such as 1/4): rounding an eps or a delta to the nearest
+    float could move it to the unsafe side, so such a value is refused and left to the caller to
+    round to its own safe side."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, Fraction, np.integer,
+                                                             np.floating)):
+        raise PlanError(name, f"must be a number, got {shown_value(v)}")
+    try:
+        f = domain.check_float(name, v)
+    except InvalidParameter as exc:
+        raise PlanError(name, f"{shown_value(v)} is invalid: must be {exc.allowed}") from None
+    exact = Fraction(int(v)) if isinstance(v, (int, np.integer)) else Fraction(*v.as_integer_ratio())
+    if type(v) is not float and exact != Fraction(f):
+        raise PlanError(name, f"{shown_value(v)} is invalid: must be a number a float represents "
+                        "exactly (round it to its safe side first)")
+    return f
+
+
+def check_int(name: str, v: object, *, low: int = 1, high: int | None = None) -> int:
+    """An integer planning input in [low, high] (a numpy integer is accepted; a bool is not)."""
+    allowed = f"an integer >= {low}" if high is None else f"an integer in [{low}, {high}]"
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        raise PlanError(name, f"must be {allowed}, got {shown_value(v)}")
+    if v < low or (high is not None and v > high):
+        raise PlanError(name, f"{shown_value(v)} is invalid: must be {allowed}")
+    return int(v)
+
+
+def check_bool(name: str, v: object) -> bool:
+    """A true/false planning input (a numpy bool is accepted)."""
+    if not isinstance(v, (bool, np.bool_)):
+        raise PlanError(name, f"must be true or false, got {shown_value(v)}")
+    return bool(v)
+
+
+#: a positive real (a sensitivity, eps, noise scale or coefficient)
+POSITIVE = Real(0, lo_open=True)
+#: a step's delta: 0 is pure DP
+DELTA = Real(0, 1, hi_open=True)
+#: a Gaussian step's delta (its privacy curve's point: 0 is not on it)
+DELTA_GAUSSIAN = Real(0, 1, lo_open=True, hi_open=True)
+MI_BITS = Real(0)
+COUNT = Int(1)
+
+
+def _param(domain: Domain | type[bool]) -> Any:
+    """A step parameter field: optional in the signature (the step's forms say which are
+    needed), validated against ``domain`` (or as a bool) at construction."""
+    return dataclasses.field(default=None, metadata={"domain": domain})
+
+
+# ------------------------------------------------------------------------------------------
+# The step classes
+# ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Step:
+    """One analysis step, run ``times`` times adaptively (the base class: build a subclass).
+
+    Class attributes: ``type_name`` (the study file's ``type``), ``forms`` (the sets of
+    parameters that each fix the step, exactly one of them given), ``optional`` (parameters
+    with a default) and ``summary`` (one line, for docs and refusals)."""
+
+    times: int = 1
+    label: str = ""
+
+    type_name: ClassVar[str] = ""
+    forms: ClassVar[tuple[tuple[str, ...], ...]] = ()
+    optional: ClassVar[tuple[str, ...]] = ()
+    summary: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        if not self.type_name:
+            raise PlanError("Step", "is the base class: build one of "
+                            + ", ".join(c.__name__ for c in STEP_CLASSES.values()))
+        need = " or ".join("(" + ", ".join(f) + ")" for f in self.forms)
+        given = {f.name for f in self._param_fields() if getattr(self, f.name) is not None}
+        full = [f for f in self.forms if set(f) <= given]
+        if not full:
+            raise PlanError("step", f"type {self.type_name!r} needs {need}")
+        # fields of another form would be silently ignored: a contradiction, refused
+        extra = sorted({k for f in self.forms for k in f} - set(full[0]) - set(self.optional)
+                       & given)
+        if extra:
+            raise PlanError(extra[0], f"given with ({', '.join(full[0])}), which already fixes "
+                            f"the step; type {self.type_name!r} takes exactly one of {need}")
+        for f in self._param_fields():
+            v = getattr(self, f.name)
+            if v is None:
+                continue
+            dom = f.metadata["domain"]
+            new: object = (check_bool(f.name, v) if dom is bool else
+                           check_int(f.name, v, low=int(dom.lo)) if dom.integer else
+                           check_real(f.name, v, dom))
+            object.__setattr__(self, f.name, new)
+        object.__setattr__(self, "times", check_int("times", self.times, high=MAX_TIMES))
+        if not isinstance(self.label, str):
+            raise PlanError("label", f"must be a string, got {shown_value(self.label)}")
+
+    @classmethod
+    def _param_fields(cls) -> tuple[dataclasses.Field[Any], ...]:
+        return tuple(f for f in dataclasses.fields(cls) if "domain" in f.metadata)
+
+    @classmethod
+    def keys(cls) -> tuple[str, ...]:
+        """The parameter names a study file's table of this type may hold."""
+        return tuple(f.name for f in cls._param_fields())
+
+    @classmethod
+    def integer_keys(cls) -> frozenset[str]:
+        """The integer-valued parameters (and ``times``)."""
+        return frozenset({"times"} | {f.name for f in cls._param_fields()
+                                      if isinstance(f.metadata["domain"], Domain)
+                                      and f.metadata["domain"].integer})
+
+    @property
+    def params(self) -> dict[str, float | int | bool]:
+        """The parameters given (fields left at None omitted), in declaration order."""
+        return {f.name: getattr(self, f.name) for f in self._param_fields()
+                if getattr(self, f.name) is not None}
+
+    def with_value(self, key: str, value: object) -> Step:
+        """This step with one parameter (or ``times``) set, validated as at construction."""
+        if key != "times" and key not in self.params:
+            raise PlanError(key, f"is not a parameter of this {self.type_name} step; it has "
+                            + ", ".join([*self.params, "times"]))
+        changes: dict[str, Any] = {key: value}
+        return dataclasses.replace(self, **changes)
+
+    def with_label(self, label: str) -> Step:
+        """This step with another label."""
+        return dataclasses.replace(self, label=label)
+
+    def inputs_text(self) -> str:
+        """The step's parameters as derivation text."""
+        return ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+
+
+class DPStep(Step):
+    """A step with an (eps, delta)-DP guarantee per run (composed by the DP theorems)."""
+
+    def guarantee(self, n: int) -> DPGuarantee:
+        """The (eps, delta)-DP guarantee of one run on ``n`` records (its calibration theorem)."""
+        raise NotImplementedError
+
+
+def _eps(x: float | None) -> float:
+    assert x is not None
+    return x
+
+
+@dataclass(frozen=True, kw_only=True)
+class Laplace(DPStep):
+    """Laplace noise on a query of L1 sensitivity ``sensitivity``: ``eps`` (nats), or the noise
+    scale ``scale`` (then eps = sensitivity/scale, Dwork-Roth Thm 3.6)."""
+
+    sensitivity: float = _param(POSITIVE)
+    eps: float | None = _param(POSITIVE)
+    scale: float | None = _param(POSITIVE)
+
+    type_name: ClassVar[str] = "laplace"
+    forms: ClassVar[tuple[tuple[str, ...], ...]] = (("sensitivity", "eps"), ("sensitivity", "scale"))
+    summary: ClassVar[str] = ("Laplace noise on a query of L1 sensitivity `sensitivity`: eps, or "
+                              "the scale b")
+
+    @classmethod
+    def from_eps(cls, sensitivity: float, eps: float, *, times: int = 1, label: str = "") -> Laplace:
+        return cls(sensitivity=sensitivity, eps=eps, times=times, label=label)
+
+    @classmethod
+    def from_scale(cls, sensitivity: float, scale: float, *, times: int = 1,
+                   label: str = "") -> Laplace:
+        return cls(sensitivity=sensitivity, scale=scale, times=times, label=label)
+
+    def guarantee(self, n: int) -> DPGuarantee:
+        e = (laplace_epsilon(self.sensitivity, self.scale) if self.scale is not None
+             else _eps(self.eps))
+        return DPGuarantee(e, 0.0, "DR-3.6")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Gaussian(DPStep):
+    """Gaussian noise N(0, sigma^2) on a query of L2 sensitivity: ``delta`` chooses the point of
+    its exact privacy curve (Balle-Wang Thm 8); or a target (``eps``, ``delta``), calibrated by
+    the analytic Gaussian mechanism."""
+
+    sensitivity: float = _param(POSITIVE)
+    delta: float = _param(DELTA_GAUSSIAN)
+    sigma: float | None = _param(POSITIVE)
+    eps: float | None = _param(POSITIVE)
+
+    type_name: ClassVar[str] = "gaussian"
+    forms: ClassVar[tuple[tuple[str, ...], ...]] = (("sensitivity", "sigma", "delta"),
+                                                    ("sensitivity", "eps", "delta"))
+    summary: ClassVar[str] = ("Gaussian noise N(0, sigma^2) on a query of L2 sensitivity; delta "
+                              "chooses the point of its exact (Balle-Wang) privacy curve; or a "
+                              "target (eps, delta), calibrated by the analytic Gaussian mechanism")
+
+    @classmethod
+    def from_sigma(cls, sensitivity: float, sigma: float, delta: float, *, times: int = 1,
+                   label: str = "") -> Gaussian:
+        return cls(sensitivity=sensitivity, sigma=sigma, delta=delta, times=times, label=label)
+
+    @classmethod
+    def from_eps(cls, sensitivity: float, eps: float, delta: float, *, times: int = 1,
+                 label: str = "") -> Gaussian:
+        return cls(sensitivity=sensitivity, eps=eps, delta=delta, times=times, label=label)
+
+    def noise_sigma(self) -> float:
+        """sigma: as given, or the analytic Gaussian's for the target (eps, delta), rounded up."""
+        if self.sigma is not None:
+            return self.sigma
+        return analytic_gaussian_sigma(self.sensitivity, _eps(self.eps), self.delta)
+
+    def guarantee(self, n: int) -> DPGuarantee:
+        e = gaussian_epsilon(self.noise_sigma(), self.sensitivity, self.delta)
+        return DPGuarantee(e, float(self.delta), "BW18-8")
+
+    def inputs_text(self) -> str:
+        text = super().inputs_text()
+        return text if self.sigma is not None else f"{text}, sigma={self.noise_sigma()!r}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Exponential(DPStep):
+    """The exponential mechanism: ``eps``, or the coefficient c of exp(c u) with the score's
+    ``sensitivity`` (Dwork-Roth Thm 3.10; ``monotone`` scores halve it)."""
+
+    eps: float | None = _param(POSITIVE)
+    sensitivity: float | None = _param(POSITIVE)
+    coefficient: float | None = _param(POSITIVE)
+    monotone: bool | None = _param(bool)
+
+    type_name: ClassVar[str] = "exponential"
+    forms: ClassVar[tuple[tuple[str, ...], ...]] = (("eps",), ("sensitivity", "coefficient"))
+    optional: ClassVar[tuple[str, ...]] = ("monotone",)
+    summary: ClassVar[str] = ("exponential mechanism: eps, or the coefficient c of exp(c u) with "
+                              "the score's sensitivity")
+
+    def guarantee(self, n: int) -> DPGuarantee:
+        if self.eps is not None:
+            return DPGuarantee(self.eps, 0.0, "DR-3.10")
+        assert self.sensitivity is not None and self.coefficient is not None
+        return exponential_mechanism_epsilon(self.sensitivity, self.coefficient,
+                                             monotone=bool(self.monotone))
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReportNoisyMax(DPStep):
+    """Report noisy max with Laplace noise: ``eps``, or the noise ``scale`` and the scores'
+    ``sensitivity`` (Dwork-Roth Claim 3.9)."""
+
+    eps: float | None = _param(POSITIVE)
+    sensitivity: float | None = _param(POSITIVE)
+    scale: float | None = _param(POSITIVE)
+    monotone: bool | None = _param(bool)
+
+    type_name: ClassVar[str] = "report_noisy_max"
+    forms: ClassVar[tuple[tuple[str, ...], ...]] = (("eps",), ("sensitivity", "scale"))
+    optional: ClassVar[tuple[str, ...]] = ("monotone",)
+    summary: ClassVar[str] = "report noisy max with Laplace noise: eps, or the scale and sensitivity"
+
+    def guarantee(self, n: int) -> DPGuarantee:
+        if self.eps is not None:
+            return DPGuarantee(self.eps, 0.0, "DR-3.9")
+        assert self.sensitivity is not None and self.scale is not None
+        return report_noisy_max_epsilon(self.sensitivity, self.scale, monotone=bool(self.monotone))
+
+
+@dataclass(frozen=True, kw_only=True)
+class SparseVector(DPStep):
+    """AboveThreshold with ``c`` positive answers (Dwork-Roth 'Sparse'): a target ``eps``, or
+    the two noise scales; optional ``delta`` (default 0) and query ``sensitivity`` (default 1)."""
+
+    c: int = _param(COUNT)
+    eps: float | None = _param(POSITIVE)
+    threshold_scale: float | None = _param(POSITIVE)
+    query_scale: float | None = _param(POSITIVE)
+    delta: float | None = _param(DELTA)
+    sensitivity: float | None = _param(POSITIVE)
+
+    type_name: ClassVar[str] = "sparse_vector"
+    forms: ClassVar[tuple[tuple[str, ...], ...]] = (("c", "eps"),
+                                                    ("c", "threshold_scale", "query_scale"))
+    optional: ClassVar[tuple[str, ...]] = ("delta", "sensitivity")
+    summary: ClassVar[str] = "AboveThreshold with c positive answers (Dwork-Roth 'Sparse')"
+
+    def guarantee(self, n: int) -> DPGuarantee:
+        d = 0.0 if self.delta is None else self.delta
+        sens = 1.0 if self.sensitivity is None else self.sensitivity
+        if self.eps is not None:
+            b1, b2 = sparse_vector_scales(self.c, self.eps, sensitivity=sens, delta=d)
+        else:
+            assert self.threshold_scale is not None and self.query_scale is not None
+            b1, b2 = self.threshold_scale, self.query_scale
+        return sparse_vector(self.c, b1, b2, sensitivity=sens, delta=d)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Thresholdout(DPStep):
+    """Thresholdout on the study's data as holdout (``budget`` B, noise rate ``sigma``):
+    (2B/(sigma n), 0)-DP. ``holdout_n``, if given, must equal the study's n (the data the final
+    test uses are the holdout set)."""
+
+    budget: int = _param(COUNT)
+    sigma: float = _param(POSITIVE)
+    holdout_n: int | None = _param(COUNT)
+
+    type_name: ClassVar[str] = "thresholdout"
+    forms: ClassVar[tuple[tuple[str, ...], ...]] = (("budget", "sigma"),)
+    optional: ClassVar[tuple[str, ...]] = ("holdout_n",)
+    summary: ClassVar[str] = "Thresholdout on the study's data as holdout (budget B, noise rate sigma)"
+
+    def guarantee(self, n: int) -> DPGuarantee:
+        return thresholdout_dp(self.budget, self.sigma, n if self.holdout_n is None else self.holdout_n)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GenericDP(DPStep):
+    """A step known to be (``eps``, ``delta``)-DP (``delta`` default 0: pure DP)."""
+
+    eps: float = _param(POSITIVE)
+    delta: float | None = _param(DELTA)
+
+    type_name: ClassVar[str] = "dp"
+    forms: ClassVar[tuple[tuple[str, ...], ...]] = (("eps",),)
+    optional: ClassVar[tuple[str, ...]] = ("delta",)
+    summary: ClassVar[str] = "a generic (eps, delta)-DP step (delta default 0)"
+
+    def guarantee(self, n: int) -> DPGuarantee:
+        return DPGuarantee(self.eps, 0.0 if self.delta is None else self.delta, "given")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Description(Step):
+    """An output taking one of ``range_size`` values (DFHPRR Thm 6)."""
+
+    range_size: int = _param(COUNT)
+
+    type_name: ClassVar[str] = "description"
+    forms: ClassVar[tuple[tuple[str, ...], ...]] = (("range_size",),)
+    summary: ClassVar[str] = "an output taking one of range_size values"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MutualInformation(Step):
+    """An output whose mutual information with the data is at most ``mi_bits`` bits (RRST
+    Lemma 1.5)."""
+
+    mi_bits: float = _param(MI_BITS)
+
+    type_name: ClassVar[str] = "mutual_information"
+    forms: ClassVar[tuple[tuple[str, ...], ...]] = (("mi_bits",),)
+    summary: ClassVar[str] = "a step whose output has mutual information at most mi_bits with the data"
+
+
+#: the study file's step types and their classes
+STEP_CLASSES: dict[str, type[Step]] = {c.type_name: c for c in (
+    Laplace, Gaussian, Exponential, ReportNoisyMax, SparseVector, Thresholdout, GenericDP,
+    Description, MutualInformation)}
+
+
+def step_from_mapping(raw: Mapping[str, object]) -> Step:
+    """A step from a mapping as a study file's ``[[steps]]`` table holds it (``type``, its
+    parameters, optional ``times`` and ``label``); every key and value is checked by the step's
+    class, so a refusal names the key as the file does.
+
+    >>> step_from_mapping({"type": "description", "range_size": 20, "times": 2}).range_size
+    20
+    """
+    typ = raw.get("type")
+    cls = STEP_CLASSES.get(typ) if isinstance(typ, str) else None
+    if cls is None:
+        raise PlanError("type", f"{shown_value(typ)} is not a step type; allowed: "
+                        + ", ".join(STEP_CLASSES))
+    known = {*cls.keys(), "type", "label", "times"}
+    for key in raw:
+        if key not in known:
+            raise PlanError(str(key), f"unknown key for type {typ!r}; allowed: "
+                            + ", ".join(sorted(known - {"type"})))
+    kwargs = {k: v for k, v in raw.items() if k != "type"}
+    if "label" in kwargs and not isinstance(kwargs["label"], str):
+        raise PlanError("label", f"must be a string, got {shown_value(kwargs['label'])}")
+    return cls(**kwargs)  # type: ignore[arg-type]
