@@ -21,7 +21,13 @@ constant, e.g. ``c.num(Fraction(27, 50))``). From that one body come
   claims checked by ``proofs_checks`` are generated from it, so the statement shown and the
   evaluator used cannot disagree.
 
-:class:`Formula` ties a body to the names of its symbols.
+:class:`Formula` ties a body to the names of its symbols. The operations a body may use are
+declared once, as :class:`Context` (a :class:`typing.Protocol`, as mpmath's context base class
+declares its operations): every full context implements it, mypy checks each context against
+it and each formula body is typed with it, so a primitive used by a body but missing from a
+context is a type error, not a failure on the first call of one path. :class:`ExpContext` is
+the subset the double-double context offers (``+ - * /``, ``num``, ``ln2``, ``exp``), for the
+bodies whose exponent it carries.
 
 >>> f = Formula(lambda c, eps, n: eps * n * c.log2e, ("epsilon", "n"))
 >>> f.statement()
@@ -43,14 +49,72 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import mpmath
 import numpy as np
 
 from .numeric import LOG2E, enclosure
 
-__all__ = ["NUMPY", "SYMPY", "EXACT", "DOUBLE_DOUBLE", "NotExact", "Interval", "Formula"]
+__all__ = ["Context", "ExpContext", "NUMPY", "SYMPY", "EXACT", "DOUBLE_DOUBLE", "NotExact",
+           "Interval", "Formula"]
+
+
+class ExpContext(Protocol):
+    """The operations every context offers, the double-double one included: ``+ - * /`` on its
+    numbers, and these."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def ln2(self) -> Any: ...
+
+    def num(self, x: Any) -> Any:
+        """A literal constant (an int, float or Fraction) as a number of this context."""
+        ...
+
+    def exp(self, x: Any) -> Any: ...
+
+
+class Context(ExpContext, Protocol):
+    """The operations a formula body may use (module doc); every full context implements them
+    (the exact one raises :class:`NotExact` where the result is irrational)."""
+
+    @property
+    def log2e(self) -> Any: ...
+
+    def expm1(self, x: Any) -> Any: ...
+
+    def log(self, x: Any) -> Any: ...
+
+    def log1p(self, x: Any) -> Any: ...
+
+    def sqrt(self, x: Any) -> Any: ...
+
+    def exp2(self, x: Any) -> Any: ...
+
+    def log2(self, x: Any) -> Any: ...
+
+    def log2_ratio(self, x: Any, y: Any) -> Any:
+        """log2(x / y), without forming x / y where that overflows."""
+        ...
+
+    def pos(self, x: Any) -> Any:
+        """max(x, 0)."""
+        ...
+
+    def log1pexp(self, x: Any) -> Any:
+        """log(1 + e^x)."""
+        ...
+
+    def log_binomial(self, k: int, l: Any) -> Any:
+        """log C(k, l), k an integer."""
+        ...
+
+    def xlog(self, x: Any, y: Any) -> Any:
+        """x ln(y / x), 0 at x = 0."""
+        ...
 
 
 class _Numpy:
@@ -418,9 +482,12 @@ class _DoubleDouble:
 
 
 NUMPY = _Numpy()
-SYMPY = _Sympy()
+SYMPY = _Sympy()     # (also ncdf, for Balle-Wang's statement)
 EXACT = _Exact()
 DOUBLE_DOUBLE = _DoubleDouble()
+if TYPE_CHECKING:   # every context implements its protocol (checked by mypy, not at run time)
+    _FULL: tuple[Context, ...] = (NUMPY, SYMPY, EXACT, Interval(mpmath.iv))
+    _EXP: ExpContext = DOUBLE_DOUBLE
 
 
 @dataclass(frozen=True)

@@ -162,7 +162,7 @@ def _emit(res: dict[str, Any], as_json: bool, sides: Mapping[str, Side] | None =
 
 def _emit_report(e: Any, res: dict[str, Any], as_json: bool) -> int:
     """A catalog report: its computed values shown rounded to their safe side, inputs as given."""
-    inputs = {e.field(p) for p in e.params} | {f"target_{e.field(p)}" for p in e.optional}
+    inputs = {e.report_key(p) for p in e.params} | {f"target_{e.report_key(p)}" for p in e.optional}
     return _emit(res, as_json, result_sides(res, inputs))
 
 

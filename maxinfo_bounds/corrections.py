@@ -15,6 +15,7 @@ from .domain import Real
 from .numeric import InvalidParameter, MissingParameter, RegimeError
 from .planning import Description, GenericDP, MutualInformation, NoValidRoute, PlanResult, Step, Study, plan
 from .theorems.description import RANGE_SIZE
+from .theorems.maxinfo_dp import THM31_EPS_MAX, THM31_IMPLIED_REGIME, thm31_outside
 from .theorems.registry import EPS_POSITIVE, M_BITS, N_RECORDS, Param
 from .theorems.solvers import ALPHA
 
@@ -95,10 +96,9 @@ def correct(alpha: float, *, eps: float | None = None, n: int | None = None, iid
             raise InvalidParameter("eps" if eps is None else "n", None,
                                    "given with delta (an approximate DP step needs eps, delta, n)")
         e, d, ni = EPS_POSITIVE.check_float(eps), DELTA.check_float(delta), N_RECORDS.check(n)
-        if max(e, d) > 0.5:
-            name, val = ("eps", e) if e > 0.5 else ("delta", d)
-            raise RegimeError("RRST Thm 3.1", name, val,
-                              "eps in (0, 1/2] and delta < eps' for some implied eps' in [eps, 1/2]")
+        if thm31_outside(e, d):
+            name, val = ("eps", e) if e > THM31_EPS_MAX else ("delta", d)
+            raise RegimeError("RRST Thm 3.1", name, val, THM31_IMPLIED_REGIME)
         if not iid:
             notes.append("approximate DP: no max-information bound without i.i.d. data "
                          "(RRST §4); if the records are i.i.d., say so (iid=True; --iid "

@@ -58,10 +58,12 @@ from ..theorems.description import description_length_max_information
 from ..theorems.dp_accounting import DPGuarantee, compose_dp, kov_eps_float, optimal_composition
 from ..theorems.maxinfo_dp import (
     PURE_DP_PRODUCT,
+    THM31_EPS_MAX,
     approx_dp_max_information_implied,
     pure_dp_max_information,
     pure_dp_max_information_product,
     thm31_implied_float_k,
+    thm31_outside,
 )
 from ..theorems.mutual_info import PAPER_CONSTANT, mi_k_float, mi_to_approx_max_information
 from ..theorems.pvalues import mi_pvalue_choice, pvalue_correction
@@ -165,7 +167,7 @@ def _dp_stage_curve(stage: DPStage, n: int, first: bool, iid: bool, g: DPGuarant
             k = thm31_implied_float_k(g.eps, g.delta, n, b)[0]
             return k if math.isfinite(k) else 1e300
         steps = f"steps[{stage.steps[0]}..{stage.steps[-1]}]"
-        if max(g.eps, g.delta) > 0.5:
+        if thm31_outside(g.eps, g.delta):
             why = (f"{steps} compose to ({g.eps:.4g}, {g.delta:.3g})-DP: RRST Thm 3.1 needs "
                    "eps <= 1/2 (fewer runs, more noise, or a smaller per-step eps)")
             hopeless = True     # outside Thm 3.1 at every beta: nothing to optimise
@@ -389,7 +391,7 @@ def _pruned(study: Study, eps: float, results: list[tuple[float, PlanResult]],
     alpha 2^-k. (With a float estimate of eps, shrunk by 0.1%, this is only a time saver: skipping
     a route never makes the returned gamma invalid.)
     """
-    if eps > 0.5:
+    if eps > THM31_EPS_MAX:
         cands.append(Candidate(f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
                       f"composed eps {text_up(eps)} > 1/2: outside RRST Thm 3.1"))
         return True
@@ -461,7 +463,7 @@ def plan(study: Study) -> PlanResult:
                 cands.append(Candidate(f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
                               "composed eps is 0: RRST Thm 3.1 needs eps > 0"))
                 continue
-            if g.eps > 0.5:  # RRST Thm 3.1 needs eps <= 1/2
+            if g.eps > THM31_EPS_MAX:  # outside RRST Thm 3.1
                 cands.append(Candidate(f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
                               f"composed eps {text_up(g.eps)} > 1/2: outside RRST Thm 3.1"))
                 continue

@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..arith import Formula
+from ..arith import Context, Formula
 from ..numeric import InvalidParameter, RegimeError, as_nonempty_list, float_up
 from ..results import Bound
 from .registry import Param, Theorem, register
@@ -25,7 +25,7 @@ from .registry import Param, Theorem, register
 __all__ = ["compose_max_information"]
 
 
-def _sum_body(c: Any, *terms: Any) -> Any:
+def _sum_body(c: Context, *terms: Any) -> Any:
     # RRST Thm A.3: the k (and, the same way, the beta) of the stages add up
     return sum(terms[1:], terms[0])
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, overload
 
-from ..arith import Formula, NotExact
+from ..arith import Context, Formula, NotExact
 from ..domain import Int, Real
 from ..numeric import fast_up, float_up, is_array
 from ..results import Bound
@@ -24,7 +24,7 @@ RANGE_SIZE = Param("range_size", Int(1), "number of possible outputs |Y|")
 BETA = Param("beta", Real(0, 1, lo_open=True), "approximation parameter")
 
 
-def _body(c: Any, range_size: Any, beta: Any) -> Any:
+def _body(c: Context, range_size: Any, beta: Any) -> Any:
     # DFHPRR Thm 6: k = log2(|Y|/beta) bits
     return c.log2_ratio(range_size, beta)
 

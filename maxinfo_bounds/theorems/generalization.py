@@ -23,7 +23,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from ..arith import Formula
+from ..arith import Context, Formula
 from ..domain import Int, Real
 from ..numeric import (
     DD_EXP_MARGIN,
@@ -69,12 +69,12 @@ DELTA_B2 = Param("delta", Real(0, 1, lo_open=True, hi_open=True, relation="delta
 N_B2 = Param("n", Int(1, relation="n >= ln(4 eps/delta)/eps^2"), "number of records")
 
 
-def _hoeffding_body(c: Any, k: Any, beta: Any, tau: Any, n: Any) -> Any:
+def _hoeffding_body(c: Context, k: Any, beta: Any, tau: Any, n: Any) -> Any:
     # DFHPRR Thm 4 with Hoeffding: 2^k * 2 e^{-2 tau^2 n} + beta
     return 2 * c.exp(k * c.ln2 - 2 * tau * tau * n) + beta
 
 
-def _mcdiarmid_body(c: Any, k: Any, beta: Any, tau: Any, n: Any, sens: Any, *, variant: str) -> Any:
+def _mcdiarmid_body(c: Context, k: Any, beta: Any, tau: Any, n: Any, sens: Any, *, variant: str) -> Any:
     # RRST Thm D.1's route: 2^k * (2 if two-sided) exp(-2 tau^2/(n Delta^2)) + beta
     two = 2 if variant == "sound" else 1
     return two * c.exp(k * c.ln2 - 2 * tau * tau / (n * sens * sens)) + beta
@@ -281,7 +281,7 @@ def mcdiarmid_transfer(k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: I
     return min(MCDIARMID[variant].up(*args, prec=iv_prec(dps)), 1.0)
 
 
-def _b1_body(c: Any, delta: Any, n: Any) -> Any:
+def _b1_body(c: Context, delta: Any, n: Any) -> Any:
     # RRST Lemma B.1's proof at delta: (1/2 - delta) / sqrt((n/2) ln(1/delta))
     return (c.num(Fraction(1, 2)) - delta) / c.sqrt(n / 2 * c.log(1 / delta))
 

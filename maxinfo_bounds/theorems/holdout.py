@@ -28,7 +28,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -328,10 +328,18 @@ def sparse_validate_factor(i: int, budget: int, *,
     ii, bb = INDEX.check(i), BUDGET_ONES.check(budget)
     if variant not in ("paper", "histories"):
         raise InvalidParameter("variant", variant, "'paper' or 'histories'")
-    return int(_sv_factor_body(_BinomialsExact, ii if variant == "paper" else ii - 1, ii, bb))
+    return int(_sv_factor_body(_BinomialsExact(), ii if variant == "paper" else ii - 1, ii, bb))
 
 
-def _sv_factor_body(c: Any, top: Any, i: Any, budget: Any) -> Any:
+class _BinomialContext(Protocol):
+    """The operations :func:`_sv_factor_body` uses (its own two contexts, below)."""
+
+    def binomial_sum(self, n: Any, upto: Any) -> Any: ...
+
+    def min(self, a: Any, b: Any) -> Any: ...
+
+
+def _sv_factor_body(c: _BinomialContext, top: Any, i: Any, budget: Any) -> Any:
     """DFHPRR Thm 10's l_i, written once: sum_{j=0}^{min(i-1, B)} C(top, j) (top = i as
     stated; i - 1 for the histories the proof's union bound runs over). ``c`` supplies
     ``binomial_sum(n, upto)`` = sum_{j<=upto} C(n, j) and ``min``: exact integers for the
@@ -448,7 +456,7 @@ def _sv_statement() -> Any:
     import sympy  # statements only (keeps sympy out of the calculator's import)
 
     i, b = sympy.symbols("i B", integer=True, nonnegative=True)
-    return _sv_factor_body(_BinomialsSympy, i, i, b) * sympy.Symbol("beta_i", nonnegative=True)
+    return _sv_factor_body(_BinomialsSympy(), i, i, b) * sympy.Symbol("beta_i", nonnegative=True)
 
 
 register(Theorem(

@@ -30,7 +30,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from ..arith import NUMPY, Formula, Interval
+from ..arith import NUMPY, Context, Formula, Interval
 from ..domain import Int, Real
 from ..numeric import (
     InvalidParameter,
@@ -62,12 +62,12 @@ PAPER_CONSTANT = 0.54
 K_BITS = Param("k", Real(0, lo_open=True, units="bits"), "target max-information, bits")
 
 
-def _curve_body(c: Any, b: Any, k: Any) -> Any:
+def _curve_body(c: Context, b: Any, k: Any) -> Any:
     # the proof's inequality (RRST App. C, eq. (24) + Jensen): f_k(b) = k b + (1 - b) log2(1 - b)
     return k * b + (1 - b) * c.log1p(-b) * c.log2e
 
 
-def _paper_beta_body(c: Any, m: Any, k: Any) -> Any:
+def _paper_beta_body(c: Context, m: Any, k: Any) -> Any:
     # RRST Lemma 1.5 (first part): beta(k) = (m + 0.54)/k  (0.54 the decimal 27/50)
     return (m + c.num(Fraction(27, 50))) / k
 
@@ -232,7 +232,7 @@ register(Theorem(
 # the other direction: approximate max-information to mutual information (Lemma 1.5, part 2)
 
 
-def _to_mi_body(c: Any, k: Any, beta: Any, support: Any, *, variant: str, unit: str) -> Any:
+def _to_mi_body(c: Context, k: Any, beta: Any, support: Any, *, variant: str, unit: str) -> Any:
     """RRST Lemma 1.5 (second part): 2k ln 2 + the beta term, in nats (then in ``unit``)."""
     one_minus = -c.expm1(-k * c.ln2)                                # 1 - 2^{-k}
     if variant == "paper":
@@ -312,7 +312,7 @@ def approx_max_information_to_mi(k: RealOrArray, beta: RealOrArray, support_size
 _TO_MI_CONDITION = {"paper": "0 <= beta <= 3(1 - 2^-k)/20", "sound": "beta/(1 - 2^-k) <= 1/e"}
 
 
-def _to_mi_edge(c: Any, k: Any, variant: str) -> Any:
+def _to_mi_edge(c: Context, k: Any, variant: str) -> Any:
     """The largest beta inside Lemma 1.5 (second part)'s regime, written once (``c``: the
     float64 context for arrays, the interval one for the exact decision)."""
     one_minus = -c.expm1(-c.num(k) * c.ln2)     # 1 - 2^-k without cancellation at small k

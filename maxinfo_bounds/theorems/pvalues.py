@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, overload
 
 import numpy as np
 
-from ..arith import Formula
+from ..arith import Context, Formula
 from ..domain import Real
 from ..numeric import (
     InvalidParameter,
@@ -40,7 +40,7 @@ K = Param("k", Real(0, math.inf, hi_open=False, units="bits"), "max-information 
 BETA = Param("beta", Real(0, 1), "approximation parameter of the bound")
 
 
-def _gamma_body(c: Any, alpha: Any, k: Any, beta: Any) -> Any:
+def _gamma_body(c: Context, alpha: Any, k: Any, beta: Any) -> Any:
     # RRST Thm 1.3: gamma(alpha) = max(alpha - beta, 0) 2^{-k}
     return c.pos(alpha - beta) * c.exp2(-k)
 
@@ -112,7 +112,7 @@ register(Theorem(
 # from a mutual-information bound (RRST App. C)
 
 
-def _mi_paper_body(c: Any, alpha: Any, m: Any) -> Any:
+def _mi_paper_body(c: Context, alpha: Any, m: Any) -> Any:
     # RRST Cor C.2: gamma = (alpha/2) 2^{-(2/alpha)(m + 0.54)} (0.54 the decimal 27/50)
     return alpha / 2 * c.exp2(-2 / alpha * (m + c.num(Fraction(27, 50))))
 
@@ -121,7 +121,7 @@ def _mi_paper_body(c: Any, alpha: Any, m: Any) -> Any:
 MI_PVALUE_PAPER = Formula(_mi_paper_body, ("alpha", "m"))
 
 
-def _rz_level_body(c: Any, gamma: Any, m: Any) -> Any:
+def _rz_level_body(c: Context, gamma: Any, m: Any) -> Any:
     """Russo & Zou Prop. 7 (RRST Thm C.3), written once: the bound on Pr[p <= gamma] when
     I(X; A(X)) <= m bits (their logarithms are natural, so m enters as m ln 2 nats). The
     certified check of :func:`russo_zou_pvalue_correction` evaluates it in interval

@@ -134,7 +134,7 @@ class Theorem:
     #: the direction a scalar result is rounded in: "up" (upper bounds) or "down" (thresholds)
     value_rounding: str = "up"
 
-    def field(self, p: Param) -> str:
+    def report_key(self, p: Param) -> str:
         """The JSON/CLI name of a parameter's value, with its unit (``k_bits``, ``eps_nats``)."""
         u = p.domain.units if isinstance(p.domain, Domain) else ""
         return f"{p.name}_{u}" if u and not p.name.endswith(u) else p.name
@@ -148,9 +148,9 @@ class Theorem:
                   k not in {p.name for p in self.optional}}
         res = self.evaluator(**values)
         out: dict[str, Any] = {"theorem": self.id, "source": f"{self.paper} {self.number}"}
-        out.update({self.field(p): values[p.name] for p in self.params if p.name in values})
+        out.update({self.report_key(p): values[p.name] for p in self.params if p.name in values})
         # an optional input is a request (a target beta), the result may differ: its own key
-        out.update({f"target_{self.field(p)}": values[p.name] for p in self.optional
+        out.update({f"target_{self.report_key(p)}": values[p.name] for p in self.optional
                     if values.get(p.name) is not None})
         if isinstance(res, Reportable):
             d = res.as_dict()

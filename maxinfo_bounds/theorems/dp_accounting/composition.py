@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ...arith import Formula
+from ...arith import Context, Formula
 from ...domain import Int, Real
 from ...numeric import (
     InvalidParameter,
@@ -35,12 +35,12 @@ def _groups(args: tuple[Any, ...]) -> list[tuple[Any, Any]]:
     return list(zip(args[::2], args[1::2]))
 
 
-def _basic_body(c: Any, *groups: Any) -> Any:
+def _basic_body(c: Context, *groups: Any) -> Any:
     # Dwork & Roth Thm 3.16: sum_i eps_i (the same body sums the deltas)
     return sum((k * x for x, k in _groups(groups)), c.num(0))
 
 
-def _advanced_body(c: Any, delta_prime: Any, *groups: Any) -> Any:
+def _advanced_body(c: Context, delta_prime: Any, *groups: Any) -> Any:
     # Dwork & Roth Thm 3.20 (heterogeneous form as in KOV15):
     # sqrt(2 ln(1/delta') sum_i eps_i^2) + sum_i eps_i (e^eps_i - 1)
     g = _groups(groups)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 import mpmath
 import numpy as np
 
-from ...arith import SYMPY, Formula
+from ...arith import SYMPY, Context, Formula
 from ...domain import Int, Real
 from ...numeric import InvalidParameter, RegimeError, float_down, float_up, iv_prec
 from ...results import DPGuarantee
@@ -56,7 +56,7 @@ RNM = {False: Formula(lambda c, s, b: 2 * s / b, ("Delta", "b")),
        True: Formula(lambda c, s, b: s / b, ("Delta", "b"))}
 
 
-def _above_threshold_body(c: Any, s: Any, b1: Any, b2: Any) -> Any:
+def _above_threshold_body(c: Context, s: Any, b1: Any, b2: Any) -> Any:
     # Dwork & Roth Thm 3.23's proof: Delta/b1 on the threshold, 2 Delta/b2 on the stopping query
     return s / b1 + 2 * s / b2
 
@@ -107,7 +107,16 @@ def gaussian_sigma(sensitivity: float, eps: float, delta: float, *, strict: bool
 _AG_DPS = 50
 
 
-def _ag_terms(c: Any, s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
+class NormalContext(Protocol):
+    """What :func:`_ag_terms` uses: ``exp`` and the standard normal CDF ``ncdf`` (:class:`_Mp`
+    and the sympy context offer both)."""
+
+    def exp(self, x: Any) -> Any: ...
+
+    def ncdf(self, x: Any) -> Any: ...
+
+
+def _ag_terms(c: NormalContext, s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
     """Balle–Wang Thm 8, written once: delta(sigma) = t1 - t2 with
     t1 = Phi(s/2σ - εσ/s), t2 = e^ε Phi(-s/2σ - εσ/s). ``c`` supplies ``ncdf`` and ``exp``:
     :class:`_Mp` for the evaluator, the sympy context for the statement."""
@@ -132,7 +141,7 @@ def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
     functions with guard digits to the working precision).
     """
     with mpmath.workdps(_AG_DPS):
-        t1, t2 = _ag_terms(_Mp, *(mpmath.mpf(x.numerator) / x.denominator
+        t1, t2 = _ag_terms(_Mp(), *(mpmath.mpf(x.numerator) / x.denominator
                                   if isinstance(x, Fraction) else mpmath.mpf(x)
                                   for x in (s, sigma, eps)))
         err = (t1 + t2) * mpmath.mpf(10) ** -40

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ...arith import NUMPY, SYMPY, Interval
+from ...arith import NUMPY, SYMPY, Context, Interval
 from ...domain import Real
 from ...numeric import InvalidParameter, enclosure, float_down, float_up, iv_prec
 from ...results import DPGuarantee
@@ -43,18 +43,18 @@ def _kov_checked(eps: object, delta: object, k: object) -> tuple[Exact, Exact, i
 # z = k log(1 + e^eps). (The interval algorithm sums the terms by the ratio of consecutive
 # ones from a starting term the body gives, and takes (1 + e^eps)^k directly.)
 
-def _kov_lost_body(c: Any, delta: Any, k: Any) -> Any:
+def _kov_lost_body(c: Context, delta: Any, k: Any) -> Any:
     """1 - (1 - delta)^k, the probability that some step's delta event occurs."""
     return -c.expm1(k * c.log1p(-delta))
 
 
-def _kov_log_terms(c: Any, eps: Any, k: Any, l: Any) -> tuple[Any, Any]:
+def _kov_log_terms(c: Context, eps: Any, k: Any, l: Any) -> tuple[Any, Any]:
     """(a_l, b_l): the logs of C(k, l) e^{(k-l) eps} and C(k, l) e^{l eps}."""
     lc = c.log_binomial(k, l)
     return lc + (k - l) * eps, lc + l * eps
 
 
-def _kov_log_norm(c: Any, eps: Any, k: Any) -> Any:
+def _kov_log_norm(c: Context, eps: Any, k: Any) -> Any:
     """z = log (1 + e^eps)^k."""
     return k * c.log1pexp(eps)
 

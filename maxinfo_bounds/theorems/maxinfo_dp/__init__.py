@@ -20,9 +20,12 @@ Approximate DP: RRST Thm 3.1, explicit from its proof, in two variants (see
 from __future__ import annotations
 
 from .approx import (
+    THM31_EPS_MAX,
+    THM31_IMPLIED_REGIME,
     approx_dp_max_information,
     approx_dp_max_information_implied,
     thm31_implied_float_k,
+    thm31_outside,
 )
 from .pure import PURE_DP, PURE_DP_PRODUCT, pure_dp_max_information, pure_dp_max_information_product
 
@@ -34,4 +37,7 @@ __all__ = [
     "approx_dp_max_information",
     "approx_dp_max_information_implied",
     "thm31_implied_float_k",
+    "THM31_EPS_MAX",
+    "THM31_IMPLIED_REGIME",
+    "thm31_outside",
 ]

@@ -16,7 +16,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from ...arith import NUMPY, Formula, Interval
+from ...arith import NUMPY, Context, Formula, Interval
 from ...domain import Real
 from ...numeric import (
     InvalidParameter,
@@ -46,7 +46,7 @@ EPS0 = Param("eps", Real(0, units="nats"), "DP parameter, nats")
 DELTA_BELOW_HALF = Param("delta", Real(0, 0.5, lo_open=True, hi_open=True), "DP parameter")
 
 
-def _thm31_body(c: Any, eps: Any, delta: Any, n: Any, t: Any, dhat: Any, *, variant: str,
+def _thm31_body(c: Context, eps: Any, delta: Any, n: Any, t: Any, dhat: Any, *, variant: str,
                 part: str) -> Any:
     """RRST Thm 3.1 at (t, delta_hat), written once: ``part`` "k" (bits) or "beta".
 
@@ -90,13 +90,26 @@ def _paper_choice(eps: float, delta: float, n: int) -> tuple[float, float]:
     return eps * math.sqrt(2 * n), math.sqrt(eps * delta) / 15
 
 
+#: RRST Thm 3.1's regime in eps (nats), declared once: the evaluators, the implied-guarantee
+#: search, the planner's routes and the one-step corrections all read it
+THM31_EPS_MAX = 0.5
+#: the regime of an (eps, delta)-DP stage converted at an implied guarantee eps' >= eps
+THM31_IMPLIED_REGIME = "eps in (0, 1/2] and delta < eps' for some implied eps' in [eps, 1/2]"
+
+
+def thm31_outside(eps: float, delta: float) -> bool:
+    """True when no implied guarantee eps' in [eps, 1/2] with delta < eps' exists (eps or delta
+    above 1/2): RRST Thm 3.1 cannot convert an (eps, delta)-DP stage at any beta."""
+    return max(eps, delta) > THM31_EPS_MAX
+
+
 #: the conditions of RRST Thm 3.1 (delta_hat's depends on the variant)
 _CONDITIONS = {"eps": "eps in (0, 1/2]", "delta": "delta in (0, eps)",
                "paper": "delta_hat in (0, eps/15] (Lemma 3.7)",
                "sound": "e^{3eps} delta'' + delta_hat < 1 (Lemma 3.7's logarithm)"}
 
 
-def _sound_regime_lhs(c: Any, eps: Any, dhat: Any) -> Any:
+def _sound_regime_lhs(c: Context, eps: Any, dhat: Any) -> Any:
     """e^{3 eps} delta'' + delta_hat, below 1 inside the sound variant's regime (written once:
     the interval test, the float masks and the array path's cancellation test read it)."""
     e, dh = c.num(eps), c.num(dhat)
@@ -108,7 +121,7 @@ def _thm31_violations(eps: Any, delta: Any, dhat: Any, variant: str) -> list[tup
     with np.errstate(all="ignore"):
         e, d, dh = (np.asarray(x, dtype=np.float64) for x in (eps, delta, dhat))
         inside = dh <= e / 15 if variant == "paper" else _sound_regime_lhs(NUMPY, e, dh) < 1
-        return [("eps", _CONDITIONS["eps"], ~(e <= 0.5)),
+        return [("eps", _CONDITIONS["eps"], ~(e <= THM31_EPS_MAX)),
                 ("delta", _CONDITIONS["delta"], ~(d < e)),
                 ("delta_hat", _CONDITIONS[variant], ~inside)]
 
@@ -380,9 +393,9 @@ def thm31_implied_float_k(eps: float, delta: float, n: int, beta: float, *,
     if not (0 < beta < 1) or not (0 <= eps) or not (0 < delta < 0.5):
         return math.inf, eps, math.nan, math.nan
     e_lo = max(eps, delta * (1 + 2**-30), 1e-300)
-    if e_lo > 0.5:
+    if e_lo > THM31_EPS_MAX:
         return math.inf, eps, math.nan, math.nan
-    le_lo, le_hi = math.log(e_lo), math.log(0.5)
+    le_lo, le_hi = math.log(e_lo), math.log(THM31_EPS_MAX)
     ld_lo, ld_hi = math.log(max(delta * 1e-8, 1e-300)), math.log(0.5)
     nf = float(n)
 

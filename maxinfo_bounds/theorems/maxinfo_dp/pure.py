@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, overload
 
-from ...arith import Formula
+from ...arith import Context, Formula
 from ...domain import Real
 from ...numeric import fast_up, is_array, iv_prec
 from ...results import Bound
@@ -19,12 +19,12 @@ EPS = Param("eps", Real(0, lo_open=True, units="nats"), "pure DP parameter, nats
 BETA = Param("beta", Real(0, 1, lo_open=True, hi_open=True), "approximation parameter")
 
 
-def _pure_body(c: Any, eps: Any, n: Any) -> Any:
+def _pure_body(c: Context, eps: Any, n: Any) -> Any:
     # RRST Thm 1.4 (first part): k = eps n log2(e) bits
     return eps * n * c.log2e
 
 
-def _product_body(c: Any, eps: Any, n: Any, beta: Any) -> Any:
+def _product_body(c: Context, eps: Any, n: Any, beta: Any) -> Any:
     # RRST Thm 1.4 (second part): k = log2(e) (eps^2 n/2 + eps sqrt(n ln(2/beta)/2)) bits
     # ln(2/beta) as ln2 log2(2/beta): 2/beta overflows float64 for a subnormal beta
     return (eps * eps * n / 2 + eps * c.sqrt(n * c.ln2 * c.log2_ratio(2, beta) / 2)) * c.log2e
