@@ -26,8 +26,7 @@ def _spot(c) -> None:  # type: ignore[no-untyped-def]
     exprs = expr if isinstance(expr, tuple) else (expr,)
     with mpmath.workdps(50):
         for e in exprs:
-            sub = {s: sympy.Float((c.box[s.name][0] + c.box[s.name][1]) / 2, 50)
-                   for s in e.free_symbols}
+            sub = {s: sympy.Float((c.box[s.name][0] + c.box[s.name][1]) / 2, 50) for s in e.free_symbols}
             sympy.N(e.subs(sub), 50)
 
 
@@ -46,9 +45,11 @@ def main() -> None:
             _spot(c)
         bs.append(time.perf_counter() - t0)
     t, b = statistics.median(ts), statistics.median(bs)
-    print(f"{len(CLAIMS)} claims decided in {t:.2f} s (median of {r}; target 300 s); "
-          f"{verdicts.count('certified')} certified, {verdicts.count('refuted')} refuted, "
-          f"{verdicts.count('undecided')} undecided")
+    print(
+        f"{len(CLAIMS)} claims decided in {t:.2f} s (median of {r}; target 300 s); "
+        f"{verdicts.count('certified')} certified, {verdicts.count('refuted')} refuted, "
+        f"{verdicts.count('undecided')} undecided"
+    )
     print(f"baseline, one 50-digit spot evaluation per claim: {b:.2f} s; ratio {t / b:.1f}")
 
 

@@ -36,7 +36,7 @@ def main() -> None:
         total = time.perf_counter() - t0
         totals.append(total)
         per: dict[str, float] = defaultdict(float)
-        for r in recs:   # records carry the time since their section started
+        for r in recs:  # records carry the time since their section started
             per[r["check"]] = max(per[r["check"]], r["seconds"])
         bad = [r["check"] for r in recs if r["verdict"] == "FAILS"]
         print(f"\n{label}: {total:.2f} s in all; not holding: {sorted(set(bad))}")
@@ -54,19 +54,16 @@ def main() -> None:
     peak_memory()
 
 
-_IMPORTS = ("from proofs_checks.codes import extended_golay; "
-            "from proofs_checks.counterexample import check_code")
+_IMPORTS = "from proofs_checks.codes import extended_golay; from proofs_checks.counterexample import check_code"
 
 
-_PEAK = ("; import re; print(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read())"
-         ".group(1))")
+_PEAK = "; import re; print(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))"
 
 
 def _child_peak_mib(code: str) -> float:
     """Peak resident memory (MiB) of a child running ``code``: its VmHWM (Linux), which
     starts afresh at exec (ru_maxrss would carry over this parent's peak)."""
-    out = subprocess.run([sys.executable, "-c", code + _PEAK],
-                         check=True, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", code + _PEAK], check=True, capture_output=True, text=True)
     return int(out.stdout.split()[-1]) / 1024
 
 
@@ -75,12 +72,13 @@ def peak_memory() -> None:
     datasets: the campaign's largest), beside the imports alone. The campaign runs one unit
     per worker (default: one per CPU), so its peak is about workers x this."""
     base = _child_peak_mib(_IMPORTS)
-    unit = _child_peak_mib(_IMPORTS + "; check_code(extended_golay(), 0.5, 0.25, "
-                           "enumerate_all=True)")
-    print(f"\npeak memory of one unit (extended Golay, n = 24, all 2^24 datasets enumerated): "
-          f"{unit:.0f} MiB; the imports alone {base:.0f} MiB; the unit adds {unit - base:.0f} MiB "
-          f"(the two 2^25-cell tables of claim 2's max-information enumeration, 512 MiB, are "
-          f"most of it; the measures engine adds only chunk-sized temporaries)")
+    unit = _child_peak_mib(_IMPORTS + "; check_code(extended_golay(), 0.5, 0.25, enumerate_all=True)")
+    print(
+        f"\npeak memory of one unit (extended Golay, n = 24, all 2^24 datasets enumerated): "
+        f"{unit:.0f} MiB; the imports alone {base:.0f} MiB; the unit adds {unit - base:.0f} MiB "
+        f"(the two 2^25-cell tables of claim 2's max-information enumeration, 512 MiB, are "
+        f"most of it; the measures engine adds only chunk-sized temporaries)"
+    )
 
 
 if __name__ == "__main__":

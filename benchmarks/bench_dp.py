@@ -42,16 +42,19 @@ def main() -> None:
         print(f"| {k} | {t1:.4f} | {t0:.4f} | {t1 / t0:.1f} | {e1:.5f} | {e0:.5f} |")
     t1 = median_time(lambda: analytic_gaussian_sigma(1.0, 0.5, 1e-6), r)
     t0 = median_time(lambda: gaussian_sigma(1.0, 0.5, 1e-6), r)
-    print(f"\nanalytic Gaussian sigma: {t1 * 1e3:.2f} ms; classic: {t0 * 1e3:.3f} ms "
-          f"(ratio {t1 / t0:.0f}); sigma {analytic_gaussian_sigma(1.0, 0.5, 1e-6):.4f} "
-          f"vs {gaussian_sigma(1.0, 0.5, 1e-6):.4f}")
+    print(
+        f"\nanalytic Gaussian sigma: {t1 * 1e3:.2f} ms; classic: {t0 * 1e3:.3f} ms "
+        f"(ratio {t1 / t0:.0f}); sigma {analytic_gaussian_sigma(1.0, 0.5, 1e-6):.4f} "
+        f"vs {gaussian_sigma(1.0, 0.5, 1e-6):.4f}"
+    )
     rng = np.random.default_rng(0)
     tr, ho = rng.random(10_000), rng.random(10_000)
     th = Thresholdout(tr, ho, threshold=0.04, sigma=0.01, budget=10**9, rng=1)
     t1 = median_time(lambda: th.query_values(tr, ho), max(r, 50))
     t0 = median_time(lambda: (tr.mean(), ho.mean()), max(r, 50))
-    print(f"Thresholdout query (n = 10,000): {t1 * 1e6:.1f} us; two numpy means: "
-          f"{t0 * 1e6:.1f} us (ratio {t1 / t0:.1f})")
+    print(
+        f"Thresholdout query (n = 10,000): {t1 * 1e6:.1f} us; two numpy means: {t0 * 1e6:.1f} us (ratio {t1 / t0:.1f})"
+    )
 
 
 if __name__ == "__main__":

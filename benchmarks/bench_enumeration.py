@@ -81,12 +81,16 @@ def main() -> None:
     print(f"python {platform.python_version()}, numpy {np.__version__}")
     t20 = full(20)
     b20 = baseline(1 << 20, 64)
-    print(f"full enumeration, n = 20, 64 outputs: {t20:.2f} s (target 30 s); "
-          f"baseline random fill of 2^20 x 64: {b20:.2f} s; ratio {t20 / b20:.1f}")
+    print(
+        f"full enumeration, n = 20, 64 outputs: {t20:.2f} s (target 30 s); "
+        f"baseline random fill of 2^20 x 64: {b20:.2f} s; ratio {t20 / b20:.1f}"
+    )
     t4 = typeclass(10_000)
     b4 = baseline(10_001, 101)
-    print(f"type-class, n = 10^4, 101 outputs: {t4:.2f} s (target 5 s); "
-          f"baseline random fill of 10^4 x 101: {b4:.4f} s; ratio {t4 / b4:.0f}")
+    print(
+        f"type-class, n = 10^4, 101 outputs: {t4:.2f} s (target 5 s); "
+        f"baseline random fill of 10^4 x 101: {b4:.4f} s; ratio {t4 / b4:.0f}"
+    )
     n_full, t_full, why = largest(full, 20, budget, lambda n: n + 1)
     print(f"largest full enumeration within {budget:.0f} s: n = {n_full} ({t_full:.1f} s); {why}")
     n_tc, t_tc, why = largest(typeclass, 10_000, budget, lambda n: int(n * 1.5))

@@ -71,8 +71,7 @@ def main() -> None:
         fns["1000 betas (one pass)"] = lambda J=J: approx_max_information(J, many)
         med = timeit_interleaved(fns, ns.repeats)
         base = med["numpy sort of the ratios"]
-        print(f"\n## table {tname}: {J.shape[0]} x {J.shape[1]} = {J.size} cells, "
-              f"median of {ns.repeats}")
+        print(f"\n## table {tname}: {J.shape[0]} x {J.shape[1]} = {J.size} cells, median of {ns.repeats}")
         print(f"{'case':32s} {'median ms':>10s} {'x sort':>8s}  target")
         for name, t in med.items():
             if name.startswith("one beta"):

@@ -24,13 +24,11 @@ from proofs_checks.simulate import holdout_reuse as hr
 from proofs_checks.simulate.runner import Unit, run_units
 
 
-def _units(fn, cfg: hr.HoldoutConfig, reps: int, seed: int,
-           fresh: dict[str, int] | None = None) -> list[Unit]:
+def _units(fn, cfg: hr.HoldoutConfig, reps: int, seed: int, fresh: dict[str, int] | None = None) -> list[Unit]:
     out = []
     for si, s in enumerate(hr.SETTINGS):
         for r in range(reps):
-            kw = {"cfg": cfg, "setting": s,
-                  "seed": np.random.SeedSequence(seed, spawn_key=(1, si, r))}
+            kw = {"cfg": cfg, "setting": s, "seed": np.random.SeedSequence(seed, spawn_key=(1, si, r))}
             if fresh is not None:
                 kw["fresh_rows"] = fresh[f"{s}/{r}"]
             out.append(Unit(f"{s}/{r}", fn, kw))
@@ -43,29 +41,37 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     a = ap.parse_args()
     cfg = hr.HoldoutConfig()
-    print(f"# bench_simulate: n = {cfg.n}, d = {cfg.d}, k <= {max(cfg.ks)}, {a.reps} reps x "
-          f"{len(hr.SETTINGS)} settings, {a.workers} workers; numpy {np.__version__}, "
-          f"{platform.processor() or platform.machine()}")
+    print(
+        f"# bench_simulate: n = {cfg.n}, d = {cfg.d}, k <= {max(cfg.ks)}, {a.reps} reps x "
+        f"{len(hr.SETTINGS)} settings, {a.workers} workers; numpy {np.__version__}, "
+        f"{platform.processor() or platform.machine()}"
+    )
     res = {}
     with tempfile.TemporaryDirectory() as tmp:
         fresh = None
         for name, fn in (("experiment", hr.run_repetition), ("floor (draw only)", hr.draw_only)):
             t0 = time.perf_counter()
-            recs = run_units(_units(fn, cfg, a.reps, 20151207, fresh),
-                             Path(tmp) / f"{fn.__name__}.jsonl", {"bench": fn.__name__},
-                             workers=a.workers, label=name, progress=False)
+            recs = run_units(
+                _units(fn, cfg, a.reps, 20151207, fresh),
+                Path(tmp) / f"{fn.__name__}.jsonl",
+                {"bench": fn.__name__},
+                workers=a.workers,
+                label=name,
+                progress=False,
+            )
             wall = time.perf_counter() - t0
             med = statistics.median(r["seconds"] for r in recs.values())
             normals = sum(r["result"]["normals"] for r in recs.values())
             res[name] = (wall, med, normals)
-            print(f"{name:18s} total {wall:8.1f} s   median per repetition {med:6.2f} s   "
-                  f"normals {normals:.4g}")
+            print(f"{name:18s} total {wall:8.1f} s   median per repetition {med:6.2f} s   normals {normals:.4g}")
             fresh = {k: r["result"]["normals"] // cfg.n - 2 * cfg.d for k, r in recs.items()}
     (fw, fm, fn_), (ew, em, en) = res["floor (draw only)"], res["experiment"]
     assert fn_ == en, "the floor must draw exactly the experiment's normals"
     print(f"floor: {fw / fn_ * 1e9 * a.workers:.1f} ns per normal per worker")
-    print(f"ratio experiment / floor: total {ew / fw:.2f}x, per repetition {em / fm:.2f}x "
-          f"(targets: total <= 1800 s, ratio <= 3x)")
+    print(
+        f"ratio experiment / floor: total {ew / fw:.2f}x, per repetition {em / fm:.2f}x "
+        f"(targets: total <= 1800 s, ratio <= 3x)"
+    )
 
 
 if __name__ == "__main__":

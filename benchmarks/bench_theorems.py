@@ -45,17 +45,28 @@ def main() -> None:
     eps31 = np.minimum(eps, 0.5)
     lg = math.log2(math.e)
     rows = [
-        ("RRST-1.4b vectorised", lambda: pure_dp_max_information_product(eps, n, beta),
-         lambda: lg * (eps * eps * n / 2 + eps * np.sqrt(n * np.log(2 / beta) / 2))),
+        (
+            "RRST-1.4b vectorised",
+            lambda: pure_dp_max_information_product(eps, n, beta),
+            lambda: lg * (eps * eps * n / 2 + eps * np.sqrt(n * np.log(2 / beta) / 2)),
+        ),
         ("RRST-1.4a vectorised", lambda: pure_dp_max_information(eps, n), lambda: lg * eps * n),
-        ("RRST-1.3 vectorised", lambda: pvalue_correction(alpha, k, beta),
-         lambda: np.maximum(alpha - beta, 0) * np.exp2(-k)),
-        ("DFHPRR-6 vectorised", lambda: description_length_max_information(n, beta),
-         lambda: np.log2(n / beta)),
-        ("DFHPRR-4 vectorised", lambda: hoeffding_transfer(k, beta, eps, n),
-         lambda: 2 * np.exp(k * math.log(2) - 2 * eps * eps * n) + beta),
-        ("RRST-3.1 sound vectorised", lambda: approx_dp_max_information(
-            eps31, eps31 * 1e-20, n, strict=False), lambda: None),
+        (
+            "RRST-1.3 vectorised",
+            lambda: pvalue_correction(alpha, k, beta),
+            lambda: np.maximum(alpha - beta, 0) * np.exp2(-k),
+        ),
+        ("DFHPRR-6 vectorised", lambda: description_length_max_information(n, beta), lambda: np.log2(n / beta)),
+        (
+            "DFHPRR-4 vectorised",
+            lambda: hoeffding_transfer(k, beta, eps, n),
+            lambda: 2 * np.exp(k * math.log(2) - 2 * eps * eps * n) + beta,
+        ),
+        (
+            "RRST-3.1 sound vectorised",
+            lambda: approx_dp_max_information(eps31, eps31 * 1e-20, n, strict=False),
+            lambda: None,
+        ),
     ]
     print(f"\n## vectorised closed forms, {N} points, median of {r}")
     print(f"{'case':24s} {'ms':>8s} {'Mpoints/s':>10s} {'plain numpy ms':>15s} {'ratio':>6s}  target >= 1 Mpoints/s")
@@ -85,10 +96,8 @@ def main() -> None:
         ("max_eps_for_gamma (n = 10^6)", lambda: max_eps_for_gamma(0.05, 1e-4, 10**6)),
         ("max_n_for_gamma (eps = 0.01)", lambda: max_n_for_gamma(0.05, 1e-4, 0.01)),
         ("mi_pvalue_correction optimal (m = 1)", lambda: mi_pvalue_correction(0.05, 1.0)),
-        ("RRST-3.1 optimised (0.1, 1e-14, 1e3)",
-         lambda: approx_dp_max_information(0.1, 1e-14, 1000, beta=0.0095)),
-        ("RRST-3.1 optimised (0.05, 1e-20, 1e4)",
-         lambda: approx_dp_max_information(0.05, 1e-20, 10**4, beta=1.34e-4)),
+        ("RRST-3.1 optimised (0.1, 1e-14, 1e3)", lambda: approx_dp_max_information(0.1, 1e-14, 1000, beta=0.0095)),
+        ("RRST-3.1 optimised (0.05, 1e-20, 1e4)", lambda: approx_dp_max_information(0.05, 1e-20, 10**4, beta=1.34e-4)),
     ]:
         print(f"{name:40s} {median_time(fn, r) * 1e3:8.1f} ms")
 

@@ -33,7 +33,7 @@ from maxinfo_bounds.theorems.dp_accounting.optimal import _KovDelta
 try:
     from dp_accounting.pld import accountant, common
     from dp_accounting.pld import privacy_loss_distribution as pld
-except ImportError:   # pragma: no cover - optional
+except ImportError:  # pragma: no cover - optional
     pld = None
 
 
@@ -54,13 +54,19 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--max-k", type=int, default=10**6)
     a = ap.parse_args()
-    print(f"python {platform.python_version()}, numpy {np.__version__}, repeats {a.repeats}, "
-          f"dp_accounting {'installed' if pld is not None else 'not installed'}")
-    print("\n| eps | k | delta | ours (s) | dp_accounting (s) | ratio | eps ours | "
-          "eps dp_accounting | theirs |")
+    print(
+        f"python {platform.python_version()}, numpy {np.__version__}, repeats {a.repeats}, "
+        f"dp_accounting {'installed' if pld is not None else 'not installed'}"
+    )
+    print("\n| eps | k | delta | ours (s) | dp_accounting (s) | ratio | eps ours | eps dp_accounting | theirs |")
     print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
-    for eps, k, delta in ((0.001, 10**3, 1e-6), (0.01, 10**4, 1e-6), (0.001, 10**4, 1e-6),
-                          (0.001, 10**5, 1e-6), (0.001, 10**6, 1e-6)):
+    for eps, k, delta in (
+        (0.001, 10**3, 1e-6),
+        (0.01, 10**4, 1e-6),
+        (0.001, 10**4, 1e-6),
+        (0.001, 10**5, 1e-6),
+        (0.001, 10**6, 1e-6),
+    ):
         if k > a.max_k:
             continue
         reps = a.repeats if k <= 10**5 else 1
@@ -71,8 +77,10 @@ def main() -> None:
             continue
         theirs = _theirs(eps, k, delta)
         t0 = median_time(lambda: _theirs(eps, k, delta), reps)
-        print(f"| {eps} | {k} | {delta} | {t1:.3f} | {t0:.3f} | {t1 / t0:.1f} | {ours!r} | "
-              f"{theirs!r} | {_validity(eps, k, delta, theirs)} |")
+        print(
+            f"| {eps} | {k} | {delta} | {t1:.3f} | {t0:.3f} | {t1 / t0:.1f} | {ours!r} | "
+            f"{theirs!r} | {_validity(eps, k, delta, theirs)} |"
+        )
     _gaussian(max(a.repeats, 7))
 
 
@@ -80,8 +88,9 @@ def _gaussian(repeats: int) -> None:
     """Analytic Gaussian calibration (Balle-Wang 2018 Thm 8): ours certified, theirs
     ``accountant.get_smallest_gaussian_noise``; validity of both from a 50-digit enclosure of
     the exact delta at the returned sigma."""
-    print("\n| eps | delta | ours (ms) | dp_accounting (ms) | ratio | sigma ours | "
-          "sigma dp_accounting | ours | theirs |")
+    print(
+        "\n| eps | delta | ours (ms) | dp_accounting (ms) | ratio | sigma ours | sigma dp_accounting | ours | theirs |"
+    )
     print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
     for eps, delta in ((0.01, 1e-6), (0.1, 1e-5), (0.5, 1e-6), (1.0, 1e-10), (3.0, 1e-3)):
         ours = analytic_gaussian_sigma(1.0, eps, delta)
@@ -91,14 +100,15 @@ def _gaussian(repeats: int) -> None:
             continue
 
         def theirs_fn() -> float:
-            return float(accountant.get_smallest_gaussian_noise(
-                common.DifferentialPrivacyParameters(eps, delta)))
+            return float(accountant.get_smallest_gaussian_noise(common.DifferentialPrivacyParameters(eps, delta)))
 
         theirs = theirs_fn()
         t0 = median_time(theirs_fn, repeats)
-        print(f"| {eps} | {delta} | {t1 * 1e3:.2f} | {t0 * 1e3:.2f} | {t1 / t0:.2f} | {ours!r} | "
-              f"{theirs!r} | {_sigma_validity(eps, delta, ours)} | "
-              f"{_sigma_validity(eps, delta, theirs)} |")
+        print(
+            f"| {eps} | {delta} | {t1 * 1e3:.2f} | {t0 * 1e3:.2f} | {t1 / t0:.2f} | {ours!r} | "
+            f"{theirs!r} | {_sigma_validity(eps, delta, ours)} | "
+            f"{_sigma_validity(eps, delta, theirs)} |"
+        )
 
 
 def _sigma_validity(eps: float, delta: float, sigma: float) -> str:

@@ -79,6 +79,7 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_WHERE))
 
+
 __all__ = [
     "Bound",
     "Correction",

@@ -56,8 +56,7 @@ import numpy as np
 
 from .numeric import LOG2E, enclosure
 
-__all__ = ["Context", "ExpContext", "NUMPY", "SYMPY", "EXACT", "DOUBLE_DOUBLE", "NotExact",
-           "Interval", "Formula"]
+__all__ = ["Context", "ExpContext", "NUMPY", "SYMPY", "EXACT", "DOUBLE_DOUBLE", "NotExact", "Interval", "Formula"]
 
 
 class ExpContext(Protocol):
@@ -141,16 +140,16 @@ class _Numpy:
 
     @staticmethod
     def log2_ratio(x: Any, y: Any) -> Any:
-        return np.log2(x) - np.log2(y)   # no overflow of x/y
+        return np.log2(x) - np.log2(y)  # no overflow of x/y
 
     @staticmethod
     def log1pexp(x: Any) -> Any:
-        return np.logaddexp(0.0, x)      # no overflow of e^x
+        return np.logaddexp(0.0, x)  # no overflow of e^x
 
     @staticmethod
     def log_binomial(k: int, l: Any) -> Any:
-        if k <= 20_000:   # math.lgamma: spares a plan scipy.special's import (~0.3 s of CPU)
-            lgf = np.array([math.lgamma(i + 1.0) for i in range(k + 1)])   # log j!
+        if k <= 20_000:  # math.lgamma: spares a plan scipy.special's import (~0.3 s of CPU)
+            lgf = np.array([math.lgamma(i + 1.0) for i in range(k + 1)])  # log j!
             li = np.asarray(l, dtype=np.int64)
             return lgf[k] - lgf[li] - lgf[k - li]
         from scipy.special import gammaln
@@ -376,7 +375,7 @@ class _Exact:
         return self._irrational()
 
 
-_SPLIT = 134217729.0   # 2^27 + 1, Veltkamp's splitter for float64
+_SPLIT = 134217729.0  # 2^27 + 1, Veltkamp's splitter for float64
 
 
 def _two_sum(a: Any, b: Any) -> tuple[Any, Any]:
@@ -402,7 +401,7 @@ class _DD:
     relative error per operation (of the operands' sizes for + and -)."""
 
     __slots__ = ("hi", "lo")
-    __array_ufunc__ = None   # numpy arrays defer to our reflected operators
+    __array_ufunc__ = None  # numpy arrays defer to our reflected operators
 
     def __init__(self, hi: Any, lo: Any = 0.0) -> None:
         self.hi, self.lo = hi, lo
@@ -471,21 +470,21 @@ class _DoubleDouble:
     @staticmethod
     def exp(x: Any) -> Any:
         x = _DD.of(x)
-        return np.exp(x.hi) * (1.0 + x.lo)   # e^lo = 1 + lo + O(lo^2), lo <= 2^-53 |hi|
+        return np.exp(x.hi) * (1.0 + x.lo)  # e^lo = 1 + lo + O(lo^2), lo <= 2^-53 |hi|
 
     @staticmethod
     def num(x: Any) -> Any:
-        if isinstance(x, Fraction):   # a rational constant to double-double accuracy
+        if isinstance(x, Fraction):  # a rational constant to double-double accuracy
             hi = float(x)
             return _DD(np.float64(hi), np.float64(float(x - Fraction(hi))))
         return _DD.of(x)
 
 
 NUMPY = _Numpy()
-SYMPY = _Sympy()     # (also ncdf, for Balle-Wang's statement)
+SYMPY = _Sympy()  # (also ncdf, for Balle-Wang's statement)
 EXACT = _Exact()
 DOUBLE_DOUBLE = _DoubleDouble()
-if TYPE_CHECKING:   # every context implements its protocol (checked by mypy, not at run time)
+if TYPE_CHECKING:  # every context implements its protocol (checked by mypy, not at run time)
     _FULL: tuple[Context, ...] = (NUMPY, SYMPY, EXACT, Interval(mpmath.iv))
     _EXP: ExpContext = DOUBLE_DOUBLE
 
@@ -513,15 +512,20 @@ class Formula:
         """LaTeX of :meth:`statement` (``ln`` for natural logarithms; ``x_hat`` shown as a hat, ``x_prime`` as x';
         epsilon as the papers' varepsilon)."""
         sympy, expr = _sympy(), self.statement()
-        names = {s: rf"\hat{{{sympy.latex(sympy.Symbol(s.name[:-4]))}}}"
-                 for s in expr.free_symbols if s.name.endswith("_hat")}
-        names.update({s: f"{sympy.latex(sympy.Symbol(s.name[:-6]))}'"
-                      for s in expr.free_symbols if s.name.endswith("_prime")})
+        names = {
+            s: rf"\hat{{{sympy.latex(sympy.Symbol(s.name[:-4]))}}}"
+            for s in expr.free_symbols
+            if s.name.endswith("_hat")
+        }
+        names.update(
+            {s: f"{sympy.latex(sympy.Symbol(s.name[:-6]))}'" for s in expr.free_symbols if s.name.endswith("_prime")}
+        )
         out = str(sympy.latex(expr, ln_notation=True, symbol_names=names))
-        return out.replace(r"\epsilon", r"\varepsilon")   # the papers' epsilon
+        return out.replace(r"\epsilon", r"\varepsilon")  # the papers' epsilon
 
     def enclosure(self, *args: Any, prec: int = 128) -> tuple[float, float]:
         """Certified float ``(lo, hi)`` around the exact value at these (float/int/Fraction) args."""
+
         def fn(iv: Any) -> Any:
             c = Interval(iv)
             return self.body(c, *[c.num(a) for a in args], **self.kwargs)
@@ -544,8 +548,7 @@ class Formula:
     def array(self, *args: Any) -> Any:
         """float64 evaluation (arrays broadcast); no margin: add it with fast_up/fast_down."""
         with np.errstate(all="ignore"):
-            return self.body(NUMPY, *[np.asarray(a, dtype=np.float64) for a in args],
-                             **self.kwargs)
+            return self.body(NUMPY, *[np.asarray(a, dtype=np.float64) for a in args], **self.kwargs)
 
     def array_dd(self, *args: Any) -> Any:
         """float64 evaluation with the exponent in double-double (:data:`DOUBLE_DOUBLE`): for

@@ -45,22 +45,38 @@ def get(theorem_id: str) -> Theorem:
 
 def catalog_markdown() -> str:
     """The documentation page of the catalog, generated from the registry."""
-    out = ["# Theorem catalog", "",
-           "Generated from `maxinfo_bounds.catalog` by `maxinfo catalog --markdown`; "
-           "do not edit by hand (a test checks it is current).", "",
-           "Every evaluator is certified: upper bounds are rounded up and corrected thresholds "
-           "down (mpmath interval arithmetic; the vectorised numpy paths add a relative margin "
-           "of 2^-44 in the safe direction, plus 2^-50 of an exponential term per unit of the "
-           "size of its computed exponent (in nats), plus 2^-1071 absolute (8 subnormal ulps); "
-           "entries where float64 cancels go through the interval path). Fractions and "
-           "integers above 2^53 are evaluated at their exact values. Information is in bits.", "",
-           "| id | source | result |", "| --- | --- | --- |"]
+    out = [
+        "# Theorem catalog",
+        "",
+        "Generated from `maxinfo_bounds.catalog` by `maxinfo catalog --markdown`; "
+        "do not edit by hand (a test checks it is current).",
+        "",
+        "Every evaluator is certified: upper bounds are rounded up and corrected thresholds "
+        "down (mpmath interval arithmetic; the vectorised numpy paths add a relative margin "
+        "of 2^-44 in the safe direction, plus 2^-50 of an exponential term per unit of the "
+        "size of its computed exponent (in nats), plus 2^-1071 absolute (8 subnormal ulps); "
+        "entries where float64 cancels go through the interval path). Fractions and "
+        "integers above 2^53 are evaluated at their exact values. Information is in bits.",
+        "",
+        "| id | source | result |",
+        "| --- | --- | --- |",
+    ]
     for e in entries():
-        out.append(f"| [`{e.id}`](#{e.id.lower().replace('.', '')}) | "
-                   f"{e.paper} {e.number} | {e.title} |")
+        out.append(f"| [`{e.id}`](#{e.id.lower().replace('.', '')}) | {e.paper} {e.number} | {e.title} |")
     for e in entries():
-        out += ["", f"## {e.id}", "", f"**{e.title}** — {e.paper} {e.number}.", "",
-                f"Statement: `{e.statement_latex()}`", "", f"Units: {e.units}.", "", "Conditions:", ""]
+        out += [
+            "",
+            f"## {e.id}",
+            "",
+            f"**{e.title}** — {e.paper} {e.number}.",
+            "",
+            f"Statement: `{e.statement_latex()}`",
+            "",
+            f"Units: {e.units}.",
+            "",
+            "Conditions:",
+            "",
+        ]
         out += [f"- {c}" for c in e.all_conditions()]
         out += ["", "Parameters:", ""]
         out += [f"- `{p.name}` ({p.domain_text}): {p.help}" for p in e.params]

@@ -51,8 +51,13 @@ class _Once(argparse._StoreAction):
     """An option's value, refused when the option is given twice (a repeat is not silently
     the last value)."""
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: Any, option_string: str | None = None) -> None:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
         _seen_once(self, parser, option_string)
         super().__call__(parser, namespace, values, option_string)
 
@@ -60,16 +65,23 @@ class _Once(argparse._StoreAction):
 class _OnceTrue(argparse._StoreTrueAction):
     """A flag, refused when given twice."""
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: Any, option_string: str | None = None) -> None:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
         _seen_once(self, parser, option_string)
         super().__call__(parser, namespace, values, option_string)
 
 
 def _seen_once(action: argparse.Action, parser: argparse.ArgumentParser, option: str | None) -> None:
     if getattr(action, "seen", False):
-        parser.error(f"argument {'/'.join(action.option_strings)}: given more than once "
-                     f"(each option at most once; {option} repeated)")
+        parser.error(
+            f"argument {'/'.join(action.option_strings)}: given more than once "
+            f"(each option at most once; {option} repeated)"
+        )
     action.seen = True  # type: ignore[attr-defined]
 
 
@@ -81,8 +93,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
     def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
-        if args and str(args[0]).startswith("-") and kwargs.get("action") in (None, "store",
-                                                                               "store_true"):
+        if args and str(args[0]).startswith("-") and kwargs.get("action") in (None, "store", "store_true"):
             kwargs["action"] = _OnceTrue if kwargs.get("action") == "store_true" else _Once
         return super().add_argument(*args, **kwargs)
 
@@ -113,9 +124,15 @@ def _print_table(rows: Sequence[tuple[str, Any]], sides: Mapping[str, Side] | No
     sides = sides or {}
     width = max(len(k) for k, _ in rows)
     for key, val in rows:
-        text = (decimal_text(val, sides[key]) if isinstance(val, float) and key in sides
-                else repr(val) if isinstance(val, float) else
-                ", ".join(map(str, val)) if isinstance(val, list) else str(val))
+        text = (
+            decimal_text(val, sides[key])
+            if isinstance(val, float) and key in sides
+            else repr(val)
+            if isinstance(val, float)
+            else ", ".join(map(str, val))
+            if isinstance(val, list)
+            else str(val)
+        )
         print(f"{key.ljust(width)}  {text}")
 
 
@@ -127,14 +144,16 @@ def _cmd_example(ns: argparse.Namespace) -> int:
         print(json.dumps(res, indent=2))
         return 0
     print(f"Example: {res['scenario']}")
-    _print_table([
-        ("k_bits (DFHPRR Thm 6)", res["k_bits"]),
-        ("beta", res["beta"]),
-        ("gamma (RRST Thm 1.3)", res["gamma"]),
-        ("naive alpha (invalid)", res["alpha"]),
-        ("Bonferroni alpha/m", res["bonferroni"]),
-    ], {"k_bits (DFHPRR Thm 6)": "up", "beta": "up", "gamma (RRST Thm 1.3)": "down",
-        "Bonferroni alpha/m": "down"})
+    _print_table(
+        [
+            ("k_bits (DFHPRR Thm 6)", res["k_bits"]),
+            ("beta", res["beta"]),
+            ("gamma (RRST Thm 1.3)", res["gamma"]),
+            ("naive alpha (invalid)", res["alpha"]),
+            ("Bonferroni alpha/m", res["bonferroni"]),
+        ],
+        {"k_bits (DFHPRR Thm 6)": "up", "beta": "up", "gamma (RRST Thm 1.3)": "down", "Bonferroni alpha/m": "down"},
+    )
     print(res["note"])
     return 0
 
@@ -155,8 +174,7 @@ def _emit(res: dict[str, Any], as_json: bool, sides: Mapping[str, Side] | None =
     else:
         from .planning.report import usable_if_text
 
-        _print_table([(k, usable_if_text(v) if k == "usable_if" else v) for k, v in res.items()],
-                     sides)
+        _print_table([(k, usable_if_text(v) if k == "usable_if" else v) for k, v in res.items()], sides)
     return 0
 
 
@@ -195,11 +213,23 @@ def _cmd_explain(ns: argparse.Namespace) -> int:
 
     e = get(ns.id)
     if ns.json:
-        print(json.dumps({"id": e.id, "paper": e.paper, "number": e.number, "title": e.title,
-                          "latex": e.statement_latex(), "conditions": list(e.all_conditions()), "units": e.units,
-                          "params": [{"name": p.name, "domain": p.domain_text, "help": p.help}
-                                     for p in e.params],
-                          "returns": e.returns, "sympy": str(e.sympy_statement())}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "id": e.id,
+                    "paper": e.paper,
+                    "number": e.number,
+                    "title": e.title,
+                    "latex": e.statement_latex(),
+                    "conditions": list(e.all_conditions()),
+                    "units": e.units,
+                    "params": [{"name": p.name, "domain": p.domain_text, "help": p.help} for p in e.params],
+                    "returns": e.returns,
+                    "sympy": str(e.sympy_statement()),
+                },
+                indent=2,
+            )
+        )
     else:
         print(e.explain())
     return 0
@@ -210,12 +240,20 @@ def _cmd_bound(ns: argparse.Namespace) -> int:
 
     e = get(ns.id)
     if any(prm.kind not in (int, float) for prm in e.params):
-        raise InvalidParameter("theorem_id", e.id, "a result with numeric parameters (this one "
-                               "takes a list of bounds: use Python or the study planner)")
+        raise InvalidParameter(
+            "theorem_id",
+            e.id,
+            "a result with numeric parameters (this one takes a list of bounds: use Python or the study planner)",
+        )
     sub = _Parser(prog=f"maxinfo bound {e.id}")
     for prm in (*e.params, *e.optional):
-        sub.add_argument(f"--{prm.name.replace('_', '-')}", dest=prm.name, type=prm.kind,
-                         required=prm in e.params, help=f"{prm.help} ({prm.domain_text})")
+        sub.add_argument(
+            f"--{prm.name.replace('_', '-')}",
+            dest=prm.name,
+            type=prm.kind,
+            required=prm in e.params,
+            help=f"{prm.help} ({prm.domain_text})",
+        )
     values = vars(sub.parse_args(ns.params))
     return _emit_report(e, _with_vacuity(e, values, e.report(**values)), ns.json)
 
@@ -233,8 +271,7 @@ def _with_vacuity(e: Any, values: dict[str, Any], res: dict[str, Any]) -> dict[s
     def ok(vals: dict[str, Any]) -> bool:
         return why_vacuous(e.report(**vals)) is None
 
-    ranges = {p.name: (p.domain.lo, p.domain.hi, p.domain.integer) for p in e.params
-              if isinstance(p.domain, Domain)}
+    ranges = {p.name: (p.domain.lo, p.domain.hi, p.domain.integer) for p in e.params if isinstance(p.domain, Domain)}
     return {**res, **usable_if_fields(why, suggest(ok, values, ranges))}
 
 
@@ -244,28 +281,33 @@ def _cmd_solve(ns: argparse.Namespace) -> int:
     def need(name: str) -> Any:
         val = getattr(ns, name)
         if val is None:
-            raise InvalidParameter(name, None, f"given (--{name.replace('_', '-')}) for "
-                                   f"'solve {ns.what}'")
+            raise InvalidParameter(name, None, f"given (--{name.replace('_', '-')}) for 'solve {ns.what}'")
         return val
 
-    route = "RRST Thm 1.4b + Thm 1.3 (i.i.d. data)" if ns.beta is not None else \
-        "RRST Thm 1.4a + Thm 1.3 (any data)"
+    route = "RRST Thm 1.4b + Thm 1.3 (i.i.d. data)" if ns.beta is not None else "RRST Thm 1.4a + Thm 1.3 (any data)"
     out: dict[str, Any] = {"solve": ns.what}
     if ns.what == "eps":
-        out.update(eps_nats=solvers.max_eps_for_gamma(need("alpha"), need("target_gamma"),
-                                                      need("n"), beta=ns.beta), route=route)
+        out.update(
+            eps_nats=solvers.max_eps_for_gamma(need("alpha"), need("target_gamma"), need("n"), beta=ns.beta),
+            route=route,
+        )
     elif ns.what == "k":
-        out.update(k_bits=solvers.max_k_for_gamma(need("alpha"), need("beta"),
-                                                  need("target_gamma")), route="RRST Thm 1.3")
+        out.update(
+            k_bits=solvers.max_k_for_gamma(need("alpha"), need("beta"), need("target_gamma")), route="RRST Thm 1.3"
+        )
     elif ns.target_k is not None:
-        out.update(n=solvers.max_n_for_k(ns.target_k, need("eps"), beta=ns.beta),
-                   route=route.split(" + ")[0])
+        out.update(n=solvers.max_n_for_k(ns.target_k, need("eps"), beta=ns.beta), route=route.split(" + ")[0])
     else:
-        out.update(n=solvers.max_n_for_gamma(need("alpha"), need("target_gamma"), need("eps"),
-                                             beta=ns.beta), route=route)
-    out.update({k: v for k, v in vars(ns).items()
-                if k in ("alpha", "beta", "target_gamma", "target_k", "n", "eps")
-                and v is not None and k not in out})
+        out.update(
+            n=solvers.max_n_for_gamma(need("alpha"), need("target_gamma"), need("eps"), beta=ns.beta), route=route
+        )
+    out.update(
+        {
+            k: v
+            for k, v in vars(ns).items()
+            if k in ("alpha", "beta", "target_gamma", "target_k", "n", "eps") and v is not None and k not in out
+        }
+    )
     out["certified"] = "the target holds at the returned value (certified evaluators)"
     # the largest eps / k meeting the target: shown rounded down, so the printed value meets it
     return _emit(out, ns.json, {"eps_nats": "down", "k_bits": "down"})
@@ -274,10 +316,15 @@ def _cmd_solve(ns: argparse.Namespace) -> int:
 def _cmd_correct(ns: argparse.Namespace) -> int:
     from .corrections import correct
 
-    c = correct(ns.alpha, eps=ns.eps, n=ns.n, iid=ns.iid, delta=ns.delta, mi_bits=ns.mi_bits,
-                range_size=ns.range_size)
-    out: dict[str, Any] = {"alpha": c.alpha, "gamma": c.gamma, "gamma_rounding": "down",
-                           "k_bits": c.k, "beta": c.beta, "route": " -> ".join(c.route) or None}
+    c = correct(ns.alpha, eps=ns.eps, n=ns.n, iid=ns.iid, delta=ns.delta, mi_bits=ns.mi_bits, range_size=ns.range_size)
+    out: dict[str, Any] = {
+        "alpha": c.alpha,
+        "gamma": c.gamma,
+        "gamma_rounding": "down",
+        "k_bits": c.k,
+        "beta": c.beta,
+        "route": " -> ".join(c.route) or None,
+    }
     from .vacuity import GAMMA_FLOOR, gamma_problem, suggest
 
     why = gamma_problem(c.gamma)
@@ -289,12 +336,16 @@ def _cmd_correct(ns: argparse.Namespace) -> int:
 
         from .planning.study import MAX_N
 
-        ranges = {"eps": (0.0, 1e12, False), "delta": (0.0, 1.0, False), "n": (1, MAX_N, True),
-                  "mi_bits": (0.0, 1e12, False), "range_size": (1, MAX_N, True)}
+        ranges = {
+            "eps": (0.0, 1e12, False),
+            "delta": (0.0, 1.0, False),
+            "n": (1, MAX_N, True),
+            "mi_bits": (0.0, 1e12, False),
+            "range_size": (1, MAX_N, True),
+        }
         from .planning.report import usable_if_fields
 
-        out.update(usable_if_fields(why, suggest(ok, given, {k: r for k, r in ranges.items()
-                                                             if given[k] is not None})))
+        out.update(usable_if_fields(why, suggest(ok, given, {k: r for k, r in ranges.items() if given[k] is not None})))
     if ns.json:
         out["candidates"] = [{"route": r, "gamma": g} for r, g in c.candidates]
         out["notes"] = list(c.notes)
@@ -303,8 +354,7 @@ def _cmd_correct(ns: argparse.Namespace) -> int:
         from .planning.report import usable_if_text
 
         shown = {k: (usable_if_text(v) if k == "usable_if" else v) for k, v in out.items()}
-        _print_table([(k, v) for k, v in shown.items() if v is not None],
-                     result_sides(out, {"alpha"}))
+        _print_table([(k, v) for k, v in shown.items() if v is not None], result_sides(out, {"alpha"}))
         for r, g in c.candidates:
             print(f"  candidate: {r}: gamma = {decimal_text(g, 'down')}")
         for note in c.notes:
@@ -336,8 +386,13 @@ def _cmd_plot(ns: argparse.Namespace) -> int:
     sub = _Parser(prog=f"maxinfo plot {e.id}")
     for prm in e.params:
         if prm.name != ns.vary:
-            sub.add_argument(f"--{prm.name.replace('_', '-')}", dest=prm.name, type=prm.kind,
-                             required=True, help=f"{prm.help} ({prm.domain_text})")
+            sub.add_argument(
+                f"--{prm.name.replace('_', '-')}",
+                dest=prm.name,
+                type=prm.kind,
+                required=True,
+                help=f"{prm.help} ({prm.domain_text})",
+            )
     fixed = vars(sub.parse_args(ns.params))
     xs = np.geomspace(lo, hi, ns.points) if ns.log_x else np.linspace(lo, hi, ns.points)
     if kinds[ns.vary] is int:
@@ -357,12 +412,18 @@ def _cmd_plot(ns: argparse.Namespace) -> int:
     ylab = f"{e.value_name} (certified)"
     ax.set_xlabel(ns.vary)
     ax.set_ylabel(ylab)
-    ax.set_title(f"{e.id}: {e.title}\n" + ", ".join(f"{k}={v}" for k, v in fixed.items()),
-                 fontsize=9)
+    ax.set_title(f"{e.id}: {e.title}\n" + ", ".join(f"{k}={v}" for k, v in fixed.items()), fontsize=9)
     fig.tight_layout()
     save_figure(fig, "out", ns.out)
-    out = {"theorem": e.id, "vary": ns.vary, "fixed": fixed, "out": str(ns.out),
-           "x": [p[0] for p in pts], "y": [p[1] for p in pts], "y_label": ylab}
+    out = {
+        "theorem": e.id,
+        "vary": ns.vary,
+        "fixed": fixed,
+        "out": str(ns.out),
+        "x": [p[0] for p in pts],
+        "y": [p[1] for p in pts],
+        "y_label": ylab,
+    }
     if ns.json:
         print(json.dumps(out, indent=2))
     else:
@@ -388,8 +449,9 @@ def _parse_sweep(spec: str) -> tuple[str, list[float]]:
         raise InvalidParameter("sweep", spec, "0 < LO < HI < infinity and 2 <= NUM <= 10000")
     if param.split(".")[-1] in INT_PARAMS:
         if lo != math.floor(lo) or hi != math.floor(hi):
-            raise InvalidParameter("sweep", spec, f"integer ends LO and HI for the integer "
-                                   f"parameter {param} (no silent truncation)")
+            raise InvalidParameter(
+                "sweep", spec, f"integer ends LO and HI for the integer parameter {param} (no silent truncation)"
+            )
         if hi - lo + 1 <= num:
             return param, [float(v) for v in range(int(lo), int(hi) + 1)]
         return param, [float(v) for v in np.unique(np.round(np.geomspace(lo, hi, num)))]
@@ -402,8 +464,9 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
     from .planning import report
 
     if ns.plot and not ns.sweep:
-        raise InvalidParameter("plot", ns.plot, "given with --sweep (it plots the sweep; use "
-                               "--power-curve FILE for power against n)")
+        raise InvalidParameter(
+            "plot", ns.plot, "given with --sweep (it plots the sweep; use --power-curve FILE for power against n)"
+        )
     if ns.target_gamma is not None and not ns.solve:
         raise InvalidParameter("target_gamma", ns.target_gamma, "given with --solve PARAM")
     if ns.power_curve and (ns.sweep or ns.solve):
@@ -411,8 +474,7 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
     if ns.sweep and ns.solve:
         raise InvalidParameter("sweep", ns.sweep, "not combined with --solve")
     if ns.workers is not None and not ns.sweep:
-        raise InvalidParameter("workers", ns.workers, "given with --sweep (the processes its "
-                               "points are spread over)")
+        raise InvalidParameter("workers", ns.workers, "given with --sweep (the processes its points are spread over)")
     if ns.solve and ns.target_gamma is None:
         raise InvalidParameter("target_gamma", None, "given with --solve (a threshold in (0, 1])")
     study = planner.load_study(ns.study)
@@ -422,8 +484,9 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
     if ns.power_curve:
         check_output_file("power_curve", ns.power_curve)
         if study.power is None:
-            raise planner.PlanError(f"{study.source}: power", "missing: --power-curve needs a "
-                                    "[power] table (test, effect_size, ...)")
+            raise planner.PlanError(
+                f"{study.source}: power", "missing: --power-curve needs a [power] table (test, effect_size, ...)"
+            )
     if ns.solve:
         v, r, direction = planner.solve(study, ns.solve, ns.target_gamma)
         out = report.solve_fields(study, ns.solve, ns.target_gamma, v, r, direction)
@@ -431,21 +494,28 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
             print(json.dumps(out, indent=2))
         else:
             # the largest value meeting the target shown rounded down, the smallest up
-            _print_table(list(out.items()), {"value": "down" if direction == "largest" else "up",
-                                             "gamma_at_value": "down"})
+            _print_table(
+                list(out.items()), {"value": "down" if direction == "largest" else "up", "gamma_at_value": "down"}
+            )
         return 0
     if ns.sweep:
         param, values = _parse_sweep(ns.sweep)
         rows = planner.sweep(study, param, values, workers=ns.workers)
-        if all(not p.gamma for p in rows):   # None (refused) or 0 (vacuous) everywhere
+        if all(not p.gamma for p in rows):  # None (refused) or 0 (vacuous) everywhere
             why = rows[-1].route if rows[-1].gamma is None else "gamma = 0"
-            raise planner.PlanError(study.source, f"vacuous or refused at every {param} in "
-                                    f"[{values[0]:g}, {values[-1]:g}] (nothing plotted); at "
-                                    f"{param} = {values[-1]:g}: {why}")
+            raise planner.PlanError(
+                study.source,
+                f"vacuous or refused at every {param} in "
+                f"[{values[0]:g}, {values[-1]:g}] (nothing plotted); at "
+                f"{param} = {values[-1]:g}: {why}",
+            )
         out_path = ns.plot or "maxinfo-plan-sweep.png"
         _plot_sweep(study.name, param, rows, out_path)
-        print(json.dumps(report.sweep_json(study, param, rows, out_path), indent=2) if ns.json
-              else report.sweep_text(param, rows, out_path))
+        print(
+            json.dumps(report.sweep_json(study, param, rows, out_path), indent=2)
+            if ns.json
+            else report.sweep_text(param, rows, out_path)
+        )
         return 0
     pp = planner.plan_power(study)
     if ns.power_curve:
@@ -456,7 +526,7 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
         print(report.plan_text(pp))
         if ns.power_curve:
             print(f"\nwrote {ns.power_curve}")
-    if pp.recommended is None:   # the report is printed; the status and one line say so
+    if pp.recommended is None:  # the report is printed; the status and one line say so
         raise planner.PlanError(study.source, pp.no_valid_route)
     return 0
 
@@ -480,8 +550,11 @@ def _plot_sweep(name: str, param: str, rows: Sequence[Any], out: str) -> None:
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="maxinfo", description="Certified max-information bounds and p-value "
-                "corrections for adaptive data analysis (information in bits).")
+    p = _Parser(
+        prog="maxinfo",
+        description="Certified max-information bounds and p-value "
+        "corrections for adaptive data analysis (information in bits).",
+    )
     p.add_argument("--version", action="version", version=f"maxinfo {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -516,8 +589,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     # bound and plot: the result's own --PARAM options may come before or after the ID and the
     # command's options; they are the ones the command does not know (see main)
-    bo = sub.add_parser("bound", help="evaluate a result: maxinfo bound ID --param value ...",
-                        allow_abbrev=False)
+    bo = sub.add_parser("bound", help="evaluate a result: maxinfo bound ID --param value ...", allow_abbrev=False)
     bo.add_argument("--json", action="store_true")
     bo.add_argument("id")
     bo.set_defaults(fn=_cmd_bound)
@@ -538,15 +610,13 @@ def _build_parser() -> argparse.ArgumentParser:
     co.add_argument("--eps", type=float, help="the step is eps-DP (pure, nats)")
     co.add_argument("--n", type=int, help="number of records (with --eps)")
     co.add_argument("--delta", type=float, help="approximate DP: the step is (eps, delta)-DP")
-    co.add_argument("--iid", action="store_true",
-                    help="records are i.i.d. (allows RRST Thm 1.4b and Thm 3.1)")
+    co.add_argument("--iid", action="store_true", help="records are i.i.d. (allows RRST Thm 1.4b and Thm 3.1)")
     co.add_argument("--mi-bits", type=float, help="mutual information bound, bits")
     co.add_argument("--range-size", type=int, help="number of possible outputs")
     co.add_argument("--json", action="store_true")
     co.set_defaults(fn=_cmd_correct)
 
-    pl = sub.add_parser("plot", help="a result against one parameter, PNG or SVG",
-                        allow_abbrev=False)
+    pl = sub.add_parser("plot", help="a result against one parameter, PNG or SVG", allow_abbrev=False)
     pl.add_argument("--json", action="store_true")
     pl.add_argument("--vary", required=True, help="the parameter on the x axis")
     pl.add_argument("--range", required=True, help="LO:HI")
@@ -559,16 +629,24 @@ def _build_parser() -> argparse.ArgumentParser:
     pn = sub.add_parser("plan", help="the study planner: threshold for a planned study (TOML)")
     pn.add_argument("study", help="a study file (TOML); see docs/planner.md and examples/")
     pn.add_argument("--json", action="store_true")
-    pn.add_argument("--sweep", help="PARAM=LO:HI[:NUM]: gamma against a parameter (n, alpha, "
-                    "times, a step field, or steps[i].field)")
+    pn.add_argument(
+        "--sweep",
+        help="PARAM=LO:HI[:NUM]: gamma against a parameter (n, alpha, times, a step field, or steps[i].field)",
+    )
     pn.add_argument("--plot", help="with --sweep: the plot file (.png or .svg)")
-    pn.add_argument("--workers", type=int, help="with --sweep: processes to spread the points "
-                    "over (default: one per CPU; sweeps under 256 points run in this process)")
+    pn.add_argument(
+        "--workers",
+        type=int,
+        help="with --sweep: processes to spread the points "
+        "over (default: one per CPU; sweeps under 256 points run in this process)",
+    )
     pn.add_argument("--solve", help="the parameter to solve for (largest value; smallest n)")
     pn.add_argument("--target-gamma", type=float, help="with --solve: the threshold to reach")
-    pn.add_argument("--power-curve", metavar="FILE",
-                    help="plot power against n for every valid route (.png or .svg; needs a "
-                    "[power] table)")
+    pn.add_argument(
+        "--power-curve",
+        metavar="FILE",
+        help="plot power against n for every valid route (.png or .svg; needs a [power] table)",
+    )
     pn.set_defaults(fn=_cmd_plan)
     return p
 

@@ -56,9 +56,16 @@ def _one_step(a: float, label: str, step: Step, n: int, iid: bool) -> tuple[str,
         return label, None, exc.allowed
 
 
-def correct(alpha: float, *, eps: float | None = None, n: int | None = None, iid: bool = False,
-            delta: float | None = None, mi_bits: float | None = None,
-            range_size: int | None = None) -> Correction:
+def correct(
+    alpha: float,
+    *,
+    eps: float | None = None,
+    n: int | None = None,
+    iid: bool = False,
+    delta: float | None = None,
+    mi_bits: float | None = None,
+    range_size: int | None = None,
+) -> Correction:
     """The largest certified γ(α) for one selection step described by what is known about it.
 
     Each description is planned as a one-step study (:func:`maxinfo_bounds.planning.plan`, the
@@ -86,59 +93,78 @@ def correct(alpha: float, *, eps: float | None = None, n: int | None = None, iid
     if not isinstance(iid, bool):
         raise InvalidParameter("iid", iid, "True or False")
     if iid and eps is None:
-        raise InvalidParameter("iid", iid, "given with eps (whether the records are i.i.d. "
-                               "matters only to the DP routes, RRST Thm 1.4b and Thm 3.1; the "
-                               "mi_bits and range_size routes hold for any data)")
+        raise InvalidParameter(
+            "iid",
+            iid,
+            "given with eps (whether the records are i.i.d. "
+            "matters only to the DP routes, RRST Thm 1.4b and Thm 3.1; the "
+            "mi_bits and range_size routes hold for any data)",
+        )
     runs: list[tuple[str, PlanResult | None, str]] = []
     notes: list[str] = []
     if delta is not None:
         if eps is None or n is None:
-            raise InvalidParameter("eps" if eps is None else "n", None,
-                                   "given with delta (an approximate DP step needs eps, delta, n)")
+            raise InvalidParameter(
+                "eps" if eps is None else "n", None, "given with delta (an approximate DP step needs eps, delta, n)"
+            )
         e, d, ni = EPS_POSITIVE.check_float(eps), DELTA.check_float(delta), N_RECORDS.check(n)
         if thm31_outside(e, d):
             name, val = ("eps", e) if e > THM31_EPS_MAX else ("delta", d)
             raise RegimeError("RRST Thm 3.1", name, val, THM31_IMPLIED_REGIME)
         if not iid:
-            notes.append("approximate DP: no max-information bound without i.i.d. data "
-                         "(RRST §4); if the records are i.i.d., say so (iid=True; --iid "
-                         "on the command line)")
+            notes.append(
+                "approximate DP: no max-information bound without i.i.d. data "
+                "(RRST §4); if the records are i.i.d., say so (iid=True; --iid "
+                "on the command line)"
+            )
         else:
-            runs.append(_one_step(a, "approximate DP, i.i.d. data",
-                                  GenericDP(eps=e, delta=d), ni, True))
+            runs.append(_one_step(a, "approximate DP, i.i.d. data", GenericDP(eps=e, delta=d), ni, True))
     if (eps is not None or n is not None) and delta is None:
         if eps is None or n is None:
-            raise InvalidParameter("eps" if eps is None else "n", None,
-                                   "given together with the other (a pure DP step needs eps and n)")
+            raise InvalidParameter(
+                "eps" if eps is None else "n", None, "given together with the other (a pure DP step needs eps and n)"
+            )
         e, ni = EPS_POSITIVE.check_float(eps), N_RECORDS.check(n)
-        runs.append(_one_step(a, "pure DP, i.i.d. data" if iid else "pure DP, any data",
-                              GenericDP(eps=e), ni, iid))
+        runs.append(_one_step(a, "pure DP, i.i.d. data" if iid else "pure DP, any data", GenericDP(eps=e), ni, iid))
     if mi_bits is not None:
         m = M_BITS.check_float(mi_bits, label="mi_bits")
-        runs.append(_one_step(a, "mutual information", MutualInformation(mi_bits=m),
-                              1, False))
+        runs.append(_one_step(a, "mutual information", MutualInformation(mi_bits=m), 1, False))
     if range_size is not None:
         r = RANGE_SIZE.check(range_size)
-        runs.append(_one_step(a, "description length", Description(range_size=r),
-                              1, False))
+        runs.append(_one_step(a, "description length", Description(range_size=r), 1, False))
     if not runs:
-        raise MissingParameter("a guarantee of the selection step",
-                               "give eps and n (pure DP); eps, delta and n with iid (approximate "
-                               "DP on i.i.d. data); mi_bits; or range_size"
-                               + (f" ({notes[0]})" if notes else ""))
+        raise MissingParameter(
+            "a guarantee of the selection step",
+            "give eps and n (pure DP); eps, delta and n with iid (approximate "
+            "DP on i.i.d. data); mi_bits; or range_size" + (f" ({notes[0]})" if notes else ""),
+        )
     notes += [f"{label}: {why}" for label, res, why in runs if res is None]
     done = [(label, res) for label, res, _ in runs if res is not None]
     if not done:
-        return Correction(alpha=a, gamma=0.0, k=None, beta=None, route=(),
-                          candidates=tuple((label, 0.0) for label, _, _ in runs), notes=tuple(notes))
+        return Correction(
+            alpha=a,
+            gamma=0.0,
+            k=None,
+            beta=None,
+            route=(),
+            candidates=tuple((label, 0.0) for label, _, _ in runs),
+            notes=tuple(notes),
+        )
     label, best = max(done, key=lambda t: t[1].gamma)
     route: list[str] = []
     for link in best.chain:
         for t in link.theorems:
             if t not in _BOOKKEEPING and (not route or route[-1] != t):
                 route.append(t)
-    return Correction(alpha=a, gamma=best.gamma, k=best.k, beta=best.beta, route=tuple(route),
-                      candidates=tuple((lb, r.gamma) for lb, r in done), notes=tuple(notes))
+    return Correction(
+        alpha=a,
+        gamma=best.gamma,
+        k=best.k,
+        beta=best.beta,
+        route=tuple(route),
+        candidates=tuple((lb, r.gamma) for lb, r in done),
+        notes=tuple(notes),
+    )
 
 
 def worked_example(alpha: float = 0.05, range_size: int = 20) -> dict[str, object]:
@@ -154,7 +180,7 @@ def worked_example(alpha: float = 0.05, range_size: int = 20) -> dict[str, objec
     >>> r["gamma"] <= 0.05 ** 2 / 80 and r["gamma"] > 0.05 ** 2 / 80 * (1 - 1e-15)
     True
     """
-    c = correct(alpha, range_size=range_size)   # the one-step plan: beta = alpha/2 is its optimum
+    c = correct(alpha, range_size=range_size)  # the one-step plan: beta = alpha/2 is its optimum
     beta, k, gamma = c.beta, c.k, c.gamma
     assert beta is not None and k is not None
     return {
@@ -169,10 +195,16 @@ def worked_example(alpha: float = 0.05, range_size: int = 20) -> dict[str, objec
         "gamma": gamma,
         "bonferroni": alpha / range_size,
         "derivation": [
-            {"step": "selection", "theorem": "DFHPRR Thm 6",
-             "result": f"I^beta_inf <= log2({range_size}/beta) = {k!r} bits at beta={beta!r}"},
-            {"step": "test", "theorem": "RRST Thm 1.3",
-             "result": f"gamma = (alpha - beta)/2^k = {gamma!r} (rounded down)"},
+            {
+                "step": "selection",
+                "theorem": "DFHPRR Thm 6",
+                "result": f"I^beta_inf <= log2({range_size}/beta) = {k!r} bits at beta={beta!r}",
+            },
+            {
+                "step": "test",
+                "theorem": "RRST Thm 1.3",
+                "result": f"gamma = (alpha - beta)/2^k = {gamma!r} (rounded down)",
+            },
         ],
         "note": (
             "Bonferroni over the pre-declared family of the same candidates is valid here too "

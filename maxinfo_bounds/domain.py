@@ -106,11 +106,13 @@ class Domain:
     def check(self, name: str, x: object) -> float | int | Fraction:
         """Validate a scalar; integers come back as ``int``, Fractions stay exact."""
         if self.integer:
-            return check_int(name, x, low=None if math.isinf(self.lo) else math.ceil(
-                self.lo + (1 if self.lo_open else 0)),
-                high=None if math.isinf(self.hi) else math.floor(self.hi))
-        return check_real(name, x, low=self._low(), high=self._high(), low_open=self.lo_open,
-                          high_open=self.hi_open)
+            return check_int(
+                name,
+                x,
+                low=None if math.isinf(self.lo) else math.ceil(self.lo + (1 if self.lo_open else 0)),
+                high=None if math.isinf(self.hi) else math.floor(self.hi),
+            )
+        return check_real(name, x, low=self._low(), high=self._high(), low_open=self.lo_open, high_open=self.hi_open)
 
     def check_float(self, name: str, x: object) -> float:
         """:meth:`check`, returned as the nearest float (the value is then used as a float, so
@@ -121,8 +123,11 @@ class Domain:
         try:
             return float(v)
         except OverflowError:
-            raise InvalidParameter(name, x, f"at most {sys.float_info.max!r} in magnitude (the "
-                                   "largest float: the value is used as a float)") from None
+            raise InvalidParameter(
+                name,
+                x,
+                f"at most {sys.float_info.max!r} in magnitude (the largest float: the value is used as a float)",
+            ) from None
 
     def check_array(self, name: str, x: object) -> NDArray[np.float64]:
         """Validate every entry of an array; float64 back."""
@@ -132,13 +137,19 @@ class Domain:
                 raw = np.asarray(x, dtype=np.float64)
             except (TypeError, ValueError):
                 return check_real_array(name, x)  # raises, naming the parameter
-            ok = self.mask(raw)   # +inf is inside: hi = inf is a closed end here
+            ok = self.mask(raw)  # +inf is inside: hi = inf is a closed end here
             if not np.all(ok):
-                raise InvalidParameter(name, float(raw[~ok].ravel()[0]),
-                                       f"real numbers in {self.text} (every entry)")
+                raise InvalidParameter(name, float(raw[~ok].ravel()[0]), f"real numbers in {self.text} (every entry)")
             return raw
-        return check_real_array(name, x, low=self._low(), high=self._high(), low_open=self.lo_open,
-                                high_open=self.hi_open, integer=self.integer)
+        return check_real_array(
+            name,
+            x,
+            low=self._low(),
+            high=self._high(),
+            low_open=self.lo_open,
+            high_open=self.hi_open,
+            integer=self.integer,
+        )
 
     def mask(self, arr: NDArray[np.float64]) -> NDArray[np.bool_]:
         """Entries of ``arr`` inside the domain (the relation is not checked here)."""
@@ -155,8 +166,15 @@ def _infinite_ok(d: Domain) -> bool:
     return math.isinf(d.hi) and d.hi > 0 and not d.hi_open and not d.integer
 
 
-def Real(lo: float = -math.inf, hi: float = math.inf, *, lo_open: bool = False,  # noqa: N802
-         hi_open: bool | None = None, relation: str = "", units: str = "") -> Domain:
+def Real(
+    lo: float = -math.inf,
+    hi: float = math.inf,
+    *,
+    lo_open: bool = False,  # noqa: N802
+    hi_open: bool | None = None,
+    relation: str = "",
+    units: str = "",
+) -> Domain:
     """A real interval; an infinite upper end is open unless ``hi_open=False`` is given."""
     if hi_open is None:
         hi_open = math.isinf(hi)
@@ -170,7 +188,7 @@ def Int(lo: int, hi: float = math.inf, *, relation: str = "", units: str = "") -
 
 #: shared domains of the measures (each declared once; the theorem modules declare theirs as
 #: :class:`~maxinfo_bounds.theorems.registry.Param`)
-DPS = Int(1, 100_000)                      # decimal digits of an exact-mode mpmath result
-NONNEG = Real(0)                           # eps in nats, a hockey-stick's c
-PROB = Real(0, 1)                          # a delta where delta = 1 is allowed (vacuous)
-PROB_BELOW_1 = Real(0, 1, hi_open=True)    # a delta or beta below 1
+DPS = Int(1, 100_000)  # decimal digits of an exact-mode mpmath result
+NONNEG = Real(0)  # eps in nats, a hockey-stick's c
+PROB = Real(0, 1)  # a delta where delta = 1 is allowed (vacuous)
+PROB_BELOW_1 = Real(0, 1, hi_open=True)  # a delta or beta below 1

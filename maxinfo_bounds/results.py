@@ -68,19 +68,27 @@ class Bound:
     def __str__(self) -> str:
         scope = "product inputs" if self.product_only else "all input distributions"
         flag = "" if self.in_regime else "  [OUT OF REGIME: not a proven bound]"
-        return (f"I^beta_inf <= {self.k!r} bits at beta={self.beta!r} ({self.theorem}, "
-                f"{self.variant}; {scope}){flag}")
+        return f"I^beta_inf <= {self.k!r} bits at beta={self.beta!r} ({self.theorem}, {self.variant}; {scope}){flag}"
 
     def _repr_latex_(self) -> str:
         sub = r"\infty,P" if self.product_only else r"\infty"
-        return (rf"$I^{{\beta}}_{{{sub}}} \le {self.k!r}\ \text{{bits}},\ \beta = {self.beta!r}"
-                rf"\quad\text{{({self.theorem})}}$")
+        return (
+            rf"$I^{{\beta}}_{{{sub}}} \le {self.k!r}\ \text{{bits}},\ \beta = {self.beta!r}"
+            rf"\quad\text{{({self.theorem})}}$"
+        )
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready, units in the field names (``k_bits`` rounded up, ``beta`` rounded up)."""
-        return {"theorem": self.theorem, "k_bits": self.k, "beta": self.beta, "k_rounding": "up",
-                "product_only": self.product_only, "variant": self.variant,
-                "in_regime": self.in_regime, "conditions_checked": list(self.conditions)}
+        return {
+            "theorem": self.theorem,
+            "k_bits": self.k,
+            "beta": self.beta,
+            "k_rounding": "up",
+            "product_only": self.product_only,
+            "variant": self.variant,
+            "in_regime": self.in_regime,
+            "conditions_checked": list(self.conditions),
+        }
 
 
 @dataclass(frozen=True)
@@ -104,8 +112,13 @@ class DPGuarantee:
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready, units in the field names (both rounded up)."""
-        return {"theorem": self.theorem, "eps_nats": self.eps, "delta": self.delta,
-                "rounding": "up", "conditions_checked": list(self.conditions)}
+        return {
+            "theorem": self.theorem,
+            "eps_nats": self.eps,
+            "delta": self.delta,
+            "rounding": "up",
+            "conditions_checked": list(self.conditions),
+        }
 
 
 @dataclass(frozen=True)
@@ -125,15 +138,21 @@ class TailBound:
 
     def __str__(self) -> str:
         flag = "" if self.in_regime else "  [OUT OF REGIME: not a proven bound]"
-        return (f"Pr[|q(P^n) - q(X)| >= {self.deviation!r}] < {self.probability!r} "
-                f"({self.theorem}){flag}")
+        return f"Pr[|q(P^n) - q(X)| >= {self.deviation!r}] < {self.probability!r} ({self.theorem}){flag}"
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready (both numbers rounded up)."""
-        return {"theorem": self.theorem, "deviation": self.deviation,
-                "probability": self.probability, "rounding": "up", "in_regime": self.in_regime,
-                "conditions_checked": list(self.conditions)}
+        return {
+            "theorem": self.theorem,
+            "deviation": self.deviation,
+            "probability": self.probability,
+            "rounding": "up",
+            "in_regime": self.in_regime,
+            "conditions_checked": list(self.conditions),
+        }
 
     def _repr_latex_(self) -> str:
-        return (rf"$\Pr[|q(\mathcal{{P}}^n) - q(\mathbf{{X}})| \ge {self.deviation!r}] < "
-                rf"{self.probability!r}\quad\text{{({self.theorem})}}$")
+        return (
+            rf"$\Pr[|q(\mathcal{{P}}^n) - q(\mathbf{{X}})| \ge {self.deviation!r}] < "
+            rf"{self.probability!r}\quad\text{{({self.theorem})}}$"
+        )

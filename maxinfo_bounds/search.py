@@ -37,12 +37,18 @@ from typing import TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["SearchEdge", "boundary", "brentq", "first_true", "minimise", "minimise_nd",
-           "nearest_passing"]
+__all__ = ["SearchEdge", "boundary", "brentq", "first_true", "minimise", "minimise_nd", "nearest_passing"]
 
 
-def brentq(f: Callable[[float], float], a: float, b: float, *, xtol: float = 2e-12,
-           rtol: float = 8.881784197001252e-16, maxiter: int = 100) -> float:
+def brentq(
+    f: Callable[[float], float],
+    a: float,
+    b: float,
+    *,
+    xtol: float = 2e-12,
+    rtol: float = 8.881784197001252e-16,
+    maxiter: int = 100,
+) -> float:
     """A root of ``f`` bracketed by ``[a, b]``: :func:`scipy.optimize.brentq`, step for step
     (Brent's method with scipy's extrapolation, transcribed from scipy's BSD ``brentq.c``).
 
@@ -56,7 +62,7 @@ def brentq(f: Callable[[float], float], a: float, b: float, *, xtol: float = 2e-
     >>> abs(brentq(lambda x: x * x - 2.0, 0.0, 2.0) - 2**0.5) < 2e-12   # within xtol
     True
     """
-    xtol, rtol = float(xtol), float(rtol)   # Python floats throughout (C's IEEE semantics)
+    xtol, rtol = float(xtol), float(rtol)  # Python floats throughout (C's IEEE semantics)
     if xtol <= 0:
         raise ValueError(f"xtol too small ({xtol:g} <= 0)")
     if rtol < 8.881784197001252e-16:
@@ -90,15 +96,15 @@ def brentq(f: Callable[[float], float], a: float, b: float, *, xtol: float = 2e-
             return xcur
         if abs(spre) > delta and abs(fcur) < abs(fpre):
             try:
-                if xpre == xblk:    # interpolate
+                if xpre == xblk:  # interpolate
                     stry = -fcur * (xcur - xpre) / (fcur - fpre)
-                else:               # extrapolate
+                else:  # extrapolate
                     dpre = (fpre - fcur) / (xpre - xcur)
                     dblk = (fblk - fcur) / (xblk - xcur)
                     stry = -fcur * (fblk * dblk - fpre * dpre) / (dblk * dpre * (fblk - fpre))
-            except ZeroDivisionError:   # C gets inf or NaN here, and so bisects
+            except ZeroDivisionError:  # C gets inf or NaN here, and so bisects
                 stry = math.inf
-            if 2 * abs(stry) < min(abs(spre), 3 * abs(sbis) - delta):   # good short step
+            if 2 * abs(stry) < min(abs(spre), 3 * abs(sbis) - delta):  # good short step
                 spre, scur = scur, stry
             else:
                 spre = scur = sbis
@@ -137,8 +143,7 @@ def _from_ord(i: int) -> float:
     return out
 
 
-def _bisect(pred: Callable[[Num], bool], yes: Num, no: Num, integer: bool,
-            rel_tol: float) -> Num:
+def _bisect(pred: Callable[[Num], bool], yes: Num, no: Num, integer: bool, rel_tol: float) -> Num:
     """The last point from ``yes`` (pred True) towards ``no`` (pred False) where pred holds."""
     if integer:
         a, b = int(yes), int(no)
@@ -162,9 +167,17 @@ def _bisect(pred: Callable[[Num], bool], yes: Num, no: Num, integer: bool,
     return _from_ord(a_o)  # type: ignore[return-value]
 
 
-def boundary(pred: Callable[[Num], bool], good: Num, *, up: bool = True, integer: bool = False,
-             first_step: float | None = None, growth: float = 2.0,
-             limit: float | None = None, rel_tol: float = 0.0) -> Num:
+def boundary(
+    pred: Callable[[Num], bool],
+    good: Num,
+    *,
+    up: bool = True,
+    integer: bool = False,
+    first_step: float | None = None,
+    growth: float = 2.0,
+    limit: float | None = None,
+    rel_tol: float = 0.0,
+) -> Num:
     """The last point, going from ``good`` (where ``pred`` holds) in one direction, at which a
     monotone ``pred`` still holds (``pred`` True up to the boundary and False beyond it).
 
@@ -179,8 +192,7 @@ def boundary(pred: Callable[[Num], bool], good: Num, *, up: bool = True, integer
     sign = 1 if up else -1
     if limit is None:
         limit = (2**200 if integer else 1.7976931348623157e308) * sign
-    step = first_step if first_step is not None else (1 if integer else
-                                                      math.ulp(float(good)) or 2.0**-1074)
+    step = first_step if first_step is not None else (1 if integer else math.ulp(float(good)) or 2.0**-1074)
     kind = int if integer else float
     yes: Num = good
     while True:
@@ -196,9 +208,17 @@ def boundary(pred: Callable[[Num], bool], good: Num, *, up: bool = True, integer
         step = max(int(step * growth), int(step) + 1) if integer else step * growth
 
 
-def nearest_passing(ok: Callable[[Num], bool], value: Num, *, lo: float, hi: float,
-                    integer: bool = False, factor: float = 4.0, steps: int = 40,
-                    rel_tol: float = 1e-6) -> list[Num]:
+def nearest_passing(
+    ok: Callable[[Num], bool],
+    value: Num,
+    *,
+    lo: float,
+    hi: float,
+    integer: bool = False,
+    factor: float = 4.0,
+    steps: int = 40,
+    rel_tol: float = 1e-6,
+) -> list[Num]:
     """The points nearest ``value`` at which ``ok`` starts to hold, one per direction that has
     one (below ``value`` first), for an ``ok`` that fails at ``value``.
 
@@ -213,6 +233,7 @@ def nearest_passing(ok: Callable[[Num], bool], value: Num, *, lo: float, hi: flo
     >>> nearest_passing(lambda n: n * n >= 50, 3, lo=1, hi=10**6, integer=True)
     [8]
     """
+
     def safe(x: Num) -> bool:
         try:
             return bool(ok(x))
@@ -240,11 +261,18 @@ def nearest_passing(ok: Callable[[Num], bool], value: Num, *, lo: float, hi: flo
             if safe(cand):
                 gap = abs(float(cand) - float(prev))
                 try:
-                    found.append(boundary(safe, cand, up=not up, integer=integer, limit=prev,
-                                          first_step=max(1, int(gap) // 64) if integer
-                                          else gap / 64,
-                                          rel_tol=rel_tol))
-                except SearchEdge:   # pragma: no cover - ok fails at prev by construction
+                    found.append(
+                        boundary(
+                            safe,
+                            cand,
+                            up=not up,
+                            integer=integer,
+                            limit=prev,
+                            first_step=max(1, int(gap) // 64) if integer else gap / 64,
+                            rel_tol=rel_tol,
+                        )
+                    )
+                except SearchEdge:  # pragma: no cover - ok fails at prev by construction
                     found.append(cand)
                 break
             if x in (lo, hi):
@@ -253,8 +281,7 @@ def nearest_passing(ok: Callable[[Num], bool], value: Num, *, lo: float, hi: flo
     return found
 
 
-def first_true(start: float, ok: Callable[[float], bool], *, up: bool,
-               rel_step: float = 0.0, lo: float = 0.0) -> float:
+def first_true(start: float, ok: Callable[[float], bool], *, up: bool, rel_step: float = 0.0, lo: float = 0.0) -> float:
     """The float at the boundary of a monotone certified check ``ok``, on its passing side,
     found from an estimate ``start``.
 
@@ -272,11 +299,10 @@ def first_true(start: float, ok: Callable[[float], bool], *, up: bool,
     1.4142135623730951
     """
     step = max(math.ulp(start) if start != 0.0 else 2.0**-1074, rel_step * abs(start))
-    if ok(start):   # tighten towards the failing side
+    if ok(start):  # tighten towards the failing side
         try:
-            return boundary(ok, start, up=not up, first_step=step,
-                            limit=lo if up else 1.7976931348623157e308)
-        except SearchEdge:   # the check holds all the way to the limit
+            return boundary(ok, start, up=not up, first_step=step, limit=lo if up else 1.7976931348623157e308)
+        except SearchEdge:  # the check holds all the way to the limit
             return lo if up else 1.7976931348623157e308
     sign = 1.0 if up else -1.0
     x = start
@@ -288,8 +314,7 @@ def first_true(start: float, ok: Callable[[float], bool], *, up: bool,
     raise SearchEdge("first_true: the certified check never held")  # pragma: no cover
 
 
-def minimise(f: Callable[[float], float], lo: float, hi: float, *, grid: int = 0,
-             xatol: float = 1e-10) -> list[float]:
+def minimise(f: Callable[[float], float], lo: float, hi: float, *, grid: int = 0, xatol: float = 1e-10) -> list[float]:
     """The one float optimiser of the calculator's free parameters (beta, t, delta_hat, k, ...).
 
     Minimises a float surrogate ``f`` on ``[lo, hi]``: with ``grid`` > 1, the best of ``grid``
@@ -319,8 +344,14 @@ def minimise(f: Callable[[float], float], lo: float, hi: float, *, grid: int = 0
     return [x, start] if grid > 1 else [x]
 
 
-def minimise_nd(f: Callable[[NDArray[np.float64]], float], x0: NDArray[np.float64], *,
-                xatol: float = 1e-6, fatol: float = 1e-9, maxiter: int = 400) -> NDArray[np.float64]:
+def minimise_nd(
+    f: Callable[[NDArray[np.float64]], float],
+    x0: NDArray[np.float64],
+    *,
+    xatol: float = 1e-6,
+    fatol: float = 1e-9,
+    maxiter: int = 400,
+) -> NDArray[np.float64]:
     """The several-variable counterpart of :func:`minimise` (the planner's betas of two or three
     stage families): scipy's Nelder–Mead from ``x0`` (imported on first use, as in
     :func:`brentq`), returning its point. Never trusted either: the planner compares it with
@@ -332,13 +363,11 @@ def minimise_nd(f: Callable[[NDArray[np.float64]], float], x0: NDArray[np.float6
     """
     from scipy.optimize import minimize
 
-    res = minimize(f, x0, method="Nelder-Mead",
-                   options={"xatol": xatol, "fatol": fatol, "maxiter": maxiter})
+    res = minimize(f, x0, method="Nelder-Mead", options={"xatol": xatol, "fatol": fatol, "maxiter": maxiter})
     return np.asarray(res.x, dtype=np.float64)
 
 
-def _bounded_brent(f: Callable[[float], float], a: float, b: float, xatol: float,
-                   maxiter: int = 500) -> float:
+def _bounded_brent(f: Callable[[float], float], a: float, b: float, xatol: float, maxiter: int = 500) -> float:
     """Brent's bounded minimisation (golden section with parabolic steps), step for step
     :func:`scipy.optimize.minimize_scalar` ``method="bounded"`` (``fminbound``; scipy's BSD
     code, transcribed).
@@ -360,7 +389,7 @@ def _bounded_brent(f: Callable[[float], float], a: float, b: float, xatol: float
     tol2 = 2.0 * tol1
     while abs(xf - xm) > (tol2 - 0.5 * (b - a)):
         golden = True
-        if abs(e) > tol1:   # try a parabolic fit
+        if abs(e) > tol1:  # try a parabolic fit
             golden = False
             r = (xf - nfc) * (fx - ffulc)
             q = (xf - fulc) * (fx - fnfc)
@@ -378,7 +407,7 @@ def _bounded_brent(f: Callable[[float], float], a: float, b: float, xatol: float
                     rat = tol1 * (_sign(xm - xf) + (xm - xf == 0))
             else:
                 golden = True
-        if golden:          # a golden-section step
+        if golden:  # a golden-section step
             e = (a - xf) if xf >= xm else (b - xf)
             rat = golden_mean * e
         x = xf + (_sign(rat) + (rat == 0)) * max(abs(rat), tol1)

@@ -22,8 +22,7 @@ from typing import Protocol, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["RealLike", "IntLike", "RealArray", "RealOrArray", "IntOrArray", "FloatArray",
-           "MpfLike"]
+__all__ = ["RealLike", "IntLike", "RealArray", "RealOrArray", "IntOrArray", "FloatArray", "MpfLike"]
 
 #: a real scalar argument (a Fraction is read at its exact value)
 RealLike: TypeAlias = float | int | Fraction

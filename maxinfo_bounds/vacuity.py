@@ -39,11 +39,14 @@ GAMMA_FLOOR = 2.220446049250313e-16
 def gamma_problem(gamma: float) -> str | None:
     """Why a corrected threshold is useless (None if it is not)."""
     if gamma <= 0:
-        return ("gamma = 0: the corrected threshold rejects nothing (the max-information k is "
-                "too large, or beta >= alpha)")
+        return (
+            "gamma = 0: the corrected threshold rejects nothing (the max-information k is too large, or beta >= alpha)"
+        )
     if gamma < GAMMA_FLOOR:
-        return (f"gamma = {gamma:.3g} is below 2.2e-16, the smallest p-value standard software "
-                "reports (R prints p < 2.2e-16): no test can be checked against it in practice")
+        return (
+            f"gamma = {gamma:.3g} is below 2.2e-16, the smallest p-value standard software "
+            "reports (R prints p < 2.2e-16): no test can be checked against it in practice"
+        )
     return None
 
 
@@ -57,8 +60,7 @@ def why_vacuous(report: Mapping[str, Any]) -> str | None:
         return "k = inf bits: no bound on the max-information"
     b = report.get("beta")
     if "k_bits" in report and isinstance(b, (int, float)) and b >= 1:
-        return (f"beta = {b:g} >= 1: a (k, beta) max-information bound with beta >= 1 holds for "
-                "every analysis")
+        return f"beta = {b:g} >= 1: a (k, beta) max-information bound with beta >= 1 holds for every analysis"
     p = report.get("probability")
     if isinstance(p, (int, float)) and p >= 1:
         return f"probability bound = {p:g} >= 1: it says nothing"
@@ -73,8 +75,9 @@ def shown(x: float, side: str) -> str:
     return decimal_text(x, "down" if side == "<=" else "up", 2)
 
 
-def suggest(ok: Callable[[Any], bool], values: Mapping[str, Any],
-            ranges: Mapping[str, tuple[float, float, bool]]) -> list[str]:
+def suggest(
+    ok: Callable[[Any], bool], values: Mapping[str, Any], ranges: Mapping[str, tuple[float, float, bool]]
+) -> list[str]:
     """For each parameter in ``ranges`` (name -> (lo, hi, integer)), the nearest value at which
     ``ok(values with that parameter changed)`` holds, as ``"name <= x"`` / ``"name >= x"``."""
     out = []
@@ -86,11 +89,12 @@ def suggest(ok: Callable[[Any], bool], values: Mapping[str, Any],
         def ok_at(x: Any, name: str = name) -> bool:
             return ok({**values, name: x})
 
-        for x in nearest_passing(ok_at, int(v) if integer else float(v), lo=lo, hi=hi,
-                                 integer=integer, factor=10.0, steps=8, rel_tol=1e-2):
+        for x in nearest_passing(
+            ok_at, int(v) if integer else float(v), lo=lo, hi=hi, integer=integer, factor=10.0, steps=8, rel_tol=1e-2
+        ):
             side = "<=" if x < v else ">="
             text = str(x) if integer else f"{x:.2g}"
-            if not integer and not ok_at(float(text)):   # the nearest 3 digits fail: round
-                text = shown(x, side)                     # towards the useful side instead
+            if not integer and not ok_at(float(text)):  # the nearest 3 digits fail: round
+                text = shown(x, side)  # towards the useful side instead
             out.append(f"{name} {side} {text}")
     return out

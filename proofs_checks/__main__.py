@@ -44,35 +44,64 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = _Parser(prog="proofs-checks", description="Verification campaigns for maxinfo_bounds.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     r = sub.add_parser("run", help="run a campaign")
-    r.add_argument("campaign", choices=["measures", "counterexample", "claims", "enumeration",
-                                        "simulate", "fuzz", "all"])
+    r.add_argument(
+        "campaign", choices=["measures", "counterexample", "claims", "enumeration", "simulate", "fuzz", "all"]
+    )
     r.add_argument("--out", type=Path, default=Path("proofs-checks-report"))
     r.add_argument("--json", type=Path, help="write one record per check to this file")
     r.add_argument("--quick", action="store_true", help="the small version (as in the tests)")
-    r.add_argument("--enumerate-max-n", type=int, default=counterexample.ENUMERATE_MAX_N,
-                   help="counterexample: enumerate all 2^n datasets up to this n (default 24)")
-    r.add_argument("--seed", type=int, default=None,
-                   help=f"measures: default {MeasuresCheckConfig.seed}; "
-                        f"simulate: default {sim.DEFAULT_SEED}")
+    r.add_argument(
+        "--enumerate-max-n",
+        type=int,
+        default=counterexample.ENUMERATE_MAX_N,
+        help="counterexample: enumerate all 2^n datasets up to this n (default 24)",
+    )
+    r.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help=f"measures: default {MeasuresCheckConfig.seed}; simulate: default {sim.DEFAULT_SEED}",
+    )
     r.add_argument("--trials", type=int, default=MeasuresCheckConfig.trials)
     r.add_argument("--max-n", type=int, default=MeasuresCheckConfig.max_n)
-    r.add_argument("--reps", type=int, default=None,
-                   help="simulate: holdout-experiment repetitions per setting (default 100; "
-                        "10 with --quick)")
-    r.add_argument("--selection-reps", type=int, default=None,
-                   help="simulate: post-selection repetitions per rule (default 1000000)")
-    r.add_argument("--workers", type=int, default=None,
-                   help="simulate, fuzz, counterexample, enumeration: local worker processes "
-                        "(default: the number of CPUs); measures: default 1")
-    r.add_argument("--points", type=int, default=None,
-                   help=f"fuzz: input points in total (default {fuzz.DEFAULT_POINTS:,}; "
-                        f"{fuzz.QUICK_POINTS:,} with --quick)")
-    r.add_argument("--fresh", action="store_true",
-                   help="reuse no earlier results in --out (they are reused only when the "
-                        "configuration and the code's identity match; the old log is kept as "
-                        "LOG.previous)")
-    r.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="simulate: run on this Dask distributed scheduler (tcp://host:port)")
+    r.add_argument(
+        "--reps",
+        type=int,
+        default=None,
+        help="simulate: holdout-experiment repetitions per setting (default 100; 10 with --quick)",
+    )
+    r.add_argument(
+        "--selection-reps",
+        type=int,
+        default=None,
+        help="simulate: post-selection repetitions per rule (default 1000000)",
+    )
+    r.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="simulate, fuzz, counterexample, enumeration: local worker processes "
+        "(default: the number of CPUs); measures: default 1",
+    )
+    r.add_argument(
+        "--points",
+        type=int,
+        default=None,
+        help=f"fuzz: input points in total (default {fuzz.DEFAULT_POINTS:,}; {fuzz.QUICK_POINTS:,} with --quick)",
+    )
+    r.add_argument(
+        "--fresh",
+        action="store_true",
+        help="reuse no earlier results in --out (they are reused only when the "
+        "configuration and the code's identity match; the old log is kept as "
+        "LOG.previous)",
+    )
+    r.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="simulate: run on this Dask distributed scheduler (tcp://host:port)",
+    )
     ns = p.parse_args(argv)
     if ns.trials < 1:
         p.error(f"--trials={ns.trials} is invalid: must be an integer >= 1")
@@ -91,40 +120,56 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if ns.campaign in ("measures", "all"):
             mseed = MeasuresCheckConfig.seed if ns.seed is None else ns.seed
-            summary = run(MeasuresCheckConfig(seed=mseed, trials=ns.trials, max_n=ns.max_n),
-                          ns.out / "measures", workers=ns.workers or 1, fresh=ns.fresh)
-            print(f"measures: {summary['checks']} checks, {len(summary['failures'])} failed; "
-                  f"report in {ns.out / 'measures'}")
+            summary = run(
+                MeasuresCheckConfig(seed=mseed, trials=ns.trials, max_n=ns.max_n),
+                ns.out / "measures",
+                workers=ns.workers or 1,
+                fresh=ns.fresh,
+            )
+            print(
+                f"measures: {summary['checks']} checks, {len(summary['failures'])} failed; "
+                f"report in {ns.out / 'measures'}"
+            )
             ok &= bool(summary["ok"])
             records += summary["records"]
         if ns.campaign in ("counterexample", "all"):
             out = ns.out / "counterexample"
-            cs = counterexample.run(counterexample.CounterexampleConfig(
-                quick=ns.quick, enumerate_max_n=ns.enumerate_max_n), out, workers=ns.workers,
-                fresh=ns.fresh)
-            print(f"counterexample: {cs['checks']} checks; {len(cs['errors'])} errors (claims "
-                  "of RRST Thm 4.1 / Cor 4.2 failing where the paper makes them); "
-                  f"{cs['not_holding_outside_regime']} fail only outside the theorem's regime "
-                  "(small codes, where the proof's conditions do not hold: expected); Lemma "
-                  f"4.9's intermediate step is false in {cs['lemma_4_9_step_failures']} checks "
-                  f"({len(cs['false_proof_step_lemma_4_9'])} codes; the conclusion it serves "
-                  f"holds: docs/errata.md); report in {out}")
+            cs = counterexample.run(
+                counterexample.CounterexampleConfig(quick=ns.quick, enumerate_max_n=ns.enumerate_max_n),
+                out,
+                workers=ns.workers,
+                fresh=ns.fresh,
+            )
+            print(
+                f"counterexample: {cs['checks']} checks; {len(cs['errors'])} errors (claims "
+                "of RRST Thm 4.1 / Cor 4.2 failing where the paper makes them); "
+                f"{cs['not_holding_outside_regime']} fail only outside the theorem's regime "
+                "(small codes, where the proof's conditions do not hold: expected); Lemma "
+                f"4.9's intermediate step is false in {cs['lemma_4_9_step_failures']} checks "
+                f"({len(cs['false_proof_step_lemma_4_9'])} codes; the conclusion it serves "
+                f"holds: docs/errata.md); report in {out}"
+            )
             ok &= bool(cs["ok"])
             records += cs["records"]
         if ns.campaign in ("enumeration", "all"):
             out = ns.out / "enumeration"
-            en = bounds_vs_exact.run(bounds_vs_exact.EnumerationConfig(quick=ns.quick), out,
-                                     workers=ns.workers, fresh=ns.fresh)
-            print(f"enumeration: {en['checks']} checks, {len(en['failures'])} bounds below the "
-                  f"exact value; report in {out}")
+            en = bounds_vs_exact.run(
+                bounds_vs_exact.EnumerationConfig(quick=ns.quick), out, workers=ns.workers, fresh=ns.fresh
+            )
+            print(
+                f"enumeration: {en['checks']} checks, {len(en['failures'])} bounds below the "
+                f"exact value; report in {out}"
+            )
             ok &= bool(en["ok"])
             records += en["records"]
         if ns.campaign in ("claims", "all"):
             out = ns.out / "claims"
             cl = claims.run(out)
-            print(f"claims: {cl['claims']} claims, {cl['certified']} certified, "
-                  f"{len(cl['refuted'])} refuted (each with a certified correction), "
-                  f"{len(cl['undecided'])} undecided; report in {out}")
+            print(
+                f"claims: {cl['claims']} claims, {cl['certified']} certified, "
+                f"{len(cl['refuted'])} refuted (each with a certified correction), "
+                f"{len(cl['undecided'])} undecided; report in {out}"
+            )
             ok &= bool(cl["ok"])
             records += cl["records"]
         if ns.campaign in ("simulate", "all"):
@@ -137,29 +182,36 @@ def main(argv: Sequence[str] | None = None) -> int:
             if ns.selection_reps is not None:
                 sc = replace(sc, selection=replace(sc.selection, reps=ns.selection_reps))
             sm = sim.run(sc, out, workers=ns.workers, scheduler=ns.scheduler, fresh=ns.fresh)
-            print(f"simulate: {sm['checks']} checks, {len(sm['failures'])} failed "
-                  f"({sm['seconds']['total']} s); report in {out}")
+            print(
+                f"simulate: {sm['checks']} checks, {len(sm['failures'])} failed "
+                f"({sm['seconds']['total']} s); report in {out}"
+            )
             ok &= bool(sm["ok"])
             records += sm["records"]
         if ns.campaign in ("fuzz", "all"):
             out = ns.out / "fuzz"
-            pts = ns.points if ns.points is not None else (
-                fuzz.QUICK_POINTS if ns.quick else fuzz.DEFAULT_POINTS)
-            fz = fuzz.run(out, points=pts, seed=fuzz.DEFAULT_SEED if ns.seed is None else ns.seed,
-                          workers=ns.workers, fresh=ns.fresh)
+            pts = ns.points if ns.points is not None else (fuzz.QUICK_POINTS if ns.quick else fuzz.DEFAULT_POINTS)
+            fz = fuzz.run(
+                out,
+                points=pts,
+                seed=fuzz.DEFAULT_SEED if ns.seed is None else ns.seed,
+                workers=ns.workers,
+                fresh=ns.fresh,
+            )
             t = fz["totals"]
-            print(f"fuzz: {fz['points']:,} points, {fz['evaluations']:,} evaluations: "
-                  f"{t['wrong_side']} wrong side, {t['nan']} NaN, {t['inf_where_finite']} inf "
-                  f"where finite, {t['crash']} crashes, {t['refused']} undocumented refusals, "
-                  f"{t['claimed_outside']} claimed outside their conditions; report in {out}")
+            print(
+                f"fuzz: {fz['points']:,} points, {fz['evaluations']:,} evaluations: "
+                f"{t['wrong_side']} wrong side, {t['nan']} NaN, {t['inf_where_finite']} inf "
+                f"where finite, {t['crash']} crashes, {t['refused']} undocumented refusals, "
+                f"{t['claimed_outside']} claimed outside their conditions; report in {out}"
+            )
             ok &= fuzz.passed(fz)
             records += fuzz.records(fz)
     except Interrupted as exc:
         print(f"proofs-checks: {exc}", file=sys.stderr)
         return 130
-    except KeyboardInterrupt:   # outside a unit (setting up, writing a report): nothing lost
-        print("proofs-checks: interrupted; finished units are saved, rerun the same command to "
-              "resume", file=sys.stderr)
+    except KeyboardInterrupt:  # outside a unit (setting up, writing a report): nothing lost
+        print("proofs-checks: interrupted; finished units are saved, rerun the same command to resume", file=sys.stderr)
         return 130
     except ValueError as exc:
         print(f"proofs-checks: error: {exc}", file=sys.stderr)
@@ -172,8 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ns.json.parent.mkdir(parents=True, exist_ok=True)
             ns.json.write_text(json.dumps(records, indent=1))
         except OSError as exc:
-            print(f"proofs-checks: error: --json={str(ns.json)!r}: {exc.strerror or exc}",
-                  file=sys.stderr)
+            print(f"proofs-checks: error: --json={str(ns.json)!r}: {exc.strerror or exc}", file=sys.stderr)
             return 2
     return 0 if ok else 1
 

@@ -92,9 +92,15 @@ def _f(v: Any) -> float:
     return float(v) if not hasattr(v, "value") else float(v.value(30))
 
 
-def check_mechanism(name: str, M: Any, n: int, *, dists: dict[str, tuple[Any, bool]],
-                    eps_ratio: Any = None, delta_at: tuple[float, float] | None = None
-                    ) -> list[dict[str, Any]]:
+def check_mechanism(
+    name: str,
+    M: Any,
+    n: int,
+    *,
+    dists: dict[str, tuple[Any, bool]],
+    eps_ratio: Any = None,
+    delta_at: tuple[float, float] | None = None,
+) -> list[dict[str, Any]]:
     """All applicable bounds for one count-based mechanism M at size n; ``dists`` maps a name to
     (count weights, is_product). ``eps_ratio`` = e^eps (exact), or ``delta_at`` = (eps, delta)."""
     recs: list[dict[str, Any]] = []
@@ -103,8 +109,7 @@ def check_mechanism(name: str, M: Any, n: int, *, dists: dict[str, tuple[Any, bo
     for dname, (w, product) in dists.items():
         t0 = time.monotonic()
         J = typeclass_joint(M, n, weights=w)
-        many = approx_max_information(J, list(BETAS) if not isinstance(J, np.ndarray)
-                                      else np.array(BETAS))
+        many = approx_max_information(J, list(BETAS) if not isinstance(J, np.ndarray) else np.array(BETAS))
         assert isinstance(many, (list, np.ndarray))
         exact = [_f(v) for v in many]
         mi = _f(mutual_information(J))
@@ -124,11 +129,9 @@ def check_mechanism(name: str, M: Any, n: int, *, dists: dict[str, tuple[Any, bo
                 e2, d2 = delta_at
                 try:
                     bd = approx_dp_max_information(e2, d2, n, beta=b)
-                    recs.append(_rec("RRST-3.1", name, inp, ex, bd.k, t0,
-                                     f"(eps, delta) = ({e2}, {d2:.3g}) exact"))
+                    recs.append(_rec("RRST-3.1", name, inp, ex, bd.k, t0, f"(eps, delta) = ({e2}, {d2:.3g}) exact"))
                 except (InvalidParameter, RegimeError) as exc:
-                    recs.append(_rec("RRST-3.1", name, inp, ex, None, t0,
-                                     f"not applicable at this beta: {exc}"))
+                    recs.append(_rec("RRST-3.1", name, inp, ex, None, t0, f"not applicable at this beta: {exc}"))
         if delta_at is not None and product:
             # RRST Thm 3.1 at the paper's (t, delta_hat), whatever beta that gives (if below 1)
             e2, d2 = delta_at
@@ -137,15 +140,32 @@ def check_mechanism(name: str, M: Any, n: int, *, dists: dict[str, tuple[Any, bo
                 bd = approx_dp_max_information(e2, d2, n)
                 if bd.beta < 1:
                     ex_b = _f(approx_max_information(J, bd.beta))
-                    recs.append(_rec("RRST-3.1", name, {**base, "beta": bd.beta}, ex_b, bd.k, t1,
-                                     f"paper's (t, delta_hat); (eps, delta) = ({e2:.4g}, {d2:.3g})"))
+                    recs.append(
+                        _rec(
+                            "RRST-3.1",
+                            name,
+                            {**base, "beta": bd.beta},
+                            ex_b,
+                            bd.k,
+                            t1,
+                            f"paper's (t, delta_hat); (eps, delta) = ({e2:.4g}, {d2:.3g})",
+                        )
+                    )
                 else:
-                    recs.append(_rec("RRST-3.1", name, {**base, "beta": 1.0}, 0.0, None, t1,
-                                     f"vacuous at enumerable n: the paper's (t, delta_hat) give "
-                                     f"beta = {bd.beta:.3g} >= 1 at (eps, delta) = ({e2:.4g}, {d2:.3g})"))
+                    recs.append(
+                        _rec(
+                            "RRST-3.1",
+                            name,
+                            {**base, "beta": 1.0},
+                            0.0,
+                            None,
+                            t1,
+                            f"vacuous at enumerable n: the paper's (t, delta_hat) give "
+                            f"beta = {bd.beta:.3g} >= 1 at (eps, delta) = ({e2:.4g}, {d2:.3g})",
+                        )
+                    )
             except (InvalidParameter, RegimeError) as exc:
-                recs.append(_rec("RRST-3.1", name, {**base, "beta": 1.0}, 0.0, None, t1,
-                                 f"not applicable: {exc}"))
+                recs.append(_rec("RRST-3.1", name, {**base, "beta": 1.0}, 0.0, None, t1, f"not applicable: {exc}"))
         for b, ex in zip(BETAS, exact):
             # RRST Lemma 1.5 (second part): from the exact I^beta = k to a bound on I(X; Y);
             # X ranges over the 2^n datasets (|Sigma| = 2^n)
@@ -153,18 +173,45 @@ def check_mechanism(name: str, M: Any, n: int, *, dists: dict[str, tuple[Any, bo
                 t1 = time.monotonic()
                 try:
                     mib = approx_max_information_to_mi(ex, b, 2**n)
-                    recs.append(_rec("RRST-1.5b", name, {**base, "beta": b}, mi, mib, t1,
-                                     f"k = exact I^beta = {ex:.6g} bits, |Sigma| = 2^{n}"))
+                    recs.append(
+                        _rec(
+                            "RRST-1.5b",
+                            name,
+                            {**base, "beta": b},
+                            mi,
+                            mib,
+                            t1,
+                            f"k = exact I^beta = {ex:.6g} bits, |Sigma| = 2^{n}",
+                        )
+                    )
                 except (InvalidParameter, RegimeError) as exc:
-                    recs.append(_rec("RRST-1.5b", name, {**base, "beta": b}, mi, None, t1,
-                                     f"outside the lemma's conditions: {exc}"))
+                    recs.append(
+                        _rec(
+                            "RRST-1.5b",
+                            name,
+                            {**base, "beta": b},
+                            mi,
+                            None,
+                            t1,
+                            f"outside the lemma's conditions: {exc}",
+                        )
+                    )
         for kk in (1.0, 2.0, 4.0):
             t1 = time.monotonic()
             bd = mi_to_approx_max_information(mi, kk)
             if bd.beta < 1:
                 ex_at = _f(approx_max_information(J, bd.beta))
-                recs.append(_rec("RRST-1.5a", name, {**base, "k": kk, "beta": bd.beta}, ex_at, kk,
-                                 t1, f"exact I(X;Y) = {mi:.6g} bits"))
+                recs.append(
+                    _rec(
+                        "RRST-1.5a",
+                        name,
+                        {**base, "k": kk, "beta": bd.beta},
+                        ex_at,
+                        kk,
+                        t1,
+                        f"exact I(X;Y) = {mi:.6g} bits",
+                    )
+                )
     return recs
 
 
@@ -175,31 +222,50 @@ def _mechanisms(quick: bool) -> list[tuple[str, int, Callable[[], Any], dict[str
     for n in ns:
         out.append(("geometric(alpha=1/2)", n, partial(geometric_count, n, Fraction(1, 2)), {}))
         out.append(("geometric(alpha=9/10)", n, partial(geometric_count, n, Fraction(9, 10)), {}))
-        out.append(("thresholded(alpha=1/2, T=n/2)", n,
-                    partial(thresholded_count, n, Fraction(1, 2), n // 2), {}))
-        out.append(("exponential(base=2, candidates 0, n/2, n)", n,
-                    partial(exponential_count, n, Fraction(2), [0, n // 2, n]), {}))
+        out.append(("thresholded(alpha=1/2, T=n/2)", n, partial(thresholded_count, n, Fraction(1, 2), n // 2), {}))
+        out.append(
+            (
+                "exponential(base=2, candidates 0, n/2, n)",
+                n,
+                partial(exponential_count, n, Fraction(2), [0, n // 2, n]),
+                {},
+            )
+        )
         if n <= 32:
-            out.append(("randomized-response-count(q=1/4)", n,
-                        partial(randomized_response_count, n, Fraction(1, 4)), {}))
-        out.append(("gaussian(sigma=4)", n, partial(gaussian_count, n, 4.0),
-                    {"approx": True}))
+            out.append(
+                ("randomized-response-count(q=1/4)", n, partial(randomized_response_count, n, Fraction(1, 4)), {})
+            )
+        out.append(("gaussian(sigma=4)", n, partial(gaussian_count, n, 4.0), {"approx": True}))
         if n <= 16:
-            out.append(("report-noisy-max(alpha=1/2, K=4, candidates 0, n/2, n)", n,
-                        partial(report_noisy_max_count, n, Fraction(1, 2), [0, n // 2, n], 4), {}))
-            out.append(("above-threshold(alpha=1/2, K=4, thresholds n/4, n/2, 3n/4)", n,
-                        partial(above_threshold_count, n, Fraction(1, 2),
-                                                          [n // 4, n // 2, 3 * n // 4], 4), {}))
+            out.append(
+                (
+                    "report-noisy-max(alpha=1/2, K=4, candidates 0, n/2, n)",
+                    n,
+                    partial(report_noisy_max_count, n, Fraction(1, 2), [0, n // 2, n], 4),
+                    {},
+                )
+            )
+            out.append(
+                (
+                    "above-threshold(alpha=1/2, K=4, thresholds n/4, n/2, 3n/4)",
+                    n,
+                    partial(above_threshold_count, n, Fraction(1, 2), [n // 4, n // 2, 3 * n // 4], 4),
+                    {},
+                )
+            )
     return out
 
 
 def _dists(n: int, exact: bool) -> dict[str, tuple[Any, bool]]:
     half, tenth = (Fraction(1, 2), Fraction(1, 10)) if exact else (0.5, 0.1)
-    return {"Bernoulli(1/2)^n": (mixture_weights(n, [half], [1]), True),
-            "Bernoulli(1/10)^n": (mixture_weights(n, [tenth], [1]), True),
-            "mixture 1/2 Bern(1/10)^n + 1/2 Bern(9/10)^n": (
-                mixture_weights(n, [tenth, 1 - tenth], [Fraction(1, 2), Fraction(1, 2)]
-                                if exact else [0.5, 0.5]), False)}
+    return {
+        "Bernoulli(1/2)^n": (mixture_weights(n, [half], [1]), True),
+        "Bernoulli(1/10)^n": (mixture_weights(n, [tenth], [1]), True),
+        "mixture 1/2 Bern(1/10)^n + 1/2 Bern(9/10)^n": (
+            mixture_weights(n, [tenth, 1 - tenth], [Fraction(1, 2), Fraction(1, 2)] if exact else [0.5, 0.5]),
+            False,
+        ),
+    }
 
 
 def _composition(n: int) -> list[dict[str, Any]]:
@@ -216,9 +282,17 @@ def _composition(n: int) -> list[dict[str, Any]]:
         J = typeclass_joint(M, n, weights=w)
         for b in BETAS:
             ex = _f(approx_max_information(J, b))
-            recs.append(_rec("RRST-A.3", "thresholded then geometric (adaptive)",
-                             {"n": n, "P": dname, "beta": b}, ex, comp.k, t0,
-                             "k1 + k2 of RRST 1.4a"))
+            recs.append(
+                _rec(
+                    "RRST-A.3",
+                    "thresholded then geometric (adaptive)",
+                    {"n": n, "P": dname, "beta": b},
+                    ex,
+                    comp.k,
+                    t0,
+                    "k1 + k2 of RRST 1.4a",
+                )
+            )
     return recs
 
 
@@ -233,19 +307,36 @@ def _uniform_on_code() -> list[dict[str, Any]]:
         px /= px.sum()
         M = geometric_count(n, Fraction(1, 2))
         Mf = np.array(M, dtype=float)
-        J = full_joint(lambda X: Mf[X.sum(axis=1)], n, px, n + 1)
+        J = full_joint(lambda X: Mf[X.sum(axis=1)], n, px, n + 1)  # noqa: B023 (called here)
         many = approx_max_information(J, np.array(BETAS))
         assert isinstance(many, np.ndarray)
         exact = [float(v) for v in many]
         eps = math.log(float(pure_epsilon(M)))
         for b, ex in zip(BETAS, exact):
             inp = {"n": n, "P": f"uniform on {code.name}", "beta": b}
-            recs.append(_rec("RRST-1.4a", "geometric(alpha=1/2)", inp, ex,
-                             pure_dp_max_information(eps, n).k, t0, "non-product input"))
+            recs.append(
+                _rec(
+                    "RRST-1.4a",
+                    "geometric(alpha=1/2)",
+                    inp,
+                    ex,
+                    pure_dp_max_information(eps, n).k,
+                    t0,
+                    "non-product input",
+                )
+            )
             if b > 0:
-                recs.append(_rec("DFHPRR-6", "geometric(alpha=1/2)", inp, ex,
-                                 description_length_max_information(n + 1, b).k, t0,
-                                 f"|Y| = {n + 1}"))
+                recs.append(
+                    _rec(
+                        "DFHPRR-6",
+                        "geometric(alpha=1/2)",
+                        inp,
+                        ex,
+                        description_length_max_information(n + 1, b).k,
+                        t0,
+                        f"|Y| = {n + 1}",
+                    )
+                )
     return recs
 
 
@@ -264,77 +355,118 @@ def _pvalue_end_to_end(n: int) -> list[dict[str, Any]]:
     t0 = time.monotonic()
     M = thresholded_count(n, Fraction(1, 2), n // 2)
     w = mixture_weights(n, [Fraction(1, 2)], [1])
-    upper = [sum(w[c:], Fraction(0)) for c in range(n + 1)]      # P[C >= c]
-    lower = [sum(w[:c + 1], Fraction(0)) for c in range(n + 1)]  # P[C <= c]
-    pv = [lower, upper]                                          # output 0 -> lower tail test
+    upper = [sum(w[c:], Fraction(0)) for c in range(n + 1)]  # P[C >= c]
+    lower = [sum(w[: c + 1], Fraction(0)) for c in range(n + 1)]  # P[C <= c]
+    pv = [lower, upper]  # output 0 -> lower tail test
     recs = []
     for alpha in (0.05, 0.1):
+
         def fd(g: float) -> Fraction:
             gg = Fraction(g)
-            return sum((w[c] * M[c][y] for c in range(n + 1) for y in (0, 1) if pv[y][c] <= gg),
-                       Fraction(0))
+            return sum((w[c] * M[c][y] for c in range(n + 1) for y in (0, 1) if pv[y][c] <= gg), Fraction(0))
+
         naive = fd(alpha)
-        recs.append(_rec("pvalue.naive", "direction by thresholded count, binomial test",
-                         {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha}, float(naive),
-                         None, t0, f"naive false-discovery probability at alpha = {alpha} "
-                         f"(exceeds alpha: {float(naive) > alpha})"))
-        for how, kw in (("description (|Y| = 2)", {"range_size": 2}),
-                        ("pure DP (eps = ln 2)", {"eps": math.log(2), "n": n, "iid": True})):
+        recs.append(
+            _rec(
+                "pvalue.naive",
+                "direction by thresholded count, binomial test",
+                {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha},
+                float(naive),
+                None,
+                t0,
+                f"naive false-discovery probability at alpha = {alpha} (exceeds alpha: {float(naive) > alpha})",
+            )
+        )
+        for how, kw in (
+            ("description (|Y| = 2)", {"range_size": 2}),
+            ("pure DP (eps = ln 2)", {"eps": math.log(2), "n": n, "iid": True}),
+        ):
             c = correct(alpha, **kw)
-            recs.append(_rec("pvalue.corrected", "direction by thresholded count, binomial test",
-                             {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha,
-                              "route": how}, float(fd(c.gamma)), alpha, t0,
-                             f"gamma = {c.gamma:.4g} via {' -> '.join(c.route)}"))
-        recs += _mi_routes(alpha, n, typeclass_joint(M, n, weights=w), fd,
-                           "direction by thresholded count, binomial test", t0)
+            recs.append(
+                _rec(
+                    "pvalue.corrected",
+                    "direction by thresholded count, binomial test",
+                    {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha, "route": how},
+                    float(fd(c.gamma)),
+                    alpha,
+                    t0,
+                    f"gamma = {c.gamma:.4g} via {' -> '.join(c.route)}",
+                )
+            )
+        recs += _mi_routes(
+            alpha, n, typeclass_joint(M, n, weights=w), fd, "direction by thresholded count, binomial test", t0
+        )
     # a second procedure: the exponential mechanism picks one of three tests (lower tail,
     # two-sided, upper tail) by which of 0, n/2, n the count is closest to
     M3 = exponential_count(n, Fraction(2), [0, n // 2, n])
     two = [min(Fraction(1), 2 * min(lower[c], upper[c])) for c in range(n + 1)]
     pv3 = [lower, two, upper]
     for alpha in (0.05, 0.1):
+
         def fd3(g: float) -> Fraction:
             gg = Fraction(g)
-            return sum((w[c] * M3[c][y] for c in range(n + 1) for y in range(3)
-                        if pv3[y][c] <= gg), Fraction(0))
-        recs.append(_rec("pvalue.naive", "exponential mechanism picks 1 of 3 binomial tests",
-                         {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha},
-                         float(fd3(alpha)), None, t0,
-                         f"naive false-discovery probability (exceeds alpha: "
-                         f"{float(fd3(alpha)) > alpha})"))
-        for how, kw in (("description (|Y| = 3)", {"range_size": 3}),
-                        ("pure DP (eps = 2 ln 2)", {"eps": 2 * math.log(2), "n": n, "iid": True})):
+            return sum((w[c] * M3[c][y] for c in range(n + 1) for y in range(3) if pv3[y][c] <= gg), Fraction(0))
+
+        recs.append(
+            _rec(
+                "pvalue.naive",
+                "exponential mechanism picks 1 of 3 binomial tests",
+                {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha},
+                float(fd3(alpha)),
+                None,
+                t0,
+                f"naive false-discovery probability (exceeds alpha: {float(fd3(alpha)) > alpha})",
+            )
+        )
+        for how, kw in (
+            ("description (|Y| = 3)", {"range_size": 3}),
+            ("pure DP (eps = 2 ln 2)", {"eps": 2 * math.log(2), "n": n, "iid": True}),
+        ):
             c = correct(alpha, **kw)
-            recs.append(_rec("pvalue.corrected", "exponential mechanism picks 1 of 3 binomial tests",
-                             {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha, "route": how},
-                             float(fd3(c.gamma)), alpha, t0,
-                             f"gamma = {c.gamma:.4g} via {' -> '.join(c.route)}"))
-        recs += _mi_routes(alpha, n, typeclass_joint(M3, n, weights=w), fd3,
-                           "exponential mechanism picks 1 of 3 binomial tests", t0)
+            recs.append(
+                _rec(
+                    "pvalue.corrected",
+                    "exponential mechanism picks 1 of 3 binomial tests",
+                    {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha, "route": how},
+                    float(fd3(c.gamma)),
+                    alpha,
+                    t0,
+                    f"gamma = {c.gamma:.4g} via {' -> '.join(c.route)}",
+                )
+            )
+        recs += _mi_routes(
+            alpha, n, typeclass_joint(M3, n, weights=w), fd3, "exponential mechanism picks 1 of 3 binomial tests", t0
+        )
     return recs
 
 
-def _mi_routes(alpha: float, n: int, joint: Any, fd: Callable[[float], Fraction], mech: str,
-               t0: float) -> list[dict[str, Any]]:
+def _mi_routes(
+    alpha: float, n: int, joint: Any, fd: Callable[[float], Fraction], mech: str, t0: float
+) -> list[dict[str, Any]]:
     """The selection's exact mutual information I(X; Y) = I(count; Y) (the count is sufficient),
     rounded up, through RRST Cor C.2 and Russo-Zou (Thm C.3): the exact false-discovery
     probability at each corrected threshold must stay <= alpha."""
-    m_exact: Any = mutual_information(joint, exact=True, dps=40)    # an mpf
+    m_exact: Any = mutual_information(joint, exact=True, dps=40)  # an mpf
     m = float(m_exact)
     if m < m_exact:
         m = math.nextafter(m, math.inf)
     recs = []
-    for check, g in (("RRST-C.2", mi_pvalue_correction(alpha, m)),
-                     ("RRST-C.3", russo_zou_pvalue_correction(alpha, m))):
-        recs.append(_rec("pvalue.corrected", mech, {"n": n, "P": "Bernoulli(1/2)^n (null)",
-                                                    "beta": alpha, "route": check},
-                         float(fd(g)), alpha, t0,
-                         f"gamma = {g:.4g} from the exact I(X; Y) = {m:.4g} bits ({check})"))
+    for check, g in (("RRST-C.2", mi_pvalue_correction(alpha, m)), ("RRST-C.3", russo_zou_pvalue_correction(alpha, m))):
+        recs.append(
+            _rec(
+                "pvalue.corrected",
+                mech,
+                {"n": n, "P": "Bernoulli(1/2)^n (null)", "beta": alpha, "route": check},
+                float(fd(g)),
+                alpha,
+                t0,
+                f"gamma = {g:.4g} from the exact I(X; Y) = {m:.4g} bits ({check})",
+            )
+        )
     return recs
 
 
-def _adaptive_estimation(n: int, d: int = 3, taus: tuple[float, ...] = (0.15, 0.2, 0.3)
-                         ) -> list[dict[str, Any]]:
+def _adaptive_estimation(n: int, d: int = 3, taus: tuple[float, ...] = (0.15, 0.2, 0.3)) -> list[dict[str, Any]]:
     """DFHPRR Thm 4 (Hoeffding) and RRST Thm D.1 (McDiarmid) against an exact tail probability.
 
     Records carry d independent fair bits (X ~ Bernoulli(1/2)^(n x d)); the analyst picks the
@@ -348,9 +480,9 @@ def _adaptive_estimation(n: int, d: int = 3, taus: tuple[float, ...] = (0.15, 0.
     t0 = time.monotonic()
     w1 = binom.pmf(np.arange(n + 1), n, 0.5)
     grids = np.meshgrid(*[np.arange(n + 1)] * d, indexing="ij")
-    counts = np.stack([g.ravel() for g in grids], axis=1)          # (N, d)
+    counts = np.stack([g.ravel() for g in grids], axis=1)  # (N, d)
     weight = np.prod(w1[counts], axis=1)
-    y = np.argmax(counts, axis=1)                                   # first maximum on ties
+    y = np.argmax(counts, axis=1)  # first maximum on ties
     chosen = counts[np.arange(len(y)), y]
     joint = np.zeros((len(y), d))
     joint[np.arange(len(y)), y] = weight
@@ -359,13 +491,12 @@ def _adaptive_estimation(n: int, d: int = 3, taus: tuple[float, ...] = (0.15, 0.
         k = float(approx_max_information(joint, beta))
         for tau in taus:
             exact = float(weight[np.abs(chosen / n - 0.5) >= tau - 1e-12].sum())
-            base = {"n": n, "P": f"Bernoulli(1/2)^(n x {d})", "k": round(k, 6), "beta": beta,
-                    "tau": tau}
+            base = {"n": n, "P": f"Bernoulli(1/2)^(n x {d})", "k": round(k, 6), "beta": beta, "tau": tau}
             note = f"max of {d} feature means, estimated on the same data"
-            recs.append(_rec("DFHPRR-4", "argmax feature", base, exact,
-                             hoeffding_transfer(k, beta, tau, n), t0, note))
-            recs.append(_rec("RRST-D.1", "argmax feature", base, exact,
-                             mcdiarmid_transfer(k, beta, tau, n, 1 / n), t0, note))
+            recs.append(_rec("DFHPRR-4", "argmax feature", base, exact, hoeffding_transfer(k, beta, tau, n), t0, note))
+            recs.append(
+                _rec("RRST-D.1", "argmax feature", base, exact, mcdiarmid_transfer(k, beta, tau, n, 1 / n), t0, note)
+            )
     return recs
 
 
@@ -394,9 +525,13 @@ def _thm31_large_n(n: int) -> list[dict[str, Any]]:
     # (name, table, delta, pure)
     mechs: list[tuple[str, Any, float, bool]] = [
         (f"geometric(eps={THM31_EPS}) in buckets of {THM31_WIDTH}", geo, 1e-20, True),
-        (f"gaussian(sigma={THM31_SIGMA:g}) in buckets of {THM31_WIDTH}",
-         bucketed_gaussian(n, THM31_SIGMA, THM31_WIDTH), gaussian_delta_50(THM31_SIGMA, THM31_EPS),
-         False)]
+        (
+            f"gaussian(sigma={THM31_SIGMA:g}) in buckets of {THM31_WIDTH}",
+            bucketed_gaussian(n, THM31_SIGMA, THM31_WIDTH),
+            gaussian_delta_50(THM31_SIGMA, THM31_EPS),
+            False,
+        ),
+    ]
     for name, M, d, pure in mechs:
         # the bounds depend on (eps, delta, n, beta) only: once per mechanism
         bd = approx_dp_max_information(THM31_EPS, d, n)
@@ -412,23 +547,49 @@ def _thm31_large_n(n: int) -> list[dict[str, Any]]:
             t0 = time.monotonic()
             J = typeclass_joint(M, n, weights=binom.pmf(np.arange(n + 1), n, p))
             base = {"n": n, "P": pname}
-            recs.append(_rec("RRST-3.1", name, {**base, "beta": bd.beta},
-                             _f(approx_max_information(J, bd.beta)), bd.k, t0,
-                             f"n >= 10^4, paper's (t, delta_hat); (eps, delta) = "
-                             f"({THM31_EPS}, {d:.3g}); exact by type-class enumeration"))
+            recs.append(
+                _rec(
+                    "RRST-3.1",
+                    name,
+                    {**base, "beta": bd.beta},
+                    _f(approx_max_information(J, bd.beta)),
+                    bd.k,
+                    t0,
+                    f"n >= 10^4, paper's (t, delta_hat); (eps, delta) = "
+                    f"({THM31_EPS}, {d:.3g}); exact by type-class enumeration",
+                )
+            )
             for b, bb in targets:
                 t1 = time.monotonic()
                 if isinstance(bb, Exception):
-                    recs.append(_rec("RRST-3.1", name, {**base, "beta": b}, 0.0, None, t1,
-                                     f"not reachable at this n: {bb}"))
+                    recs.append(
+                        _rec("RRST-3.1", name, {**base, "beta": b}, 0.0, None, t1, f"not reachable at this n: {bb}")
+                    )
                     continue
                 ex_b = _f(approx_max_information(J, bb.beta))
-                recs.append(_rec("RRST-3.1", name, {**base, "beta": bb.beta}, ex_b, bb.k, t1,
-                                 f"n >= 10^4, target beta {b}; (eps, delta) = ({THM31_EPS}, {d:.3g})"))
-                if pure:   # Thm 1.4b beside it, for scale
-                    recs.append(_rec("RRST-1.4b", name, {**base, "beta": bb.beta}, ex_b,
-                                     pure_dp_max_information_product(THM31_EPS, n, bb.beta).k, t1,
-                                     f"the same pure eps = {THM31_EPS}, for scale"))
+                recs.append(
+                    _rec(
+                        "RRST-3.1",
+                        name,
+                        {**base, "beta": bb.beta},
+                        ex_b,
+                        bb.k,
+                        t1,
+                        f"n >= 10^4, target beta {b}; (eps, delta) = ({THM31_EPS}, {d:.3g})",
+                    )
+                )
+                if pure:  # Thm 1.4b beside it, for scale
+                    recs.append(
+                        _rec(
+                            "RRST-1.4b",
+                            name,
+                            {**base, "beta": bb.beta},
+                            ex_b,
+                            pure_dp_max_information_product(THM31_EPS, n, bb.beta).k,
+                            t1,
+                            f"the same pure eps = {THM31_EPS}, for scale",
+                        )
+                    )
     return recs
 
 
@@ -436,17 +597,15 @@ def _thm31_unit(n: int) -> dict[str, Any]:
     return {"records": _thm31_large_n(n)}
 
 
-def _mechanism_unit(name: str, n: int, make: Callable[[], Any],
-                    opts: dict[str, Any]) -> dict[str, Any]:
+def _mechanism_unit(name: str, n: int, make: Callable[[], Any], opts: dict[str, Any]) -> dict[str, Any]:
     """One independent unit: every applicable bound for one mechanism at one n."""
     M = make()
     if opts.get("approx"):
         # the rounded, clamped Gaussian has a finite pure eps on its finite range; at half of it
         # (and at most 1/2, Thm 3.1's range) its exact delta is positive
-        ratio = pure_epsilon(M)   # None where float underflow leaves zero cells
+        ratio = pure_epsilon(M)  # None where float underflow leaves zero cells
         e2 = 0.5 if ratio is None else min(0.5, math.log(float(ratio)) / 2)
-        recs = check_mechanism(name, M, n, dists=_dists(n, False), eps_ratio=ratio,
-                               delta_at=(e2, approx_delta(M, e2)))
+        recs = check_mechanism(name, M, n, dists=_dists(n, False), eps_ratio=ratio, delta_at=(e2, approx_delta(M, e2)))
     else:
         recs = check_mechanism(name, M, n, dists=_dists(n, True), eps_ratio=pure_epsilon(M))
     return {"records": recs}
@@ -469,20 +628,30 @@ def _mc_steps_unit(n: int, eps: float, sigma: float, paths: int, seed: int) -> d
     return {"records": martingale.step_check(n, eps, sigma, paths=paths, seed=seed)}
 
 
-def run(cfg: EnumerationConfig, out_dir: Path, *, progress: bool = True,
-        workers: int | None = None, fresh: bool = False) -> dict[str, Any]:
+def run(
+    cfg: EnumerationConfig, out_dir: Path, *, progress: bool = True, workers: int | None = None, fresh: bool = False
+) -> dict[str, Any]:
     """Run (or resume) the campaign; records.jsonl (one line per unit, a mechanism at one n,
     appended as units finish on ``workers`` processes, default all CPUs), report.md/json."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    units = [Unit(f"{name}|n={n}", _mechanism_unit, {"name": name, "n": n, "make": make,
-                                                     "opts": opts},
-                  params={"mechanism": name, "n": n})
-             for name, n, make, opts in _mechanisms(cfg.quick)]
-    units += [Unit(f"composition|n={n}", _composition_unit, {"n": n}, params={"n": n})
-              for n in ((4, 8) if cfg.quick else (4, 8, 16, 32))]
+    units = [
+        Unit(
+            f"{name}|n={n}",
+            _mechanism_unit,
+            {"name": name, "n": n, "make": make, "opts": opts},
+            params={"mechanism": name, "n": n},
+        )
+        for name, n, make, opts in _mechanisms(cfg.quick)
+    ]
+    units += [
+        Unit(f"composition|n={n}", _composition_unit, {"n": n}, params={"n": n})
+        for n in ((4, 8) if cfg.quick else (4, 8, 16, 32))
+    ]
     units.append(Unit("uniform-on-code", _code_unit))
-    units += [Unit(f"thm31-large-n|n={n}", _thm31_unit, {"n": n}, params={"n": n})
-              for n in ((10_000,) if cfg.quick else (10_000, 30_000))]
+    units += [
+        Unit(f"thm31-large-n|n={n}", _thm31_unit, {"n": n}, params={"n": n})
+        for n in ((10_000,) if cfg.quick else (10_000, 30_000))
+    ]
     # Monte Carlo of Thm 3.1's privacy-loss martingale where exact values are out of reach
     samples = 2_000 if cfg.quick else 100_000
     for j, (n, eps, sigma) in enumerate(martingale.SETTINGS):
@@ -493,32 +662,49 @@ def run(cfg: EnumerationConfig, out_dir: Path, *, progress: bool = True,
     units.append(Unit(f"thm31-mc-steps|n={n_steps}", _mc_steps_unit, kw, params=kw))
     # the slowest units (largest n) first, so that every worker stays busy to the end
     order = sorted(units, key=lambda u: -int(u.kwargs.get("n", 0)))
-    done = run_units(order, out_dir / "records.jsonl", {"campaign": "enumeration", **asdict(cfg)},
-                     workers=local_workers(workers), label="enumeration", progress=progress,
-                     fresh=fresh)
-    records: list[dict[str, Any]] = [{**rec, "unit": u.key} for u in units
-                                     for rec in done[u.key]["result"]["records"]]
+    done = run_units(
+        order,
+        out_dir / "records.jsonl",
+        {"campaign": "enumeration", **asdict(cfg)},
+        workers=local_workers(workers),
+        label="enumeration",
+        progress=progress,
+        fresh=fresh,
+    )
+    records: list[dict[str, Any]] = [{**rec, "unit": u.key} for u in units for rec in done[u.key]["result"]["records"]]
     fails = [r for r in records if r["verdict"] == "FAILS"]
-    summary = {"campaign": "enumeration", "config": asdict(cfg), "versions": versions(),
-               "checks": len(records), "failures": [r["id"] for r in fails], "ok": not fails}
+    summary = {
+        "campaign": "enumeration",
+        "config": asdict(cfg),
+        "versions": versions(),
+        "checks": len(records),
+        "failures": [r["id"] for r in fails],
+        "ok": not fails,
+    }
     (out_dir / "report.json").write_text(json.dumps({**summary, "records": records}, indent=1))
     _report(out_dir, summary, records)
     return {**summary, "records": records}
 
 
 def _report(out_dir: Path, summary: dict[str, Any], records: list[dict[str, Any]]) -> None:
-    md = ["# Bounds against exact values (enumeration)", "",
-          f"- versions: {summary['versions']}",
-          f"- checks: {summary['checks']}; bounds below the exact value: {len(summary['failures'])}",
-          "", "| bound | mechanism | n | P | beta / k | exact (bits) | bound (bits) | bound/exact | verdict |",
-          "| --- | --- | ---: | --- | --- | ---: | ---: | ---: | --- |"]
+    md = [
+        "# Bounds against exact values (enumeration)",
+        "",
+        f"- versions: {summary['versions']}",
+        f"- checks: {summary['checks']}; bounds below the exact value: {len(summary['failures'])}",
+        "",
+        "| bound | mechanism | n | P | beta / k | exact (bits) | bound (bits) | bound/exact | verdict |",
+        "| --- | --- | ---: | --- | --- | ---: | ---: | ---: | --- |",
+    ]
     for r in records:
         i = r["inputs"]
         bk = f"k={i['k']}, beta={i['beta']:.3g}" if "k" in i else f"{i['beta']}"
         bd = "n/a" if r["bound"] is None else f"{r['bound']:.5g}"
         tg = "" if r["tightness"] is None else f"{r['tightness']:.3g}"
-        md.append(f"| {r['check']} | {r['mechanism']} | {i['n']} | {i['P']} | {bk} | "
-                  f"{r['value']:.5g} | {bd} | {tg} | {r['verdict']} |")
+        md.append(
+            f"| {r['check']} | {r['mechanism']} | {i['n']} | {i['P']} | {bk} | "
+            f"{r['value']:.5g} | {bd} | {tg} | {r['verdict']} |"
+        )
     (out_dir / "report.md").write_text("\n".join(md) + "\n")
     import matplotlib
 
@@ -530,22 +716,31 @@ def _report(out_dir: Path, summary: dict[str, Any], records: list[dict[str, Any]
     fig, axes = plt.subplots(1, len(checks), figsize=(4 * len(checks), 4))
     for ax, chk in zip(axes, checks):
         for mech in mechs:
-            sel = [r for r in records if r["check"] == chk and r["mechanism"] == mech
-                   and r["inputs"]["P"] == "Bernoulli(1/2)^n"
-                   and (r["inputs"].get("k") == 4.0 if chk == "RRST-1.5a"
-                        else r["inputs"]["beta"] == 0.05)]
+            sel = [
+                r
+                for r in records
+                if r["check"] == chk
+                and r["mechanism"] == mech
+                and r["inputs"]["P"] == "Bernoulli(1/2)^n"
+                and (r["inputs"].get("k") == 4.0 if chk == "RRST-1.5a" else r["inputs"]["beta"] == 0.05)
+            ]
             sel.sort(key=lambda r: r["inputs"]["n"])
             if len(sel) < 2:
                 continue
-            line, = ax.plot([r["inputs"]["n"] for r in sel], [r["value"] for r in sel], "o-",
-                            markersize=3, label=f"{mech[:28]} exact")
-            ax.plot([r["inputs"]["n"] for r in sel], [r["bound"] for r in sel], "--",
-                    color=line.get_color())
+            (line,) = ax.plot(
+                [r["inputs"]["n"] for r in sel],
+                [r["value"] for r in sel],
+                "o-",
+                markersize=3,
+                label=f"{mech[:28]} exact",
+            )
+            ax.plot([r["inputs"]["n"] for r in sel], [r["bound"] for r in sel], "--", color=line.get_color())
         ax.set_xscale("log", base=2)
         ax.set_yscale("symlog")
         ax.set_xlabel("n")
-        ax.set_title(f"{chk} (dashed) vs exact (solid)" + (", k = 4" if chk == "RRST-1.5a"
-                                                            else ", beta = 0.05"), fontsize=8)
+        ax.set_title(
+            f"{chk} (dashed) vs exact (solid)" + (", k = 4" if chk == "RRST-1.5a" else ", beta = 0.05"), fontsize=8
+        )
     axes[0].set_ylabel("bits, X ~ Bernoulli(1/2)^n")
     axes[-1].legend(fontsize=5)
     fig.tight_layout()

@@ -22,8 +22,7 @@ def event_sums(p: Sequence[Fraction], q: Sequence[Fraction]) -> list[tuple[Fract
     if n != len(q):
         raise ValueError(f"p and q have different lengths: {n} != {len(q)}")
     if n > MAX_EVENTS_N:
-        raise ValueError(f"support size n={n} is too large to enumerate 2^n events: "
-                         f"must be at most {MAX_EVENTS_N}")
+        raise ValueError(f"support size n={n} is too large to enumerate 2^n events: must be at most {MAX_EVENTS_N}")
     out = []
     for mask in product((0, 1), repeat=n):
         P = sum((pi for pi, m in zip(p, mask) if m), Fraction(0))
@@ -32,8 +31,7 @@ def event_sums(p: Sequence[Fraction], q: Sequence[Fraction]) -> list[tuple[Fract
     return out
 
 
-def sup_ratio_all_events(p: Sequence[Fraction], q: Sequence[Fraction],
-                         beta: Fraction) -> Fraction | None:
+def sup_ratio_all_events(p: Sequence[Fraction], q: Sequence[Fraction], beta: Fraction) -> Fraction | None:
     """``sup_{O: P(O) > beta} (P(O) - beta)/Q(O)`` over all ``2^N`` events.
 
     ``None`` stands for ``+inf`` (an event with ``P(O) > beta`` and ``Q(O) = 0``), ``0`` for an

@@ -43,8 +43,7 @@ from .report import versions
 
 __all__ = ["Claim", "CLAIMS", "check_claim", "run"]
 
-eps, delta, x, y, B, k, alpha, beta, n = sympy.symbols("eps delta x y B k alpha beta n",
-                                                       positive=True)
+eps, delta, x, y, B, k, alpha, beta, n = sympy.symbols("eps delta x y B k alpha beta n", positive=True)
 rho = sympy.Symbol("rho", positive=True)
 q, u, z, theta = sympy.symbols("q u z theta", nonnegative=True)
 E3 = sympy.exp(3 * eps)
@@ -61,12 +60,12 @@ class Claim:
     id: str
     location: str
     statement: str
-    kind: str                                    # identity | inequality | precondition | finite
-    expr: Callable[[], Any]                      # g (>= 0), or (lhs, rhs) for identities
+    kind: str  # identity | inequality | precondition | finite
+    expr: Callable[[], Any]  # g (>= 0), or (lhs, rhs) for identities
     box: dict[str, tuple[float, float]]
     constraints: Callable[[], Sequence[Any]] = lambda: ()
-    expected: str = "certified"                  # what the campaign found (tests hold it)
-    sound: str | None = None                     # id of the corrected claim, if refuted
+    expected: str = "certified"  # what the campaign found (tests hold it)
+    sound: str | None = None  # id of the corrected claim, if refuted
     note: str = ""
     max_boxes: int = 20_000
     extra: dict[str, Any] = field(default_factory=dict)
@@ -83,300 +82,544 @@ def thm31(variant: str, part: str) -> Any:
 
 
 CLAIMS: list[Claim] = [
-    Claim("RRST-1.3.gamma", "RRST Thm 1.3 (proof, last line)",
-          "2^k * gamma + beta = alpha at gamma = (alpha - beta)/2^k", "identity",
-          lambda: (2**k * (alpha - beta) / 2**k + beta, alpha),
-          {"k": (0.0, 50.0), "alpha": (0.0, 1.0), "beta": (0.0, 1.0)}),
-    Claim("RRST-1.4.bits", "RRST Thm 1.4 (pure DP: ratio <= e^{eps n})",
-          "log2(e^{eps n}) = eps n log2(e) bits", "identity",
-          lambda: (log2(sympy.exp(eps * n)), eps * n / sympy.log(2)),
-          {"eps": (0.001, 2.0), "n": (1.0, 1e4)}),
-    Claim("RRST-3.1.L3.7.72eps2", "RRST Lemma 3.7 (to reach eq. (7))",
-          "6 eps (e^{6 eps} - 1) <= 72 eps^2 for eps in (0, 1/2] (divided by eps^2)",
-          "inequality", lambda: 72 - 6 * (sympy.exp(6 * eps) - 1) / eps,
-          {"eps": (1e-6, 0.5)}, expected="refuted", sound="RRST-3.1.L3.7.72eps2.sound",
-          note="fails for eps > 0.20941 (root of e^{6 eps} - 1 = 12 eps)"),
-    Claim("RRST-3.1.L3.7.72eps2.sound", "RRST Lemma 3.7, corrected range",
-          "6 eps (e^{6 eps} - 1) <= 72 eps^2 for eps in (0, 0.2094]", "inequality",
-          lambda: 72 - 6 * (sympy.exp(6 * eps) - 1) / eps, {"eps": (1e-6, 0.2094)},
-          note="the calculator's sound variant keeps Lemma 3.7's exact form instead"),
-    Claim("RRST-3.1.L3.7.log1m", "RRST Lemma 3.7 (bound on E[Z_i] outside X(a, x))",
-          "-ln(1 - u) <= u + 2 u^2 for u = e^{3 eps} q + delta_hat in [0, 1/2]", "inequality",
-          lambda: u + 2 * u**2 + sympy.log(1 - u), {"u": (0.0, 0.5)},
-          note="with ln(1 - q) <= -q this gives the step to (e^{3eps} - 1) q + dhat + 2(...)^2"),
-    Claim("RRST-3.1.L3.7.q", "RRST Lemma 3.7 (substituting q <= 2 dhat/(1 - e^{-3 eps}))",
-          "(e^{3e}-1) q + dh + 2(e^{3e} q + dh)^2 is increasing in q >= 0, so q may be replaced "
-          "by its bound (derivative in q, with q = theta 2dh/(1-e^{-3e}), theta in [0, 1])",
-          "inequality",
-          lambda: (E3 - 1) + 4 * E3 * (E3 * theta * 2 * delta / (1 - 1 / E3) + delta),
-          {"eps": (1e-4, 0.5), "delta": (1e-12, 0.034), "theta": (0.0, 1.0)},
-          note="delta stands for delta_hat, up to eps/15 <= 0.034; at theta = 1 both sides agree"),
-    Claim("RRST-3.1.L3.7.tau", "RRST Lemma 3.7 (definition of tau(delta_hat))",
-          "(e^{3e}-1) 2dh/(1-e^{-3e}) + dh + 2dh^2(2e^{3e}/(1-e^{-3e}) + 1)^2 = dh(2e^{3e} + 1) + "
-          "dh^2 2(4e^{12e} + 4e^{9e} - 3e^{6e} - 2e^{3e} + 1)/(e^{6e} - 2e^{3e} + 1)", "identity",
-          lambda: ((E3 - 1) * 2 * delta / (1 - 1 / E3) + delta
-                   + 2 * delta**2 * (2 * E3 / (1 - 1 / E3) + 1) ** 2,
-                   delta * (2 * E3 + 1) + delta**2 * 2 * (4 * E3**4 + 4 * E3**3 - 3 * E3**2
-                                                          - 2 * E3 + 1) / (E3**2 - 2 * E3 + 1)),
-          {"eps": (0.01, 0.5), "delta": (1e-9, 0.03)}),
-    Claim("RRST-3.1.L3.7.z-range", "RRST Lemma 3.7 (1/(1 - z) <= 1 + 2z needs z <= 1/2)",
-          "z = 2 dhat/(1 - e^{-3 eps}) <= 1/2 for dhat = theta eps/15, theta in (0, 1], eps <= 1/2",
-          "precondition", lambda: sympy.Rational(1, 2) - 2 * theta * eps / 15 / (1 - 1 / E3),
-          {"eps": (1e-6, 0.5), "theta": (0.0, 1.0)}),
-    Claim("RRST-3.1.L3.7.recip", "RRST Lemma 3.7 (last displayed step before (7))",
-          "1/(1 - z) <= 1 + 2z for z in [0, 1/2]", "inequality",
-          lambda: 1 + 2 * z - 1 / (1 - z), {"z": (0.0, 0.5)},
-          note="equalities at z = 0 and z = 1/2, decided exactly"),
-    Claim("RRST-3.1.log-base", "RRST Lemma 3.7 / Azuma: |Z_i| <= 6 eps with Z_i in bits",
-          "log2(e^{6 eps}) <= 6 eps (a privacy-loss bound in nats used for a quantity in bits)",
-          "inequality", lambda: 6 * eps - log2(sympy.exp(6 * eps)), {"eps": (1e-6, 0.5)},
-          expected="refuted", sound="RRST-3.1.log-base.sound",
-          note="the sound variant uses 6 eps log2(e) bits (docs/errata.md, Thm 3.1 log bases)"),
-    Claim("RRST-3.1.log-base.sound", "RRST Lemma 3.7 / Azuma, in bits: the calculator's Thm 3.1",
-          "d k/dt = 6 eps log2(e) sqrt(n) for the calculator's sound Thm 3.1 k (Azuma with |Z_i| <= "
-          "6 eps nats = 6 eps log2(e) bits)", "identity",
-          lambda: (sympy.diff(thm31("sound", "k"), t), 6 * eps * sympy.sqrt(n) / sympy.log(2)),
-          {"eps": (1e-3, 0.5), "delta": (1e-12, 1e-6), "n": (1.0, 1e4), "t": (0.1, 10.0),
-           "w": (1e-4, 0.03)},
-          note="w stands for delta_hat; the refuted claim above is the paper's 6 eps"),
-    Claim("RRST-3.1.C3.6", "RRST Claim 3.6 (last line)",
-          "1 - (1 - delta'')(1 - delta') = delta' + delta'' - delta' delta''", "identity",
-          lambda: (1 - (1 - dp2) * (1 - dp1), dp1 + dp2 - dp1 * dp2),
-          {"dprime": (0.0, 1.0), "dsecond": (0.0, 1.0)}),
-    Claim("RRST-3.1.C3.6.union", "RRST Thm 3.1 proof (beta uses n(delta' + delta''))",
-          "delta' + delta'' - delta' delta'' <= delta' + delta'' (the paper's beta is valid, "
-          "the sound variant uses the smaller value)", "inequality",
-          lambda: dp1 * dp2, {"dprime": (0.0, 1.0), "dsecond": (0.0, 1.0)}),
-    Claim("RRST-3.1.C3.5.dsecond", "RRST Claim 3.5 (Lemma A.6(2) at (3 eps, delta_hat))",
-          "Lemma A.6(2) with (3 eps, dh) gives point-wise (6 eps, 2 dh/(1 - e^{-3 eps})) = delta''",
-          "identity", lambda: (2 * delta / (1 - sympy.exp(-3 * eps)), 2 * delta * E3 / (E3 - 1)),
-          {"eps": (0.001, 0.5), "delta": (1e-12, 0.1)}),
-    Claim("DFHPRR-4.remark.identity", "DFHPRR §2.1 remark after Thm 8",
-          "2^{log2(e) tau^2 n} * 2 e^{-2 tau^2 n} = 2 e^{-tau^2 n}", "identity",
-          lambda: (2 ** (log2(sympy.E) * tau**2 * n) * 2 * sympy.exp(-2 * tau**2 * n),
-                   2 * sympy.exp(-tau**2 * n)),
-          {"tau": (0.001, 0.5), "n": (1.0, 1e4)}),
-    Claim("DFHPRR-8.remark.1.25", "DFHPRR §2.1 remark after Thm 8",
-          "Thm 8 at eps = tau, beta = 2 e^{-tau^2 n}: log e (tau^2 n/2 + tau sqrt(n ln(2/beta)/2)) "
-          "<= 1.25 log e tau^2 n (the constant is 1/2 + 1/sqrt 2 = 1.2071)", "inequality",
-          lambda: sympy.Rational(5, 4) * tau**2 * n
-          - (tau**2 * n / 2 + tau * sympy.sqrt(n * (tau**2 * n) / 2)),
-          {"tau": (0.001, 1.0), "n": (1.0, 1e6)}),
-    Claim("RRST-C.2.vs-RZ.paper-units", "RRST App. C, after Thm C.3 (as written)",
-          "alpha <= 0.05, m >= 0.05: Cor C.2's (alpha/2) 2^{-(2/alpha)(m + 0.54)} >= the Russo-Zou "
-          "envelope 2^{-log2(e) m/alpha^2}/2, with the same number m in both (log2 of the ratio)",
-          "inequality",
-          lambda: log2(alpha) - (2 / alpha) * (m + sympy.Rational(54, 100))
-          + log2(sympy.E) * m / alpha**2,
-          {"alpha": (1e-4, 0.05), "m": (0.05, 100.0)},
-          note="true as written, but m is bits on the left and nats on the right (errata)"),
-    Claim("RRST-C.2.vs-RZ.bits", "RRST App. C, after Thm C.3 (one unit: m in bits)",
-          "alpha <= 0.05, m >= 0.05 bits: Cor C.2 >= the envelope 2^{-m/alpha^2}/2 (m ln 2 nats)",
-          "inequality",
-          lambda: log2(alpha) - (2 / alpha) * (m + sympy.Rational(54, 100)) + m / alpha**2,
-          {"alpha": (1e-4, 0.05), "m": (0.05, 100.0)}, expected="refuted",
-          sound="RRST-C.2.vs-RZ.bits.sound",
-          note="at alpha = 0.05, m = 0.05 bits the exact values are 1.97e-9 (C.2) < 4.77e-7 (RZ)"),
-    Claim("RRST-C.2.vs-RZ.bits.sound", "RRST App. C, corrected range",
-          "alpha <= 0.05, m >= 0.1 bits: Cor C.2 >= the Russo-Zou envelope (one unit)",
-          "inequality",
-          lambda: log2(alpha) - (2 / alpha) * (m + sympy.Rational(54, 100)) + m / alpha**2,
-          {"alpha": (1e-4, 0.05), "m": (0.1, 100.0)}),
-    Claim("RRST-B.1.0.37", "RRST Lemma B.1 (its constant), on the calculator's body",
-          "sqrt(n) B1(delta = 0.08, n) >= 0.37 for every n in [1, 1e6], where B1 is the "
-          "calculator's (1/2 - delta)/sqrt((n/2) ln(1/delta))", "inequality",
-          lambda: sympy.sqrt(n) * body(generalization.B1, sympy.Rational(2, 25), n)
-          - sympy.Rational(37, 100), {"n": (1.0, 1e6)},
-          note="0.373741 at delta = 0.08; the best delta (0.0840) gives 0.373810"),
-    Claim("RRST-3.1.azuma.t", "RRST Thm 3.1 proof, final choice t = eps sqrt(2n)",
-          "e^{-t^2/2} = e^{-eps^2 n} and 6 t eps sqrt(n) = 6 sqrt(2) eps^2 n at t = eps sqrt(2n)",
-          "identity",
-          lambda: (sympy.exp(-(eps * sympy.sqrt(2 * n)) ** 2 / 2) + 6 * (eps * sympy.sqrt(2 * n)) * eps * sympy.sqrt(n),
-                   sympy.exp(-eps**2 * n) + 6 * sympy.sqrt(2) * eps**2 * n),
-          {"eps": (0.001, 0.5), "n": (1.0, 1e4)}),
-    Claim("RRST-1.5b.wlnw", "RRST Lemma 1.5 (second part), proof",
-          "w ln(1/w) <= beta' ln(1/beta') for 0 <= w <= beta' <= 0.3: w ln(1/w) is increasing on "
-          "(0, 0.3] (its derivative ln(1/w) - 1 >= 0)", "inequality",
-          lambda: sympy.log(1 / w) - 1, {"w": (1e-12, 0.3)}),
-    Claim("RRST-1.5b.precondition", "RRST Lemma 1.5 (second part), condition",
-          "beta <= 3(1 - 2^{-k})/20 gives beta' = 2 beta/(1 - 2^{-k}) <= 0.3 "
-          "(beta = theta 3(1 - 2^{-k})/20)", "precondition",
-          lambda: sympy.Rational(3, 10) - 2 * (theta * 3 * (1 - 2**(-k)) / 20) / (1 - 2**(-k)),
-          {"theta": (0.0, 1.0), "k": (0.001, 100.0)}),
-    Claim("RRST-1.5b.last", "RRST Lemma 1.5 (second part), last step",
-          "ln((1 - 2^{-k})/(2 beta)) <= log2(1/(2 beta)) for beta <= 3(1 - 2^{-k})/20 "
-          "(beta = theta 3(1 - 2^{-k})/20)", "inequality",
-          lambda: (log2(1 / (2 * theta * 3 * (1 - 2**(-k)) / 20))
-                   - sympy.log((1 - 2**(-k)) / (2 * theta * 3 * (1 - 2**(-k)) / 20))),
-          {"theta": (1e-9, 1.0), "k": (0.001, 100.0)},
-          note="mixes ln and log2 but holds; the bound is on I in nats (docs/errata.md)"),
-    Claim("RRST-3.1.C3.3", "RRST Claim 3.3 (the averaging step, two-point X_i)",
-          "sum_t sum_x p_x p_t (e^eps a_{x,t} + delta) = e^eps sum_x p_x (sum_t p_t a_{x,t}) + delta",
-          "identity",
-          lambda: (sum(px * pt * (sympy.exp(eps) * a + delta)
-                       for px, row in ((p1, (a11, a12)), (1 - p1, (a21, a22)))
-                       for pt, a in zip((p1, 1 - p1), row)),
-                   sympy.exp(eps) * (p1 * (p1 * a11 + (1 - p1) * a12)
-                                     + (1 - p1) * (p1 * a21 + (1 - p1) * a22)) + delta),
-          {"p1": (0.0, 1.0), "a11": (0.0, 1.0), "a12": (0.0, 1.0), "a21": (0.0, 1.0),
-           "a22": (0.0, 1.0), "eps": (0.0, 1.0), "delta": (0.0, 1.0)}),
-    Claim("RRST-3.1.C3.4", "RRST Claim 3.4 (Lemma A.7 with (eps, delta))",
-          "Lemma A.7's 1 - 2 delta/dh - 2 delta/(1 - e^{-eps}) = 1 - delta', "
-          "delta' = 2 delta/dh + 2 delta/(1 - e^{-eps})", "identity",
-          lambda: (1 - 2 * delta / w - 2 * delta / (1 - sympy.exp(-eps)),
-                   1 - (2 * delta / w + 2 * delta * sympy.exp(eps) / (sympy.exp(eps) - 1))),
-          {"eps": (0.001, 0.5), "delta": (1e-12, 0.1), "w": (1e-9, 0.03)},
-          note="w stands for delta_hat"),
-    Claim("RRST-4.1.eq15", "RRST eq. (15), on the proof's range s = (t-1)/4 >= 8",
-          "sum_{i<=s} C(n, i) <= s C(n, s) (integers 8 <= s <= n/2, n <= 200)", "finite",
-          lambda: (lambda n, s: ball_volume(n, s) <= s * math.comb(n, s),
-                   [{"n": nn, "s": ss} for nn in range(16, 201) for ss in range(8, nn // 2 + 1)]),
-          {}, expected="holds on the range",
-          note="false at s = 1 (1 + n > n), which the proof never uses (not an erratum)"),
-    Claim("RRST-4.1.eq15.all-n", "RRST eq. (15), every n >= 3s, s >= 8",
-          "the geometric bound sum_{i<=s} C(n, i) <= C(n, s)(n - s + 1)/(n - 2s + 1) is at most "
-          "s C(n, s): (lam s - s + 1)/(lam s - 2s + 1) <= s for s >= 8, lam = n/s >= 3",
-          "inequality",
-          lambda: t - (lam * t - t + 1) / (lam * t - 2 * t + 1),
-          {"t": (8.0, 1e4), "lam": (3.0, 1e6)},
-          note="t stands for s; the ratio C(n, i-1)/C(n, i) = i/(n - i + 1) <= s/(n - s + 1)"),
-    Claim("RRST-4.1.part3.final", "RRST Thm 4.1 proof, part 3 (last line)",
-          "n + log2(1 - delta - beta) >= n - 1 for beta <= 1/2 - delta (beta = theta(1/2 - delta))",
-          "inequality",
-          lambda: log2(1 - delta - theta * (sympy.Rational(1, 2) - delta)) + 1,
-          {"delta": (1e-12, 0.25), "theta": (0.0, 1.0)},
-          note="equality at theta = 1, decided exactly"),
-    Claim("Notes-Thresholdout.pure", "Notes, Thresholdout lemma (pure part)",
-          "each over-threshold answer costs (1/n)/(2 sigma) + 2(1/n)/(4 sigma) + (1/n)/sigma = "
-          "2/(sigma n): AboveThreshold (DR Thm 3.23) plus the noisy answer (Laplace)", "identity",
-          lambda: ((1 / n) / (2 * tau) + 2 * (1 / n) / (4 * tau) + (1 / n) / tau,
-                   body(holdout.THRESHOLDOUT, 1, tau, n)),
-          {"tau": (1e-4, 1.0), "n": (1.0, 1e6)},
-          note="tau stands for sigma; the right side is the calculator's formula at B = 1"),
-    Claim("RRST-4.1.t33", "RRST §4.2 (setting t)",
-          "t = 8 log2(1/delta)/eps + 1 >= 33 for eps <= 1/2, delta <= 1/4", "inequality",
-          lambda: 8 * log2(1 / delta) / eps + 1 - 33,
-          {"eps": (1e-6, 0.5), "delta": (1e-12, 0.25)}),
-    Claim("RRST-4.1.eq13", "RRST eq. (13) (Laplace tail)",
-          "P[L < -log2(1/delta)/eps] = e^{-log2(1/delta)}/2 <= delta for delta <= 1/4",
-          "inequality", lambda: delta - sympy.exp(-log2(1 / delta)) / 2,
-          {"delta": (1e-12, 0.25)}),
-    Claim("RRST-4.1.eq17.n", "RRST eq. (17) ('n > 8es = 2e(t-1)') vs the statement's n > 64e",
-          "64e >= 2e(t - 1) for all eps in (0, 1/2], delta in (0, 1/4] (so n > 64e suffices)",
-          "inequality", lambda: 64 - 2 * 8 * log2(1 / delta) / eps,
-          {"eps": (1e-3, 0.5), "delta": (1e-12, 0.25)}, expected="refuted",
-          sound="RRST-4.1.eq17.n.sound",
-          note="holds only at eps = 1/2, delta = 1/4; the proof needs n > 2e(t-1)"),
-    Claim("RRST-4.1.eq17.n.sound", "RRST eq. (17), corrected condition",
-          "with n >= 2e(t - 1): 4es/n <= 1/2 (s = (t-1)/4), so s (4es/n)^s <= s 2^{-s}",
-          "inequality",
-          lambda: sympy.cancel(sympy.Rational(1, 2) - 4 * sympy.E * ((x - 1) / 4) / (2 * sympy.E * (x - 1) * y)),
-          {"x": (33.0, 1e6), "y": (1.0, 1e3)},
-          note="x = t, y = n / (2e(t-1)) >= 1"),
-    Claim("RRST-4.1.eq18.a", "RRST eq. (18)",
-          "delta log2(1/delta) <= 1 for delta in (0, 1/4]", "inequality",
-          lambda: 1 - delta * log2(1 / delta), {"delta": (1e-12, 0.25)}),
-    Claim("RRST-4.1.eq18.b", "RRST eq. (18)",
-          "(2/eps) delta^{2/eps - 2} <= 1 for eps in (0, 1/2], delta in (0, 1/4]", "inequality",
-          lambda: 1 - (2 / eps) * sympy.exp((2 / eps - 2) * sympy.log(delta)),
-          {"eps": (1e-3, 0.5), "delta": (1e-12, 0.25)}),
-    Claim("RRST-4.1.eq18.identity", "RRST eq. (18)",
-          "s 2^{-s} = (2 log2(1/delta)/eps) delta^{2/eps} at s = (t-1)/4 = 2 log2(1/delta)/eps",
-          "identity",
-          lambda: ((2 * log2(1 / delta) / eps) * 2 ** (-(2 * log2(1 / delta) / eps)),
-                   (2 * log2(1 / delta) / eps) * sympy.exp((2 / eps) * sympy.log(delta))),
-          {"eps": (0.01, 0.5), "delta": (1e-6, 0.25)}),
-    Claim("RRST-4.1.eq20", "RRST eq. (20)",
-          "log2(1/(1 - 2 delta)) <= 1 for delta in (0, 1/4]", "inequality",
-          lambda: 1 - log2(1 / (1 - 2 * delta)), {"delta": (1e-12, 0.25)},
-          note="equality at delta = 1/4, decided exactly"),
-    Claim("RRST-4.1.part3.w", "RRST Thm 4.1 proof, part 3",
-          "w = (t-1)/4 - log2(1/delta)/eps equals log2(1/delta)/eps at t = 8 log2(1/delta)/eps + 1",
-          "identity",
-          lambda: ((8 * log2(1 / delta) / eps + 1 - 1) / 4 - log2(1 / delta) / eps,
-                   log2(1 / delta) / eps),
-          {"eps": (0.01, 0.5), "delta": (1e-6, 0.25)}),
-    Claim("RRST-1.5a.0.54", "RRST Lemma 1.5 (first part): the constant 0.54",
-          "(1 - beta) log2(1 - beta) >= -0.54 for beta in [0, 1) (y = 1 - beta)", "inequality",
-          lambda: y * log2(y) + sympy.Rational(54, 100), {"y": (1e-12, 1.0)},
-          note="the minimum is -log2(e)/e = -0.5307 at y = 1/e"),
-    Claim("Notes-Thresholdout.closed-form", "Notes, Thresholdout lemma (eps, delta) form",
-          "x sqrt(8 B ln(2/delta)) >= advanced composition of B steps of x = 2/(sigma n), "
-          "where the closed form is at most 1 (divided by x)", "inequality",
-          lambda: (sympy.sqrt(8 * B * sympy.log(2 / delta)) - sympy.sqrt(2 * B * sympy.log(1 / delta))
-                   - B * (sympy.exp(x) - 1)),
-          {"x": (1e-9, 0.5), "B": (1.0, 1e4), "delta": (1e-12, 0.5)},
-          constraints=lambda: (1 - x * sympy.sqrt(8 * B * sympy.log(2 / delta)),),
-          note="valid where the Notes' eps <= 1 (Dwork-Roth Cor 3.21's condition)"),
+    Claim(
+        "RRST-1.3.gamma",
+        "RRST Thm 1.3 (proof, last line)",
+        "2^k * gamma + beta = alpha at gamma = (alpha - beta)/2^k",
+        "identity",
+        lambda: (2**k * (alpha - beta) / 2**k + beta, alpha),
+        {"k": (0.0, 50.0), "alpha": (0.0, 1.0), "beta": (0.0, 1.0)},
+    ),
+    Claim(
+        "RRST-1.4.bits",
+        "RRST Thm 1.4 (pure DP: ratio <= e^{eps n})",
+        "log2(e^{eps n}) = eps n log2(e) bits",
+        "identity",
+        lambda: (log2(sympy.exp(eps * n)), eps * n / sympy.log(2)),
+        {"eps": (0.001, 2.0), "n": (1.0, 1e4)},
+    ),
+    Claim(
+        "RRST-3.1.L3.7.72eps2",
+        "RRST Lemma 3.7 (to reach eq. (7))",
+        "6 eps (e^{6 eps} - 1) <= 72 eps^2 for eps in (0, 1/2] (divided by eps^2)",
+        "inequality",
+        lambda: 72 - 6 * (sympy.exp(6 * eps) - 1) / eps,
+        {"eps": (1e-6, 0.5)},
+        expected="refuted",
+        sound="RRST-3.1.L3.7.72eps2.sound",
+        note="fails for eps > 0.20941 (root of e^{6 eps} - 1 = 12 eps)",
+    ),
+    Claim(
+        "RRST-3.1.L3.7.72eps2.sound",
+        "RRST Lemma 3.7, corrected range",
+        "6 eps (e^{6 eps} - 1) <= 72 eps^2 for eps in (0, 0.2094]",
+        "inequality",
+        lambda: 72 - 6 * (sympy.exp(6 * eps) - 1) / eps,
+        {"eps": (1e-6, 0.2094)},
+        note="the calculator's sound variant keeps Lemma 3.7's exact form instead",
+    ),
+    Claim(
+        "RRST-3.1.L3.7.log1m",
+        "RRST Lemma 3.7 (bound on E[Z_i] outside X(a, x))",
+        "-ln(1 - u) <= u + 2 u^2 for u = e^{3 eps} q + delta_hat in [0, 1/2]",
+        "inequality",
+        lambda: u + 2 * u**2 + sympy.log(1 - u),
+        {"u": (0.0, 0.5)},
+        note="with ln(1 - q) <= -q this gives the step to (e^{3eps} - 1) q + dhat + 2(...)^2",
+    ),
+    Claim(
+        "RRST-3.1.L3.7.q",
+        "RRST Lemma 3.7 (substituting q <= 2 dhat/(1 - e^{-3 eps}))",
+        "(e^{3e}-1) q + dh + 2(e^{3e} q + dh)^2 is increasing in q >= 0, so q may be replaced "
+        "by its bound (derivative in q, with q = theta 2dh/(1-e^{-3e}), theta in [0, 1])",
+        "inequality",
+        lambda: (E3 - 1) + 4 * E3 * (E3 * theta * 2 * delta / (1 - 1 / E3) + delta),
+        {"eps": (1e-4, 0.5), "delta": (1e-12, 0.034), "theta": (0.0, 1.0)},
+        note="delta stands for delta_hat, up to eps/15 <= 0.034; at theta = 1 both sides agree",
+    ),
+    Claim(
+        "RRST-3.1.L3.7.tau",
+        "RRST Lemma 3.7 (definition of tau(delta_hat))",
+        "(e^{3e}-1) 2dh/(1-e^{-3e}) + dh + 2dh^2(2e^{3e}/(1-e^{-3e}) + 1)^2 = dh(2e^{3e} + 1) + "
+        "dh^2 2(4e^{12e} + 4e^{9e} - 3e^{6e} - 2e^{3e} + 1)/(e^{6e} - 2e^{3e} + 1)",
+        "identity",
+        lambda: (
+            (E3 - 1) * 2 * delta / (1 - 1 / E3) + delta + 2 * delta**2 * (2 * E3 / (1 - 1 / E3) + 1) ** 2,
+            delta * (2 * E3 + 1)
+            + delta**2 * 2 * (4 * E3**4 + 4 * E3**3 - 3 * E3**2 - 2 * E3 + 1) / (E3**2 - 2 * E3 + 1),
+        ),
+        {"eps": (0.01, 0.5), "delta": (1e-9, 0.03)},
+    ),
+    Claim(
+        "RRST-3.1.L3.7.z-range",
+        "RRST Lemma 3.7 (1/(1 - z) <= 1 + 2z needs z <= 1/2)",
+        "z = 2 dhat/(1 - e^{-3 eps}) <= 1/2 for dhat = theta eps/15, theta in (0, 1], eps <= 1/2",
+        "precondition",
+        lambda: sympy.Rational(1, 2) - 2 * theta * eps / 15 / (1 - 1 / E3),
+        {"eps": (1e-6, 0.5), "theta": (0.0, 1.0)},
+    ),
+    Claim(
+        "RRST-3.1.L3.7.recip",
+        "RRST Lemma 3.7 (last displayed step before (7))",
+        "1/(1 - z) <= 1 + 2z for z in [0, 1/2]",
+        "inequality",
+        lambda: 1 + 2 * z - 1 / (1 - z),
+        {"z": (0.0, 0.5)},
+        note="equalities at z = 0 and z = 1/2, decided exactly",
+    ),
+    Claim(
+        "RRST-3.1.log-base",
+        "RRST Lemma 3.7 / Azuma: |Z_i| <= 6 eps with Z_i in bits",
+        "log2(e^{6 eps}) <= 6 eps (a privacy-loss bound in nats used for a quantity in bits)",
+        "inequality",
+        lambda: 6 * eps - log2(sympy.exp(6 * eps)),
+        {"eps": (1e-6, 0.5)},
+        expected="refuted",
+        sound="RRST-3.1.log-base.sound",
+        note="the sound variant uses 6 eps log2(e) bits (docs/errata.md, Thm 3.1 log bases)",
+    ),
+    Claim(
+        "RRST-3.1.log-base.sound",
+        "RRST Lemma 3.7 / Azuma, in bits: the calculator's Thm 3.1",
+        "d k/dt = 6 eps log2(e) sqrt(n) for the calculator's sound Thm 3.1 k (Azuma with |Z_i| <= "
+        "6 eps nats = 6 eps log2(e) bits)",
+        "identity",
+        lambda: (sympy.diff(thm31("sound", "k"), t), 6 * eps * sympy.sqrt(n) / sympy.log(2)),
+        {"eps": (1e-3, 0.5), "delta": (1e-12, 1e-6), "n": (1.0, 1e4), "t": (0.1, 10.0), "w": (1e-4, 0.03)},
+        note="w stands for delta_hat; the refuted claim above is the paper's 6 eps",
+    ),
+    Claim(
+        "RRST-3.1.C3.6",
+        "RRST Claim 3.6 (last line)",
+        "1 - (1 - delta'')(1 - delta') = delta' + delta'' - delta' delta''",
+        "identity",
+        lambda: (1 - (1 - dp2) * (1 - dp1), dp1 + dp2 - dp1 * dp2),
+        {"dprime": (0.0, 1.0), "dsecond": (0.0, 1.0)},
+    ),
+    Claim(
+        "RRST-3.1.C3.6.union",
+        "RRST Thm 3.1 proof (beta uses n(delta' + delta''))",
+        "delta' + delta'' - delta' delta'' <= delta' + delta'' (the paper's beta is valid, "
+        "the sound variant uses the smaller value)",
+        "inequality",
+        lambda: dp1 * dp2,
+        {"dprime": (0.0, 1.0), "dsecond": (0.0, 1.0)},
+    ),
+    Claim(
+        "RRST-3.1.C3.5.dsecond",
+        "RRST Claim 3.5 (Lemma A.6(2) at (3 eps, delta_hat))",
+        "Lemma A.6(2) with (3 eps, dh) gives point-wise (6 eps, 2 dh/(1 - e^{-3 eps})) = delta''",
+        "identity",
+        lambda: (2 * delta / (1 - sympy.exp(-3 * eps)), 2 * delta * E3 / (E3 - 1)),
+        {"eps": (0.001, 0.5), "delta": (1e-12, 0.1)},
+    ),
+    Claim(
+        "DFHPRR-4.remark.identity",
+        "DFHPRR §2.1 remark after Thm 8",
+        "2^{log2(e) tau^2 n} * 2 e^{-2 tau^2 n} = 2 e^{-tau^2 n}",
+        "identity",
+        lambda: (2 ** (log2(sympy.E) * tau**2 * n) * 2 * sympy.exp(-2 * tau**2 * n), 2 * sympy.exp(-(tau**2) * n)),
+        {"tau": (0.001, 0.5), "n": (1.0, 1e4)},
+    ),
+    Claim(
+        "DFHPRR-8.remark.1.25",
+        "DFHPRR §2.1 remark after Thm 8",
+        "Thm 8 at eps = tau, beta = 2 e^{-tau^2 n}: log e (tau^2 n/2 + tau sqrt(n ln(2/beta)/2)) "
+        "<= 1.25 log e tau^2 n (the constant is 1/2 + 1/sqrt 2 = 1.2071)",
+        "inequality",
+        lambda: sympy.Rational(5, 4) * tau**2 * n - (tau**2 * n / 2 + tau * sympy.sqrt(n * (tau**2 * n) / 2)),
+        {"tau": (0.001, 1.0), "n": (1.0, 1e6)},
+    ),
+    Claim(
+        "RRST-C.2.vs-RZ.paper-units",
+        "RRST App. C, after Thm C.3 (as written)",
+        "alpha <= 0.05, m >= 0.05: Cor C.2's (alpha/2) 2^{-(2/alpha)(m + 0.54)} >= the Russo-Zou "
+        "envelope 2^{-log2(e) m/alpha^2}/2, with the same number m in both (log2 of the ratio)",
+        "inequality",
+        lambda: log2(alpha) - (2 / alpha) * (m + sympy.Rational(54, 100)) + log2(sympy.E) * m / alpha**2,
+        {"alpha": (1e-4, 0.05), "m": (0.05, 100.0)},
+        note="true as written, but m is bits on the left and nats on the right (errata)",
+    ),
+    Claim(
+        "RRST-C.2.vs-RZ.bits",
+        "RRST App. C, after Thm C.3 (one unit: m in bits)",
+        "alpha <= 0.05, m >= 0.05 bits: Cor C.2 >= the envelope 2^{-m/alpha^2}/2 (m ln 2 nats)",
+        "inequality",
+        lambda: log2(alpha) - (2 / alpha) * (m + sympy.Rational(54, 100)) + m / alpha**2,
+        {"alpha": (1e-4, 0.05), "m": (0.05, 100.0)},
+        expected="refuted",
+        sound="RRST-C.2.vs-RZ.bits.sound",
+        note="at alpha = 0.05, m = 0.05 bits the exact values are 1.97e-9 (C.2) < 4.77e-7 (RZ)",
+    ),
+    Claim(
+        "RRST-C.2.vs-RZ.bits.sound",
+        "RRST App. C, corrected range",
+        "alpha <= 0.05, m >= 0.1 bits: Cor C.2 >= the Russo-Zou envelope (one unit)",
+        "inequality",
+        lambda: log2(alpha) - (2 / alpha) * (m + sympy.Rational(54, 100)) + m / alpha**2,
+        {"alpha": (1e-4, 0.05), "m": (0.1, 100.0)},
+    ),
+    Claim(
+        "RRST-B.1.0.37",
+        "RRST Lemma B.1 (its constant), on the calculator's body",
+        "sqrt(n) B1(delta = 0.08, n) >= 0.37 for every n in [1, 1e6], where B1 is the "
+        "calculator's (1/2 - delta)/sqrt((n/2) ln(1/delta))",
+        "inequality",
+        lambda: sympy.sqrt(n) * body(generalization.B1, sympy.Rational(2, 25), n) - sympy.Rational(37, 100),
+        {"n": (1.0, 1e6)},
+        note="0.373741 at delta = 0.08; the best delta (0.0840) gives 0.373810",
+    ),
+    Claim(
+        "RRST-3.1.azuma.t",
+        "RRST Thm 3.1 proof, final choice t = eps sqrt(2n)",
+        "e^{-t^2/2} = e^{-eps^2 n} and 6 t eps sqrt(n) = 6 sqrt(2) eps^2 n at t = eps sqrt(2n)",
+        "identity",
+        lambda: (
+            sympy.exp(-((eps * sympy.sqrt(2 * n)) ** 2) / 2) + 6 * (eps * sympy.sqrt(2 * n)) * eps * sympy.sqrt(n),
+            sympy.exp(-(eps**2) * n) + 6 * sympy.sqrt(2) * eps**2 * n,
+        ),
+        {"eps": (0.001, 0.5), "n": (1.0, 1e4)},
+    ),
+    Claim(
+        "RRST-1.5b.wlnw",
+        "RRST Lemma 1.5 (second part), proof",
+        "w ln(1/w) <= beta' ln(1/beta') for 0 <= w <= beta' <= 0.3: w ln(1/w) is increasing on "
+        "(0, 0.3] (its derivative ln(1/w) - 1 >= 0)",
+        "inequality",
+        lambda: sympy.log(1 / w) - 1,
+        {"w": (1e-12, 0.3)},
+    ),
+    Claim(
+        "RRST-1.5b.precondition",
+        "RRST Lemma 1.5 (second part), condition",
+        "beta <= 3(1 - 2^{-k})/20 gives beta' = 2 beta/(1 - 2^{-k}) <= 0.3 (beta = theta 3(1 - 2^{-k})/20)",
+        "precondition",
+        lambda: sympy.Rational(3, 10) - 2 * (theta * 3 * (1 - 2 ** (-k)) / 20) / (1 - 2 ** (-k)),
+        {"theta": (0.0, 1.0), "k": (0.001, 100.0)},
+    ),
+    Claim(
+        "RRST-1.5b.last",
+        "RRST Lemma 1.5 (second part), last step",
+        "ln((1 - 2^{-k})/(2 beta)) <= log2(1/(2 beta)) for beta <= 3(1 - 2^{-k})/20 (beta = theta 3(1 - 2^{-k})/20)",
+        "inequality",
+        lambda: (
+            log2(1 / (2 * theta * 3 * (1 - 2 ** (-k)) / 20))
+            - sympy.log((1 - 2 ** (-k)) / (2 * theta * 3 * (1 - 2 ** (-k)) / 20))
+        ),
+        {"theta": (1e-9, 1.0), "k": (0.001, 100.0)},
+        note="mixes ln and log2 but holds; the bound is on I in nats (docs/errata.md)",
+    ),
+    Claim(
+        "RRST-3.1.C3.3",
+        "RRST Claim 3.3 (the averaging step, two-point X_i)",
+        "sum_t sum_x p_x p_t (e^eps a_{x,t} + delta) = e^eps sum_x p_x (sum_t p_t a_{x,t}) + delta",
+        "identity",
+        lambda: (
+            sum(
+                px * pt * (sympy.exp(eps) * a + delta)
+                for px, row in ((p1, (a11, a12)), (1 - p1, (a21, a22)))
+                for pt, a in zip((p1, 1 - p1), row)
+            ),
+            sympy.exp(eps) * (p1 * (p1 * a11 + (1 - p1) * a12) + (1 - p1) * (p1 * a21 + (1 - p1) * a22)) + delta,
+        ),
+        {
+            "p1": (0.0, 1.0),
+            "a11": (0.0, 1.0),
+            "a12": (0.0, 1.0),
+            "a21": (0.0, 1.0),
+            "a22": (0.0, 1.0),
+            "eps": (0.0, 1.0),
+            "delta": (0.0, 1.0),
+        },
+    ),
+    Claim(
+        "RRST-3.1.C3.4",
+        "RRST Claim 3.4 (Lemma A.7 with (eps, delta))",
+        "Lemma A.7's 1 - 2 delta/dh - 2 delta/(1 - e^{-eps}) = 1 - delta', "
+        "delta' = 2 delta/dh + 2 delta/(1 - e^{-eps})",
+        "identity",
+        lambda: (
+            1 - 2 * delta / w - 2 * delta / (1 - sympy.exp(-eps)),
+            1 - (2 * delta / w + 2 * delta * sympy.exp(eps) / (sympy.exp(eps) - 1)),
+        ),
+        {"eps": (0.001, 0.5), "delta": (1e-12, 0.1), "w": (1e-9, 0.03)},
+        note="w stands for delta_hat",
+    ),
+    Claim(
+        "RRST-4.1.eq15",
+        "RRST eq. (15), on the proof's range s = (t-1)/4 >= 8",
+        "sum_{i<=s} C(n, i) <= s C(n, s) (integers 8 <= s <= n/2, n <= 200)",
+        "finite",
+        lambda: (
+            lambda n, s: ball_volume(n, s) <= s * math.comb(n, s),
+            [{"n": nn, "s": ss} for nn in range(16, 201) for ss in range(8, nn // 2 + 1)],
+        ),
+        {},
+        expected="holds on the range",
+        note="false at s = 1 (1 + n > n), which the proof never uses (not an erratum)",
+    ),
+    Claim(
+        "RRST-4.1.eq15.all-n",
+        "RRST eq. (15), every n >= 3s, s >= 8",
+        "the geometric bound sum_{i<=s} C(n, i) <= C(n, s)(n - s + 1)/(n - 2s + 1) is at most "
+        "s C(n, s): (lam s - s + 1)/(lam s - 2s + 1) <= s for s >= 8, lam = n/s >= 3",
+        "inequality",
+        lambda: t - (lam * t - t + 1) / (lam * t - 2 * t + 1),
+        {"t": (8.0, 1e4), "lam": (3.0, 1e6)},
+        note="t stands for s; the ratio C(n, i-1)/C(n, i) = i/(n - i + 1) <= s/(n - s + 1)",
+    ),
+    Claim(
+        "RRST-4.1.part3.final",
+        "RRST Thm 4.1 proof, part 3 (last line)",
+        "n + log2(1 - delta - beta) >= n - 1 for beta <= 1/2 - delta (beta = theta(1/2 - delta))",
+        "inequality",
+        lambda: log2(1 - delta - theta * (sympy.Rational(1, 2) - delta)) + 1,
+        {"delta": (1e-12, 0.25), "theta": (0.0, 1.0)},
+        note="equality at theta = 1, decided exactly",
+    ),
+    Claim(
+        "Notes-Thresholdout.pure",
+        "Notes, Thresholdout lemma (pure part)",
+        "each over-threshold answer costs (1/n)/(2 sigma) + 2(1/n)/(4 sigma) + (1/n)/sigma = "
+        "2/(sigma n): AboveThreshold (DR Thm 3.23) plus the noisy answer (Laplace)",
+        "identity",
+        lambda: ((1 / n) / (2 * tau) + 2 * (1 / n) / (4 * tau) + (1 / n) / tau, body(holdout.THRESHOLDOUT, 1, tau, n)),
+        {"tau": (1e-4, 1.0), "n": (1.0, 1e6)},
+        note="tau stands for sigma; the right side is the calculator's formula at B = 1",
+    ),
+    Claim(
+        "RRST-4.1.t33",
+        "RRST §4.2 (setting t)",
+        "t = 8 log2(1/delta)/eps + 1 >= 33 for eps <= 1/2, delta <= 1/4",
+        "inequality",
+        lambda: 8 * log2(1 / delta) / eps + 1 - 33,
+        {"eps": (1e-6, 0.5), "delta": (1e-12, 0.25)},
+    ),
+    Claim(
+        "RRST-4.1.eq13",
+        "RRST eq. (13) (Laplace tail)",
+        "P[L < -log2(1/delta)/eps] = e^{-log2(1/delta)}/2 <= delta for delta <= 1/4",
+        "inequality",
+        lambda: delta - sympy.exp(-log2(1 / delta)) / 2,
+        {"delta": (1e-12, 0.25)},
+    ),
+    Claim(
+        "RRST-4.1.eq17.n",
+        "RRST eq. (17) ('n > 8es = 2e(t-1)') vs the statement's n > 64e",
+        "64e >= 2e(t - 1) for all eps in (0, 1/2], delta in (0, 1/4] (so n > 64e suffices)",
+        "inequality",
+        lambda: 64 - 2 * 8 * log2(1 / delta) / eps,
+        {"eps": (1e-3, 0.5), "delta": (1e-12, 0.25)},
+        expected="refuted",
+        sound="RRST-4.1.eq17.n.sound",
+        note="holds only at eps = 1/2, delta = 1/4; the proof needs n > 2e(t-1)",
+    ),
+    Claim(
+        "RRST-4.1.eq17.n.sound",
+        "RRST eq. (17), corrected condition",
+        "with n >= 2e(t - 1): 4es/n <= 1/2 (s = (t-1)/4), so s (4es/n)^s <= s 2^{-s}",
+        "inequality",
+        lambda: sympy.cancel(sympy.Rational(1, 2) - 4 * sympy.E * ((x - 1) / 4) / (2 * sympy.E * (x - 1) * y)),
+        {"x": (33.0, 1e6), "y": (1.0, 1e3)},
+        note="x = t, y = n / (2e(t-1)) >= 1",
+    ),
+    Claim(
+        "RRST-4.1.eq18.a",
+        "RRST eq. (18)",
+        "delta log2(1/delta) <= 1 for delta in (0, 1/4]",
+        "inequality",
+        lambda: 1 - delta * log2(1 / delta),
+        {"delta": (1e-12, 0.25)},
+    ),
+    Claim(
+        "RRST-4.1.eq18.b",
+        "RRST eq. (18)",
+        "(2/eps) delta^{2/eps - 2} <= 1 for eps in (0, 1/2], delta in (0, 1/4]",
+        "inequality",
+        lambda: 1 - (2 / eps) * sympy.exp((2 / eps - 2) * sympy.log(delta)),
+        {"eps": (1e-3, 0.5), "delta": (1e-12, 0.25)},
+    ),
+    Claim(
+        "RRST-4.1.eq18.identity",
+        "RRST eq. (18)",
+        "s 2^{-s} = (2 log2(1/delta)/eps) delta^{2/eps} at s = (t-1)/4 = 2 log2(1/delta)/eps",
+        "identity",
+        lambda: (
+            (2 * log2(1 / delta) / eps) * 2 ** (-(2 * log2(1 / delta) / eps)),
+            (2 * log2(1 / delta) / eps) * sympy.exp((2 / eps) * sympy.log(delta)),
+        ),
+        {"eps": (0.01, 0.5), "delta": (1e-6, 0.25)},
+    ),
+    Claim(
+        "RRST-4.1.eq20",
+        "RRST eq. (20)",
+        "log2(1/(1 - 2 delta)) <= 1 for delta in (0, 1/4]",
+        "inequality",
+        lambda: 1 - log2(1 / (1 - 2 * delta)),
+        {"delta": (1e-12, 0.25)},
+        note="equality at delta = 1/4, decided exactly",
+    ),
+    Claim(
+        "RRST-4.1.part3.w",
+        "RRST Thm 4.1 proof, part 3",
+        "w = (t-1)/4 - log2(1/delta)/eps equals log2(1/delta)/eps at t = 8 log2(1/delta)/eps + 1",
+        "identity",
+        lambda: ((8 * log2(1 / delta) / eps + 1 - 1) / 4 - log2(1 / delta) / eps, log2(1 / delta) / eps),
+        {"eps": (0.01, 0.5), "delta": (1e-6, 0.25)},
+    ),
+    Claim(
+        "RRST-1.5a.0.54",
+        "RRST Lemma 1.5 (first part): the constant 0.54",
+        "(1 - beta) log2(1 - beta) >= -0.54 for beta in [0, 1) (y = 1 - beta)",
+        "inequality",
+        lambda: y * log2(y) + sympy.Rational(54, 100),
+        {"y": (1e-12, 1.0)},
+        note="the minimum is -log2(e)/e = -0.5307 at y = 1/e",
+    ),
+    Claim(
+        "Notes-Thresholdout.closed-form",
+        "Notes, Thresholdout lemma (eps, delta) form",
+        "x sqrt(8 B ln(2/delta)) >= advanced composition of B steps of x = 2/(sigma n), "
+        "where the closed form is at most 1 (divided by x)",
+        "inequality",
+        lambda: (
+            sympy.sqrt(8 * B * sympy.log(2 / delta)) - sympy.sqrt(2 * B * sympy.log(1 / delta)) - B * (sympy.exp(x) - 1)
+        ),
+        {"x": (1e-9, 0.5), "B": (1.0, 1e4), "delta": (1e-12, 0.5)},
+        constraints=lambda: (1 - x * sympy.sqrt(8 * B * sympy.log(2 / delta)),),
+        note="valid where the Notes' eps <= 1 (Dwork-Roth Cor 3.21's condition)",
+    ),
     # -- the calculator's own formula bodies against the papers' text (a wrong calculator
     #    formula is a refuted claim; the rows above check the papers' proof steps themselves)
-    Claim("calc.RRST-1.3", "RRST Thm 1.3 (proof, last line), on the calculator's body",
-          "2^k gamma + beta = alpha for the calculator's gamma(alpha, k, beta), alpha = beta + x > beta",
-          "identity", lambda: (2**k * body(pvalues.PVALUE_CORRECTION, beta + x, k, beta) + beta,
-                               beta + x),
-          {"x": (1e-6, 1.0), "k": (0.0, 50.0), "beta": (0.0, 1.0)}),
-    Claim("calc.RRST-1.4a", "RRST Thm 1.4 (first part), on the calculator's body",
-          "the calculator's k(eps, n) = log2(e^{eps n}) bits (ratio e^{eps n} in bits)", "identity",
-          lambda: (body(pure.PURE_DP, eps, n), log2(sympy.exp(eps * n))),
-          {"eps": (1e-3, 2.0), "n": (1.0, 1e4)}),
-    Claim("calc.RRST-1.4b", "RRST Thm 1.4 (second part), on the calculator's body",
-          "the calculator's k(eps, n, beta) = log2(e)(eps^2 n/2 + eps sqrt(n ln(2/beta)/2)) bits",
-          "identity",
-          lambda: (body(pure.PURE_DP_PRODUCT, eps, n, beta),
-                   (eps**2 * n / 2 + eps * sympy.sqrt(n * sympy.log(2 / beta) / 2)) / sympy.log(2)),
-          {"eps": (1e-3, 2.0), "n": (1.0, 1e4), "beta": (1e-9, 0.5)}),
-    Claim("calc.RRST-1.5a", "RRST Lemma 1.5 (first part), on the calculator's bodies",
-          "the calculator's curve f_k(b) = k b + (1 - b) log2(1 - b) (App. C, (24) with Jensen) and "
-          "its beta(k) = (m + 0.54)/k", "identity",
-          lambda: (body(mutual_info.MI_CURVE, y, k) + body(mutual_info.MI_PAPER_BETA, m, k),
-                   k * y + (1 - y) * log2(1 - y) + (m + sympy.Rational(54, 100)) / k),
-          {"y": (1e-9, 0.99), "k": (0.01, 100.0), "m": (0.0, 100.0)}, note="y stands for beta"),
-    Claim("calc.RRST-1.5a.paper-beta", "RRST Lemma 1.5 (first part): the paper's beta(k) is valid",
-          "f_k(beta(k)) >= m for the calculator's f_k and beta(k) = (m + 0.54)/k < 1 "
-          "(k = (m + 0.54)/y, y in (0, 1)), so beta(k) >= beta*(k)", "inequality",
-          lambda: body(mutual_info.MI_CURVE,
-                       body(mutual_info.MI_PAPER_BETA, m, (m + sympy.Rational(54, 100)) / y),
-                       (m + sympy.Rational(54, 100)) / y) - m,
-          {"y": (1e-9, 1 - 1e-9), "m": (0.0, 100.0)}),
-    Claim("calc.RRST-C.2", "RRST Cor C.2 = Lemma 1.5 then Thm C.1, on the calculator's bodies",
-          "gamma(alpha, k, beta(k)) at k = 2(m + 0.54)/alpha equals the calculator's closed form "
-          "(alpha/2) 2^{-(2/alpha)(m + 0.54)}", "identity",
-          lambda: (body(pvalues.PVALUE_CORRECTION, alpha,
-                        2 * (m + sympy.Rational(54, 100)) / alpha,
-                        body(mutual_info.MI_PAPER_BETA, m, 2 * (m + sympy.Rational(54, 100)) / alpha)),
-                   body(pvalues.MI_PVALUE_PAPER, alpha, m)),
-          {"alpha": (1e-3, 1.0), "m": (0.0, 20.0)}),
-    Claim("calc.RRST-C.3", "RRST Thm C.3 (Russo & Zou Prop. 7), on the calculator's body",
-          "the calculator's level bound is gamma + sqrt(m_nats/ln(1/(2 gamma))) with m_nats = "
-          "m ln 2 (Russo-Zou's logarithms are natural)", "identity",
-          lambda: (body(pvalues.RZ_LEVEL, y, m), y + sympy.sqrt(m * sympy.log(2) / sympy.log(1 / (2 * y)))),
-          {"y": (1e-9, 0.49), "m": (0.0, 100.0)}, note="y stands for gamma"),
-    Claim("calc.DR-3.20", "Dwork-Roth Thm 3.20 (advanced composition), on the calculator's body",
-          "k steps of eps: eps' = sqrt(2 k ln(1/delta')) eps + k eps (e^eps - 1)", "identity",
-          lambda: (body(dp_composition.ADVANCED, delta, eps, k),
-                   sympy.sqrt(2 * k * sympy.log(1 / delta)) * eps + k * eps * (sympy.exp(eps) - 1)),
-          {"delta": (1e-12, 0.5), "eps": (1e-4, 1.0), "k": (1.0, 1e4)}),
-    Claim("calc.DFHPRR-4.hoeffding", "DFHPRR Thm 4 with Hoeffding, on the calculator's body",
-          "the calculator's failure probability is 2^k 2 e^{-2 tau^2 n} + beta", "identity",
-          lambda: (body(generalization.HOEFFDING, k, beta, tau, n),
-                   2**k * 2 * sympy.exp(-2 * tau**2 * n) + beta),
-          {"k": (0.0, 50.0), "beta": (0.0, 1.0), "tau": (1e-3, 0.5), "n": (1.0, 1e4)}),
-    Claim("calc.RRST-3.1.paper-beta", "RRST Thm 3.1 (statement's beta), on the calculator's body",
-          "beta = e^{-t^2/2} + n(delta' + delta''), delta' = 2 delta/dh + 2 delta/(1 - e^{-eps}), "
-          "delta'' = 2 dh/(1 - e^{-3 eps}) (Claims 3.4, 3.5)", "identity",
-          lambda: (thm31("paper", "beta"),
-                   sympy.exp(-t**2 / 2) + n * (2 * delta / w + 2 * delta / (1 - sympy.exp(-eps))
-                                               + 2 * w / (1 - sympy.exp(-3 * eps)))),
-          {"eps": (1e-3, 0.5), "delta": (1e-12, 1e-6), "n": (1.0, 1e4), "t": (0.1, 10.0),
-           "w": (1e-4, 0.03)}, note="w stands for delta_hat"),
-    Claim("calc.RRST-3.1.sound-beta", "RRST Claim 3.6 (union bound), the calculator's sound beta",
-          "the calculator's sound beta = e^{-t^2/2} + n(delta' + delta'' - delta' delta'') "
-          "(Claim 3.6's last line), the paper's beta minus n delta' delta''", "identity",
-          lambda: (thm31("paper", "beta") - thm31("sound", "beta"),
-                   n * (2 * delta / w + 2 * delta / (1 - sympy.exp(-eps)))
-                   * (2 * w / (1 - sympy.exp(-3 * eps)))),
-          {"eps": (1e-3, 0.5), "delta": (1e-12, 1e-6), "n": (1.0, 1e4), "t": (0.1, 10.0),
-           "w": (1e-4, 0.03)}, note="w stands for delta_hat"),
+    Claim(
+        "calc.RRST-1.3",
+        "RRST Thm 1.3 (proof, last line), on the calculator's body",
+        "2^k gamma + beta = alpha for the calculator's gamma(alpha, k, beta), alpha = beta + x > beta",
+        "identity",
+        lambda: (2**k * body(pvalues.PVALUE_CORRECTION, beta + x, k, beta) + beta, beta + x),
+        {"x": (1e-6, 1.0), "k": (0.0, 50.0), "beta": (0.0, 1.0)},
+    ),
+    Claim(
+        "calc.RRST-1.4a",
+        "RRST Thm 1.4 (first part), on the calculator's body",
+        "the calculator's k(eps, n) = log2(e^{eps n}) bits (ratio e^{eps n} in bits)",
+        "identity",
+        lambda: (body(pure.PURE_DP, eps, n), log2(sympy.exp(eps * n))),
+        {"eps": (1e-3, 2.0), "n": (1.0, 1e4)},
+    ),
+    Claim(
+        "calc.RRST-1.4b",
+        "RRST Thm 1.4 (second part), on the calculator's body",
+        "the calculator's k(eps, n, beta) = log2(e)(eps^2 n/2 + eps sqrt(n ln(2/beta)/2)) bits",
+        "identity",
+        lambda: (
+            body(pure.PURE_DP_PRODUCT, eps, n, beta),
+            (eps**2 * n / 2 + eps * sympy.sqrt(n * sympy.log(2 / beta) / 2)) / sympy.log(2),
+        ),
+        {"eps": (1e-3, 2.0), "n": (1.0, 1e4), "beta": (1e-9, 0.5)},
+    ),
+    Claim(
+        "calc.RRST-1.5a",
+        "RRST Lemma 1.5 (first part), on the calculator's bodies",
+        "the calculator's curve f_k(b) = k b + (1 - b) log2(1 - b) (App. C, (24) with Jensen) and "
+        "its beta(k) = (m + 0.54)/k",
+        "identity",
+        lambda: (
+            body(mutual_info.MI_CURVE, y, k) + body(mutual_info.MI_PAPER_BETA, m, k),
+            k * y + (1 - y) * log2(1 - y) + (m + sympy.Rational(54, 100)) / k,
+        ),
+        {"y": (1e-9, 0.99), "k": (0.01, 100.0), "m": (0.0, 100.0)},
+        note="y stands for beta",
+    ),
+    Claim(
+        "calc.RRST-1.5a.paper-beta",
+        "RRST Lemma 1.5 (first part): the paper's beta(k) is valid",
+        "f_k(beta(k)) >= m for the calculator's f_k and beta(k) = (m + 0.54)/k < 1 "
+        "(k = (m + 0.54)/y, y in (0, 1)), so beta(k) >= beta*(k)",
+        "inequality",
+        lambda: (
+            body(
+                mutual_info.MI_CURVE,
+                body(mutual_info.MI_PAPER_BETA, m, (m + sympy.Rational(54, 100)) / y),
+                (m + sympy.Rational(54, 100)) / y,
+            )
+            - m
+        ),
+        {"y": (1e-9, 1 - 1e-9), "m": (0.0, 100.0)},
+    ),
+    Claim(
+        "calc.RRST-C.2",
+        "RRST Cor C.2 = Lemma 1.5 then Thm C.1, on the calculator's bodies",
+        "gamma(alpha, k, beta(k)) at k = 2(m + 0.54)/alpha equals the calculator's closed form "
+        "(alpha/2) 2^{-(2/alpha)(m + 0.54)}",
+        "identity",
+        lambda: (
+            body(
+                pvalues.PVALUE_CORRECTION,
+                alpha,
+                2 * (m + sympy.Rational(54, 100)) / alpha,
+                body(mutual_info.MI_PAPER_BETA, m, 2 * (m + sympy.Rational(54, 100)) / alpha),
+            ),
+            body(pvalues.MI_PVALUE_PAPER, alpha, m),
+        ),
+        {"alpha": (1e-3, 1.0), "m": (0.0, 20.0)},
+    ),
+    Claim(
+        "calc.RRST-C.3",
+        "RRST Thm C.3 (Russo & Zou Prop. 7), on the calculator's body",
+        "the calculator's level bound is gamma + sqrt(m_nats/ln(1/(2 gamma))) with m_nats = "
+        "m ln 2 (Russo-Zou's logarithms are natural)",
+        "identity",
+        lambda: (body(pvalues.RZ_LEVEL, y, m), y + sympy.sqrt(m * sympy.log(2) / sympy.log(1 / (2 * y)))),
+        {"y": (1e-9, 0.49), "m": (0.0, 100.0)},
+        note="y stands for gamma",
+    ),
+    Claim(
+        "calc.DR-3.20",
+        "Dwork-Roth Thm 3.20 (advanced composition), on the calculator's body",
+        "k steps of eps: eps' = sqrt(2 k ln(1/delta')) eps + k eps (e^eps - 1)",
+        "identity",
+        lambda: (
+            body(dp_composition.ADVANCED, delta, eps, k),
+            sympy.sqrt(2 * k * sympy.log(1 / delta)) * eps + k * eps * (sympy.exp(eps) - 1),
+        ),
+        {"delta": (1e-12, 0.5), "eps": (1e-4, 1.0), "k": (1.0, 1e4)},
+    ),
+    Claim(
+        "calc.DFHPRR-4.hoeffding",
+        "DFHPRR Thm 4 with Hoeffding, on the calculator's body",
+        "the calculator's failure probability is 2^k 2 e^{-2 tau^2 n} + beta",
+        "identity",
+        lambda: (body(generalization.HOEFFDING, k, beta, tau, n), 2**k * 2 * sympy.exp(-2 * tau**2 * n) + beta),
+        {"k": (0.0, 50.0), "beta": (0.0, 1.0), "tau": (1e-3, 0.5), "n": (1.0, 1e4)},
+    ),
+    Claim(
+        "calc.RRST-3.1.paper-beta",
+        "RRST Thm 3.1 (statement's beta), on the calculator's body",
+        "beta = e^{-t^2/2} + n(delta' + delta''), delta' = 2 delta/dh + 2 delta/(1 - e^{-eps}), "
+        "delta'' = 2 dh/(1 - e^{-3 eps}) (Claims 3.4, 3.5)",
+        "identity",
+        lambda: (
+            thm31("paper", "beta"),
+            sympy.exp(-(t**2) / 2)
+            + n * (2 * delta / w + 2 * delta / (1 - sympy.exp(-eps)) + 2 * w / (1 - sympy.exp(-3 * eps))),
+        ),
+        {"eps": (1e-3, 0.5), "delta": (1e-12, 1e-6), "n": (1.0, 1e4), "t": (0.1, 10.0), "w": (1e-4, 0.03)},
+        note="w stands for delta_hat",
+    ),
+    Claim(
+        "calc.RRST-3.1.sound-beta",
+        "RRST Claim 3.6 (union bound), the calculator's sound beta",
+        "the calculator's sound beta = e^{-t^2/2} + n(delta' + delta'' - delta' delta'') "
+        "(Claim 3.6's last line), the paper's beta minus n delta' delta''",
+        "identity",
+        lambda: (
+            thm31("paper", "beta") - thm31("sound", "beta"),
+            n * (2 * delta / w + 2 * delta / (1 - sympy.exp(-eps))) * (2 * w / (1 - sympy.exp(-3 * eps))),
+        ),
+        {"eps": (1e-3, 0.5), "delta": (1e-12, 1e-6), "n": (1.0, 1e4), "t": (0.1, 10.0), "w": (1e-4, 0.03)},
+        note="w stands for delta_hat",
+    ),
 ]
 
 
@@ -387,10 +630,21 @@ def _finite(c: Claim) -> Verdict:
     for pt in points:
         n_pts += 1
         if not pred(**pt):
-            return Verdict("refuted", n_pts, {k_: float(v) for k_, v in pt.items()}, -1.0, None,
-                           "the statement is false at this integer point", time.monotonic() - t0)
-    return Verdict("holds on the range", n_pts, detail=f"all {n_pts} integer points checked "
-                   "exactly (Python integers)", seconds=time.monotonic() - t0)
+            return Verdict(
+                "refuted",
+                n_pts,
+                {k_: float(v) for k_, v in pt.items()},
+                -1.0,
+                None,
+                "the statement is false at this integer point",
+                time.monotonic() - t0,
+            )
+    return Verdict(
+        "holds on the range",
+        n_pts,
+        detail=f"all {n_pts} integer points checked exactly (Python integers)",
+        seconds=time.monotonic() - t0,
+    )
 
 
 def check_claim(c: Claim) -> Verdict:
@@ -400,19 +654,30 @@ def check_claim(c: Claim) -> Verdict:
     if c.kind == "identity":
         lhs, rhs = c.expr()
         return check_identity(lhs, rhs, c.box)
-    return certify_inequality(c.expr(), c.box, constraints=tuple(c.constraints()),
-                              max_boxes=c.max_boxes)
+    return certify_inequality(c.expr(), c.box, constraints=tuple(c.constraints()), max_boxes=c.max_boxes)
 
 
 def _claim_record(c: Claim) -> dict[str, Any]:
     v = check_claim(c)
-    return {"id": c.id, "location": c.location, "statement": c.statement, "kind": c.kind,
-            "inputs": {k_: list(b) for k_, b in c.box.items()},
-            "value": v.value_at_counterexample, "counterexample": v.counterexample,
-            "refuted_region": v.refuted_region, "bound": "g >= 0" if c.kind != "identity"
-            else "lhs == rhs", "verdict": v.status, "expected": c.expected,
-            "as_expected": v.status == c.expected, "sound": c.sound, "detail": v.detail,
-            "note": c.note, "boxes": v.boxes, "seconds": round(v.seconds, 4)}
+    return {
+        "id": c.id,
+        "location": c.location,
+        "statement": c.statement,
+        "kind": c.kind,
+        "inputs": {k_: list(b) for k_, b in c.box.items()},
+        "value": v.value_at_counterexample,
+        "counterexample": v.counterexample,
+        "refuted_region": v.refuted_region,
+        "bound": "g >= 0" if c.kind != "identity" else "lhs == rhs",
+        "verdict": v.status,
+        "expected": c.expected,
+        "as_expected": v.status == c.expected,
+        "sound": c.sound,
+        "detail": v.detail,
+        "note": c.note,
+        "boxes": v.boxes,
+        "seconds": round(v.seconds, 4),
+    }
 
 
 def run(out_dir: Path, *, progress: bool = True) -> dict[str, Any]:
@@ -425,27 +690,43 @@ def run(out_dir: Path, *, progress: bool = True) -> dict[str, Any]:
         for c in CLAIMS:
             records.append(_claim_record(c))
             bar.done(c.id, records[-1]["seconds"])
-    summary: dict[str, Any] = {"campaign": "claims", "versions": versions(), "claims": len(records),
-               "certified": sum(r["verdict"] == "certified" for r in records),
-               "refuted": [r["id"] for r in records if r["verdict"] == "refuted"],
-               "undecided": [r["id"] for r in records if r["verdict"] == "undecided"],
-               "seconds": round(time.monotonic() - t_all, 2),
-               "ok": all(r["as_expected"] for r in records)
-               and all(any(s["id"] == r["sound"] and s["verdict"] == "certified" for s in records)
-                       for r in records if r["verdict"] == "refuted")}
+    summary: dict[str, Any] = {
+        "campaign": "claims",
+        "versions": versions(),
+        "claims": len(records),
+        "certified": sum(r["verdict"] == "certified" for r in records),
+        "refuted": [r["id"] for r in records if r["verdict"] == "refuted"],
+        "undecided": [r["id"] for r in records if r["verdict"] == "undecided"],
+        "seconds": round(time.monotonic() - t_all, 2),
+        "ok": all(r["as_expected"] for r in records)
+        and all(
+            any(s["id"] == r["sound"] and s["verdict"] == "certified" for s in records)
+            for r in records
+            if r["verdict"] == "refuted"
+        ),
+    }
     (out_dir / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     (out_dir / "report.json").write_text(json.dumps({**summary, "records": records}, indent=1))
-    md = ["# Proof steps as machine-checked claims", "",
-          f"- versions: {summary['versions']}",
-          f"- {summary['claims']} claims: {summary['certified']} certified, "
-          f"{len(summary['refuted'])} refuted, {len(summary['undecided'])} undecided; "
-          f"{summary['seconds']} s", "",
-          "| claim | location | statement | verdict | counterexample / certificate | corrected by | s |",
-          "| --- | --- | --- | --- | --- | --- | ---: |"]
+    md = [
+        "# Proof steps as machine-checked claims",
+        "",
+        f"- versions: {summary['versions']}",
+        f"- {summary['claims']} claims: {summary['certified']} certified, "
+        f"{len(summary['refuted'])} refuted, {len(summary['undecided'])} undecided; "
+        f"{summary['seconds']} s",
+        "",
+        "| claim | location | statement | verdict | counterexample / certificate | corrected by | s |",
+        "| --- | --- | --- | --- | --- | --- | ---: |",
+    ]
     for r in records:
-        ce = (f"{ {k_: float(f'{v:.6g}') for k_, v in r['counterexample'].items()} } "
-              f"g = {r['value']:.4g}" if r["counterexample"] else r["detail"])
-        md.append(f"| {r['id']} | {r['location']} | {r['statement']} | {r['verdict']} | {ce} | "
-                  f"{r['sound'] or ''} | {r['seconds']} |")
+        ce = (
+            f"{ {k_: float(f'{v:.6g}') for k_, v in r['counterexample'].items()} } g = {r['value']:.4g}"
+            if r["counterexample"]
+            else r["detail"]
+        )
+        md.append(
+            f"| {r['id']} | {r['location']} | {r['statement']} | {r['verdict']} | {ce} | "
+            f"{r['sound'] or ''} | {r['seconds']} |"
+        )
     (out_dir / "report.md").write_text("\n".join(md) + "\n")
     return {**summary, "records": records}

@@ -31,8 +31,21 @@ from functools import cached_property, lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["LinearCode", "TooLarge", "MAX_TABLE_BITS", "ball_volume", "hamming", "extended_hamming", "golay",
-           "extended_golay", "bch", "gilbert_varshamov", "cyclic_code", "all_syndromes", "syndrome_blocks"]
+__all__ = [
+    "LinearCode",
+    "TooLarge",
+    "MAX_TABLE_BITS",
+    "ball_volume",
+    "hamming",
+    "extended_hamming",
+    "golay",
+    "extended_golay",
+    "bch",
+    "gilbert_varshamov",
+    "cyclic_code",
+    "all_syndromes",
+    "syndrome_blocks",
+]
 
 #: the largest table (syndrome space or dataset enumeration) built: 2^26 entries
 MAX_TABLE_BITS = 26
@@ -44,8 +57,10 @@ class TooLarge(ValueError):
 
 def _check_bits(what: str, bits: int) -> None:
     if bits > MAX_TABLE_BITS:
-        raise TooLarge(f"{what} needs 2^{bits} entries (more than 2^{MAX_TABLE_BITS}, about "
-                       f"{2**bits * 8 / 2**30:.1f} GiB at 8 bytes each): refused before allocation")
+        raise TooLarge(
+            f"{what} needs 2^{bits} entries (more than 2^{MAX_TABLE_BITS}, about "
+            f"{2**bits * 8 / 2**30:.1f} GiB at 8 bytes each): refused before allocation"
+        )
 
 
 @dataclass(frozen=True)
@@ -178,8 +193,7 @@ def all_syndromes(code: LinearCode) -> NDArray[np.int64]:
 BLOCK_BITS = 20
 
 
-def syndrome_blocks(code: LinearCode, block_bits: int | None = None
-                    ) -> Iterator[tuple[int, NDArray[np.int64]]]:
+def syndrome_blocks(code: LinearCode, block_bits: int | None = None) -> Iterator[tuple[int, NDArray[np.int64]]]:
     """H x for all 2^n datasets x, block by block: yields (x0, syndromes of x0 .. x0 + B - 1)
     with B = 2^min(n, block_bits) (default :data:`BLOCK_BITS`), in order. H x is linear, so a
     block's syndromes are those of its low bits XOR the syndrome of its high bits: memory
@@ -211,7 +225,7 @@ def _rank(cols: list[int]) -> int:
     basis: list[int] = []
     for c in cols:
         for b in basis:
-            c = min(c, c ^ b)
+            c = min(c, c ^ b)  # noqa: PLW2901 (Gaussian elimination reduces c in place)
         if c:
             basis.append(c)
     return len(basis)
@@ -259,8 +273,16 @@ def extended_golay() -> LinearCode:
     return LinearCode(24, tuple(c | top for c in g.columns) + (top,), g.r + 1, "ext-Golay[24,12,8]")
 
 
-_PRIMITIVE = {3: 0b1011, 4: 0b10011, 5: 0b100101, 6: 0b1000011, 7: 0b10001001, 8: 0b100011101,
-              9: 0b1000010001, 10: 0b10000001001}
+_PRIMITIVE = {
+    3: 0b1011,
+    4: 0b10011,
+    5: 0b100101,
+    6: 0b1000011,
+    7: 0b10001001,
+    8: 0b100011101,
+    9: 0b1000010001,
+    10: 0b10000001001,
+}
 
 
 def bch(m: int, designed_distance: int) -> LinearCode:

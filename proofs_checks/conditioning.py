@@ -65,7 +65,7 @@ def column_deltas(J: Any, J2: Any, c: Any) -> list[Any]:
         elif pz2 == 0:
             out.append(float("inf"))
         else:
-            out.append(indist_delta([v / pz for v in J[:, t]], [v / pz2 for v in J2[:, t]], c ** 3))
+            out.append(indist_delta([v / pz for v in J[:, t]], [v / pz2 for v in J2[:, t]], c**3))
     return out
 
 
@@ -90,8 +90,9 @@ def counterexample(c: Fraction, s: Fraction, d: Fraction) -> dict[str, Any]:
     a = c * d * (1 / s - 1)
     b = d * (1 / s - 1)
     if not (c > 1 and 0 < s < 1 and d > 0 and a + b + d < 1 and a / c + b / c + d < 1):
-        raise ValueError(f"counterexample needs c > 1, 0 < s < 1, d > 0 and columns t1, t2 of "
-                         f"mass below 1; got c={c}, s={s}, d={d}")
+        raise ValueError(
+            f"counterexample needs c > 1, 0 < s < 1, d > 0 and columns t1, t2 of mass below 1; got c={c}, s={s}, d={d}"
+        )
     P = [[1 - a - b - d, a, b], [Fraction(0), Fraction(0), d]]
     Q = [[1 - a / c - d - b / c, a / c, b / c], [Fraction(0), d, Fraction(0)]]
     flat_p, flat_q = [v for row in P for v in row], [v for row in Q for v in row]
@@ -104,8 +105,15 @@ def counterexample(c: Fraction, s: Fraction, d: Fraction) -> dict[str, Any]:
     def bound(dh: Fraction) -> Fraction:
         return 1 - 2 * delta / dh - 2 * delta / (1 - 1 / c)
 
-    return {"P": P, "Q": Q, "delta": delta, "column_deltas": cols, "s": cols[1],
-            # for dh just below s: the columns whose conditionals are (3 eps, dh)-indistinguishable
-            "good_mass": sum((P[0][t] + P[1][t] for t, dt in enumerate(cols)
-                              if dt <= s * (1 - Fraction(1, 10 ** 6))), Fraction(0)),
-            "lemma_bound_at": bound}
+    return {
+        "P": P,
+        "Q": Q,
+        "delta": delta,
+        "column_deltas": cols,
+        "s": cols[1],
+        # for dh just below s: the columns whose conditionals are (3 eps, dh)-indistinguishable
+        "good_mass": sum(
+            (P[0][t] + P[1][t] for t, dt in enumerate(cols) if dt <= s * (1 - Fraction(1, 10**6))), Fraction(0)
+        ),
+        "lemma_bound_at": bound,
+    }

@@ -60,8 +60,16 @@ from .codes import (
 from .report import versions
 from .simulate.runner import Unit, local_workers, run_units
 
-__all__ = ["accept_probabilities", "threshold_w", "dmax_grouped", "check_code",
-           "regime_row", "smallest_valid_n", "CounterexampleConfig", "run"]
+__all__ = [
+    "accept_probabilities",
+    "threshold_w",
+    "dmax_grouped",
+    "check_code",
+    "regime_row",
+    "smallest_valid_n",
+    "CounterexampleConfig",
+    "run",
+]
 
 DPS = 50
 ENUMERATE_MAX_N = 24
@@ -83,7 +91,7 @@ def laplace_cdf(z: mpmath.mpf, eps: float) -> mpmath.mpf:
 def accept_probabilities(n: int, t: int, eps: float, delta: float) -> list[mpmath.mpf]:
     """p[d] = P[d + L < w] = Pr[B outputs the nearest codeword | distance d], d = 0..n."""
     w = threshold_w(t, eps, delta)
-    with mpmath.workdps(DPS):   # w - d at 50 digits too (at the default 15 it lost ~1e-15)
+    with mpmath.workdps(DPS):  # w - d at 50 digits too (at the default 15 it lost ~1e-15)
         return [laplace_cdf(w - d, eps) for d in range(n + 1)]
 
 
@@ -112,9 +120,9 @@ def dmax_grouped(cells: Sequence[tuple[mpmath.mpf, mpmath.mpf]], beta: float) ->
 
 @dataclass(frozen=True)
 class _Tables:
-    weights: np.ndarray        # coset leader weight per syndrome
-    leaders: np.ndarray        # coset leader per syndrome
-    counts: list[int]          # number of syndromes of each leader weight
+    weights: np.ndarray  # coset leader weight per syndrome
+    leaders: np.ndarray  # coset leader per syndrome
+    counts: list[int]  # number of syndromes of each leader weight
 
 
 def _tables(code: LinearCode) -> _Tables:
@@ -122,14 +130,32 @@ def _tables(code: LinearCode) -> _Tables:
     return _Tables(w, code.coset_leaders(), [int((w == d).sum()) for d in range(code.n + 1)])
 
 
-def _record(check: str, code: LinearCode, inputs: dict[str, Any], value: Any, bound: Any,
-            holds: bool | None, t0: float, method: str, note: str = "") -> dict[str, Any]:
-    return {"id": f"{check}/{code.name}/" + ",".join(f"{k}={v}" for k, v in inputs.items()),
-            "check": check, "mechanism": code.name, "n": code.n, "r": code.r, "inputs": inputs,
-            "value": _num(value), "bound": _num(bound),
-            "verdict": "info" if holds is None else ("holds" if holds else "FAILS"),
-            "in_regime": inputs.get("in_regime", False),
-            "method": method, "note": note, "seconds": round(time.monotonic() - t0, 4)}
+def _record(
+    check: str,
+    code: LinearCode,
+    inputs: dict[str, Any],
+    value: Any,
+    bound: Any,
+    holds: bool | None,
+    t0: float,
+    method: str,
+    note: str = "",
+) -> dict[str, Any]:
+    return {
+        "id": f"{check}/{code.name}/" + ",".join(f"{k}={v}" for k, v in inputs.items()),
+        "check": check,
+        "mechanism": code.name,
+        "n": code.n,
+        "r": code.r,
+        "inputs": inputs,
+        "value": _num(value),
+        "bound": _num(bound),
+        "verdict": "info" if holds is None else ("holds" if holds else "FAILS"),
+        "in_regime": inputs.get("in_regime", False),
+        "method": method,
+        "note": note,
+        "seconds": round(time.monotonic() - t0, 4),
+    }
 
 
 def _num(v: Any) -> Any:
@@ -138,9 +164,16 @@ def _num(v: Any) -> Any:
     return v
 
 
-def check_code(code: LinearCode, eps: float, delta: float, *, t: int | None = None,
-               betas2: Sequence[float] | None = None, betas3: Sequence[float] | None = None,
-               enumerate_all: bool | None = None) -> list[dict[str, Any]]:
+def check_code(
+    code: LinearCode,
+    eps: float,
+    delta: float,
+    *,
+    t: int | None = None,
+    betas2: Sequence[float] | None = None,
+    betas3: Sequence[float] | None = None,
+    enumerate_all: bool | None = None,
+) -> list[dict[str, Any]]:
     """Every claim of RRST Thm 4.1 (and Cor 4.2) for one code and (eps, delta), exactly.
 
     ``t`` (default: the code's true minimum distance) sets the threshold w. ``betas2`` (>= 2
@@ -154,8 +187,7 @@ def check_code(code: LinearCode, eps: float, delta: float, *, t: int | None = No
     p = accept_probabilities(n, t, eps, delta)
     # the theorem's stated regime: eps <= 1/2, delta <= 1/4, n > 64e, and the code's distance at
     # least t = 8 log2(1/delta)/eps + 1 (RRST §4.2); never reached at enumerable sizes
-    in_regime = bool(eps <= 0.5 and delta <= 0.25 and code.n > 64 * math.e
-                     and t >= 8 * math.log2(1 / delta) / eps + 1)
+    in_regime = bool(eps <= 0.5 and delta <= 0.25 and code.n > 64 * math.e and t >= 8 * math.log2(1 / delta) / eps + 1)
     base = {"eps": eps, "delta": delta, "t": t, "in_regime": in_regime}
     enum = (n <= ENUMERATE_MAX_N) if enumerate_all is None else enumerate_all
     betas2 = list(betas2) if betas2 is not None else sorted({x for x in (2 * delta, 0.5, 0.9) if x < 1})
@@ -171,12 +203,20 @@ def check_code(code: LinearCode, eps: float, delta: float, *, t: int | None = No
         uniform = bool(np.all(cnt == (1 << k)))
     for b in betas3:
         with mpmath.workdps(DPS):
-            val = dmax_grouped([(mpmath.mpf(1), mpmath.mpf(2) ** -r),
-                                (mpmath.mpf(0), 1 - mpmath.mpf(2) ** -r)], b)
+            val = dmax_grouped([(mpmath.mpf(1), mpmath.mpf(2) ** -r), (mpmath.mpf(0), 1 - mpmath.mpf(2) ** -r)], b)
             bound = r + mpmath.log(1 / mpmath.mpf(b), 2)
-        recs.append(_record("claim1", code, {**base, "beta": b}, val, bound,
-                            uniform and val <= bound, t0,
-                            "enumeration of all 2^n syndromes" if enum else "closed form (H full rank)"))
+        recs.append(
+            _record(
+                "claim1",
+                code,
+                {**base, "beta": b},
+                val,
+                bound,
+                uniform and val <= bound,
+                t0,
+                "enumeration of all 2^n syndromes" if enum else "closed form (H full rank)",
+            )
+        )
 
     # claim 2 (DP): every syndrome s and column i covers every pair (x, x ^ e_i) for every a
     t0 = time.monotonic()
@@ -206,21 +246,60 @@ def check_code(code: LinearCode, eps: float, delta: float, *, t: int | None = No
             tail = max(mpmath.mpf(0), (1 - p1) - ee * (1 - p2))
             need = (max(mpmath.mpf(0), p1 - ee * p2) if same_ else p1) + tail
             worst = max(worst, need)
-    recs.append(_record("claim2.dp", code, base, worst, delta, worst <= mpmath.mpf(delta), t0,
-                        "all 2^r syndromes x n columns (= all neighbouring pairs, all a)",
-                        "value: the largest delta any neighbouring pair needs at this eps"))
-    recs.append(_record("claim2.step", code, base, step_viol, 0, step_viol == 0, t0,
-                        "all 2^r syndromes x n columns",
-                        "value: pairs with f(x) != f(x') and d_x <= (t-1)/2 (t = minimum distance)"))
-    recs.append(_record("claim2.step.sound", code, base, sound_viol, 0, sound_viol == 0, t0,
-                        "all 2^r syndromes x n columns",
-                        "value: pairs with f(x) != f(x') and d_x < (t-2)/2 (the step that holds)"))
+    recs.append(
+        _record(
+            "claim2.dp",
+            code,
+            base,
+            worst,
+            delta,
+            worst <= mpmath.mpf(delta),
+            t0,
+            "all 2^r syndromes x n columns (= all neighbouring pairs, all a)",
+            "value: the largest delta any neighbouring pair needs at this eps",
+        )
+    )
+    recs.append(
+        _record(
+            "claim2.step",
+            code,
+            base,
+            step_viol,
+            0,
+            step_viol == 0,
+            t0,
+            "all 2^r syndromes x n columns",
+            "value: pairs with f(x) != f(x') and d_x <= (t-1)/2 (t = minimum distance)",
+        )
+    )
+    recs.append(
+        _record(
+            "claim2.step.sound",
+            code,
+            base,
+            sound_viol,
+            0,
+            sound_viol == 0,
+            t0,
+            "all 2^r syndromes x n columns",
+            "value: pairs with f(x) != f(x') and d_x < (t-2)/2 (the step that holds)",
+        )
+    )
     if enum:
         t0 = time.monotonic()
         worst_e = _dp_by_enumeration(code, p, eps)
-        recs.append(_record("claim2.dp.enumeration", code, base, worst_e, delta,
-                            worst_e <= delta * (1 + 1e-12), t0,
-                            "all 2^n datasets x n neighbours, a = 0 (float64, rel. err < 1e-12)"))
+        recs.append(
+            _record(
+                "claim2.dp.enumeration",
+                code,
+                base,
+                worst_e,
+                delta,
+                worst_e <= delta * (1 + 1e-12),
+                t0,
+                "all 2^n datasets x n neighbours, a = 0 (float64, rel. err < 1e-12)",
+            )
+        )
 
     # claim 2 (max-information): X uniform, fixed a; cells grouped by leader weight
     t0 = time.monotonic()
@@ -236,15 +315,35 @@ def check_code(code: LinearCode, eps: float, delta: float, *, t: int | None = No
         p_bot = 1 - S / two_r
     for b in betas2:
         val = dmax_grouped(cells, b)
-        recs.append(_record("claim2.maxinfo", code, {**base, "beta": b}, val, 1, val <= 1, t0,
-                            "syndrome reduction, 50 digits",
-                            f"Pr[B(X,a) = bottom] = {float(p_bot):.6g} (proof: > 1 - 2 delta)"))
+        recs.append(
+            _record(
+                "claim2.maxinfo",
+                code,
+                {**base, "beta": b},
+                val,
+                1,
+                val <= 1,
+                t0,
+                "syndrome reduction, 50 digits",
+                f"Pr[B(X,a) = bottom] = {float(p_bot):.6g} (proof: > 1 - 2 delta)",
+            )
+        )
     if enum:
         t0 = time.monotonic()
         vals = _claim2_maxinfo_enumeration(code, p, betas2)
         for b, v in zip(betas2, vals):
-            recs.append(_record("claim2.maxinfo.enumeration", code, {**base, "beta": b}, v, 1,
-                                v <= 1 + 1e-9, t0, "all 2^n datasets, a = 0, float64"))
+            recs.append(
+                _record(
+                    "claim2.maxinfo.enumeration",
+                    code,
+                    {**base, "beta": b},
+                    v,
+                    1,
+                    v <= 1 + 1e-9,
+                    t0,
+                    "all 2^n datasets, a = 0, float64",
+                )
+            )
 
     # claim 3: reconstruction and max-information of the composition
     t0 = time.monotonic()
@@ -256,17 +355,36 @@ def check_code(code: LinearCode, eps: float, delta: float, *, t: int | None = No
             x = np.arange(x0, x0 + syn.size, dtype=np.uint64)
             ok_all = ok_all and bool(np.all((x ^ lead) == x))
         ok_all = ok_all and int(tab.weights[0]) == 0
-    recs.append(_record("claim3.reconstruct", code, base, q, 1 - delta,
-                        ok_all and q >= 1 - mpmath.mpf(delta), t0,
-                        "all 2^n datasets decoded" if enum else "d_x = 0 for every x (closed form)",
-                        "value: Pr[B(x, A(x)) = x], the same for every x"))
+    recs.append(
+        _record(
+            "claim3.reconstruct",
+            code,
+            base,
+            q,
+            1 - delta,
+            ok_all and q >= 1 - mpmath.mpf(delta),
+            t0,
+            "all 2^n datasets decoded" if enum else "d_x = 0 for every x (closed form)",
+            "value: Pr[B(x, A(x)) = x], the same for every x",
+        )
+    )
     with mpmath.workdps(DPS):
         cells3 = [(q, q / two_n), (1 - q, 1 - q), (mpmath.mpf(0), 1 - q / two_n - (1 - q))]
     for b in betas3:
         val = dmax_grouped(cells3, b)
-        recs.append(_record("claim3.maxinfo", code, {**base, "beta": b}, val, n - 1, val >= n - 1,
-                            t0, "closed-form cells, 50 digits",
-                            "lower bound claim: value must be >= bound"))
+        recs.append(
+            _record(
+                "claim3.maxinfo",
+                code,
+                {**base, "beta": b},
+                val,
+                n - 1,
+                val >= n - 1,
+                t0,
+                "closed-form cells, 50 digits",
+                "lower bound claim: value must be >= bound",
+            )
+        )
 
     # Cor 4.2: X uniform on the affine code C_a (not a product distribution), C = B(., a)
     t0 = time.monotonic()
@@ -281,9 +399,19 @@ def check_code(code: LinearCode, eps: float, delta: float, *, t: int | None = No
             val = dmax_grouped(cells4, b2)
             with mpmath.workdps(DPS):
                 bound = n - 1 - r - mpmath.log(1 / mpmath.mpf(b1), 2)
-            recs.append(_record("cor42", code, {**base, "beta1": b1, "beta2": b2}, val, bound,
-                                val >= bound, t0, "X uniform on C_a, closed-form cells",
-                                "non-vacuous" if bound > 0 else "vacuous (bound <= 0)"))
+            recs.append(
+                _record(
+                    "cor42",
+                    code,
+                    {**base, "beta1": b1, "beta2": b2},
+                    val,
+                    bound,
+                    val >= bound,
+                    t0,
+                    "X uniform on C_a, closed-form cells",
+                    "non-vacuous" if bound > 0 else "vacuous (bound <= 0)",
+                )
+            )
 
     # contrast: RRST Thm 3.1 for B alone on product inputs
     t0 = time.monotonic()
@@ -294,9 +422,19 @@ def check_code(code: LinearCode, eps: float, delta: float, *, t: int | None = No
     except (RegimeError, ValueError) as exc:
         txt, k31, reg = f"RRST-3.1 not evaluable: {exc}", None, False
     comp = dmax_grouped(cells3, b)
-    recs.append(_record("contrast", code, {**base, "beta": b}, comp, k31, None, t0,
-                        "exact composition vs Thm 3.1 for B alone (product inputs)",
-                        txt + ("" if reg else " (outside Thm 3.1's regime: not a proven bound)")))
+    recs.append(
+        _record(
+            "contrast",
+            code,
+            {**base, "beta": b},
+            comp,
+            k31,
+            None,
+            t0,
+            "exact composition vs Thm 3.1 for B alone (product inputs)",
+            txt + ("" if reg else " (outside Thm 3.1's regime: not a proven bound)"),
+        )
+    )
     return recs
 
 
@@ -324,8 +462,7 @@ def _dp_by_enumeration(code: LinearCode, p: Sequence[mpmath.mpf], eps: float) ->
     return worst
 
 
-def _claim2_maxinfo_enumeration(code: LinearCode, p: Sequence[mpmath.mpf],
-                                betas: Sequence[float]) -> list[float]:
+def _claim2_maxinfo_enumeration(code: LinearCode, p: Sequence[mpmath.mpf], betas: Sequence[float]) -> list[float]:
     """I^beta(X; B(X, 0)) from all 2^(n+1) cells (x, f(x)) and (x, bottom), float64."""
     n = code.n
     W = code.coset_leader_weights()
@@ -334,24 +471,25 @@ def _claim2_maxinfo_enumeration(code: LinearCode, p: Sequence[mpmath.mpf],
     # P filled in place block by block (no 2^n temporaries beside P and Q themselves)
     P = np.zeros(2 * N + 1)
     for x0, syn in syndrome_blocks(code):
-        P[x0:x0 + syn.size] = pw[W[syn]]
+        P[x0 : x0 + syn.size] = pw[W[syn]]
     acc = float(P[:N].sum())
     py_c = acc / N / (1 << code.k)  # P_Y(c), the same for all codewords
     py_bot = 1.0 - acc / N
-    np.subtract(1.0, P[:N], out=P[N:2 * N])
-    P[:2 * N] /= N
+    np.subtract(1.0, P[:N], out=P[N : 2 * N])
+    P[: 2 * N] /= N
     Q = np.empty(2 * N + 1)
     Q[:N] = py_c / N
-    Q[N:2 * N] = py_bot / N
+    Q[N : 2 * N] = py_bot / N
     Q[-1] = max(0.0, 1.0 - float(Q[:-1].sum()))
     out = approx_max_divergence(P, Q, np.array(betas), tol=1e-6)
-    assert isinstance(out, np.ndarray)   # float inputs: the float path
+    assert isinstance(out, np.ndarray)  # float inputs: the float path
     return [float(v) for v in out]
 
 
 # ----------------------------------------------------------------------------------------------
 # The theorem's own regime, by the proof's exact formulas
 # ----------------------------------------------------------------------------------------------
+
 
 def _cheap_conditions(eps: float, delta: float, n: int) -> bool:
     """n > 64e, n > 2e(t - 1), r = ceil(3t log2 n) < n and Cor 4.2's bound > 0 (no binomials)."""
@@ -397,15 +535,26 @@ def regime_row(eps: float, delta: float, n: int) -> dict[str, Any]:
     except (RegimeError, ValueError):
         k31 = None
     return {
-        "eps": eps, "delta": delta, "n": n, "t": t, "r_paper": r_paper, "r_varshamov": r_gv,
-        "n_gt_64e": n > 64 * math.e, "n_gt_2e(t-1)": n > 2 * math.e * (t - 1),
-        "code_exists_paper_r": r_paper < n, "claim1_nonvacuous": r_paper + float(L2) < n,
-        "claim2_dp_far_pair_p": float(p_far), "claim2_dp": bool(p_far <= delta),
+        "eps": eps,
+        "delta": delta,
+        "n": n,
+        "t": t,
+        "r_paper": r_paper,
+        "r_varshamov": r_gv,
+        "n_gt_64e": n > 64 * math.e,
+        "n_gt_2e(t-1)": n > 2 * math.e * (t - 1),
+        "code_exists_paper_r": r_paper < n,
+        "claim1_nonvacuous": r_paper + float(L2) < n,
+        "claim2_dp_far_pair_p": float(p_far),
+        "claim2_dp": bool(p_far <= delta),
         "claim2_pr_not_bottom_bound": float(pr_not_bot),
         "claim2_maxinfo": bool(pr_not_bot < 2 * mpmath.mpf(delta)),
-        "claim3_q": float(q), "claim3": bool(q >= 1 - mpmath.mpf(delta)),
-        "cor42_bound_bits": float(cor), "cor42_nonvacuous": bool(cor > 0 and k > 0),
-        "composition_maxinfo_bits_beta_0.1": float(comp), "thm31_B_alone_product_bits": k31,
+        "claim3_q": float(q),
+        "claim3": bool(q >= 1 - mpmath.mpf(delta)),
+        "cor42_bound_bits": float(cor),
+        "cor42_nonvacuous": bool(cor > 0 and k > 0),
+        "composition_maxinfo_bits_beta_0.1": float(comp),
+        "thm31_B_alone_product_bits": k31,
     }
 
 
@@ -413,8 +562,10 @@ def smallest_valid_n(eps: float, delta: float) -> int:
     """The least n at which every condition the proof uses holds (n > 64e, n > 2e(t-1), the
     code exists with r = 3t log2 n < n) and Cor 4.2's bound is positive (beta1 = (1/2-delta)/2);
     exact search (doubling, then bisection: the conditions are monotone in n)."""
+
     def ok(n: int) -> bool:
         return _cheap_conditions(eps, delta, n)
+
     hi = 256
     while not ok(hi):
         hi *= 2
@@ -429,6 +580,7 @@ def smallest_valid_n(eps: float, delta: float) -> int:
 # The campaign
 # ----------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class CounterexampleConfig:
     quick: bool = False
@@ -439,15 +591,23 @@ class CounterexampleConfig:
 def _codes(quick: bool) -> list[LinearCode]:
     if quick:
         return [hamming(3), extended_hamming(3), hamming(4), golay()]
-    return [hamming(3), extended_hamming(3), hamming(4), extended_hamming(4), golay(),
-            extended_golay(), gilbert_varshamov(23, 7), bch(5, 7), bch(6, 7)]
+    return [
+        hamming(3),
+        extended_hamming(3),
+        hamming(4),
+        extended_hamming(4),
+        golay(),
+        extended_golay(),
+        gilbert_varshamov(23, 7),
+        bch(5, 7),
+        bch(6, 7),
+    ]
 
 
 def _eps_delta(quick: bool) -> list[tuple[float, float]]:
     if quick:
         return [(2.0, 0.25), (8.0, 0.25)]
-    return [(0.5, 0.25), (1.0, 0.25), (2.0, 0.25), (4.0, 0.25), (8.0, 0.25), (4.0, 0.05),
-            (8.0, 0.01)]
+    return [(0.5, 0.25), (1.0, 0.25), (2.0, 0.25), (4.0, 0.25), (8.0, 0.25), (4.0, 0.05), (8.0, 0.01)]
 
 
 def _unit(code: LinearCode, eps: float, delta: float, enumerate_all: bool) -> dict[str, Any]:
@@ -455,23 +615,40 @@ def _unit(code: LinearCode, eps: float, delta: float, enumerate_all: bool) -> di
     return {"records": check_code(code, eps, delta, enumerate_all=enumerate_all)}
 
 
-def run(cfg: CounterexampleConfig, out_dir: Path, *, json_path: Path | None = None,
-        progress: bool = True, workers: int | None = None, fresh: bool = False) -> dict[str, Any]:
+def run(
+    cfg: CounterexampleConfig,
+    out_dir: Path,
+    *,
+    json_path: Path | None = None,
+    progress: bool = True,
+    workers: int | None = None,
+    fresh: bool = False,
+) -> dict[str, Any]:
     """Run (or resume) the campaign into ``out_dir``: records.jsonl (one line per unit, a code
     at one (eps, delta), appended as units finish on ``workers`` processes, default all CPUs;
     finished units are skipped on a rerun), report.md, report.json, plots. Returns the
     summary, with every check's record under ``records``."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    units = [Unit(f"{c.name}|eps={e}|delta={d}", _unit,
-                  {"code": c, "eps": e, "delta": d, "enumerate_all": c.n <= cfg.enumerate_max_n},
-                  params={"code": c.name, "eps": e, "delta": d})
-             for c in _codes(cfg.quick) for e, d in _eps_delta(cfg.quick)]
-    done = run_units(units, out_dir / "records.jsonl", {"campaign": "counterexample",
-                                                        **asdict(cfg)},
-                     workers=local_workers(workers), label="counterexample", progress=progress,
-                     fresh=fresh)
-    records: list[dict[str, Any]] = [{**rec, "unit": u.key} for u in units
-                                     for rec in done[u.key]["result"]["records"]]
+    units = [
+        Unit(
+            f"{c.name}|eps={e}|delta={d}",
+            _unit,
+            {"code": c, "eps": e, "delta": d, "enumerate_all": c.n <= cfg.enumerate_max_n},
+            params={"code": c.name, "eps": e, "delta": d},
+        )
+        for c in _codes(cfg.quick)
+        for e, d in _eps_delta(cfg.quick)
+    ]
+    done = run_units(
+        units,
+        out_dir / "records.jsonl",
+        {"campaign": "counterexample", **asdict(cfg)},
+        workers=local_workers(workers),
+        label="counterexample",
+        progress=progress,
+        fresh=fresh,
+    )
+    records: list[dict[str, Any]] = [{**rec, "unit": u.key} for u in units for rec in done[u.key]["result"]["records"]]
     grid = [(0.5, 0.25), (0.5, 0.01), (0.25, 0.25), (0.1, 1e-6)]
     regime = [regime_row(e, d, n) for e, d in grid for n in (2**10, 2**12, 2**14, 2**16, 2**20)]
     smallest = {f"eps={e}, delta={d}": smallest_valid_n(e, d) for e, d in grid}
@@ -479,19 +656,23 @@ def run(cfg: CounterexampleConfig, out_dir: Path, *, json_path: Path | None = No
     # a failure is a finding against the paper only where the statement claims it: inside the
     # regime, or for the claims stated for every eps, delta, t (Lemma 4.9's DP, claim 1)
     always = {"claim1", "claim2.dp", "claim2.dp.enumeration", "claim2.step.sound"}
-    errors = [r for r in failing if (r["in_regime"] or r["check"] in always)
-              and r["check"] != "claim2.step"]
+    errors = [r for r in failing if (r["in_regime"] or r["check"] in always) and r["check"] != "claim2.step"]
     false_steps = sorted({r["mechanism"] for r in failing if r["check"] == "claim2.step"})
     regime_ok = all(g["claim2_dp"] and g["claim3"] for g in regime)
-    summary = {"campaign": "counterexample", "config": asdict(cfg), "versions": versions(),
-               "checks": len(records), "not_holding": len(failing),
-               "not_holding_outside_regime": len([r for r in failing if not r["in_regime"]
-                                                  and r["check"] != "claim2.step"]),
-               "false_proof_step_lemma_4_9": false_steps,
-               "lemma_4_9_step_failures": len([r for r in failing if r["check"] == "claim2.step"]),
-               "errors": [r["id"] for r in errors], "regime": regime,
-               "smallest_n_all_conditions_and_cor42_nonvacuous": smallest,
-               "ok": not errors and regime_ok}
+    summary = {
+        "campaign": "counterexample",
+        "config": asdict(cfg),
+        "versions": versions(),
+        "checks": len(records),
+        "not_holding": len(failing),
+        "not_holding_outside_regime": len([r for r in failing if not r["in_regime"] and r["check"] != "claim2.step"]),
+        "false_proof_step_lemma_4_9": false_steps,
+        "lemma_4_9_step_failures": len([r for r in failing if r["check"] == "claim2.step"]),
+        "errors": [r["id"] for r in errors],
+        "regime": regime,
+        "smallest_n_all_conditions_and_cor42_nonvacuous": smallest,
+        "ok": not errors and regime_ok,
+    }
     (out_dir / "report.json").write_text(json.dumps(summary, indent=2))
     if json_path is not None:
         json_path.parent.mkdir(parents=True, exist_ok=True)
@@ -502,40 +683,61 @@ def run(cfg: CounterexampleConfig, out_dir: Path, *, json_path: Path | None = No
 
 
 def _write_markdown(out_dir: Path, summary: dict[str, Any], records: list[dict[str, Any]]) -> None:
-    md = ["# RRST Thm 4.1 / Cor 4.2: the counterexample, verified exactly", "",
-          f"- versions: {summary['versions']}", f"- checks: {summary['checks']}; "
-          f"not holding: {summary['not_holding']}, of which outside the theorem's stated regime "
-          f"(eps <= 1/2, delta <= 1/4, distance >= 8 log2(1/delta)/eps + 1, n > 64e): "
-          f"{summary['not_holding_outside_regime']}; errors against the paper: "
-          f"{len(summary['errors'])}",
-          "- claim2.step is Lemma 4.9's intermediate step 'f(x) != f(x') implies d_x > (t-1)/2'; "
-          f"it is false ({summary['lemma_4_9_step_failures']} of the checks not holding; see "
-          "docs/errata.md), claim2.step.sound is what holds", "",
-          "## Claims at enumerable sizes (t = the code's minimum distance)", "",
-          "| code | eps | delta | check | beta | exact value | claim | verdict | method |",
-          "| --- | ---: | ---: | --- | --- | ---: | ---: | --- | --- |"]
+    md = [
+        "# RRST Thm 4.1 / Cor 4.2: the counterexample, verified exactly",
+        "",
+        f"- versions: {summary['versions']}",
+        f"- checks: {summary['checks']}; "
+        f"not holding: {summary['not_holding']}, of which outside the theorem's stated regime "
+        f"(eps <= 1/2, delta <= 1/4, distance >= 8 log2(1/delta)/eps + 1, n > 64e): "
+        f"{summary['not_holding_outside_regime']}; errors against the paper: "
+        f"{len(summary['errors'])}",
+        "- claim2.step is Lemma 4.9's intermediate step 'f(x) != f(x') implies d_x > (t-1)/2'; "
+        f"it is false ({summary['lemma_4_9_step_failures']} of the checks not holding; see "
+        "docs/errata.md), claim2.step.sound is what holds",
+        "",
+        "## Claims at enumerable sizes (t = the code's minimum distance)",
+        "",
+        "| code | eps | delta | check | beta | exact value | claim | verdict | method |",
+        "| --- | ---: | ---: | --- | --- | ---: | ---: | --- | --- |",
+    ]
     for r in records:
         beta = r["inputs"].get("beta", r["inputs"].get("beta2", ""))
         v = r["value"] if not isinstance(r["value"], float) else f"{r['value']:.6g}"
         bd = r["bound"] if not isinstance(r["bound"], float) else f"{r['bound']:.6g}"
-        md.append(f"| {r['mechanism']} | {r['inputs']['eps']} | {r['inputs']['delta']} | "
-                  f"{r['check']} | {beta} | {v} | {bd} | {r['verdict']} | {r['method']} |")
-    md += ["", "## The theorem's own regime (formulas of the proof, exact binomials)", "",
-           "| eps | delta | n | t | r = 3t log n | r (Varshamov) | n > 64e | n > 2e(t-1) | "
-           "r < n | claim 2 DP | claim 2 maxinfo | claim 3 | Cor 4.2 bound (bits) | "
-           "I(X; B(X, A(X))) exact, beta = 0.1 | Thm 3.1 for B alone (product inputs) |",
-           "| ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | --- | --- | --- | ---: "
-           "| ---: | ---: |"]
+        md.append(
+            f"| {r['mechanism']} | {r['inputs']['eps']} | {r['inputs']['delta']} | "
+            f"{r['check']} | {beta} | {v} | {bd} | {r['verdict']} | {r['method']} |"
+        )
+    md += [
+        "",
+        "## The theorem's own regime (formulas of the proof, exact binomials)",
+        "",
+        "| eps | delta | n | t | r = 3t log n | r (Varshamov) | n > 64e | n > 2e(t-1) | "
+        "r < n | claim 2 DP | claim 2 maxinfo | claim 3 | Cor 4.2 bound (bits) | "
+        "I(X; B(X, A(X))) exact, beta = 0.1 | Thm 3.1 for B alone (product inputs) |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | --- | --- | --- | ---: | ---: | ---: |",
+    ]
     for g in summary["regime"]:
-        md.append(f"| {g['eps']} | {g['delta']} | {g['n']} | {g['t']} | {g['r_paper']} | "
-                  f"{g['r_varshamov']} | {g['n_gt_64e']} | {g['n_gt_2e(t-1)']} | "
-                  f"{g['code_exists_paper_r']} | {g['claim2_dp']} | {g['claim2_maxinfo']} | "
-                  f"{g['claim3']} | {g['cor42_bound_bits']:.1f} | "
-                  f"{g['composition_maxinfo_bits_beta_0.1']:.1f} | "
-                  + (f"{g['thm31_B_alone_product_bits']:.4g}" if g['thm31_B_alone_product_bits']
-                     is not None else "outside its regime") + " |")
-    md += ["", "Smallest n at which every condition the proof uses holds and Cor 4.2 is "
-           "non-vacuous (beta1 = (1/2 - delta)/2):", ""]
+        md.append(
+            f"| {g['eps']} | {g['delta']} | {g['n']} | {g['t']} | {g['r_paper']} | "
+            f"{g['r_varshamov']} | {g['n_gt_64e']} | {g['n_gt_2e(t-1)']} | "
+            f"{g['code_exists_paper_r']} | {g['claim2_dp']} | {g['claim2_maxinfo']} | "
+            f"{g['claim3']} | {g['cor42_bound_bits']:.1f} | "
+            f"{g['composition_maxinfo_bits_beta_0.1']:.1f} | "
+            + (
+                f"{g['thm31_B_alone_product_bits']:.4g}"
+                if g["thm31_B_alone_product_bits"] is not None
+                else "outside its regime"
+            )
+            + " |"
+        )
+    md += [
+        "",
+        "Smallest n at which every condition the proof uses holds and Cor 4.2 is "
+        "non-vacuous (beta1 = (1/2 - delta)/2):",
+        "",
+    ]
     md += [f"- {k}: n = {v}" for k, v in summary["smallest_n_all_conditions_and_cor42_nonvacuous"].items()]
     (out_dir / "report.md").write_text("\n".join(md) + "\n")
 
@@ -547,17 +749,28 @@ def _plots(out_dir: Path, records: list[dict[str, Any]]) -> None:
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    for (e, d) in sorted({(r["inputs"]["eps"], r["inputs"]["delta"]) for r in records}):
-        rec = sorted((r for r in records if r["check"] == "claim3.reconstruct"
-                      and r["inputs"]["eps"] == e and r["inputs"]["delta"] == d),
-                     key=lambda r: r["n"])
-        axes[0].plot([r["n"] for r in rec], [r["value"] for r in rec], marker="o",
-                     label=f"eps={e}, delta={d}")
-        mi = sorted((r for r in records if r["check"] == "claim3.maxinfo" and r["inputs"]["eps"] == e
-                     and r["inputs"]["delta"] == d and r["inputs"]["beta"] == 0.1),
-                    key=lambda r: r["n"])
-        axes[1].plot([r["n"] for r in mi], [r["value"] for r in mi], marker="o",
-                     label=f"eps={e}, delta={d}")
+    for e, d in sorted({(r["inputs"]["eps"], r["inputs"]["delta"]) for r in records}):
+        rec = sorted(
+            (
+                r
+                for r in records
+                if r["check"] == "claim3.reconstruct" and r["inputs"]["eps"] == e and r["inputs"]["delta"] == d
+            ),
+            key=lambda r: r["n"],
+        )
+        axes[0].plot([r["n"] for r in rec], [r["value"] for r in rec], marker="o", label=f"eps={e}, delta={d}")
+        mi = sorted(
+            (
+                r
+                for r in records
+                if r["check"] == "claim3.maxinfo"
+                and r["inputs"]["eps"] == e
+                and r["inputs"]["delta"] == d
+                and r["inputs"]["beta"] == 0.1
+            ),
+            key=lambda r: r["n"],
+        )
+        axes[1].plot([r["n"] for r in mi], [r["value"] for r in mi], marker="o", label=f"eps={e}, delta={d}")
     ns = sorted({r["n"] for r in records})
     axes[1].plot(ns, [x - 1 for x in ns], "k--", label="n - 1 (Thm 4.1 claim 3)")
     axes[0].set_xlabel("n")

@@ -33,8 +33,16 @@ import numpy as np
 
 from .codes import TooLarge
 
-__all__ = ["MAX_CELLS", "binomial_weights", "mixture_weights", "typeclass_joint", "full_joint",
-           "product_dataset_distribution", "adaptive_compose", "check_size"]
+__all__ = [
+    "MAX_CELLS",
+    "binomial_weights",
+    "mixture_weights",
+    "typeclass_joint",
+    "full_joint",
+    "product_dataset_distribution",
+    "adaptive_compose",
+    "check_size",
+]
 
 #: the largest table built (2^28 float64 cells = 2 GiB)
 MAX_CELLS = 1 << 28
@@ -43,8 +51,10 @@ MAX_CELLS = 1 << 28
 def check_size(what: str, rows: int, cols: int) -> None:
     """Refuse a table of rows x cols cells above MAX_CELLS before allocating it."""
     if rows * cols > MAX_CELLS:
-        raise TooLarge(f"{what}: {rows} x {cols} cells ({rows * cols * 8 / 2**30:.1f} GiB at "
-                       f"8 bytes) exceeds the {MAX_CELLS}-cell budget: refused before allocation")
+        raise TooLarge(
+            f"{what}: {rows} x {cols} cells ({rows * cols * 8 / 2**30:.1f} GiB at "
+            f"8 bytes) exceeds the {MAX_CELLS}-cell budget: refused before allocation"
+        )
 
 
 def binomial_weights(n: int, p: Any) -> Any:
@@ -61,8 +71,7 @@ def mixture_weights(n: int, ps: Sequence[Any], ws: Sequence[Any]) -> Any:
     exchangeable, non-product distribution)."""
     parts = [binomial_weights(n, p) for p in ps]
     if all(isinstance(p, Fraction) for p in ps):
-        return [sum((Fraction(w) * part[c] for w, part in zip(ws, parts)), Fraction(0))
-                for c in range(n + 1)]
+        return [sum((Fraction(w) * part[c] for w, part in zip(ws, parts)), Fraction(0)) for c in range(n + 1)]
     return sum(float(w) * np.asarray(part, dtype=float) for w, part in zip(ws, parts))
 
 
@@ -91,9 +100,16 @@ def product_dataset_distribution(n: int, p: Any) -> np.ndarray:
     return out
 
 
-def full_joint(rows_fn: Callable[[np.ndarray], np.ndarray], n: int, px: np.ndarray,
-               n_outputs: int, *, d: int = 2, chunk: int = 1 << 16,
-               progress: bool = False) -> np.ndarray:
+def full_joint(
+    rows_fn: Callable[[np.ndarray], np.ndarray],
+    n: int,
+    px: np.ndarray,
+    n_outputs: int,
+    *,
+    d: int = 2,
+    chunk: int = 1 << 16,
+    progress: bool = False,
+) -> np.ndarray:
     """The d^n x |Y| joint table px[x] * A(x)[y], over all datasets of n records from a domain
     of d symbols, built in chunks (float64; each cell a product of a few float64 factors, relative
     rounding error below 2^-50).
@@ -110,10 +126,9 @@ def full_joint(rows_fn: Callable[[np.ndarray], np.ndarray], n: int, px: np.ndarr
     for start in range(0, N, chunk):
         idx = np.arange(start, min(start + chunk, N))
         X = ((idx[:, None] // powers[None, :]) % d).astype(np.int8)
-        out[start:start + len(idx)] = px[idx, None] * rows_fn(X)
+        out[start : start + len(idx)] = px[idx, None] * rows_fn(X)
         if progress and (start // chunk) % 16 == 15:
-            print(f"[enumeration] {start + len(idx)}/{N} datasets, {time.monotonic() - t0:.1f}s",
-                  file=sys.stderr)
+            print(f"[enumeration] {start + len(idx)}/{N} datasets, {time.monotonic() - t0:.1f}s", file=sys.stderr)
     return out
 
 

@@ -46,15 +46,14 @@ import sympy
 
 __all__ = ["Verdict", "certify_inequality", "check_identity"]
 
-_IV_FUNCS = {"exp": "exp", "log": "log", "sqrt": "sqrt", "Abs": "absmin", "sin": "sin",
-             "cos": "cos"}
+_IV_FUNCS = {"exp": "exp", "log": "log", "sqrt": "sqrt", "Abs": "absmin", "sin": "sin", "cos": "cos"}
 
 
 @dataclass
 class Verdict:
     """The outcome of one check."""
 
-    status: str                                   # certified | refuted | undecided
+    status: str  # certified | refuted | undecided
     boxes: int = 0
     counterexample: dict[str, float] | None = None
     value_at_counterexample: float | None = None
@@ -66,8 +65,17 @@ class Verdict:
 
 def _iv_namespace() -> dict[str, Any]:
     iv = mpmath.iv
-    ns: dict[str, Any] = {"exp": iv.exp, "log": iv.log, "sqrt": iv.sqrt, "pi": iv.pi,
-                          "E": iv.e, "e": iv.e, "sin": iv.sin, "cos": iv.cos, "mpf": iv.mpf}
+    ns: dict[str, Any] = {
+        "exp": iv.exp,
+        "log": iv.log,
+        "sqrt": iv.sqrt,
+        "pi": iv.pi,
+        "E": iv.e,
+        "e": iv.e,
+        "sin": iv.sin,
+        "cos": iv.cos,
+        "mpf": iv.mpf,
+    }
     ns["Abs"] = abs
     ns["Min"] = lambda *a: _iv_min(*a)
     ns["Max"] = lambda *a: _iv_max(*a)
@@ -105,9 +113,15 @@ def _split_point(lo: float, hi: float) -> float:
     return (lo + hi) / 2
 
 
-def certify_inequality(g: sympy.Expr, box: Mapping[str, tuple[float, float]], *,
-                       constraints: Sequence[sympy.Expr] = (), max_boxes: int = 20_000,
-                       prec: int = 96, min_width: float = 1e-13) -> Verdict:
+def certify_inequality(
+    g: sympy.Expr,
+    box: Mapping[str, tuple[float, float]],
+    *,
+    constraints: Sequence[sympy.Expr] = (),
+    max_boxes: int = 20_000,
+    prec: int = 96,
+    min_width: float = 1e-13,
+) -> Verdict:
     """Decide g >= 0 on ``box`` (names -> closed ranges) subject to ``constraints`` (each >= 0)."""
     t0 = time.monotonic()
     names = list(box)
@@ -132,8 +146,7 @@ def certify_inequality(g: sympy.Expr, box: Mapping[str, tuple[float, float]], *,
             b = queue.pop()
             n_boxes += 1
             if n_boxes > max_boxes:
-                return _undecided(f_mp, c_fs, names, box, n_boxes, t0, worst,
-                                  f"box budget {max_boxes} spent")
+                return _undecided(f_mp, c_fs, names, box, n_boxes, t0, worst, f"box budget {max_boxes} spent")
             args = [_to_iv(*b[n]) for n in names]
             feasible_all = True
             skip = False
@@ -161,8 +174,7 @@ def certify_inequality(g: sympy.Expr, box: Mapping[str, tuple[float, float]], *,
             # a point box with rational coordinates: decide exactly
             if all(b[n][0] == b[n][1] for n in names):
                 pt = {n: b[n][0] for n in names}
-                ex = sympy.nsimplify(g.subs({sympy.Symbol(n): sympy.Rational(Fraction(v))
-                                             for n, v in pt.items()}))
+                ex = sympy.nsimplify(g.subs({sympy.Symbol(n): sympy.Rational(Fraction(v)) for n, v in pt.items()}))
                 val_ex = sympy.N(ex, 60)
                 if ex == 0 or val_ex >= 0:
                     continue
@@ -189,8 +201,7 @@ def certify_inequality(g: sympy.Expr, box: Mapping[str, tuple[float, float]], *,
             if reduced:
                 continue
             # split the widest coordinate (log scale across decades)
-            widths = {n: (math.log(b[n][1] / b[n][0]) if b[n][0] > 0 else b[n][1] - b[n][0])
-                      for n in names}
+            widths = {n: (math.log(b[n][1] / b[n][0]) if b[n][0] > 0 else b[n][1] - b[n][0]) for n in names}
             n = max(widths, key=lambda k: widths[k])
             lo, hi = b[n]
             if hi - lo <= min_width * max(1.0, abs(hi)):
@@ -200,8 +211,16 @@ def certify_inequality(g: sympy.Expr, box: Mapping[str, tuple[float, float]], *,
                     worst = (float(val), mid) if worst is None or val < worst[0] else worst
                     refuted.append(b)
                     continue
-                return _undecided(f_mp, c_fs, names, box, n_boxes, t0, worst,
-                                  f"a box narrower than {min_width:g} stays open near {mid}")
+                return _undecided(
+                    f_mp,
+                    c_fs,
+                    names,
+                    box,
+                    n_boxes,
+                    t0,
+                    worst,
+                    f"a box narrower than {min_width:g} stays open near {mid}",
+                )
             m = _split_point(lo, hi)
             queue.append({**b, n: (lo, m)})
             queue.append({**b, n: (m, hi)})
@@ -209,10 +228,18 @@ def certify_inequality(g: sympy.Expr, box: Mapping[str, tuple[float, float]], *,
         mpmath.iv.prec = old
     if worst is not None:
         hull = {n: (min(r[n][0] for r in refuted), max(r[n][1] for r in refuted)) for n in names}
-        return Verdict("refuted", n_boxes, worst[1], worst[0], hull,
-                       "g < 0 at the counterexample (50 digits)", time.monotonic() - t0)
-    return Verdict("certified", n_boxes, detail=f"{n_boxes} boxes at {prec}-bit intervals",
-                   seconds=time.monotonic() - t0)
+        return Verdict(
+            "refuted",
+            n_boxes,
+            worst[1],
+            worst[0],
+            hull,
+            "g < 0 at the counterexample (50 digits)",
+            time.monotonic() - t0,
+        )
+    return Verdict(
+        "certified", n_boxes, detail=f"{n_boxes} boxes at {prec}-bit intervals", seconds=time.monotonic() - t0
+    )
 
 
 def _tidy(d: sympy.Expr) -> sympy.Expr:
@@ -245,14 +272,20 @@ def _mp_value(f_mp: Any, pt: Mapping[str, float], names: Sequence[str]) -> Any:
             return mpmath.mpf(0)
 
 
-def _feasible_point(c_fs: Sequence[tuple[Any, Any]], pt: Mapping[str, float],
-                    names: Sequence[str]) -> bool:
+def _feasible_point(c_fs: Sequence[tuple[Any, Any]], pt: Mapping[str, float], names: Sequence[str]) -> bool:
     return all(_mp_value(cf[1], pt, names) >= 0 for cf in c_fs)
 
 
-def _undecided(f_mp: Any, c_fs: Sequence[tuple[Any, Any]], names: Sequence[str],
-               box: Mapping[str, tuple[float, float]], n_boxes: int, t0: float,
-               worst: tuple[float, dict[str, float]] | None, why: str) -> Verdict:
+def _undecided(
+    f_mp: Any,
+    c_fs: Sequence[tuple[Any, Any]],
+    names: Sequence[str],
+    box: Mapping[str, tuple[float, float]],
+    n_boxes: int,
+    t0: float,
+    worst: tuple[float, dict[str, float]] | None,
+    why: str,
+) -> Verdict:
     """Before giving up, search 2,000 random points (seeded) for a counterexample."""
     rng = random.Random(20261122)
     best = worst
@@ -268,15 +301,26 @@ def _undecided(f_mp: Any, c_fs: Sequence[tuple[Any, Any]], names: Sequence[str],
         if v < 0 and _feasible_point(c_fs, pt, names) and (best is None or v < best[0]):
             best = (float(v), pt)
     if best is not None:
-        return Verdict("refuted", n_boxes, best[1], best[0], None,
-                       f"g < 0 at the counterexample (50 digits); certification: {why}",
-                       time.monotonic() - t0)
-    return Verdict("undecided", n_boxes, detail=f"{why}; 2,000 random points found no "
-                   "counterexample", seconds=time.monotonic() - t0)
+        return Verdict(
+            "refuted",
+            n_boxes,
+            best[1],
+            best[0],
+            None,
+            f"g < 0 at the counterexample (50 digits); certification: {why}",
+            time.monotonic() - t0,
+        )
+    return Verdict(
+        "undecided",
+        n_boxes,
+        detail=f"{why}; 2,000 random points found no counterexample",
+        seconds=time.monotonic() - t0,
+    )
 
 
-def check_identity(lhs: sympy.Expr, rhs: sympy.Expr, box: Mapping[str, tuple[float, float]],
-                   *, points: int = 50) -> Verdict:
+def check_identity(
+    lhs: sympy.Expr, rhs: sympy.Expr, box: Mapping[str, tuple[float, float]], *, points: int = 50
+) -> Verdict:
     """lhs == rhs: sympy simplification of the difference, cross-checked at random points of
     the box at 50 digits (seeded)."""
     t0 = time.monotonic()
@@ -290,9 +334,11 @@ def check_identity(lhs: sympy.Expr, rhs: sympy.Expr, box: Mapping[str, tuple[flo
             pass
     rng = random.Random(7)
     names = sorted(box)
-    f = sympy.lambdify([sympy.Symbol(n) for n in names],
-                       (lhs - rhs).subs({s: sympy.Symbol(s.name) for s in (lhs - rhs).free_symbols}),
-                       modules="mpmath")
+    f = sympy.lambdify(
+        [sympy.Symbol(n) for n in names],
+        (lhs - rhs).subs({s: sympy.Symbol(s.name) for s in (lhs - rhs).free_symbols}),
+        modules="mpmath",
+    )
     worst = mpmath.mpf(0)
     with mpmath.workdps(50):
         for _ in range(points):
@@ -303,11 +349,23 @@ def check_identity(lhs: sympy.Expr, rhs: sympy.Expr, box: Mapping[str, tuple[flo
                 continue
     numeric_ok = worst < mpmath.mpf(10) ** -40
     if diff == 0 and numeric_ok:
-        return Verdict("certified", points, detail="sympy: difference simplifies to 0; "
-                       f"max |difference| at {points} random points {float(worst):.2g}",
-                       seconds=time.monotonic() - t0)
+        return Verdict(
+            "certified",
+            points,
+            detail=f"sympy: difference simplifies to 0; max |difference| at {points} random points {float(worst):.2g}",
+            seconds=time.monotonic() - t0,
+        )
     if not numeric_ok:
-        return Verdict("refuted", points, detail=f"|lhs - rhs| reaches {float(worst):.3g}",
-                       value_at_counterexample=float(worst), seconds=time.monotonic() - t0)
-    return Verdict("undecided", points, detail=f"sympy did not simplify the difference to 0 "
-                   f"({diff}); numerically 0 at {points} points", seconds=time.monotonic() - t0)
+        return Verdict(
+            "refuted",
+            points,
+            detail=f"|lhs - rhs| reaches {float(worst):.3g}",
+            value_at_counterexample=float(worst),
+            seconds=time.monotonic() - t0,
+        )
+    return Verdict(
+        "undecided",
+        points,
+        detail=f"sympy did not simplify the difference to 0 ({diff}); numerically 0 at {points} points",
+        seconds=time.monotonic() - t0,
+    )

@@ -74,13 +74,12 @@ def log_marginal(a: np.ndarray, n: int, p: float, sigma: float, chunk: int = 400
     lb = binom.logpmf(c, n, p)
     out = np.empty(len(a))
     for j in range(0, len(a), chunk):
-        blk = a[j:j + chunk, None]
-        out[j:j + chunk] = logsumexp(lb[None, :] + _log_phi(blk - c[None, :], sigma), axis=1)
+        blk = a[j : j + chunk, None]
+        out[j : j + chunk] = logsumexp(lb[None, :] + _log_phi(blk - c[None, :], sigma), axis=1)
     return out
 
 
-def privacy_losses(n: int, p: float, sigma: float, samples: int,
-                   rng: np.random.Generator) -> np.ndarray:
+def privacy_losses(n: int, p: float, sigma: float, samples: int, rng: np.random.Generator) -> np.ndarray:
     """``samples`` draws of Z(A(X), X) in nats, (X, A(X)) from the joint distribution."""
     c = rng.binomial(n, p, size=samples)
     a = c + rng.normal(0.0, sigma, size=samples)
@@ -94,22 +93,36 @@ def _quantile_bounds(z: np.ndarray, q: float, conf: float = CONFIDENCE) -> tuple
     zs = np.sort(z)
     n = len(zs)
     a = (1 - conf) / 2
-    lo = int(binom.ppf(a, n, q)) - 1            # 0-based order statistic
+    lo = int(binom.ppf(a, n, q)) - 1  # 0-based order statistic
     hi = int(binom.ppf(1 - a, n, q))
     point = float(zs[min(n - 1, max(0, math.ceil(q * n) - 1))])
-    return (float(zs[lo]) if lo >= 0 else -math.inf, point,
-            float(zs[hi]) if hi < n else math.inf)
+    return (float(zs[lo]) if lo >= 0 else -math.inf, point, float(zs[hi]) if hi < n else math.inf)
 
 
-def _record(check: str, n: int, eps: float, sigma: float, delta: float, inputs: dict[str, Any],
-            value: float, bound: float, note: str, t0: float) -> dict[str, Any]:
-    return check_record(check, f"gaussian count (sigma={sigma:g}), Monte Carlo",
-                        {"n": n, "P": "Bernoulli(1/2)^n", **inputs}, value, bound, t0,
-                        f"(eps, delta) = ({eps}, {delta:.3g}); {note}")
+def _record(
+    check: str,
+    n: int,
+    eps: float,
+    sigma: float,
+    delta: float,
+    inputs: dict[str, Any],
+    value: float,
+    bound: float,
+    note: str,
+    t0: float,
+) -> dict[str, Any]:
+    return check_record(
+        check,
+        f"gaussian count (sigma={sigma:g}), Monte Carlo",
+        {"n": n, "P": "Bernoulli(1/2)^n", **inputs},
+        value,
+        bound,
+        t0,
+        f"(eps, delta) = ({eps}, {delta:.3g}); {note}",
+    )
 
 
-def tail_check(n: int, eps: float, sigma: float, *, samples: int, seed: int,
-               p: float = 0.5) -> list[dict[str, Any]]:
+def tail_check(n: int, eps: float, sigma: float, *, samples: int, seed: int, p: float = 0.5) -> list[dict[str, Any]]:
     """The proof's conclusion ``P[Z > k] <= beta`` by sampling Z: for Thm 3.1's (k, beta) at
     the paper's (t, delta_hat) and at the target beta = 0.5, the record's value is the upper
     99.9% confidence bound on Z's (1 - beta)-quantile in bits, held against k. The verdict
@@ -122,18 +135,26 @@ def tail_check(n: int, eps: float, sigma: float, *, samples: int, seed: int,
         bd = approx_dp_max_information(eps, delta, n, beta=target)
         lo, pt, hi = _quantile_bounds(zbits, 1 - bd.beta)
         over = int(np.count_nonzero(zbits > bd.k))
-        recs.append(_record(
-            "RRST-3.1 (MC tail)", n, eps, sigma, delta,
-            {"beta": bd.beta, "samples": samples, "seed": seed}, hi, bd.k,
-            f"P[Z > k] <= beta by sampling: (1 - beta)-quantile of Z {pt:.4g} bits "
-            f"(99.9% bounds {lo:.4g}, {hi:.4g}); {over} of {samples} samples above k; "
-            f"mean Z {zbits.mean():.4g} bits (= I(X; A(X))), sd {zbits.std():.4g} bits",
-            t0))
+        recs.append(
+            _record(
+                "RRST-3.1 (MC tail)",
+                n,
+                eps,
+                sigma,
+                delta,
+                {"beta": bd.beta, "samples": samples, "seed": seed},
+                hi,
+                bd.k,
+                f"P[Z > k] <= beta by sampling: (1 - beta)-quantile of Z {pt:.4g} bits "
+                f"(99.9% bounds {lo:.4g}, {hi:.4g}); {over} of {samples} samples above k; "
+                f"mean Z {zbits.mean():.4g} bits (= I(X; A(X))), sd {zbits.std():.4g} bits",
+                t0,
+            )
+        )
     return recs
 
 
-def path_steps(n: int, p: float, sigma: float, rng: np.random.Generator,
-               chunk: int = 256) -> dict[str, np.ndarray]:
+def path_steps(n: int, p: float, sigma: float, rng: np.random.Generator, chunk: int = 256) -> dict[str, np.ndarray]:
     """One sampled path (x, a) and its martingale: for i = 1..n the step Z_i (nats), the two
     values Z_i could take (x_i = 0 and 1), the conditional mean E[Z_i | a, x_1^{i-1}] (the
     Kullback-Leibler divergence of X_i given (a, x_1^{i-1}) from X_i, nats), the sum of the
@@ -143,12 +164,11 @@ def path_steps(n: int, p: float, sigma: float, rng: np.random.Generator,
     return steps_of(x, float(x.sum() + rng.normal(0.0, sigma)), p, sigma, chunk)
 
 
-def steps_of(x: np.ndarray, a: float, p: float, sigma: float,
-             chunk: int = 256) -> dict[str, np.ndarray]:
+def steps_of(x: np.ndarray, a: float, p: float, sigma: float, chunk: int = 256) -> dict[str, np.ndarray]:
     """The martingale of :func:`path_steps` along the given records ``x`` (booleans) and
     output ``a``."""
     n = len(x)
-    s = np.concatenate([[0], np.cumsum(x)])                       # s_0 .. s_n
+    s = np.concatenate([[0], np.cumsum(x)])  # s_0 .. s_n
     # log g_i(s) for i = 0..n at s = s_i, and for i = 1..n at s = s_{i-1} (+ 0 / + 1)
     lg_at = np.empty(n + 1)
     lg_next0 = np.empty(n)
@@ -158,9 +178,9 @@ def steps_of(x: np.ndarray, a: float, p: float, sigma: float,
     off = np.arange(-w, w + 1)
     for j in range(0, n + 1, chunk):
         i = np.arange(j, min(n + 1, j + chunk))
-        m = n - i                                                  # remaining records
+        m = n - i  # remaining records
         r = np.floor(m * p).astype(np.int64)[:, None] + off[None, :]
-        lb = binom.logpmf(r, m[:, None], p)                        # -inf outside [0, m]
+        lb = binom.logpmf(r, m[:, None], p)  # -inf outside [0, m]
         lg_at[i] = logsumexp(lb + _log_phi(a - s[i][:, None] - r, sigma), axis=1)
         later = i >= 1
         k = i[later]
@@ -169,8 +189,8 @@ def steps_of(x: np.ndarray, a: float, p: float, sigma: float,
             base = a - s[k - 1][:, None] - rr
             lg_next0[k - 1] = logsumexp(rows + _log_phi(base, sigma), axis=1)
             lg_next1[k - 1] = logsumexp(rows + _log_phi(base - 1, sigma), axis=1)
-    prev = lg_at[:-1]                                              # log g_{i-1}(s_{i-1})
-    q1 = p * np.exp(lg_next1 - prev)                               # P[X_i = 1 | a, prefix]
+    prev = lg_at[:-1]  # log g_{i-1}(s_{i-1})
+    q1 = p * np.exp(lg_next1 - prev)  # P[X_i = 1 | a, prefix]
     q0 = (1 - p) * np.exp(lg_next0 - prev)
     z1, z0 = np.log(q1 / p), np.log(q0 / (1 - p))
     z = np.where(x, z1, z0)
@@ -179,8 +199,7 @@ def steps_of(x: np.ndarray, a: float, p: float, sigma: float,
     return {"z": z, "z0": z0, "z1": z1, "kl": kl, "qsum": q0 + q1, "Z": np.array(total)}
 
 
-def step_check(n: int, eps: float, sigma: float, *, paths: int, seed: int,
-               p: float = 0.5) -> list[dict[str, Any]]:
+def step_check(n: int, eps: float, sigma: float, *, paths: int, seed: int, p: float = 0.5) -> list[dict[str, Any]]:
     """Claim 3.5 and Lemma 3.7 along ``paths`` sampled paths, every step: the largest |Z_i|
     (either value of x_i, so F_i holds and the lemma's conditioning on it changes nothing)
     against 6 eps, and the largest exact conditional mean E[Z_i | a, x_1^{i-1}] against
@@ -196,18 +215,36 @@ def step_check(n: int, eps: float, sigma: float, *, paths: int, seed: int,
     for _ in range(paths):
         st = path_steps(n, p, sigma, rng)
         if not np.allclose(st["qsum"], 1.0, rtol=0, atol=1e-9):
-            raise AssertionError(f"conditional probabilities do not sum to 1: "
-                                 f"{np.abs(st['qsum'] - 1).max():.3g}")
+            raise AssertionError(f"conditional probabilities do not sum to 1: {np.abs(st['qsum'] - 1).max():.3g}")
         if not math.isclose(float(st["z"].sum()), float(st["Z"]), rel_tol=1e-7, abs_tol=1e-9):
             raise AssertionError(f"steps do not telescope: {st['z'].sum()} vs {st['Z']}")
         zmax = max(zmax, float(np.abs(st["z0"]).max()), float(np.abs(st["z1"]).max()))
         klmax = max(klmax, float(st["kl"].max()))
     common = {"beta": "per step", "paths": paths, "seed": seed}
     return [
-        _record("RRST-3.5 (MC steps)", n, eps, sigma, delta, common, zmax, 6 * eps,
-                f"max |Z_i| over {paths} paths x {n} steps (nats) vs 6 eps",
-                t0),
-        _record("RRST-3.7 (MC steps)", n, eps, sigma, delta, common, klmax * LOG2E, nu_bits,
-                f"max exact E[Z_i | a, x_1^(i-1)] over {paths} paths x {n} steps (bits) vs "
-                f"nu(delta_hat) at delta_hat = sqrt(eps delta)/15", t0),
+        _record(
+            "RRST-3.5 (MC steps)",
+            n,
+            eps,
+            sigma,
+            delta,
+            common,
+            zmax,
+            6 * eps,
+            f"max |Z_i| over {paths} paths x {n} steps (nats) vs 6 eps",
+            t0,
+        ),
+        _record(
+            "RRST-3.7 (MC steps)",
+            n,
+            eps,
+            sigma,
+            delta,
+            common,
+            klmax * LOG2E,
+            nu_bits,
+            f"max exact E[Z_i | a, x_1^(i-1)] over {paths} paths x {n} steps (bits) vs "
+            f"nu(delta_hat) at delta_hat = sqrt(eps delta)/15",
+            t0,
+        ),
     ]

@@ -27,11 +27,23 @@ import numpy as np
 
 from maxinfo_bounds.measures import dp_delta, dp_epsilon
 
-__all__ = ["geometric_count", "randomized_response_count", "thresholded_count",
-           "bucketed_geometric_float", "bucketed_gaussian", "gaussian_delta_50",
-           "truncated_geometric", "report_noisy_max_count", "above_threshold_count",
-           "exponential_count", "bucketed_geometric_count", "gaussian_count",
-           "pure_epsilon", "approx_delta", "per_record_rr"]
+__all__ = [
+    "geometric_count",
+    "randomized_response_count",
+    "thresholded_count",
+    "bucketed_geometric_float",
+    "bucketed_gaussian",
+    "gaussian_delta_50",
+    "truncated_geometric",
+    "report_noisy_max_count",
+    "above_threshold_count",
+    "exponential_count",
+    "bucketed_geometric_count",
+    "gaussian_count",
+    "pure_epsilon",
+    "approx_delta",
+    "per_record_rr",
+]
 
 
 def _check_alpha(alpha: Fraction) -> Fraction:
@@ -50,7 +62,7 @@ def geometric_count(n: int, alpha: Fraction) -> list[list[Fraction]]:
     rows = []
     for c in range(n + 1):
         row = [norm * a ** abs(y - c) for y in range(n + 1)]
-        row[0] = a ** c / (1 + a) if c > 0 else 1 / (1 + a)      # P(Z <= -c)
+        row[0] = a**c / (1 + a) if c > 0 else 1 / (1 + a)  # P(Z <= -c)
         row[n] = a ** (n - c) / (1 + a) if c < n else 1 / (1 + a)  # P(Z >= n - c)
         if n == 0:
             row = [Fraction(1)]
@@ -62,8 +74,10 @@ def bucketed_geometric_count(n: int, alpha: Fraction, width: int) -> list[list[F
     """:func:`geometric_count` reported in buckets of ``width`` counts (post-processing)."""
     M = geometric_count(n, alpha)
     nb = n // width + 1
-    return [[sum((row[y] for y in range(b * width, min((b + 1) * width, n + 1))), Fraction(0))
-             for b in range(nb)] for row in M]
+    return [
+        [sum((row[y] for y in range(b * width, min((b + 1) * width, n + 1))), Fraction(0)) for b in range(nb)]
+        for row in M
+    ]
 
 
 def randomized_response_count(n: int, q: Fraction) -> list[list[Fraction]]:
@@ -116,8 +130,7 @@ def truncated_geometric(alpha: Fraction, K: int) -> dict[int, Fraction]:
     return {k: v / tot for k, v in w.items()}
 
 
-def report_noisy_max_count(n: int, alpha: Fraction, candidates: Sequence[int],
-                           K: int = 6) -> list[list[Fraction]]:
+def report_noisy_max_count(n: int, alpha: Fraction, candidates: Sequence[int], K: int = 6) -> list[list[Fraction]]:
     """Report noisy max over scores u(c, r) = -|c - r| (sensitivity 1) with i.i.d. truncated
     geometric noise on [-K, K]; ties go to the earlier candidate. Exact rows; the DP parameters
     are computed from the matrix (the truncation changes them from the untruncated ones)."""
@@ -135,16 +148,14 @@ def report_noisy_max_count(n: int, alpha: Fraction, candidates: Sequence[int],
                     if i == j:
                         continue
                     # earlier candidates must be strictly below v, later ones at most v
-                    prod *= sum((q for vi, q in di.items() if (vi < v if i < j else vi <= v)),
-                                Fraction(0))
+                    prod *= sum((q for vi, q in di.items() if (vi < v if i < j else vi <= v)), Fraction(0))
                 pj += prod
             row.append(pj)
         rows.append(row)
     return rows
 
 
-def above_threshold_count(n: int, alpha: Fraction, thresholds: Sequence[int],
-                          K: int = 6) -> list[list[Fraction]]:
+def above_threshold_count(n: int, alpha: Fraction, thresholds: Sequence[int], K: int = 6) -> list[list[Fraction]]:
     """AboveThreshold (Dwork-Roth Alg. 1) on a short stream: query j asks whether the count is
     above thresholds[j]; a noisy threshold offset Z0 and per-query noise Z_j (truncated
     geometric), output the first j with c + Z_j >= thresholds[j] + Z0, or 'none' (last column)."""
@@ -188,18 +199,18 @@ def bucketed_geometric_float(n: int, eps: float, width: int) -> np.ndarray:
     fraction of a second."""
     a = math.exp(-eps)
 
-    def cdf(x: np.ndarray) -> np.ndarray:   # P(Z <= x), x integer (x = -inf: 0)
+    def cdf(x: np.ndarray) -> np.ndarray:  # P(Z <= x), x integer (x = -inf: 0)
         with np.errstate(over="ignore"):
             return np.where(x < 0, a ** np.abs(x) / (1 + a), 1 - a ** (x + 1) / (1 + a))
 
-    def sf(x: np.ndarray) -> np.ndarray:    # P(Z > x), x integer (x = inf: 0)
+    def sf(x: np.ndarray) -> np.ndarray:  # P(Z > x), x integer (x = inf: 0)
         with np.errstate(over="ignore"):
             return np.where(x < 0, 1 - a ** np.abs(x) / (1 + a), a ** (x + 1) / (1 + a))
 
     nb = n // width + 1
     c = np.arange(n + 1, dtype=float)[:, None]
     b = np.arange(nb, dtype=float)[None, :]
-    lo = np.where(b == 0, -np.inf, b * width - 1 - c)            # bucket b: noise in (lo, hi]
+    lo = np.where(b == 0, -np.inf, b * width - 1 - c)  # bucket b: noise in (lo, hi]
     hi = np.where(b == nb - 1, np.inf, (b + 1) * width - 1 - c)
     # the difference of whichever tail is small there (no cancellation in the far tails)
     out = np.where(hi < 0, cdf(hi) - cdf(lo), sf(lo) - sf(hi))
@@ -218,8 +229,11 @@ def bucketed_gaussian(n: int, sigma: float, width: int) -> np.ndarray:
     lo = np.where(b == 0, -np.inf, b * width - 0.5)
     hi = np.where(b == nb - 1, np.inf, (b + 1) * width - 0.5)
     # the difference of whichever tail is small there (no cancellation in the far tails)
-    out = np.where(hi <= c, norm.cdf(hi, loc=c, scale=sigma) - norm.cdf(lo, loc=c, scale=sigma),
-                   norm.sf(lo, loc=c, scale=sigma) - norm.sf(hi, loc=c, scale=sigma))
+    out = np.where(
+        hi <= c,
+        norm.cdf(hi, loc=c, scale=sigma) - norm.cdf(lo, loc=c, scale=sigma),
+        norm.sf(lo, loc=c, scale=sigma) - norm.sf(hi, loc=c, scale=sigma),
+    )
     return np.asarray(np.maximum(out, 0.0), dtype=float)
 
 
@@ -231,6 +245,7 @@ def gaussian_delta_50(sigma: float, eps: float) -> float:
 
     with mpmath.workdps(50):
         s, e = mpmath.mpf(sigma), mpmath.mpf(eps)
+
         def phi(x: Any) -> Any:
             return mpmath.erfc(-x / mpmath.sqrt(2)) / 2
 
@@ -250,7 +265,7 @@ def per_record_rr(n: int, q: Fraction, m: int) -> Callable[[np.ndarray], np.ndar
         ys = np.arange(1 << m)
         for j in range(m):
             yj = (ys >> j) & 1
-            match = X[:, j:j + 1] == yj[None, :]
+            match = X[:, j : j + 1] == yj[None, :]
             out *= np.where(match, 1 - qq, qq)
         return out
 
@@ -265,9 +280,9 @@ def pure_epsilon(M: Any) -> Any:
     """The pure-DP ratio e^eps over neighbouring counts: a Fraction for exact tables, a float
     (from the float eps) otherwise; None when no finite eps exists."""
     res = dp_epsilon(M, 0, _neighbour_pairs(len(M)))
-    if hasattr(res, "ratio"):      # exact: e^eps as a Fraction (None when no finite eps exists)
+    if hasattr(res, "ratio"):  # exact: e^eps as a Fraction (None when no finite eps exists)
         return res.ratio
-    return math.exp(float(res)) if math.isfinite(float(res)) else None   # float tables: eps in nats
+    return math.exp(float(res)) if math.isfinite(float(res)) else None  # float tables: eps in nats
 
 
 def approx_delta(M: Any, eps: float) -> float:

@@ -35,9 +35,17 @@ __all__ = ["Progress"]
 class Progress:
     """Units of a campaign finishing one by one (``total`` in all, ``initial`` already done)."""
 
-    def __init__(self, total: int, label: str, *, initial: int = 0, enabled: bool = True,
-                 stream: IO[str] | None = None, interval: float = 10.0,
-                 tty: bool | None = None) -> None:
+    def __init__(
+        self,
+        total: int,
+        label: str,
+        *,
+        initial: int = 0,
+        enabled: bool = True,
+        stream: IO[str] | None = None,
+        interval: float = 10.0,
+        tty: bool | None = None,
+    ) -> None:
         self.total, self.label, self.count = total, label, initial
         self.initial, self.enabled, self.interval = initial, enabled, interval
         self.stream: IO[str] = stream if stream is not None else sys.stderr
@@ -54,19 +62,27 @@ class Progress:
         if self.tty:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=self.total, initial=self.initial, desc=self.label, unit="unit",
-                            file=self.stream, dynamic_ncols=True, smoothing=0.05)
+            self.bar = tqdm(
+                total=self.total,
+                initial=self.initial,
+                desc=self.label,
+                unit="unit",
+                file=self.stream,
+                dynamic_ncols=True,
+                smoothing=0.05,
+            )
         self._beat = threading.Thread(target=self._heartbeat, daemon=True)
         self._beat.start()
         return self
 
     def resuming(self, log: object, stale: int = 0) -> None:
         if self.enabled and self.initial:
-            self._write(f"[{self.label}] resuming: {self.initial} of {self.total} units already "
-                        f"in {log}")
+            self._write(f"[{self.label}] resuming: {self.initial} of {self.total} units already in {log}")
         if self.enabled and stale:
-            self._write(f"[{self.label}] {stale} lines of {log} come from another build or "
-                        "configuration: not reused (their units run again)")
+            self._write(
+                f"[{self.label}] {stale} lines of {log} come from another build or "
+                "configuration: not reused (their units run again)"
+            )
 
     def _write(self, line: str) -> None:
         if self.bar is not None:
@@ -78,7 +94,7 @@ class Progress:
         el = time.monotonic() - self.t0
         new = self.count - self.initial
         left = el / new * (self.total - self.count) if new else float("nan")
-        return (f"{el:.0f} s elapsed" + (f", ~{left:.0f} s left" if new else ""))
+        return f"{el:.0f} s elapsed" + (f", ~{left:.0f} s left" if new else "")
 
     def done(self, key: str, seconds: float) -> None:
         """One unit finished (``seconds`` of work)."""
@@ -91,11 +107,9 @@ class Progress:
                 self.bar.update(1)
                 return
             now = time.monotonic()
-            if now - self.last >= self.interval or self.count == self.total or \
-                    self.count == self.initial + 1:
+            if now - self.last >= self.interval or self.count == self.total or self.count == self.initial + 1:
                 self.last = now
-                self._write(f"[{self.label}] {self.count}/{self.total} units ({key}, "
-                            f"{seconds:.1f} s); {self._eta()}")
+                self._write(f"[{self.label}] {self.count}/{self.total} units ({key}, {seconds:.1f} s); {self._eta()}")
 
     def _heartbeat(self) -> None:
         tick = 1.0 if self.bar is not None else max(self.interval, 0.1)
@@ -105,11 +119,9 @@ class Progress:
                     self.bar.refresh()
                 elif time.monotonic() - self.last >= self.interval:
                     self.last = time.monotonic()
-                    self._write(f"[{self.label}] {self.count}/{self.total} units; still running "
-                                f"({self._eta()})")
+                    self._write(f"[{self.label}] {self.count}/{self.total} units; still running ({self._eta()})")
 
-    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
         self._stop.set()
         if self._beat is not None:
             self._beat.join()

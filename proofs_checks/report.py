@@ -33,17 +33,25 @@ def code_identity() -> str:
     return f"{maxinfo_bounds.__version__}+{h.hexdigest()[:16]}"
 
 
-def check_record(check: str, mech: str, inputs: dict[str, Any], exact: float,
-                 bound: float | None, t0: float, note: str = "") -> dict[str, Any]:
+def check_record(
+    check: str, mech: str, inputs: dict[str, Any], exact: float, bound: float | None, t0: float, note: str = ""
+) -> dict[str, Any]:
     """One campaign record: ``exact`` (a true or sampled value) held against ``bound`` (None:
     nothing to hold it against, verdict ``n/a``), with a relative slack of 1e-9 for rounding.
     ``t0``: the ``time.monotonic()`` at which the check started."""
     holds = bound is None or exact <= bound * (1 + 1e-9) + 1e-12
-    return {"id": f"{check}/{mech}/" + ",".join(f"{k}={v}" for k, v in inputs.items()),
-            "check": check, "mechanism": mech, "inputs": inputs, "value": exact, "bound": bound,
-            "tightness": (bound / exact) if bound is not None and exact > 0 else None,
-            "verdict": "n/a" if bound is None else ("holds" if holds else "FAILS"), "note": note,
-            "seconds": round(time.monotonic() - t0, 4)}
+    return {
+        "id": f"{check}/{mech}/" + ",".join(f"{k}={v}" for k, v in inputs.items()),
+        "check": check,
+        "mechanism": mech,
+        "inputs": inputs,
+        "value": exact,
+        "bound": bound,
+        "tightness": (bound / exact) if bound is not None and exact > 0 else None,
+        "verdict": "n/a" if bound is None else ("holds" if holds else "FAILS"),
+        "note": note,
+        "seconds": round(time.monotonic() - t0, 4),
+    }
 
 
 def versions() -> dict[str, str]:
@@ -53,6 +61,12 @@ def versions() -> dict[str, str]:
     import scipy
     import sympy
 
-    return {"python": platform.python_version(), "numpy": numpy.__version__,
-            "scipy": scipy.__version__, "sympy": sympy.__version__, "mpmath": mpmath.__version__,
-            "maxinfo_bounds": maxinfo_bounds.__version__, "code": code_identity()}
+    return {
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "scipy": scipy.__version__,
+        "sympy": sympy.__version__,
+        "mpmath": mpmath.__version__,
+        "maxinfo_bounds": maxinfo_bounds.__version__,
+        "code": code_identity(),
+    }

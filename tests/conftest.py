@@ -15,26 +15,38 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
-    "ci", derandomize=True, deadline=None, max_examples=100, print_blob=True,
+    "ci",
+    derandomize=True,
+    deadline=None,
+    max_examples=100,
+    print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(
-    "dev", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow],
+    "dev",
+    deadline=None,
+    max_examples=60,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 # Mutation testing (``mutmut run``; see docs/verification.md) runs the covering tests once per
 # mutant: a few derandomized examples per property keep it to minutes, not hours.
 settings.register_profile(
-    "mutation", derandomize=True, deadline=None, max_examples=8,
+    "mutation",
+    derandomize=True,
+    deadline=None,
+    max_examples=8,
     suppress_health_check=list(HealthCheck),
 )
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--run-slow", action="store_true",
-                     help="also run the tests marked slow (CI=... runs them too)")
-    parser.addoption("--fast-first", action="store_true",
-                     help="run the tests in order of the call times mutmut recorded (mutation runs)")
+    parser.addoption("--run-slow", action="store_true", help="also run the tests marked slow (CI=... runs them too)")
+    parser.addoption(
+        "--fast-first",
+        action="store_true",
+        help="run the tests in order of the call times mutmut recorded (mutation runs)",
+    )
 
 
 def _fast_first(items: list[pytest.Item]) -> None:
@@ -51,8 +63,9 @@ def _fast_first(items: list[pytest.Item]) -> None:
     for it in items:
         module = it.nodeid.split("::")[0]
         module_cost[module] = module_cost.get(module, 0.0) + seconds.get(it.nodeid, 0.0)
-    items.sort(key=lambda it: (module_cost[it.nodeid.split("::")[0]], it.nodeid.split("::")[0],
-                               seconds.get(it.nodeid, 0.0)))
+    items.sort(
+        key=lambda it: (module_cost[it.nodeid.split("::")[0]], it.nodeid.split("::")[0], seconds.get(it.nodeid, 0.0))
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

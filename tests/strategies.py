@@ -29,7 +29,7 @@ def exact_joint(draw, max_rows: int = 4, max_cols: int = 4) -> list[list[Fractio
     r = draw(st.integers(1, max_rows))
     c = draw(st.integers(1, max_cols))
     flat = draw(exact_dist(r * c))
-    return [flat[i * c:(i + 1) * c] for i in range(r)]
+    return [flat[i * c : (i + 1) * c] for i in range(r)]
 
 
 @st.composite

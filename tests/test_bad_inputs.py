@@ -64,8 +64,11 @@ def _bound_cases() -> list[tuple[list[str], str]]:
         for name in ps:
             py = name.replace("-", "_")
             # integers: argparse refuses "nan" itself (naming --NAME)
-            for bad, frag in (("nan", f"{py}=nan|--{name}: invalid int"), ("-1", f"{py}=-1"),
-                              ("abc", f"--{name}: invalid")):
+            for bad, frag in (
+                ("nan", f"{py}=nan|--{name}: invalid int"),
+                ("-1", f"{py}=-1"),
+                ("abc", f"--{name}: invalid"),
+            ):
                 cases.append((_argv(tid, {**ps, name: bad}), frag))
             cases.append((_argv(tid, {k: v for k, v in ps.items() if k != name}), f"--{name}"))
     return cases
@@ -121,7 +124,7 @@ STUDY_CASES: list[tuple[str | bytes, list[str], str]] = [
     (_s("eps = 0.01", "eps = -0.01"), [], "steps[0].eps"),
     (_s("eps = 0.01", "eps = nan"), [], "steps[0].eps"),
     (_s("eps = 0.01", "eps = inf"), [], "steps[0].eps"),
-    (_s("eps = 0.01", "eps = 1" + "0" * 400), [], "steps[0].eps"),   # was an OverflowError
+    (_s("eps = 0.01", "eps = 1" + "0" * 400), [], "steps[0].eps"),  # was an OverflowError
     (_s("eps = 0.01", "eps = 0"), [], "steps[0].eps"),
     (_s("eps = 0.01", "eps = 'small'"), [], "steps[0].eps"),
     (_s("eps = 0.01", "epsilon = 0.01"), [], "steps[0].epsilon"),
@@ -133,37 +136,38 @@ STUDY_CASES: list[tuple[str | bytes, list[str], str]] = [
     (_s("times = 3", "times = 2.5"), [], "steps[0].times"),
     (_s("times = 3", "times = 10000000000"), [], "steps[0].times"),
     (_s('type = "dp"', 'type = "laplacian"'), [], "steps[0].type"),
-    (_s('type = "dp"', 'type = 3'), [], "steps[0].type"),
-    (_s('type = "dp"\neps = 0.01', 'type = "laplace"\nsensitivity = 0.001'), [],
-     "needs (sensitivity, eps) or (sensitivity, scale)"),
-    (_s('type = "dp"\neps = 0.01', 'type = "laplace"\nsensitivity = 0.001\nscale = 0.1\neps = 0.5'),
-     [], "steps[0].scale: given with (sensitivity, eps)"),
-    (_s('type = "dp"\neps = 0.01', 'type = "laplace"\nsensitivity = -1\nscale = 0.1'), [],
-     "steps[0].sensitivity"),
-    (_s('type = "dp"\neps = 0.01', 'type = "gaussian"\nsensitivity = 1\nsigma = 1'), [],
-     "needs (sensitivity, sigma, delta)"),
-    (_s('type = "dp"\neps = 0.01', 'type = "gaussian"\nsensitivity = 1\nsigma = 1\ndelta = 0'),
-     [], "steps[0].delta"),
-    (_s('type = "dp"\neps = 0.01',
-        'type = "gaussian"\nsensitivity = 1\nsigma = 1\ndelta = 1e-6\neps = 1'), [],
-     "steps[0].eps"),
-    (_s('type = "dp"\neps = 0.01', 'type = "exponential"\neps = 0.1\ncoefficient = 2'), [],
-     "steps[0].coefficient"),
-    (_s('type = "dp"\neps = 0.01', 'type = "exponential"\neps = 0.1\nmonotone = "yes"'), [],
-     "steps[0].monotone"),
-    (_s('type = "dp"\neps = 0.01', 'type = "description"\nrange_size = 0'), [],
-     "steps[0].range_size"),
-    (_s('type = "dp"\neps = 0.01', 'type = "description"\nrange_size = 2.5'), [],
-     "steps[0].range_size"),
-    (_s('type = "dp"\neps = 0.01', 'type = "mutual_information"\nmi_bits = -1'), [],
-     "steps[0].mi_bits"),
-    (_s('type = "dp"\neps = 0.01', 'type = "sparse_vector"\nc = 0\neps = 0.1'), [],
-     "steps[0].c"),
-    (_s('type = "dp"\neps = 0.01', 'type = "thresholdout"\nbudget = 10'), [],
-     "needs (budget, sigma)"),
-    (_s('type = "dp"\neps = 0.01', 'type = "thresholdout"\nbudget = 10\nsigma = 0.01\n'
-        'holdout_n = 5'), [], "holdout_n"),
-    (_s("[[steps]]\ntype = \"dp\"\neps = 0.01\ntimes = 3\n", ""), [], "steps"),
+    (_s('type = "dp"', "type = 3"), [], "steps[0].type"),
+    (
+        _s('type = "dp"\neps = 0.01', 'type = "laplace"\nsensitivity = 0.001'),
+        [],
+        "needs (sensitivity, eps) or (sensitivity, scale)",
+    ),
+    (
+        _s('type = "dp"\neps = 0.01', 'type = "laplace"\nsensitivity = 0.001\nscale = 0.1\neps = 0.5'),
+        [],
+        "steps[0].scale: given with (sensitivity, eps)",
+    ),
+    (_s('type = "dp"\neps = 0.01', 'type = "laplace"\nsensitivity = -1\nscale = 0.1'), [], "steps[0].sensitivity"),
+    (
+        _s('type = "dp"\neps = 0.01', 'type = "gaussian"\nsensitivity = 1\nsigma = 1'),
+        [],
+        "needs (sensitivity, sigma, delta)",
+    ),
+    (_s('type = "dp"\neps = 0.01', 'type = "gaussian"\nsensitivity = 1\nsigma = 1\ndelta = 0'), [], "steps[0].delta"),
+    (
+        _s('type = "dp"\neps = 0.01', 'type = "gaussian"\nsensitivity = 1\nsigma = 1\ndelta = 1e-6\neps = 1'),
+        [],
+        "steps[0].eps",
+    ),
+    (_s('type = "dp"\neps = 0.01', 'type = "exponential"\neps = 0.1\ncoefficient = 2'), [], "steps[0].coefficient"),
+    (_s('type = "dp"\neps = 0.01', 'type = "exponential"\neps = 0.1\nmonotone = "yes"'), [], "steps[0].monotone"),
+    (_s('type = "dp"\neps = 0.01', 'type = "description"\nrange_size = 0'), [], "steps[0].range_size"),
+    (_s('type = "dp"\neps = 0.01', 'type = "description"\nrange_size = 2.5'), [], "steps[0].range_size"),
+    (_s('type = "dp"\neps = 0.01', 'type = "mutual_information"\nmi_bits = -1'), [], "steps[0].mi_bits"),
+    (_s('type = "dp"\neps = 0.01', 'type = "sparse_vector"\nc = 0\neps = 0.1'), [], "steps[0].c"),
+    (_s('type = "dp"\neps = 0.01', 'type = "thresholdout"\nbudget = 10'), [], "needs (budget, sigma)"),
+    (_s('type = "dp"\neps = 0.01', 'type = "thresholdout"\nbudget = 10\nsigma = 0.01\nholdout_n = 5'), [], "holdout_n"),
+    (_s('[[steps]]\ntype = "dp"\neps = 0.01\ntimes = 3\n', ""), [], "steps"),
     (_s("[[steps]]", "[steps]"), [], "steps"),
     (_s('name = "base"', 'name = "base"\nfamily_size = 0'), [], "study.family_size"),
     (_s('name = "base"', 'name = "base"\nowner = "me"'), [], "study.owner"),
@@ -174,16 +178,12 @@ STUDY_CASES: list[tuple[str | bytes, list[str], str]] = [
     (STUDY + "[power]\ntest = 'z'\neffect_size = 0.2\ntarget = 1.5\n", [], "power.target"),
     # a power target at or below alpha is met by a test that ignores the data
     (STUDY + "[power]\ntest = 'z'\neffect_size = 0.2\ntarget = 0.01\n", [], "power.target"),
-    (STUDY + "[power]\ntest = 'z'\neffect_size = 0.2\nalternative = 'up'\n", [],
-     "power.alternative"),
-    (STUDY + "[power]\ntest = 'z'\neffect_size = -0.2\nalternative = 'larger'\n", [],
-     "power.effect_size"),
+    (STUDY + "[power]\ntest = 'z'\neffect_size = 0.2\nalternative = 'up'\n", [], "power.alternative"),
+    (STUDY + "[power]\ntest = 'z'\neffect_size = -0.2\nalternative = 'larger'\n", [], "power.effect_size"),
     (STUDY + "[power]\ntest = 'proportion'\neffect_size = 0.1\n", [], "power.p0"),
-    (STUDY + "[power]\ntest = 'proportion'\neffect_size = 0.6\np0 = 0.5\n", [],
-     "power.effect_size"),
+    (STUDY + "[power]\ntest = 'proportion'\neffect_size = 0.6\np0 = 0.5\n", [], "power.effect_size"),
     (STUDY + "[power]\ntest = 't'\neffect_size = 0.2\np0 = 0.5\n", [], "power.p0"),
-    (STUDY + "[power]\ntest = 'z'\neffect_size = 0.2\nsplit_fraction = 1\n", [],
-     "power.split_fraction"),
+    (STUDY + "[power]\ntest = 'z'\neffect_size = 0.2\nsplit_fraction = 1\n", [], "power.split_fraction"),
     (STUDY + "[power]\ntest = 'z'\neffect_size = 0.2\nsize = 3\n", [], "power.size"),
     # command-line options against a valid study
     (STUDY, ["--sweep", "n=10:1e400"], "sweep"),
@@ -223,8 +223,7 @@ STUDY_CASES: list[tuple[str | bytes, list[str], str]] = [
     (STUDY, ["--sweep", "times=1.5:3.5:3"], "sweep"),
     # an output file that cannot be written is refused before any work (was: the plan, then a
     # traceback)
-    (STUDY + "[power]\ntest = 'z'\neffect_size = 0.2\n", ["--power-curve", "/proc/x.png"],
-     "power_curve"),
+    (STUDY + "[power]\ntest = 'z'\neffect_size = 0.2\n", ["--power-curve", "/proc/x.png"], "power_curve"),
     (STUDY, ["--sweep", "n=10:100", "--plot", "/proc/x.png"], "plot"),
 ]
 
@@ -249,16 +248,12 @@ OTHER_CLI: list[tuple[list[str], str]] = [
     (["explain"], "id"),
     (["bound", "NOPE", "--x", "1"], "NOPE"),
     (["bound", "RRST-A.3"], "RRST-A.3"),
-    (["bound", "RRST-1.3", "--alpha", "0.05", "--k", "1", "--beta", "0.01", "--gamma", "2"],
-     "--gamma"),
+    (["bound", "RRST-1.3", "--alpha", "0.05", "--k", "1", "--beta", "0.01", "--gamma", "2"], "--gamma"),
     (["bound", "RRST-3.1", "--eps", "0.6", "--delta", "1e-9", "--n", "100"], "eps=0.6"),
     (["bound", "RRST-3.1", "--eps", "0.1", "--delta", "0.2", "--n", "100"], "delta"),
-    (["bound", "RRST-B.2", "--eps", "0.1", "--delta", "1e-6", "--n", "10",
-      "--sensitivity", "0.001"], "n"),
-    (["bound", "KOV15-3.3", "--eps", "0.01", "--delta", "1e-3", "--k", "100",
-      "--delta-total", "1e-6"], "delta_total"),
-    (["bound", "DFHPRR-9", "--tau", "0.1", "--m", "10", "--budget", "100", "--beta", "0.1"],
-     "budget"),
+    (["bound", "RRST-B.2", "--eps", "0.1", "--delta", "1e-6", "--n", "10", "--sensitivity", "0.001"], "n"),
+    (["bound", "KOV15-3.3", "--eps", "0.01", "--delta", "1e-3", "--k", "100", "--delta-total", "1e-6"], "delta_total"),
+    (["bound", "DFHPRR-9", "--tau", "0.1", "--m", "10", "--budget", "100", "--beta", "0.1"], "budget"),
     (["solve", "eps", "--alpha", "0.05", "--n", "100"], "target_gamma"),
     (["solve", "eps", "--target-gamma", "0.01", "--n", "100"], "alpha"),
     (["solve", "k", "--alpha", "0.05", "--target-gamma", "0.01"], "beta"),
@@ -278,21 +273,36 @@ OTHER_CLI: list[tuple[list[str], str]] = [
     (["bound", "RRST-1.3", "--alpha", "0.05", "--k", "1", "--k", "2", "--beta", "0.01"], "--k"),
     (["correct", "--alpha", "0.05"], "missing a guarantee"),
     (["correct", "--alpha", "nan", "--range-size", "10"], "alpha=nan"),
-    (["plot", "RRST-1.3", "--vary", "k", "--range", "1:10", "--alpha", "0.05",
-      "--beta", "0.01", "--out", "f.txt"], "out"),
-    (["plot", "RRST-1.3", "--vary", "k", "--range", "1:10", "--alpha", "0.05",
-      "--beta", "0.01", "--out", "nodir/f.png"], "out"),
-    (["plot", "RRST-1.3", "--vary", "k", "--range", "10:1", "--alpha", "0.05",
-      "--beta", "0.01"], "range"),
-    (["plot", "RRST-1.3", "--vary", "k", "--range", "1-10", "--alpha", "0.05",
-      "--beta", "0.01"], "range"),
-    (["plot", "RRST-1.3", "--vary", "gamma", "--range", "1:10", "--alpha", "0.05",
-      "--beta", "0.01"], "vary"),
+    (
+        ["plot", "RRST-1.3", "--vary", "k", "--range", "1:10", "--alpha", "0.05", "--beta", "0.01", "--out", "f.txt"],
+        "out",
+    ),
+    (
+        [
+            "plot",
+            "RRST-1.3",
+            "--vary",
+            "k",
+            "--range",
+            "1:10",
+            "--alpha",
+            "0.05",
+            "--beta",
+            "0.01",
+            "--out",
+            "nodir/f.png",
+        ],
+        "out",
+    ),
+    (["plot", "RRST-1.3", "--vary", "k", "--range", "10:1", "--alpha", "0.05", "--beta", "0.01"], "range"),
+    (["plot", "RRST-1.3", "--vary", "k", "--range", "1-10", "--alpha", "0.05", "--beta", "0.01"], "range"),
+    (["plot", "RRST-1.3", "--vary", "gamma", "--range", "1:10", "--alpha", "0.05", "--beta", "0.01"], "vary"),
     (["plot", "RRST-1.3", "--vary", "k", "--range", "1:10", "--alpha", "0.05"], "--beta"),
-    (["plot", "RRST-1.3", "--vary", "k", "--range", "1:10", "--points", "1", "--alpha",
-      "0.05", "--beta", "0.01"], "points"),
-    (["plot", "RRST-1.3", "--vary", "k", "--range", "0:10", "--log-x", "--alpha", "0.05",
-      "--beta", "0.01"], "range"),
+    (
+        ["plot", "RRST-1.3", "--vary", "k", "--range", "1:10", "--points", "1", "--alpha", "0.05", "--beta", "0.01"],
+        "points",
+    ),
+    (["plot", "RRST-1.3", "--vary", "k", "--range", "0:10", "--log-x", "--alpha", "0.05", "--beta", "0.01"], "range"),
     (["plot", "RRST-A.3", "--vary", "bounds", "--range", "1:2"], "RRST-A.3"),
 ]
 
@@ -341,8 +351,7 @@ def _assert_refused(rc: int, out: str, err: str, fragment: str) -> None:
 BOUND_CASES = _bound_cases()
 
 
-@pytest.mark.parametrize("argv, fragment", BOUND_CASES, ids=[" ".join(a[1:3]) + " " + f
-                                                           for a, f in BOUND_CASES])
+@pytest.mark.parametrize("argv, fragment", BOUND_CASES, ids=[" ".join(a[1:3]) + " " + f for a, f in BOUND_CASES])
 def test_bound_refusals(argv, fragment, tmp_path, capsys):
     _assert_refused(*_run(maxinfo_main, argv, tmp_path, capsys), fragment)
 
@@ -354,8 +363,7 @@ def test_plan_refusals(text, extra, fragment, tmp_path, capsys):
         p.write_bytes(text)
     else:
         p.write_text(text)
-    _assert_refused(*_run(maxinfo_main, ["plan", "study.toml", *extra], tmp_path, capsys),
-                    fragment)
+    _assert_refused(*_run(maxinfo_main, ["plan", "study.toml", *extra], tmp_path, capsys), fragment)
 
 
 @pytest.mark.parametrize("argv, fragment", OTHER_CLI)
@@ -377,6 +385,7 @@ def test_the_corpus_is_as_large_as_promised():
 # ------------------------------------------------------------------------------------------
 # API
 # ------------------------------------------------------------------------------------------
+
 
 def _api_cases() -> list[tuple[str, object, str]]:
     from fractions import Fraction
@@ -412,20 +421,23 @@ def _api_cases() -> list[tuple[str, object, str]]:
         ("pure n bool", lambda: mb.pure_dp_max_information(0.1, True), "n"),
         ("product beta=0", lambda: mb.pure_dp_max_information_product(0.1, 10, 0.0), "beta"),
         ("product beta=1", lambda: mb.pure_dp_max_information_product(0.1, 10, 1.0), "beta"),
-        ("product eps inf", lambda: mb.pure_dp_max_information_product(float("inf"), 10, 0.1),
-         "eps"),
+        ("product eps inf", lambda: mb.pure_dp_max_information_product(float("inf"), 10, 0.1), "eps"),
         ("approx eps>1/2", lambda: mb.approx_dp_max_information(0.6, 1e-9, 100), "eps"),
         ("approx delta>=eps", lambda: mb.approx_dp_max_information(0.1, 0.2, 100), "delta"),
         ("approx delta=0", lambda: mb.approx_dp_max_information(0.1, 0.0, 100), "delta"),
         ("approx n=0", lambda: mb.approx_dp_max_information(0.1, 1e-9, 0), "n"),
-        ("dp_max_information delta<0",
-         lambda: mb.dp_max_information(G(0.1, 0.0, "x"), 0), "n"),
-        ("dp_max_information beta>1, iid",
-         lambda: mb.dp_max_information(G(0.1, 0.0, "x"), 100, iid=True, beta=5.0), "beta"),
-        ("dp_max_information beta>1, not iid",
-         lambda: mb.dp_max_information(G(0.1, 0.0, "x"), 100, iid=False, beta=5.0), "beta"),
-        ("description range 0", lambda: mb.description_length_max_information(0, 0.1),
-         "range_size"),
+        ("dp_max_information delta<0", lambda: mb.dp_max_information(G(0.1, 0.0, "x"), 0), "n"),
+        (
+            "dp_max_information beta>1, iid",
+            lambda: mb.dp_max_information(G(0.1, 0.0, "x"), 100, iid=True, beta=5.0),
+            "beta",
+        ),
+        (
+            "dp_max_information beta>1, not iid",
+            lambda: mb.dp_max_information(G(0.1, 0.0, "x"), 100, iid=False, beta=5.0),
+            "beta",
+        ),
+        ("description range 0", lambda: mb.description_length_max_information(0, 0.1), "range_size"),
         ("description beta 0", lambda: mb.description_length_max_information(10, 0.0), "beta"),
         ("description beta 2", lambda: mb.description_length_max_information(10, 2.0), "beta"),
         ("compose empty", lambda: mb.compose_max_information([]), "bounds"),
@@ -438,8 +450,7 @@ def _api_cases() -> list[tuple[str, object, str]]:
         ("russo-zou alpha>1, m=0", lambda: mb.russo_zou_pvalue_correction(1.0000001, 0.0), "alpha"),
         ("mi->maxinfo k<=0", lambda: mb.mi_to_approx_max_information(1.0, 0.0), "k"),
         ("maxinfo->mi beta 2", lambda: mb.approx_max_information_to_mi(1.0, 2.0, 10), "beta"),
-        ("maxinfo->mi support 0", lambda: mb.approx_max_information_to_mi(1.0, 0.01, 0),
-         "support_size"),
+        ("maxinfo->mi support 0", lambda: mb.approx_max_information_to_mi(1.0, 0.01, 0), "support_size"),
         ("approx mi eps<0", lambda: mb.approx_dp_mutual_information(-1.0, 1e-6, 100, 2), "eps"),
         ("correct alpha 0", lambda: mb.correct(0.0, range_size=10), "alpha"),
         ("correct eps<0", lambda: mb.correct(0.05, eps=-1, delta=1e-6, n=10), "eps"),
@@ -449,49 +460,42 @@ def _api_cases() -> list[tuple[str, object, str]]:
         ("correct mi<0", lambda: mb.correct(0.05, mi_bits=-1.0), "mi_bits"),
         ("hoeffding tau 0", lambda: mb.hoeffding_transfer(1.0, 0.01, 0.0, 100), "tau"),
         ("hoeffding n 0", lambda: mb.hoeffding_transfer(1.0, 0.01, 0.1, 0), "n"),
-        ("mcdiarmid sens<0", lambda: mb.mcdiarmid_transfer(1.0, 0.01, 0.1, 100, -1.0),
-         "sensitivity"),
+        ("mcdiarmid sens<0", lambda: mb.mcdiarmid_transfer(1.0, 0.01, 0.1, 100, -1.0), "sensitivity"),
         ("laplace scale 0", lambda: da.laplace_epsilon(1.0, 0.0), "scale"),
         ("laplace sens nan", lambda: da.laplace_epsilon(float("nan"), 1.0), "sensitivity"),
         ("gaussian delta 0", lambda: da.gaussian_epsilon(1.0, 1.0, 0.0), "delta"),
         ("gaussian sigma tiny", lambda: da.gaussian_epsilon(1e-12, 1e-5, 1e-9), "sigma"),
         ("analytic sigma eps 0", lambda: da.analytic_gaussian_sigma(1.0, 0.0, 1e-5), "eps"),
-        ("kov delta_total small",
-         lambda: da.optimal_composition(0.01, 1e-3, 100, 1e-6), "delta_total"),
+        ("kov delta_total small", lambda: da.optimal_composition(0.01, 1e-3, 100, 1e-6), "delta_total"),
         ("kov k 0", lambda: da.optimal_composition(0.01, 0.0, 0, 1e-6), "k"),
         ("thresholdout budget 0", lambda: ho.thresholdout_dp(0, 0.01, 100), "budget"),
-        ("Thresholdout threshold<0",
-         lambda: mb.Thresholdout([0.0], [0.0], threshold=-1.0, sigma=0.1, budget=1, rng=0),
-         "threshold"),
-        ("max divergence unnormalised",
-         lambda: ms.approx_max_divergence([0.5, 0.6], [0.5, 0.5], 0.0), "p"),
-        ("max divergence beta 2",
-         lambda: ms.approx_max_divergence([0.5, 0.5], [0.5, 0.5], 2.0), "beta"),
-        ("max divergence nan",
-         lambda: ms.approx_max_divergence([float("nan"), 1.0], [0.5, 0.5], 0.0), "p"),
-        ("max divergence negative",
-         lambda: ms.approx_max_divergence([-0.5, 1.5], [0.5, 0.5], 0.0), "p"),
-        ("plan: n 0",
-         lambda: plan(Study(n=0, iid=True, alpha=0.05, steps=(GenericDP(eps=0.1),))),
-         "n"),
+        (
+            "Thresholdout threshold<0",
+            lambda: mb.Thresholdout([0.0], [0.0], threshold=-1.0, sigma=0.1, budget=1, rng=0),
+            "threshold",
+        ),
+        ("max divergence unnormalised", lambda: ms.approx_max_divergence([0.5, 0.6], [0.5, 0.5], 0.0), "p"),
+        ("max divergence beta 2", lambda: ms.approx_max_divergence([0.5, 0.5], [0.5, 0.5], 2.0), "beta"),
+        ("max divergence nan", lambda: ms.approx_max_divergence([float("nan"), 1.0], [0.5, 0.5], 0.0), "p"),
+        ("max divergence negative", lambda: ms.approx_max_divergence([-0.5, 1.5], [0.5, 0.5], 0.0), "p"),
+        ("plan: n 0", lambda: plan(Study(n=0, iid=True, alpha=0.05, steps=(GenericDP(eps=0.1),))), "n"),
     ]
     # the planning wing's typed model: every value validated at construction (each of these
     # crashed with KeyError / IndexError / TypeError, or was silently accepted)
     dp = GenericDP(eps=0.1)
 
     def power_plan() -> object:
-        return pl.plan_power(Study(n=100, alpha=0.05, steps=(pl.Description(range_size=4),),
-                                   power=pl.PowerSpec("z", 0.5)))
+        return pl.plan_power(
+            Study(n=100, alpha=0.05, steps=(pl.Description(range_size=4),), power=pl.PowerSpec("z", 0.5))
+        )
 
     cases += [
         ("plan: no steps", lambda: plan(Study(n=10, alpha=0.05, steps=())), "steps"),
         ("plan: a step that is not a step", lambda: Study(n=10, alpha=0.05, steps=(1,)), "steps[0]"),
         ("plan: not a study", lambda: plan("study.toml"), "study"),
         ("plan_power: not a study", lambda: pl.plan_power(None), "study"),
-        ("step type misspelled", lambda: pl.step_from_mapping({"type": "lapalce", "eps": 0.1}),
-         "lapalce"),
-        ("step key misspelled", lambda: pl.step_from_mapping({"type": "dp", "epsilon": 0.1}),
-         "epsilon"),
+        ("step type misspelled", lambda: pl.step_from_mapping({"type": "lapalce", "eps": 0.1}), "lapalce"),
+        ("step key misspelled", lambda: pl.step_from_mapping({"type": "dp", "epsilon": 0.1}), "epsilon"),
         ("laplace without eps or scale", lambda: pl.Laplace(sensitivity=1e-3), "needs"),
         ("laplace with both forms", lambda: pl.Laplace(sensitivity=1, eps=0.1, scale=1.0), "scale"),
         ("step base class", lambda: pl.Step(), "Step"),
@@ -500,30 +504,29 @@ def _api_cases() -> list[tuple[str, object, str]]:
         ("step eps a Fraction (not a float)", lambda: GenericDP(eps=Fraction(1, 3)), "eps"),
         ("step eps a longdouble", lambda: GenericDP(eps=np.longdouble(1) / 3), "eps"),
         ("gaussian delta 0", lambda: pl.Gaussian(sensitivity=1, sigma=1, delta=0.0), "delta"),
-        ("gaussian sigma 1e-300 (was OverflowError)",
-         lambda: da.gaussian_epsilon(1e-300, 1.0, 1e-6), "sigma"),
+        ("gaussian sigma 1e-300 (was OverflowError)", lambda: da.gaussian_epsilon(1e-300, 1.0, 1e-6), "sigma"),
         ("study alpha a string", lambda: Study(n=10, alpha="0.05", steps=(dp,)), "alpha"),
         ("study alpha subnormal", lambda: Study(n=10, alpha=5e-324, steps=(dp,)), "alpha"),
-        ("study iid a string (was planned as i.i.d.)",
-         lambda: Study(n=10, alpha=0.05, iid="no", steps=(dp,)), "iid"),
-        ("study family_size 0", lambda: Study(n=10, alpha=0.05, family_size=0, steps=(dp,)),
-         "family_size"),
+        ("study iid a string (was planned as i.i.d.)", lambda: Study(n=10, alpha=0.05, iid="no", steps=(dp,)), "iid"),
+        ("study family_size 0", lambda: Study(n=10, alpha=0.05, family_size=0, steps=(dp,)), "family_size"),
         ("study n a float", lambda: Study(n=10.0, alpha=0.05, steps=(dp,)), "n"),
-        ("study holdout_n mismatch",
-         lambda: Study(n=10, alpha=0.05, steps=(pl.Thresholdout(budget=1, sigma=1.0, holdout_n=5),)),
-         "holdout_n"),
-        ("power target at or below alpha",
-         lambda: Study(n=10, alpha=0.05, steps=(dp,), power=pl.PowerSpec("z", 0.1, target=0.01)),
-         "target"),
+        (
+            "study holdout_n mismatch",
+            lambda: Study(n=10, alpha=0.05, steps=(pl.Thresholdout(budget=1, sigma=1.0, holdout_n=5),)),
+            "holdout_n",
+        ),
+        (
+            "power target at or below alpha",
+            lambda: Study(n=10, alpha=0.05, steps=(dp,), power=pl.PowerSpec("z", 0.1, target=0.01)),
+            "target",
+        ),
         ("power effect_size None", lambda: pl.PowerSpec("z", None), "effect_size"),
         ("power test unknown", lambda: pl.PowerSpec("f", 0.2), "test"),
-        ("power_at gamma 2 (was 1.0)", lambda: pl.power_at(pl.PowerSpec("z", 0.1), 2.0, 100),
-         "gamma"),
+        ("power_at gamma 2 (was 1.0)", lambda: pl.power_at(pl.PowerSpec("z", 0.1), 2.0, 100), "gamma"),
         ("power_at n -5 (was 0.0)", lambda: pl.power_at(pl.PowerSpec("z", 0.1), 0.05, -5), "n"),
         ("load_study not a path", lambda: pl.load_study(123), "path"),
         ("power_curve to a .txt", lambda: pl.power_curve(power_plan(), "x.txt"), "path"),
-        ("correct iid without eps (was ignored)",
-         lambda: mb.correct(0.05, iid=True, range_size=20), "iid"),
+        ("correct iid without eps (was ignored)", lambda: mb.correct(0.05, iid=True, range_size=20), "iid"),
         ("correct alpha subnormal", lambda: mb.correct(5e-324, range_size=20), "alpha"),
     ]
     return cases
@@ -534,9 +537,8 @@ API_CASES = _api_cases()
 
 @pytest.mark.parametrize("name, call, fragment", API_CASES, ids=[c[0] for c in API_CASES])
 def test_api_refusals(name, call, fragment):
-    with pytest.raises(MaxinfoError) as info:
-        with contextlib.redirect_stdout(io.StringIO()):
-            call()
+    with pytest.raises(MaxinfoError) as info, contextlib.redirect_stdout(io.StringIO()):
+        call()
     assert isinstance(info.value, ValueError)
     msg = str(info.value)
     assert "\n" not in msg and fragment.lower() in msg.lower(), msg

@@ -50,32 +50,77 @@ def test_cli_catalog_explain_bound(capsys):
     assert json.loads(capsys.readouterr().out)["gamma"] == 0.01  # (0.05-0.01)/4, exact rational rounded down
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["bound", "RRST-1.4a", "--eps", "-1", "--n", "3"], "eps=-1.0 is invalid"),
-    (["bound", "RRST-1.4a", "--eps", "1"], "the following arguments are required: --n"),
-    (["bound", "NOPE"], "theorem_id='NOPE' is invalid"),
-    (["explain", "NOPE"], "theorem_id='NOPE' is invalid"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["bound", "RRST-1.4a", "--eps", "-1", "--n", "3"], "eps=-1.0 is invalid"),
+        (["bound", "RRST-1.4a", "--eps", "1"], "the following arguments are required: --n"),
+        (["bound", "NOPE"], "theorem_id='NOPE' is invalid"),
+        (["explain", "NOPE"], "theorem_id='NOPE' is invalid"),
+    ],
+)
 def test_cli_errors(argv, fragment):
     assert_one_line_error("maxinfo_bounds.cli", argv, fragment)
 
 
 def test_cli_plot(tmp_path, capsys):
     out = tmp_path / "k.png"
-    assert main(["plot", "--json", "--vary", "n", "--range", "1:1000", "--points", "12", "--log-x",
-                 "--out", str(out), "RRST-1.4a", "--eps", "0.1"]) == 0
+    assert (
+        main(
+            [
+                "plot",
+                "--json",
+                "--vary",
+                "n",
+                "--range",
+                "1:1000",
+                "--points",
+                "12",
+                "--log-x",
+                "--out",
+                str(out),
+                "RRST-1.4a",
+                "--eps",
+                "0.1",
+            ]
+        )
+        == 0
+    )
     res = json.loads(capsys.readouterr().out)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     for x, y in zip(res["x"], res["y"]):  # the plotted values are the certified evaluator's
         assert y == get("RRST-1.4a").evaluator(0.1, x).k
     svg = tmp_path / "k.svg"
-    assert main(["plot", "--vary", "beta", "--range", "0.001:0.04", "--out", str(svg),
-                 "RRST-1.3", "--alpha", "0.05", "--k", "3"]) == 0
+    assert (
+        main(
+            [
+                "plot",
+                "--vary",
+                "beta",
+                "--range",
+                "0.001:0.04",
+                "--out",
+                str(svg),
+                "RRST-1.3",
+                "--alpha",
+                "0.05",
+                "--k",
+                "3",
+            ]
+        )
+        == 0
+    )
     assert svg.read_text().lstrip().startswith("<?xml")
 
 
 def test_cli_plot_errors():
-    assert_one_line_error("maxinfo_bounds.cli", ["plot", "--vary", "x", "--range", "1:2", "RRST-1.4a",
-                                                 "--eps", "0.1"], "vary='x' is invalid")
-    assert_one_line_error("maxinfo_bounds.cli", ["plot", "--vary", "n", "--range", "5", "RRST-1.4a",
-                                                 "--eps", "0.1"], "range='5' is invalid")
+    assert_one_line_error(
+        "maxinfo_bounds.cli",
+        ["plot", "--vary", "x", "--range", "1:2", "RRST-1.4a", "--eps", "0.1"],
+        "vary='x' is invalid",
+    )
+    assert_one_line_error(
+        "maxinfo_bounds.cli",
+        ["plot", "--vary", "n", "--range", "5", "RRST-1.4a", "--eps", "0.1"],
+        "range='5' is invalid",
+    )

@@ -22,11 +22,11 @@ def test_engine_certifies_refutes_and_stays_honest():
     assert certify_inequality(1 - x, {"x": (0.0, 2.0)}, constraints=(sympy.Rational(1, 2) - x,)).status == "certified"
     # a double root cannot be closed by enclosures: undecided, never 'certified by tolerance'
     assert certify_inequality((x - 1) ** 2, {"x": (0.0, 2.0)}).status == "certified"  # iv square >= 0
-    assert certify_inequality(1 - x * sympy.exp(1 - x), {"x": (0.0, 5.0)},
-                              max_boxes=2000).status == "undecided"       # x e^{1-x} <= 1, = at x = 1
+    assert (
+        certify_inequality(1 - x * sympy.exp(1 - x), {"x": (0.0, 5.0)}, max_boxes=2000).status == "undecided"
+    )  # x e^{1-x} <= 1, = at x = 1
     # an equality at a rational endpoint is decided exactly
-    assert certify_inequality(1 - sympy.log(1 / (1 - 2 * y)) / sympy.log(2),
-                              {"y": (1e-9, 0.25)}).status == "certified"
+    assert certify_inequality(1 - sympy.log(1 / (1 - 2 * y)) / sympy.log(2), {"y": (1e-9, 0.25)}).status == "certified"
     assert check_identity(sympy.exp(x) * sympy.exp(-x), sympy.Integer(1), {"x": (0.0, 5.0)}).status == "certified"
     assert check_identity(sympy.exp(x), 1 + x, {"x": (0.1, 5.0)}).status == "refuted"
 
@@ -45,7 +45,7 @@ def test_registry_claims(claim):
 
 def test_lemma_37_counterexample_location():
     v = check_claim(next(c for c in CLAIMS if c.id == "RRST-3.1.L3.7.72eps2"))
-    assert v.counterexample["eps"] > 0.20941   # root of e^{6 eps} - 1 = 12 eps: 1.25643/6
+    assert v.counterexample["eps"] > 0.20941  # root of e^{6 eps} - 1 = 12 eps: 1.25643/6
 
 
 def test_run_claims_cli(tmp_path):
@@ -81,21 +81,51 @@ def _replace_body(formula, body):
 
 MUTANTS = [
     # (claim refuting it, where the formula lives, key, function, old text, new text)
-    ("RRST-3.1.log-base.sound", "approx.THM31", ("sound", "k"), "_thm31_body",
-     "c6 = 6 * eps * c.log2e", "c6 = 6 * eps"),                  # Claim 3.5's log-base error
+    (
+        "RRST-3.1.log-base.sound",
+        "approx.THM31",
+        ("sound", "k"),
+        "_thm31_body",
+        "c6 = 6 * eps * c.log2e",
+        "c6 = 6 * eps",
+    ),  # Claim 3.5's log-base error
     ("calc.RRST-1.4a", "pure", "PURE_DP", "_pure_body", "eps * n * c.log2e", "eps * n"),
     ("calc.RRST-1.4b", "pure", "PURE_DP_PRODUCT", "_product_body", "eps * eps * n / 2", "eps * eps * n"),
     ("calc.RRST-1.3", "pvalues", "PVALUE_CORRECTION", "_gamma_body", "c.exp2(-k)", "c.exp2(-k + 1)"),
-    ("calc.RRST-1.5a", "mutual_info", "MI_CURVE", "_curve_body", "(1 - b) * c.log1p(-b) * c.log2e",
-     "(1 - b) * c.log1p(-b)"),
+    (
+        "calc.RRST-1.5a",
+        "mutual_info",
+        "MI_CURVE",
+        "_curve_body",
+        "(1 - b) * c.log1p(-b) * c.log2e",
+        "(1 - b) * c.log1p(-b)",
+    ),
     ("calc.RRST-C.2", "pvalues", "MI_PVALUE_PAPER", "_mi_paper_body", "alpha / 2 *", "alpha *"),
     ("calc.RRST-C.3", "pvalues", "RZ_LEVEL", "_rz_level_body", "m * c.ln2", "m"),
-    ("calc.DR-3.20", "dp_composition", "ADVANCED", "_advanced_body", "2 * c.log(1 / delta_prime)",
-     "c.log(1 / delta_prime)"),
-    ("calc.DFHPRR-4.hoeffding", "generalization", "HOEFFDING", "_hoeffding_body", "- 2 * tau * tau * n",
-     "- 2 * tau * n"),
-    ("calc.RRST-3.1.sound-beta", "approx.THM31", ("sound", "beta"), "_thm31_body",
-     "n * (d1 * (1 - d2) + d2)", "n * (d1 + d2) / 2"),
+    (
+        "calc.DR-3.20",
+        "dp_composition",
+        "ADVANCED",
+        "_advanced_body",
+        "2 * c.log(1 / delta_prime)",
+        "c.log(1 / delta_prime)",
+    ),
+    (
+        "calc.DFHPRR-4.hoeffding",
+        "generalization",
+        "HOEFFDING",
+        "_hoeffding_body",
+        "- 2 * tau * tau * n",
+        "- 2 * tau * n",
+    ),
+    (
+        "calc.RRST-3.1.sound-beta",
+        "approx.THM31",
+        ("sound", "beta"),
+        "_thm31_body",
+        "n * (d1 * (1 - d2) + d2)",
+        "n * (d1 + d2) / 2",
+    ),
     ("RRST-B.1.0.37", "generalization", "B1", "_b1_body", "c.sqrt(n / 2 *", "c.sqrt(n *"),
 ]
 

@@ -40,32 +40,54 @@ def test_pvalue_is_the_catalog_view(capsys):
     a = json.loads(capsys.readouterr().out)
     assert main(["bound", "--json", "RRST-1.3", *argv]) == 0
     assert a == json.loads(capsys.readouterr().out)
-    assert a["k_bits"] == 2 and a["gamma"] == 0.01 and a["rounding"] == "down"   # 0.04/4, hand
+    assert a["k_bits"] == 2 and a["gamma"] == 0.01 and a["rounding"] == "down"  # 0.04/4, hand
 
 
 def test_plot_dp_guarantee_entry(capsys, tmp_path):
     """A DPGuarantee-valued entry plots its eps (report Thm DR 3.9: 2 Delta/b, rounded up)."""
     out = tmp_path / "p.png"
-    assert main(["plot", "--vary", "scale", "--range", "1:2", "--points", "3", "--out", str(out),
-                 "--json", "DR-3.9", "--sensitivity", "1"]) == 0
+    assert (
+        main(
+            [
+                "plot",
+                "--vary",
+                "scale",
+                "--range",
+                "1:2",
+                "--points",
+                "3",
+                "--out",
+                str(out),
+                "--json",
+                "DR-3.9",
+                "--sensitivity",
+                "1",
+            ]
+        )
+        == 0
+    )
     res = json.loads(capsys.readouterr().out)
-    assert res["y"] == [2.0, 1.3333333333333335, 1.0]   # 2/1.5 = 4/3: the float just above
+    assert res["y"] == [2.0, 1.3333333333333335, 1.0]  # 2/1.5 = 4/3: the float just above
     assert res["y_label"].startswith("eps_nats") and out.stat().st_size > 0
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["pvalue", "--alpha", "1.5", "--k", "1", "--beta", "0"], "alpha=1.5 is invalid"),
-    (["pvalue", "--alpha", "nan", "--k", "1", "--beta", "0"], "alpha=nan is invalid"),
-    (["description", "--range-size", "0", "--beta", "0.1"], "range_size=0 is invalid"),
-    (["pvalue", "--alpha", "x", "--k", "1", "--beta", "0"], "invalid float value"),
-    (["nosuch"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["pvalue", "--alpha", "1.5", "--k", "1", "--beta", "0"], "alpha=1.5 is invalid"),
+        (["pvalue", "--alpha", "nan", "--k", "1", "--beta", "0"], "alpha=nan is invalid"),
+        (["description", "--range-size", "0", "--beta", "0.1"], "range_size=0 is invalid"),
+        (["pvalue", "--alpha", "x", "--k", "1", "--beta", "0"], "invalid float value"),
+        (["nosuch"], "invalid choice"),
+    ],
+)
 def test_errors_one_line_exit_2(argv, fragment):
     assert_one_line_error("maxinfo_bounds.cli", argv, fragment)
 
 
 def test_proofs_checks_quick(tmp_path):
     from proofs_checks.__main__ import main as pc_main
+
     assert pc_main(["run", "measures", "--out", str(tmp_path), "--trials", "30", "--max-n", "8"]) == 0
     report = json.loads((tmp_path / "measures" / "report.json").read_text())
     assert report["ok"] and report["trials"] == 30 and report["config"]["seed"] == 20261122

@@ -31,8 +31,7 @@ def test_iid_route_certified_and_near_optimal(eps, n):
         assert c.gamma == pvalue_correction(0.05, c.k, c.beta)
     # no beta on a fine grid does better than the optimiser (by more than 1e-6 relative)
     grid = np.exp(np.linspace(math.log(1e-12), math.log(0.0499), 400))
-    best = max(pvalue_correction(0.05, pure_dp_max_information_product(eps, n, float(b)).k, float(b))
-               for b in grid)
+    best = max(pvalue_correction(0.05, pure_dp_max_information_product(eps, n, float(b)).k, float(b)) for b in grid)
     assert c.gamma >= best * (1 - 1e-6)
 
 

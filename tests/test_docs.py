@@ -34,8 +34,11 @@ _BARE = re.compile(r"^maxinfo (plan|bound|solve|correct|plot|explain)$")
 #: commands CI runs itself (installation and the test suite)
 _CI_OWN = ("python -m pip", "python -m pytest")
 #: documented full campaigns: run in their quick form, into the scratch directory (slow tests)
-_HEAVY = tuple(f"{pre} run {c}" for pre in ("proofs-checks", "python -m proofs_checks")
-               for c in ("simulate", "counterexample", "fuzz", "enumeration", "claims", "all"))
+_HEAVY = tuple(
+    f"{pre} run {c}"
+    for pre in ("proofs-checks", "python -m proofs_checks")
+    for c in ("simulate", "counterexample", "fuzz", "enumeration", "claims", "all")
+)
 
 
 def _blocks() -> list[tuple[Path, str, str]]:

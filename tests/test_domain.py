@@ -12,7 +12,7 @@ from maxinfo_bounds.numeric import InvalidParameter
 
 
 def test_closed_at_infinity_array_message_matches_the_scalar_one():
-    d = Real(0, math.inf, hi_open=False)   # k in bits: +inf allowed (a vacuous bound)
+    d = Real(0, math.inf, hi_open=False)  # k in bits: +inf allowed (a vacuous bound)
     assert d.text == "[0, inf]"
     assert list(d.check_array("k", [0.0, 3.0, math.inf])) == [0.0, 3.0, math.inf]
     for bad in (-1.0, math.nan, -math.inf):

@@ -29,10 +29,9 @@ from proofs_checks.mechanisms import (
 
 
 def test_mechanism_rows_and_exact_dp():
-    for M in (geometric_count(6, F(1, 3)), randomized_response_count(5, F(1, 4)),
-              thresholded_count(6, F(1, 2), 3)):
+    for M in (geometric_count(6, F(1, 3)), randomized_response_count(5, F(1, 4)), thresholded_count(6, F(1, 2), 3)):
         assert all(sum(row) == 1 for row in M)
-    assert pure_epsilon(geometric_count(6, F(1, 3))) == 3          # e^eps = 1/alpha, hand
+    assert pure_epsilon(geometric_count(6, F(1, 3))) == 3  # e^eps = 1/alpha, hand
     assert pure_epsilon(randomized_response_count(5, F(1, 4))) == 3  # (1-q)/q, hand
 
 
@@ -89,7 +88,7 @@ def test_enumeration_campaign_quick(tmp_path):
     assert {"RRST-1.4a", "RRST-1.4b", "DFHPRR-6", "RRST-1.5a", "RRST-1.5b", "RRST-A.3"} <= checks
     # a non-product, non-exchangeable input: uniform on a linear code, all 2^n datasets
     code = [r for r in recs if r["inputs"]["P"].startswith("uniform on")]
-    assert code and all(r["check"] != "RRST-1.4b" for r in code)   # 1.4b needs product inputs
+    assert code and all(r["check"] != "RRST-1.4b" for r in code)  # 1.4b needs product inputs
     # the 1.4a bound is tight for the thresholded count at beta = 0? never below the exact value
     tight = [r for r in recs if r["check"] == "RRST-1.4a" and r["tightness"] is not None]
     assert min(r["tightness"] for r in tight) >= 1 - 1e-9
@@ -99,7 +98,7 @@ def test_enumeration_campaign_quick(tmp_path):
     assert any(r["value"] > r["inputs"]["beta"] for r in naive)
     corrected = [r for r in recs if r["check"] == "pvalue.corrected"]
     assert corrected and all(r["value"] <= r["bound"] for r in corrected)
-    assert len({r["mechanism"] for r in corrected}) == 2     # two selection procedures
+    assert len({r["mechanism"] for r in corrected}) == 2  # two selection procedures
     # RRST Thm 3.1 where it is not vacuous (n = 10^4): held against exact enumeration
     big = [r for r in recs if r["check"] == "RRST-3.1" and r["inputs"]["n"] == 10_000]
     assert len(big) == 12 and all(r["verdict"] == "holds" and r["inputs"]["beta"] < 1 for r in big)
@@ -111,10 +110,8 @@ def test_enumeration_campaign_quick(tmp_path):
     assert len(mi) == 16
     # and by Monte Carlo of its privacy-loss martingale up to n = 10^6 (proofs_checks.martingale)
     mc = [r for r in recs if "(MC" in r["check"]]
-    assert {r["inputs"]["n"] for r in mc if r["check"] == "RRST-3.1 (MC tail)"} == {
-        10_000, 100_000, 1_000_000}
-    assert {r["check"] for r in mc} == {"RRST-3.1 (MC tail)", "RRST-3.5 (MC steps)",
-                                        "RRST-3.7 (MC steps)"}
+    assert {r["inputs"]["n"] for r in mc if r["check"] == "RRST-3.1 (MC tail)"} == {10_000, 100_000, 1_000_000}
+    assert {r["check"] for r in mc} == {"RRST-3.1 (MC tail)", "RRST-3.5 (MC steps)", "RRST-3.7 (MC steps)"}
 
 
 def test_adaptive_estimation_by_hand():
@@ -157,7 +154,7 @@ def test_thm31_against_exact_enumeration_at_n_10000():
     w = scipy.stats.binom.pmf(np.arange(n + 1), n, 0.5)
     J = w[:, None] * gau
     Q = w[:, None] * J.sum(axis=0)[None, :]
-    keep = Q.ravel() > 0            # counts whose binomial weight underflows: empty cells
+    keep = Q.ravel() > 0  # counts whose binomial weight underflows: empty cells
     Jk, Qk = J.ravel()[keep], Q.ravel()[keep]
     order = np.argsort(-(Jk / Qk))
     P, Qs = np.cumsum(Jk[order]), np.cumsum(Qk[order])
@@ -167,8 +164,14 @@ def test_thm31_against_exact_enumeration_at_n_10000():
     assert exact_01 <= bd.k
     recs = _thm31_large_n(n)
     assert all(r["verdict"] == "holds" for r in recs)
-    g01 = [r for r in recs if r["mechanism"].startswith("gaussian") and r["check"] == "RRST-3.1"
-           and r["inputs"]["P"] == "Bernoulli(1/2)^n" and abs(r["inputs"]["beta"] - 0.1) < 1e-6]
+    g01 = [
+        r
+        for r in recs
+        if r["mechanism"].startswith("gaussian")
+        and r["check"] == "RRST-3.1"
+        and r["inputs"]["P"] == "Bernoulli(1/2)^n"
+        and abs(r["inputs"]["beta"] - 0.1) < 1e-6
+    ]
     assert len(g01) == 1 and g01[0]["value"] == pytest.approx(exact_01, abs=1e-9)
     # how loose: the bound is tens of bits above the truth (about 72 bits against < 1 bit)
     assert all(r["bound"] - r["value"] > 60 for r in recs if r["check"] == "RRST-3.1")

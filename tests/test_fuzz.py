@@ -53,8 +53,7 @@ def test_pvalue_correction_never_above_the_truth(alpha: float, k: float, beta: f
 
 @SETTINGS
 @given(eps_range, big_n, tiny_to_one)
-def test_pure_dp_product_pair_is_valid_for_big_n_and_subnormal_beta(eps: float, n: int,
-                                                                    beta: float) -> None:
+def test_pure_dp_product_pair_is_valid_for_big_n_and_subnormal_beta(eps: float, n: int, beta: float) -> None:
     b = mb.pure_dp_max_information_product(eps, n, beta)
     assert b.beta <= beta
     with mpmath.workdps(R.DPS):
@@ -75,11 +74,16 @@ def test_pure_dp_fraction_eps_is_not_rounded_to_nearest(p: int, q: int, n: int) 
 
 
 @SETTINGS
-@given(st.floats(min_value=1e-9, max_value=0.5), st.floats(min_value=1e-300, max_value=1.0),
-       st.integers(1, 10**12), st.floats(min_value=1e-3, max_value=40.0),
-       st.floats(min_value=1e-12, max_value=1.0))
-def test_thm31_scalar_and_array_paths_are_upper_bounds(eps: float, dfrac: float, n: int,
-                                                       t: float, dhfrac: float) -> None:
+@given(
+    st.floats(min_value=1e-9, max_value=0.5),
+    st.floats(min_value=1e-300, max_value=1.0),
+    st.integers(1, 10**12),
+    st.floats(min_value=1e-3, max_value=40.0),
+    st.floats(min_value=1e-12, max_value=1.0),
+)
+def test_thm31_scalar_and_array_paths_are_upper_bounds(
+    eps: float, dfrac: float, n: int, t: float, dhfrac: float
+) -> None:
     delta, dh = eps * dfrac * 0.999, eps * dhfrac
     with mpmath.workdps(R.DPS):
         try:
@@ -88,10 +92,11 @@ def test_thm31_scalar_and_array_paths_are_upper_bounds(eps: float, dfrac: float,
             return
     b = mb.approx_dp_max_information(eps, delta, n, t=t, delta_hat=dh)
     assert at_or_above(b.k, k_ref) and at_or_above(b.beta, b_ref)
-    ka, ba = mb.approx_dp_max_information(np.array([eps]), np.array([delta]), np.array([n]),
-                                          t=np.array([t]), delta_hat=np.array([dh]))
+    ka, ba = mb.approx_dp_max_information(
+        np.array([eps]), np.array([delta]), np.array([n]), t=np.array([t]), delta_hat=np.array([dh])
+    )
     assert at_or_above(float(ka[0]), k_ref) and at_or_above(float(ba[0]), b_ref)
-    with mpmath.workdps(R.DPS):   # the array margin is no wider than needed
+    with mpmath.workdps(R.DPS):  # the array margin is no wider than needed
         assert float(ka[0]) <= k_ref * (1 + mpmath.mpf(2) ** -40) + mpmath.mpf(2) ** -1000
 
 
@@ -100,8 +105,7 @@ def test_thm31_array_path_near_lemma_37_singularity() -> None:
     kw = {"t": np.array([3.0]), "delta_hat": np.array([0.07975873318666522])}
     ka, _ = mb.approx_dp_max_information(np.array([0.5]), np.array([1e-300]), np.array([1.0]), **kw)
     with mpmath.workdps(R.DPS):
-        k_ref, _ = R.thm31(exact(0.5), exact(1e-300), exact(1), exact(3.0),
-                           exact(0.07975873318666522), "sound")
+        k_ref, _ = R.thm31(exact(0.5), exact(1e-300), exact(1), exact(3.0), exact(0.07975873318666522), "sound")
     assert float(ka[0]) >= k_ref and 157.7187 < float(ka[0]) < 157.7188
 
 
@@ -120,14 +124,16 @@ def test_russo_zou_is_a_valid_threshold_and_never_crashes(alpha: float, m: float
 
 
 @SETTINGS
-@given(st.floats(min_value=0.0, max_value=1e4), tiny_to_one, st.floats(min_value=1e-6, max_value=10.0),
-       st.integers(1, 2**53))
-def test_hoeffding_array_margin_applies_to_the_exponential_only(k: float, beta: float,
-                                                                 tau: float, n: int) -> None:
+@given(
+    st.floats(min_value=0.0, max_value=1e4),
+    tiny_to_one,
+    st.floats(min_value=1e-6, max_value=10.0),
+    st.integers(1, 2**53),
+)
+def test_hoeffding_array_margin_applies_to_the_exponential_only(k: float, beta: float, tau: float, n: int) -> None:
     with mpmath.workdps(R.DPS):
         ref = R.hoeffding(exact(k), exact(beta), exact(tau), exact(n))
-    out = float(mb.hoeffding_transfer(np.array([k]), np.array([beta]), np.array([tau]),
-                                      np.array([n]))[0])
+    out = float(mb.hoeffding_transfer(np.array([k]), np.array([beta]), np.array([tau]), np.array([n]))[0])
     assert at_or_above(out, ref)
     with mpmath.workdps(R.DPS):
         assert out <= ref * (1 + mpmath.mpf(10) ** -12) + mpmath.mpf(2) ** -1060
@@ -139,10 +145,8 @@ def test_hoeffding_array_margin_applies_to_the_exponential_only(k: float, beta: 
 # right side
 TAIL_POINTS = [
     ("hoeffding", (2454.8374874224482, 8.67712026797626e-203, 0.012007248008593173, 7351388)),
-    ("paper", (5208.6183662927215, 1.1721619696361004e-250, 238.99908667925234, 15326,
-               0.04535481070561796)),
-    ("sound", (453.82521350652775, 2.685458436622462e-230, 16.162923080503603, 41470,
-               0.0040193398012905775)),
+    ("paper", (5208.6183662927215, 1.1721619696361004e-250, 238.99908667925234, 15326, 0.04535481070561796)),
+    ("sound", (453.82521350652775, 2.685458436622462e-230, 16.162923080503603, 41470, 0.0040193398012905775)),
     # addends of 8e17 nats (k = 2^60 bits), exponent -264.08: beyond the double-double
     # margin's reach, certified by the scalar path
     ("hoeffding", (2.0**60, 0.0, 9.419280180123799, 2**52)),
@@ -156,12 +160,10 @@ def test_tail_bound_arrays_within_1e_12_where_the_exponent_cancels(kind: str, x:
         ref = R.hoeffding(*ex) if kind == "hoeffding" else R.mcdiarmid(*ex, kind)
         ref = min(ref, mpmath.mpf(1))
     arrs = [np.array([v, v]) for v in x]
-    out = (mb.hoeffding_transfer(*arrs) if kind == "hoeffding"
-           else mb.mcdiarmid_transfer(*arrs, variant=kind))
+    out = mb.hoeffding_transfer(*arrs) if kind == "hoeffding" else mb.mcdiarmid_transfer(*arrs, variant=kind)
     assert out[0] == out[1]
     with mpmath.workdps(R.DPS):
-        assert ref <= mpmath.mpf(float(out[0])) <= ref * (1 + mpmath.mpf(10) ** -12), (
-            float(out[0]), ref)
+        assert ref <= mpmath.mpf(float(out[0])) <= ref * (1 + mpmath.mpf(10) ** -12), (float(out[0]), ref)
 
 
 def test_double_double_exponent_against_60_digits() -> None:
@@ -197,33 +199,34 @@ def test_directed_rounding_under_gradual_underflow(x: float) -> None:
 def test_issue_reproducers() -> None:
     from maxinfo_bounds.theorems import dp_accounting as dp
 
-    assert mb.pvalue_correction(0.05, 10**400, 0.0) == 0.0          # was OverflowError
-    assert mb.hoeffding_transfer(0.0, 0.0, 1.0, 373) > 0.0           # 2e^{-746}: not 0
-    assert dp.laplace_epsilon(1e-200, 1e200) > 0.0                   # 1e-400 rounds up
-    assert mb.russo_zou_pvalue_correction(1e-200, 1.0) == 0.0        # was ZeroDivisionError
-    assert 0.49 < mb.russo_zou_pvalue_correction(0.9, 1e-30) < 0.5   # was ComplexResult
+    assert mb.pvalue_correction(0.05, 10**400, 0.0) == 0.0  # was OverflowError
+    assert mb.hoeffding_transfer(0.0, 0.0, 1.0, 373) > 0.0  # 2e^{-746}: not 0
+    assert dp.laplace_epsilon(1e-200, 1e200) > 0.0  # 1e-400 rounds up
+    assert mb.russo_zou_pvalue_correction(1e-200, 1.0) == 0.0  # was ZeroDivisionError
+    assert 0.49 < mb.russo_zou_pvalue_correction(0.9, 1e-30) < 0.5  # was ComplexResult
     assert dp.sparse_vector(10**18 + 1, 2.0, 4.0).eps == 1.0000000000000001e18  # was MemoryError
-    with mpmath.workdps(R.DPS):   # Lemma 1.5's exact beta for a subnormal m (brentq stalled)
+    with mpmath.workdps(R.DPS):  # Lemma 1.5's exact beta for a subnormal m (brentq stalled)
         for m, k in ((2.225073858507e-311, 57.44768809263385), (1.8684729720230604e-297, 442893.7)):
             b = mb.mi_to_approx_max_information(m, k).beta
             ref = R.mi_beta_star(exact(m), exact(k))
             assert ref <= b <= ref * (1 + mpmath.mpf(10) ** -9)
-    with mpmath.workdps(R.DPS):   # Fractions read exactly, not to the nearest float (an ulp
+    with mpmath.workdps(R.DPS):  # Fractions read exactly, not to the nearest float (an ulp
         # below the reference before): Lemma 1.5's exact beta and sparse vector's scales
         m, k = Fraction(1, 84337740885), Fraction(299573, 307321)
         b = mb.mi_to_approx_max_information(m, k)
         ref = R.mi_beta_star(exact(m), exact(k))
         assert ref <= b.beta <= ref * (1 + mpmath.mpf(10) ** -15)
         assert b.k >= exact(k)
-        for c, e, s in ((187145248, Fraction(1, 704499), Fraction(5923393, 531147)),
-                        (429958, Fraction(1, 25000189), Fraction(103772386, 68037))):
+        for c, e, s in (
+            (187145248, Fraction(1, 704499), Fraction(5923393, 531147)),
+            (429958, Fraction(1, 25000189), Fraction(103772386, 68037)),
+        ):
             out = dp.sparse_vector_scales(c, e, sensitivity=s)
             refs = R.sparse_vector_scales(c, exact(e), exact(s), exact(0))
             assert all(r <= v <= r * (1 + mpmath.mpf(10) ** -14) for v, r in zip(out, refs))
     with mpmath.workdps(R.DPS):
         g = mb.pvalue_correction(3.538e-321, 8.284927787344327e-05, 0.0)
-        assert at_or_below(g, R.pvalue(exact(3.538e-321), exact(8.284927787344327e-05),
-                                       exact(0.0)))
+        assert at_or_below(g, R.pvalue(exact(3.538e-321), exact(8.284927787344327e-05), exact(0.0)))
 
 
 def test_every_catalog_entry_has_a_fuzz_case() -> None:
@@ -240,8 +243,7 @@ def test_every_fuzz_case_on_a_few_points() -> None:
     cheap = [i for i, c in enumerate(cases.CASES) if c.weight >= 0.3]
     for i in cheap:
         r = campaign.run_chunk(i, 0, 12, seed=7)
-        bad = {p: {k: v for k, v in cnt.items() if k in campaign.FAILURES and v}
-               for p, cnt in r["counts"].items()}
+        bad = {p: {k: v for k, v in cnt.items() if k in campaign.FAILURES and v} for p, cnt in r["counts"].items()}
         assert not any(bad.values()), (cases.CASES[i].name, bad, r["examples"])
 
 
@@ -254,20 +256,21 @@ def test_kov_tiny_per_step_delta_and_exact_inputs() -> None:
     with mpmath.workdps(R.DPS):
         ref = R.kov_eps(exact(0.1), exact(1e-50), 100, exact(1e-45))
         assert ref <= g.eps <= ref * (1 + mpmath.mpf(10) ** -13)
-        assert mpmath.mpf(10) < ref        # e^{k fl(0.1)}: fl(0.1) > 1/10
+        assert mpmath.mpf(10) < ref  # e^{k fl(0.1)}: fl(0.1) > 1/10
     # Fractions are read exactly (were rounded to the nearest float first)
     e, d, dt = Fraction(52487, 811769), Fraction(1, 10**60), Fraction(1, 3 * 10**21)
     g = dp.optimal_composition(e, d, 1, dt)
     with mpmath.workdps(R.DPS):
         assert at_or_above(g.eps, R.kov_eps(exact(e), exact(d), 1, exact(dt)))
-    assert g.delta <= dt                   # the reported delta is the verified one, not above
+    assert g.delta <= dt  # the reported delta is the verified one, not above
 
 
 def test_thm31_beta_target_near_one_and_tiny_eps_is_reached() -> None:
     # t is tiny for a target near 1: a relative nudge of t no longer kept beta within it
     for v in ("paper", "sound"):
-        b = mb.approx_dp_max_information(1.2549071787633683e-09, 5.765980116420176e-193, 4,
-                                         beta=0.9999999999999993, variant=v)
+        b = mb.approx_dp_max_information(
+            1.2549071787633683e-09, 5.765980116420176e-193, 4, beta=0.9999999999999993, variant=v
+        )
         assert b.beta <= 0.9999999999999993
         # eps = 1e-10 with a target was refused (a float surrogate computed expm1(3 eps)^2
         # as e^{6eps} - 2e^{3eps} + 1 = 0). By hand, the t-term alone at t = sqrt(2 ln 1000):
@@ -277,10 +280,8 @@ def test_thm31_beta_target_near_one_and_tiny_eps_is_reached() -> None:
         assert (7.06e-8 < b.k < 7.3e-8) if v == "paper" else (1.0174e-7 < b.k < 1.0176e-7)
 
 
-@pytest.mark.parametrize("e, d, k, dt", [(0.001, 0.0, 5000, 1e-6), (0.01, 1e-10, 4000, 1e-5),
-                                         (0.2, 0.0, 6000, 1e-9)])
-def test_kov_significant_terms_only_is_exact_and_tight(e: float, d: float, k: int,
-                                                       dt: float) -> None:
+@pytest.mark.parametrize("e, d, k, dt", [(0.001, 0.0, 5000, 1e-6), (0.01, 1e-10, 4000, 1e-5), (0.2, 0.0, 6000, 1e-9)])
+def test_kov_significant_terms_only_is_exact_and_tight(e: float, d: float, k: int, dt: float) -> None:
     """At these k the certified sums start thousands of terms above l = 0 and bound the rest
     by a geometric series (issue 17): the returned eps is valid and within 1e-13 of optimal,
     held against the 70-digit term-by-term sum of all terms."""

@@ -29,15 +29,16 @@ def _brute_steps(x, a, p, sigma):
     return np.array(z), np.array(kl), total
 
 
-@pytest.mark.parametrize("x,a,p,sigma", [
-    ([1, 0, 1, 1, 0], 2.3, 0.5, 1.5), ([0, 0, 0, 1], -1.0, 0.3, 0.8), ([1, 1, 1], 5.0, 0.9, 2.0)])
+@pytest.mark.parametrize(
+    "x,a,p,sigma", [([1, 0, 1, 1, 0], 2.3, 0.5, 1.5), ([0, 0, 0, 1], -1.0, 0.3, 0.8), ([1, 1, 1], 5.0, 0.9, 2.0)]
+)
 def test_steps_match_brute_force(x, a, p, sigma):
     st = martingale.steps_of(np.array(x, dtype=bool), a, p, sigma)
     z, kl, total = _brute_steps(np.array(x), a, p, sigma)
     assert np.allclose(st["z"], z, rtol=1e-10, atol=1e-12)
     assert np.allclose(st["kl"], kl, rtol=1e-9, atol=1e-14)
     assert float(st["Z"]) == pytest.approx(total, rel=1e-10)
-    assert st["z"].sum() == pytest.approx(total, rel=1e-10)     # the steps telescope
+    assert st["z"].sum() == pytest.approx(total, rel=1e-10)  # the steps telescope
     assert np.allclose(st["qsum"], 1, atol=1e-12)
 
 
@@ -55,7 +56,7 @@ def test_privacy_loss_mean_is_the_mutual_information():
     mi = integrate.quad(integrand, -12, n + 12, limit=400, epsabs=1e-12)[0]
     z = martingale.privacy_losses(n, p, sigma, 40_000, np.random.default_rng(5)) * martingale.LOG2E
     assert abs(z.mean() - mi) < 5 * z.std() / math.sqrt(len(z))
-    assert 1.0 < mi < 2.0       # about (1/2) log2(1 + 5) = 1.29 for a Gaussian count
+    assert 1.0 < mi < 2.0  # about (1/2) log2(1 + 5) = 1.29 for a Gaussian count
 
 
 def test_quantile_bounds_cover_the_true_quantile():
@@ -80,7 +81,7 @@ def test_tail_and_step_checks_hold_and_can_fail(monkeypatch):
     # far from tight: the quantile is hundredths of a bit, the bound ~66 bits
     assert tail["value"] < 0.1 and 60 < tail["bound"] < 70 and tail["inputs"]["beta"] < 0.4
 
-    class Tiny:                 # a calculator whose k is below the sampled quantile
+    class Tiny:  # a calculator whose k is below the sampled quantile
         k, beta = 1e-4, 0.369
 
     monkeypatch.setattr(martingale, "approx_dp_max_information", lambda *a, **k: Tiny())

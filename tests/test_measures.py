@@ -68,8 +68,11 @@ class TestRandomizedResponseByHand:
     def test_mutual_information(self):
         # I = 1 - h(1/4) = 1 + (3/4)log2(3/4) + (1/4)log2(1/4) = 0.18872187554086716... (50 digits)
         mpmath.mp.dps = 50
-        ref = 1 + mpmath.mpf(3) / 4 * mpmath.log(mpmath.mpf(3) / 4, 2) + mpmath.mpf(1) / 4 * mpmath.log(
-            mpmath.mpf(1) / 4, 2)
+        ref = (
+            1
+            + mpmath.mpf(3) / 4 * mpmath.log(mpmath.mpf(3) / 4, 2)
+            + mpmath.mpf(1) / 4 * mpmath.log(mpmath.mpf(1) / 4, 2)
+        )
         exact = mutual_information(RR_JOINT, dps=40)
         assert abs(exact - ref) < mpmath.mpf(10) ** -38
         assert mutual_information(_floats(RR_JOINT)) == pytest.approx(float(ref), rel=1e-14)
@@ -147,7 +150,6 @@ def test_hockey_stick_is_sup_over_events(pq, c):
     assert hockey_stick(p, q, c) == hockey_stick_all_events(p, q, c)  # brute force
 
 
-
 def test_float_paths_by_hand_on_an_asymmetric_pair():
     """Float paths of tv_distance and hockey_stick on a pair where P and Q cannot be swapped
     unnoticed (a symmetric pair hides a swap; the exact-mode tests do not reach the float path)."""
@@ -159,7 +161,8 @@ def test_float_paths_by_hand_on_an_asymmetric_pair():
     # swapped (Q against P): 0 + 0 + (0.7 - 0.3) = 0.4
     assert hockey_stick(p, q, 1.5) == pytest.approx(0.35, rel=1e-14)
     assert hockey_stick(q, p, 1.5) == pytest.approx(0.4, rel=1e-14)
-    assert hockey_stick(p, q, 0.0) == pytest.approx(1.0, rel=1e-15)   # c = 0: all of P
+    assert hockey_stick(p, q, 0.0) == pytest.approx(1.0, rel=1e-15)  # c = 0: all of P
+
 
 # ------------------------------------------------------------------------------------------
 # large tables: the partial-sort path against an independent characterisation
@@ -178,7 +181,7 @@ def test_large_table_meets_hockey_stick_characterisation(seed, beta):
     k = approx_max_information(J, beta)
     p = J.ravel()
     q = np.multiply.outer(J.sum(axis=1), J.sum(axis=0)).ravel()
-    c = 2.0 ** k
+    c = 2.0**k
     assert _hockey(p, q, c * (1 + 1e-9)) <= beta + 1e-12
     assert _hockey(p, q, c * (1 - 1e-9)) > beta - 1e-12
     # and the many-beta path agrees with the one-beta path
@@ -282,8 +285,9 @@ def test_dp_delta_matches_direct_check(M, eps):
         for mask in itertools.product((0, 1), repeat=4):
             a = sum((M[i][y] for y in range(4) if mask[y]), F(0))
             b = sum((M[j][y] for y in range(4) if mask[y]), F(0))
-            direct = max(direct, mpmath.mpf(a.numerator) / a.denominator - c * (
-                mpmath.mpf(b.numerator) / b.denominator))
+            direct = max(
+                direct, mpmath.mpf(a.numerator) / a.denominator - c * (mpmath.mpf(b.numerator) / b.denominator)
+            )
     got = dp_delta(M, eps, pairs, dps=30)
     if isinstance(got, F):  # eps = 0: exact rational result
         got = mpmath.mpf(got.numerator) / got.denominator
@@ -299,8 +303,7 @@ def test_dp_epsilon_is_least(M, delta):
     e = dp_epsilon(M, delta, pairs)
     if e.is_infinite:
         # some pair has an output set with M_i(O) > delta and M_j(O) = 0
-        assert any(sup_ratio_all_events(M[i], M[j], delta) is None
-                   for i, j in pairs + [(j, i) for i, j in pairs])
+        assert any(sup_ratio_all_events(M[i], M[j], delta) is None for i, j in pairs + [(j, i) for i, j in pairs])
         return
     eps = float(e)
     ok = is_indistinguishable  # per-pair predicate
@@ -483,7 +486,7 @@ def test_bracket_path_matches_full_sort(table, beta):
     q = np.multiply.outer(J.sum(axis=1), J.sum(axis=0)).ravel()
     ref = _reference_sup(p, q, beta)
     got = approx_max_information(J, beta)
-    assert 2.0 ** got == pytest.approx(ref, rel=1e-11)
+    assert 2.0**got == pytest.approx(ref, rel=1e-11)
     many = approx_max_information(J, np.array([beta, 0.5, 0.0]))
     assert 2.0 ** many[0] == pytest.approx(ref, rel=1e-11)
 
@@ -498,11 +501,11 @@ def _bucket_case(rng, kind, n):
         p, q = rng.integers(1, 4, n), rng.integers(1, 4, n)
     elif kind == "near_ties":
         q = rng.integers(2**30, 2**31, n)
-        p = q + rng.integers(-2, 3, n)   # ratios 1 + k 2^-30: within a bucket, not tied
+        p = q + rng.integers(-2, 3, n)  # ratios 1 + k 2^-30: within a bucket, not tied
     elif kind == "zeros":
         p, q = rng.integers(0, 3, n), rng.integers(0, 3, n)
         p[0], q[-1] = max(p[0], 1), max(q[-1], 1)
-    else:   # "wide"
+    else:  # "wide"
         p = 2.0 ** rng.integers(-130, 130, n)
         q = 2.0 ** rng.integers(-130, 130, n)
     p, q = np.asarray(p, dtype=np.float64), np.asarray(q, dtype=np.float64)
@@ -521,7 +524,7 @@ def test_bucketed_engine_equals_exact_sort(kind, buckets, monkeypatch):
     monkeypatch.setattr(engine, "_SAMPLE", 16)
     monkeypatch.setattr(engine, "_BUCKETS", buckets)
     monkeypatch.setattr(engine, "_BUCKETS_MANY", 2 * buckets)
-    monkeypatch.setattr(engine, "_CHUNK", 300)   # several chunks per table
+    monkeypatch.setattr(engine, "_CHUNK", 300)  # several chunks per table
     rng = np.random.default_rng(17)
     for _ in range(6):
         n = int(rng.integers(65, 1200))
@@ -594,10 +597,10 @@ def test_bucketed_engine_equals_full_sort_on_many_tables(monkeypatch):
             m.setattr(engine, "_BUCKETS", int(rng.integers(2, 40)))
             m.setattr(engine, "_BUCKETS_MANY", int(rng.integers(2, 80)))
             m.setattr(engine, "_CHUNK", int(rng.integers(5, 200)))
-            m.setattr(engine, "_KEEP_IDS", 0 if i % 2 else 1 << 24)   # both second passes
+            m.setattr(engine, "_KEEP_IDS", 0 if i % 2 else 1 << 24)  # both second passes
             got = engine.sup_ratio_float(p, q, bl)
             one = engine.sup_ratio_float(p, q, bl[7:8])
-        ref = engine.sup_ratio_float(p, q, bl)   # n <= 4 * 8192: the full sort
+        ref = engine.sup_ratio_float(p, q, bl)  # n <= 4 * 8192: the full sort
         tol = n * 2.0**-52
         assert got == pytest.approx(ref, rel=1e-12, abs=tol), i
         assert one[0] == pytest.approx(ref[7], rel=1e-12, abs=tol), i
@@ -606,6 +609,7 @@ def test_bucketed_engine_equals_full_sort_on_many_tables(monkeypatch):
 # ---------------------------------------------------------------------------------------------
 # the exact flag, units and the natural base, by hand on P = (1/2, 1/2), Q = (1/4, 3/4)
 # ---------------------------------------------------------------------------------------------
+
 
 def test_exact_flag_is_obeyed_both_ways():
     """``exact=None`` infers from the inputs (Fractions: exact); ``exact=False`` forces floats
@@ -666,15 +670,15 @@ def test_lemma_a6_1_forward_direction_is_false(N):
     prod = [[F(1, N * N)] * N for _ in range(N)]
     flat_j = [c for row in joint for c in row]
     flat_p = [c for row in prod for c in row]
-    assert max_information(joint).ratio == N                     # I_inf = log2 N exactly
-    for beta in (F(0), F(1, 10 * N), (1 - F(1, N)) - F(1, 10 ** 6)):
-        assert approx_max_information(joint, beta).ratio <= N    # I^beta_inf <= k = log2 N
+    assert max_information(joint).ratio == N  # I_inf = log2 N exactly
+    for beta in (F(0), F(1, 10 * N), (1 - F(1, N)) - F(1, 10**6)):
+        assert approx_max_information(joint, beta).ratio <= N  # I^beta_inf <= k = log2 N
         # the direction the definition gives: (X, Z)(O) <= 2^k (X ⊗ Z)(O) + beta for every O
         assert approx_max_divergence(flat_j, flat_p, beta).ratio <= N
         # the reverse direction fails, at the statement's eps = k ln 2 and at any larger eps
         for eps in (F(math.log(N)) * 2, F(50)):
             assert not is_indistinguishable(flat_j, flat_p, eps, beta)
-            assert approx_max_divergence(flat_p, flat_j, beta).ratio is None   # +inf: Q(O) = 0
+            assert approx_max_divergence(flat_p, flat_j, beta).ratio is None  # +inf: Q(O) = 0
     # at beta = 1 - 1/N the reverse inequality holds (the off-diagonal mass is all of beta)
     assert is_indistinguishable(flat_j, flat_p, F(math.log(N)) * 2, 1 - F(1, N))
 
@@ -703,7 +707,7 @@ def test_lemma_a6_2_holds_on_random_tables(eps):
         bad = float(x[(x > math.exp(2 * eps) * y) | (x < math.exp(-2 * eps) * y)].sum())
         assert bad <= delta * (1 + math.exp(-2 * eps)) / (1 - math.exp(-eps)) * (1 + 1e-9) + 1e-15
         near_tight += bad > 0
-    assert near_tight > 0      # some tables do have point-wise bad mass: the check is not empty
+    assert near_tight > 0  # some tables do have point-wise bad mass: the check is not empty
 
 
 # ------------------------------------------------------------------------------------------
@@ -726,19 +730,19 @@ def test_lemma_a7_is_false_for_every_eps(c):
     flat_q = [v for row in r["Q"] for v in row]
     assert sum(flat_p) == 1 and sum(flat_q) == 1 and min(flat_p + flat_q) >= 0
     delta = max(hockey_stick_all_events(flat_p, flat_q, c), hockey_stick_all_events(flat_q, flat_p, c))
-    assert delta == r["delta"] == d                       # (X, Z) ≈_{ln c, d} (X', Z'), and no less
+    assert delta == r["delta"] == d  # (X, Z) ≈_{ln c, d} (X', Z'), and no less
     cols = []
     for t in range(3):
         cp = [r["P"][0][t], r["P"][1][t]]
         cq = [r["Q"][0][t], r["Q"][1][t]]
         cp, cq = [v / sum(cp) for v in cp], [v / sum(cq) for v in cq]
-        cols.append(max(hockey_stick_all_events(cp, cq, c ** 3), hockey_stick_all_events(cq, cp, c ** 3)))
+        cols.append(max(hockey_stick_all_events(cp, cq, c**3), hockey_stick_all_events(cq, cp, c**3)))
     assert cols == r["column_deltas"] == [0, s, s]
     # for dh just below s, columns t1 and t2 are bad: Pr[good] is column t0's mass
-    dh = s * (1 - F(1, 10 ** 6))
+    dh = s * (1 - F(1, 10**6))
     good = r["P"][0][0] + r["P"][1][0]
     assert r["good_mass"] == good
-    assert r["lemma_bound_at"](dh) > good                 # the lemma's lower bound is false
+    assert r["lemma_bound_at"](dh) > good  # the lemma's lower bound is false
     assert r["lemma_bound_at"](dh) - good > (c - 1) / 100  # by a margin on the scale of eps
 
 
@@ -758,7 +762,7 @@ def test_lemma_a7_holds_with_equal_z_marginals():
         if i % 2:
             J2 = np.outer(J.sum(axis=1), J.sum(axis=0))
         else:
-            rows = rng.dirichlet(np.full(nx, 0.4), size=nz).T          # column conditionals
+            rows = rng.dirichlet(np.full(nx, 0.4), size=nz).T  # column conditionals
             J2 = (0.8 * J / J.sum(axis=0) + 0.2 * rows) * J.sum(axis=0)
         eps = float(rng.choice([0.05, 0.2, 0.5, 1.0, 2.0]))
         c = math.exp(eps)
@@ -769,7 +773,7 @@ def test_lemma_a7_holds_with_equal_z_marginals():
             if bad > 0:
                 nonzero += 1
                 worst = max(worst, bad / (2 * delta / dh))
-    assert nonzero > 50 and worst > 0.25        # the check meets bad columns, some near the bound
+    assert nonzero > 50 and worst > 0.25  # the check meets bad columns, some near the bound
 
 
 # ------------------------------------------------------------------------------------------
@@ -813,6 +817,7 @@ def test_dps_refusals_name_dps():
 # the engine's input contract: the return type follows beta, Fraction betas on float tables,
 # exactness from either table, tol reaches every table, no numpy warning at c* = 0
 # ---------------------------------------------------------------------------------------------
+
 
 def test_beta_forms_on_float_tables():
     """P = (1/2, 1/2), Q = (1/4, 3/4) by hand: the best event is the first outcome,

@@ -28,7 +28,7 @@ from maxinfo_bounds.results import DPGuarantee
 from maxinfo_bounds.theorems.dp_accounting import dp_max_information
 from maxinfo_bounds.theorems.holdout import BudgetExhausted, SparseValidate, Thresholdout
 
-J = [[F(3, 8), F(1, 8)], [F(1, 8), F(3, 8)]]   # marginals 1/2: Z = log2(3/2) w.p. 3/4, -1 w.p. 1/4
+J = [[F(3, 8), F(1, 8)], [F(1, 8), F(3, 8)]]  # marginals 1/2: Z = log2(3/2) w.p. 3/4, -1 w.p. 1/4
 
 
 def test_tv_distance_float_path():
@@ -42,12 +42,10 @@ def test_kl_nats_and_a_zero_cell_first():
     # KL((1/2, 1/2) || (1/4, 3/4)) = 1/2 ln 2 + 1/2 ln(2/3) = ln 2 - ln(3)/2 nats
     nats = math.log(2) - math.log(3) / 2
     assert kl_divergence([0.5, 0.5], [0.25, 0.75], unit="nats") == pytest.approx(nats, rel=1e-14)
-    assert float(kl_divergence([F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)], unit="nats")) == \
-        pytest.approx(nats, rel=1e-14)
+    assert float(kl_divergence([F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)], unit="nats")) == pytest.approx(nats, rel=1e-14)
     # a p = 0 cell before the others contributes 0 and must not end the sum:
     # KL((0, 1/2, 1/2) || (1/4, 1/4, 1/2)) = 1/2 log2(2) + 1/2 log2(1) = 1/2 bit
-    assert float(kl_divergence([F(0), F(1, 2), F(1, 2)], [F(1, 4), F(1, 4), F(1, 2)])) == \
-        pytest.approx(0.5, rel=1e-40)
+    assert float(kl_divergence([F(0), F(1, 2), F(1, 2)], [F(1, 4), F(1, 4), F(1, 2)])) == pytest.approx(0.5, rel=1e-40)
     assert kl_divergence([0.0, 0.5, 0.5], [0.25, 0.25, 0.5]) == pytest.approx(0.5, rel=1e-15)
 
 
@@ -79,9 +77,9 @@ def test_log_ratio_tail_by_hand():
     assert type(r) is float
     arr = log_ratio_tail(jf, np.array([-1.0, 0.5, 2.0]))
     assert isinstance(arr, np.ndarray) and list(arr) == [1.0, 0.75, 0.0]
-    assert log_ratio_tail(J, -1.0) == 1.0          # Fractions are read on the float path
+    assert log_ratio_tail(J, -1.0) == 1.0  # Fractions are read on the float path
     with pytest.raises(InvalidParameter, match="unit"):
-        log_ratio_tail(jf, 0.5, unit="dits")        # type: ignore[arg-type]
+        log_ratio_tail(jf, 0.5, unit="dits")  # type: ignore[arg-type]
 
 
 def test_indistinguishability_exactness_flag_and_argument_names():
@@ -122,17 +120,19 @@ def _thresholdout(**kw):
 def test_thresholdout_refusals_and_guarantee():
     t = _thresholdout()
     with pytest.raises(InvalidParameter) as e1:
-        t.query(3)                                              # type: ignore[arg-type]
+        t.query(3)  # type: ignore[arg-type]
     assert str(e1.value) == "phi=3 is invalid: must be a callable mapping records to values in [0, 1]"
     with pytest.raises(InvalidParameter) as e2:
-        _thresholdout(on_exhausted="stop")                      # type: ignore[arg-type]
+        _thresholdout(on_exhausted="stop")  # type: ignore[arg-type]
     assert str(e2.value) == "on_exhausted='stop' is invalid: must be 'bottom' or 'raise'"
     g = _thresholdout(noise="gaussian")
     with pytest.raises(RegimeError) as e3:
         g.dp_guarantee()
-    assert str(e3.value) == ("Notes Thresholdout lemma does not apply: it requires 'laplace' (no "
-                             "DP guarantee is claimed for the Gaussian variant), got "
-                             "noise='gaussian'")
+    assert str(e3.value) == (
+        "Notes Thresholdout lemma does not apply: it requires 'laplace' (no "
+        "DP guarantee is claimed for the Gaussian variant), got "
+        "noise='gaussian'"
+    )
     # (2B/(sigma n), delta): 2 * 2 / (0.01 * 10) = 40 nats; delta is passed through
     d = t.dp_guarantee(1e-6)
     assert d.delta == 1e-6 and d.eps <= 40 * (1 + 1e-12)
@@ -159,13 +159,13 @@ def test_sparse_validate_counts_bits_and_budgets():
     assert str(e1.value) == "on_exhausted='stop' is invalid: must be 'bottom' or 'raise'"
     sv = SparseValidate([1], m=3, budget=2, on_exhausted="raise")
     with pytest.raises(InvalidParameter) as e2:
-        sv.query("psi")                                         # type: ignore[arg-type]
+        sv.query("psi")  # type: ignore[arg-type]
     assert str(e2.value) == "psi='psi' is invalid: must be a callable mapping the holdout set to a bit"
     for bad in (2, -1, 0.5, "1"):
         with pytest.raises(InvalidParameter) as e3:
             sv.query(lambda s, b=bad: b)
         assert str(e3.value) == f"psi(holdout)={bad!r} is invalid: must be a bit (0, 1, True or False)"
-    assert sv.queries_answered == 0           # refused answers are not counted
+    assert sv.queries_answered == 0  # refused answers are not counted
     assert sv.query(lambda s: 0) is False and sv.query(lambda s: True) is True
     assert (sv.queries_answered, sv.ones) == (2, 1)
     assert sv.query(lambda s: False) is False  # the third of m = 3
@@ -212,8 +212,10 @@ def test_enumerated_options_are_refused_by_name():
     ]
     for call, allowed in cases:
         assert _refusal_text(call) == f"variant='x' is invalid: must be {allowed}"
-    assert _refusal_text(lambda: approx_max_information_to_mi(1.0, 0.01, 4, unit="dits")) == \
-        "unit='dits' is invalid: must be 'bits' or 'nats'"
+    assert (
+        _refusal_text(lambda: approx_max_information_to_mi(1.0, 0.01, 4, unit="dits"))
+        == "unit='dits' is invalid: must be 'bits' or 'nats'"
+    )
 
 
 def test_lemma_1_5_array_refusal_names_the_first_entry_outside():
@@ -221,11 +223,11 @@ def test_lemma_1_5_array_refusal_names_the_first_entry_outside():
 
     k, b = np.array([1.0, 1.0, 1.0]), np.array([0.01, 0.5, 0.6])
     assert _refusal_text(lambda: approx_max_information_to_mi(k, b, 4, variant="paper")) == (
-        "RRST Lemma 1.5 (second part) does not apply: it requires 0 <= beta <= 3(1 - 2^-k)/20, "
-        "got beta[1]=0.5")
+        "RRST Lemma 1.5 (second part) does not apply: it requires 0 <= beta <= 3(1 - 2^-k)/20, got beta[1]=0.5"
+    )
     assert _refusal_text(lambda: approx_max_information_to_mi(k, b, 4)) == (
-        "RRST Lemma 1.5 (second part) does not apply: it requires beta/(1 - 2^-k) <= 1/e, "
-        "got beta[1]=0.5")
+        "RRST Lemma 1.5 (second part) does not apply: it requires beta/(1 - 2^-k) <= 1/e, got beta[1]=0.5"
+    )
     # strict=False: the formula's values, no refusal; entry 0 is the certified scalar value or
     # just above it (the array path's rounding margin)
     out = approx_max_information_to_mi(k, b, 4, strict=False)
@@ -246,15 +248,14 @@ def test_thresholdout_theorem9_fields_by_hand():
     from maxinfo_bounds.theorems.holdout import thresholdout_theorem9
 
     p = thresholdout_theorem9(0.01, 1000, 10, 0.05)
-    lm = math.log(1000 / 0.05)                              # ln(m/beta) = ln 20000
+    lm = math.log(1000 / 0.05)  # ln(m/beta) = ln 20000
     shape = lm / 0.01**2 * min(10, math.sqrt(10 * math.log(lm / 0.01)))
     assert (p.tau, p.m, p.budget, p.beta, p.threshold) == (0.01, 1000, 10, 0.05, 0.0075)
     assert p.sigma == pytest.approx(0.01 / (96 * math.log(4000 / 0.05)), rel=1e-15)
     assert p.n0_shape == pytest.approx(shape, rel=1e-14)
     # ln(m/beta)/tau between 1 and 2 (ln 8 / 1.5 = 1.386): the inner log is ln 1.386 = 0.327
     q = thresholdout_theorem9(1.5, 4, 1, 0.5)
-    assert q.n0_shape == pytest.approx(math.log(8) / 2.25 * math.sqrt(math.log(math.log(8) / 1.5)),
-                                       rel=1e-14)
+    assert q.n0_shape == pytest.approx(math.log(8) / 2.25 * math.sqrt(math.log(math.log(8) / 1.5)), rel=1e-14)
     # at or below 1 the inner log is taken as 0 (the shape vanishes): ln 4 / 50 < 1
     assert thresholdout_theorem9(50.0, 2, 1, 0.5).n0_shape == 0.0
 
@@ -263,9 +264,8 @@ def test_dp_guarantee_provenance():
     from maxinfo_bounds.theorems.dp_accounting import exponential_mechanism_epsilon, sparse_vector
 
     g = sparse_vector(3, 2.0, 4.0)
-    assert (g.theorem, g.conditions) == ("DR-3.25", ("c = 3 positive answers",
-                                                      "basic composition of the c runs"))
-    assert g.eps == pytest.approx(3.0, rel=1e-15) and g.delta == 0.0     # 3 runs of 1/2 + 2/4
+    assert (g.theorem, g.conditions) == ("DR-3.25", ("c = 3 positive answers", "basic composition of the c runs"))
+    assert g.eps == pytest.approx(3.0, rel=1e-15) and g.delta == 0.0  # 3 runs of 1/2 + 2/4
     a = sparse_vector(3, 2.0, 4.0, delta=1e-6)
     assert a.theorem == "DR-3.26" and a.delta == 1e-6 and a.eps <= 3.0 * (1 + 1e-15)
     assert a.conditions[0] == "c = 3 positive answers"
@@ -282,8 +282,15 @@ def test_catalog_report_schema():
     from maxinfo_bounds.catalog import REGISTRY
 
     r = REGISTRY["RRST-1.3"].report(alpha=0.05, k=1.0, beta=0.01)
-    assert r == {"theorem": "RRST-1.3", "source": "RRST Thm 1.3 (product data); Thm C.1 (any data)",
-                 "alpha": 0.05, "k_bits": 1.0, "beta": 0.01, "gamma": 0.02, "rounding": "down"}
+    assert r == {
+        "theorem": "RRST-1.3",
+        "source": "RRST Thm 1.3 (product data); Thm C.1 (any data)",
+        "alpha": 0.05,
+        "k_bits": 1.0,
+        "beta": 0.01,
+        "gamma": 0.02,
+        "rounding": "down",
+    }
     sv = REGISTRY["DR-3.25"].report(c=3, threshold_scale=2.0, query_scale=4.0, sensitivity=1.0)
     assert sv["theorem"] == "DR-3.25" and sv["eps_nats"] == 3.0
     t = REGISTRY["RRST-3.1"].report(eps=0.1, delta=1e-14, n=1000, beta=0.01)
@@ -298,7 +305,7 @@ def test_catalog_report_schema():
     bs = [Bound(1.5, 0.01, "x"), Bound(2.0, 0.02, "y")]
     c = REGISTRY["RRST-A.3"].report(bounds=bs)
     assert list(c)[:5] == ["theorem", "source", "bounds", "k_bits", "beta"] and c["bounds"] == bs
-    assert c["theorem"] == "RRST-A.3" and c["k_bits"] == 3.5   # 1.5 + 2.0, exact
+    assert c["theorem"] == "RRST-A.3" and c["k_bits"] == 3.5  # 1.5 + 2.0, exact
     assert Fraction(c["beta"]) >= Fraction(0.01) + Fraction(0.02) and c["beta"] <= 0.03 * (1 + 1e-15)
 
 
@@ -328,7 +335,8 @@ def test_approx_dp_mutual_information_composes_thm31_and_lemma15_by_hand():
     # delta = 0.05 at n = 1000: Thm 3.1's beta >= 2 n sqrt(delta) >> 0.3 at every choice
     assert _refusal_text(lambda: mi(0.1, 0.05, 1000, 2)) == (
         "delta=0.05 is invalid: must be small enough that some beta <= 0.3 is reachable by "
-        "RRST Thm 3.1 (roughly n sqrt(delta/eps) << 1)")
+        "RRST Thm 3.1 (roughly n sqrt(delta/eps) << 1)"
+    )
 
 
 def test_catalog_registry_and_explain_text():
@@ -338,30 +346,39 @@ def test_catalog_registry_and_explain_text():
     from maxinfo_bounds.theorems.registry import register
 
     e = REGISTRY["RRST-1.3"]
-    assert register(e) is e and REGISTRY["RRST-1.3"] is e      # the same entry again: no-op
+    assert register(e) is e and REGISTRY["RRST-1.3"] is e  # the same entry again: no-op
     with pytest.raises(RuntimeError, match=r"^duplicate catalog id 'RRST-1.3'$"):
         register(dataclasses.replace(e))
     assert REGISTRY["RRST-1.3"] is e
-    kov = REGISTRY["KOV15-3.3"]          # declared with a statement, not a formula
+    kov = REGISTRY["KOV15-3.3"]  # declared with a statement, not a formula
     for bad in ({"formula": e.formula}, {"statement": None}):
-        with pytest.raises(ValueError, match=r"^KOV15-3.3: give exactly one of formula and "
-                                             r"statement$"):
+        with pytest.raises(
+            ValueError,
+            match=r"^KOV15-3.3: give exactly one of formula and "
+            r"statement$",
+        ):
             dataclasses.replace(kov, **bad)
     lines = kov.explain().split("\n")
-    assert lines[0] == ("KOV15-3.3: Optimal homogeneous composition of k adaptive (eps, delta)-DP "
-                        "steps")
+    assert lines[0] == ("KOV15-3.3: Optimal homogeneous composition of k adaptive (eps, delta)-DP steps")
     i, j = lines.index("  conditions:"), lines.index("  parameters:")
-    assert lines[i + 1:j] == [
-        "    * k adaptive steps, each (eps, delta)-DP (same eps, delta)", "    * eps >= 0",
-        "    * 0 <= delta < 1", "    * k >= 1 integer",
-        "    * 0 <= delta_total <= 1, delta_total >= 1 - (1 - delta)^k"]
-    assert lines[j + 1:j + 5] == [
-        "    --eps ([0, inf)): per-step eps, nats", "    --delta ([0, 1)): per-step delta",
+    assert lines[i + 1 : j] == [
+        "    * k adaptive steps, each (eps, delta)-DP (same eps, delta)",
+        "    * eps >= 0",
+        "    * 0 <= delta < 1",
+        "    * k >= 1 integer",
+        "    * 0 <= delta_total <= 1, delta_total >= 1 - (1 - delta)^k",
+    ]
+    assert lines[j + 1 : j + 5] == [
+        "    --eps ([0, inf)): per-step eps, nats",
+        "    --delta ([0, 1)): per-step delta",
         "    --k ([1, inf) integer): number of steps",
-        "    --delta-total ([0, 1], delta_total >= 1 - (1 - delta)^k): target total delta"]
+        "    --delta-total ([0, 1], delta_total >= 1 - (1 - delta)^k): target total delta",
+    ]
     opt = [ln for ln in REGISTRY["RRST-3.1"].explain().split("\n") if ln.startswith("    [--")]
-    assert opt == ["    [--beta] ((0, 1), optional): target beta: t and delta_hat are optimised "
-                   "to minimise k at beta (default: the paper's t and delta_hat)"]
+    assert opt == [
+        "    [--beta] ((0, 1), optional): target beta: t and delta_hat are optimised "
+        "to minimise k at beta (default: the paper's t and delta_hat)"
+    ]
 
 
 def test_catalog_statements_declare_their_symbols_domains():
@@ -402,22 +419,34 @@ def test_kov_statement_is_the_paper_formula_and_the_evaluators_value():
     k, l = sympy.symbols("k l", integer=True, nonnegative=True)
     e, eg, d = sympy.symbols("epsilon epsilon_g delta", nonnegative=True)
     keep = (1 - d) ** k
-    paper = 1 - keep + keep * sympy.Sum(sympy.binomial(k, l) * sympy.Max(
-        0, sympy.exp((k - l) * e) - sympy.exp(eg + l * e)), (l, 0, k)) / (1 + sympy.exp(e)) ** k
+    paper = (
+        1
+        - keep
+        + keep
+        * sympy.Sum(sympy.binomial(k, l) * sympy.Max(0, sympy.exp((k - l) * e) - sympy.exp(eg + l * e)), (l, 0, k))
+        / (1 + sympy.exp(e)) ** k
+    )
     assert sorted(sv) == ["delta", "epsilon", "epsilon_g", "k"]
     # printed as the paper prints it: (1 - delta)^k, not e^{k log(1 - delta)}
     assert st.has((1 - sv["delta"]) ** sv["k"]) and not st.has(sympy.log)
-    for kk, ee, gg, dd in ((2, 1, 0, 0), (3, sympy.Rational(3, 10), sympy.Rational(1, 5),
-                                          sympy.Rational(1, 100)), (7, 2, 3, sympy.Rational(1, 3))):
+    for kk, ee, gg, dd in (
+        (2, 1, 0, 0),
+        (3, sympy.Rational(3, 10), sympy.Rational(1, 5), sympy.Rational(1, 100)),
+        (7, 2, 3, sympy.Rational(1, 3)),
+    ):
         ours = st.subs({sv["k"]: kk, sv["epsilon"]: ee, sv["epsilon_g"]: gg, sv["delta"]: dd})
         ref = paper.subs({k: kk, e: ee, eg: gg, d: dd})
         assert abs(sympy.N(ours.doit() - ref.doit(), 50)) < sympy.Float(10) ** -45
         got = optimal_composition_delta(float(ee), float(dd), kk, float(gg))
         assert float(sympy.N(ref.doit(), 30)) <= got <= float(sympy.N(ref.doit(), 30)) * (1 + 1e-14)
-        assert math.isclose(_kov_delta_float(float(ee), float(dd), kk, float(gg)),
-                            float(sympy.N(ref.doit(), 30)), rel_tol=1e-12)
-    assert math.isclose(float(st.subs({sv["k"]: 2, sv["epsilon"]: 1, sv["epsilon_g"]: 0,
-                                       sv["delta"]: 0}).doit()), math.tanh(0.5), rel_tol=1e-15)
+        assert math.isclose(
+            _kov_delta_float(float(ee), float(dd), kk, float(gg)), float(sympy.N(ref.doit(), 30)), rel_tol=1e-12
+        )
+    assert math.isclose(
+        float(st.subs({sv["k"]: 2, sv["epsilon"]: 1, sv["epsilon_g"]: 0, sv["delta"]: 0}).doit()),
+        math.tanh(0.5),
+        rel_tol=1e-15,
+    )
 
 
 def test_ag_and_sparse_validate_statements_match_the_papers():
@@ -461,7 +490,7 @@ def test_hoeffding_transfer_with_only_n_an_array():
 
     out = hoeffding_transfer(0.0, 0.0, 0.1, np.array([100, 200]))
     assert isinstance(out, np.ndarray) and out.shape == (2,)
-    ref = np.array([0.27067056647322538, 0.036631277777468357])   # 2 e^-2, 2 e^-4
+    ref = np.array([0.27067056647322538, 0.036631277777468357])  # 2 e^-2, 2 e^-4
     assert np.all(out >= ref) and np.all(out <= ref * (1 + 1e-12))
 
 
@@ -477,7 +506,7 @@ def test_theorem9_parameters_as_dict_in_process():
     assert list(d) == ["theorem", "threshold", "sigma", "sigma_rounding", "n0_shape", "note"]
     assert d["theorem"] == "DFHPRR-9" and d["threshold"] == 0.075
     assert d["sigma_rounding"] == "down (within an ulp)"
-    sig = 0.1 / (96 * 10.596634733096073)               # ln 40000 = 10.5966347330960...
+    sig = 0.1 / (96 * 10.596634733096073)  # ln 40000 = 10.5966347330960...
     assert sig * (1 - 4e-16) <= d["sigma"] <= sig
     assert math.isclose(d["n0_shape"], 6194.1931585, rel_tol=1e-9)
     assert "without the constant" in d["note"]

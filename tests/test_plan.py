@@ -68,15 +68,18 @@ def _gamma_14b_reference(alpha: float, eps: F, n: int) -> mpmath.mpf:
 
 
 def _check_gamma(got: float, ref: mpmath.mpf) -> None:
-    assert mpmath.mpf(got) <= ref, (got, ref)             # never above the theorem's optimum
-    assert mpmath.mpf(got) >= ref * (1 - mpmath.mpf(10) ** -6), (got, ref)   # near it
+    assert mpmath.mpf(got) <= ref, (got, ref)  # never above the theorem's optimum
+    assert mpmath.mpf(got) >= ref * (1 - mpmath.mpf(10) ** -6), (got, ref)  # near it
 
 
-@pytest.mark.parametrize("name, alpha, eps, n", [
-    ("laplace_queries", 0.05, 100 * F(1e-6) / F(0.1), 10**6),
-    ("dp_feature_selection", 0.05, 5 * F(0.001), 10**5),
-    ("thresholdout_model_search", 0.05, 2 * 10 / (F(0.01) * 10**6), 10**6),
-])
+@pytest.mark.parametrize(
+    "name, alpha, eps, n",
+    [
+        ("laplace_queries", 0.05, 100 * F(1e-6) / F(0.1), 10**6),
+        ("dp_feature_selection", 0.05, 5 * F(0.001), 10**5),
+        ("thresholdout_model_search", 0.05, 2 * 10 / (F(0.01) * 10**6), 10**6),
+    ],
+)
 def test_dp_examples_against_hand(name, alpha, eps, n, capsys):
     study = load_study(EX / f"{name}.toml")
     r = plan(study)
@@ -93,12 +96,12 @@ def test_dp_examples_against_hand(name, alpha, eps, n, capsys):
 
 def test_select_one_of_1000_against_hand(capsys):
     r = plan(load_study(EX / "select_one_of_1000.toml"))
-    exact = F(1, 20) ** 2 / 4000   # DFHPRR Thm 6 at beta = alpha/2: alpha^2 / (4 |Y|)
+    exact = F(1, 20) ** 2 / 4000  # DFHPRR Thm 6 at beta = alpha/2: alpha^2 / (4 |Y|)
     assert F(r.gamma) <= exact and r.gamma >= float(exact) * (1 - 1e-12)
     assert r.beta == pytest.approx(0.025, rel=1e-6)
     pp = plan_power(load_study(EX / "select_one_of_1000.toml"))
     bonf = {c.name: c.threshold for c in pp.rows}
-    assert bonf["Bonferroni over the declared family of 1000"] == 5e-05   # alpha / 1000, hand
+    assert bonf["Bonferroni over the declared family of 1000"] == 5e-05  # alpha / 1000, hand
     # the recommendation is the valid route with the largest threshold: Bonferroni, not reuse
     assert pp.recommended.name == "Bonferroni over the declared family of 1000"
     assert main(["plan", str(EX / "select_one_of_1000.toml")]) == 0
@@ -110,8 +113,7 @@ def test_refused_example():
     """Reuse is refused (RRST §4: approximate DP after a description), but the data are i.i.d.,
     so sample splitting is valid: the plan recommends it and says why reuse is refused (exit 0)."""
     path = str(EX / "refused_description_then_approx_dp.toml")
-    proc = subprocess.run([sys.executable, "-m", "maxinfo_bounds.cli", "plan", path],
-                          capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "maxinfo_bounds.cli", "plan", path], capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     assert "recommended: sample splitting (test on 0.5 of the records)" in proc.stdout
     assert "test at p <= 0.05 on 50000 records" in proc.stdout
@@ -148,14 +150,14 @@ def test_no_valid_route_is_a_result(tmp_path, power):
     assert pp.recommended is None
     assert "not i.i.d" in pp.no_valid_route and "sample splitting: not valid" in pp.no_valid_route
     assert all(not r.valid for r in pp.rows)
-    proc = subprocess.run([sys.executable, "-m", "maxinfo_bounds.cli", "plan", str(f)],
-                          capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "maxinfo_bounds.cli", "plan", str(f)], capture_output=True, text=True)
     assert proc.returncode == 2
     assert "no valid analysis" in proc.stdout and "Traceback" not in proc.stderr
     (line,) = proc.stderr.strip().splitlines()
     assert "no valid route" in line and "not i.i.d" in line
-    proc = subprocess.run([sys.executable, "-m", "maxinfo_bounds.cli", "plan", str(f), "--json"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "maxinfo_bounds.cli", "plan", str(f), "--json"], capture_output=True, text=True
+    )
     assert proc.returncode == 2
     d = json.loads(proc.stdout)
     assert d["recommended"] is None and "not i.i.d" in d["no_valid_route"]
@@ -174,8 +176,7 @@ def test_routing_merges_and_reroutes():
     assert "RRST-3.1" in {t for c in r.chain for t in c.theorems} and r.gamma > 0
     # same without i.i.d. data: refused with the reason
     with pytest.raises(PlanError, match="not i.i.d"):
-        plan(_study(GenericDP(eps=0.01), GenericDP(eps=0.01, delta=1e-30),
-                    n=1000, iid=False))
+        plan(_study(GenericDP(eps=0.01), GenericDP(eps=0.01, delta=1e-30), n=1000, iid=False))
     # approximate DP first, then a description: valid (3.1 first, then DFHPRR 6)
     r = plan(_study(GenericDP(eps=0.01, delta=1e-30), Description(range_size=4), n=1000))
     ids = [t for c in r.chain for t in c.theorems]
@@ -204,8 +205,7 @@ def test_mutual_information_route():
 def test_plan_never_exceeds_alpha_and_sample_split_row():
     r = plan(_study(Laplace(sensitivity=1e-5, eps=1e-4, times=10)))
     assert 0 <= r.gamma < 0.05
-    rows = {c.kind: c for c in plan_power(_study(Laplace(sensitivity=1e-5, eps=1e-4,
-                                                       times=10))).rows}
+    rows = {c.kind: c for c in plan_power(_study(Laplace(sensitivity=1e-5, eps=1e-4, times=10))).rows}
     assert rows["split"].test_records == 50000 and "50000 fresh ones" in rows["split"].note
     assert not rows["naive"].valid
 
@@ -216,12 +216,12 @@ def test_inverse_solves_round_trip():
     v, r, _ = solve(study, "times", t)
     assert r.gamma >= t
     assert plan(with_param(study, "times", v + 1)).gamma < t
-    v, r, direction = solve(study, "n", t)   # fixed per-query eps: gamma falls as n grows
+    v, r, direction = solve(study, "n", t)  # fixed per-query eps: gamma falls as n grows
     assert direction == "largest" and r.gamma >= t and plan(with_param(study, "n", v + 1)).gamma < t
     th = load_study(EX / "thresholdout_model_search.toml")
-    v, r, direction = solve(th, "n", t)      # Thresholdout: eps = 2B/(sigma n) shrinks
+    v, r, direction = solve(th, "n", t)  # Thresholdout: eps = 2B/(sigma n) shrinks
     assert direction == "smallest" and r.gamma >= t and plan(with_param(th, "n", v - 1)).gamma < t
-    v, r, _ = solve(study, "scale", t)   # smallest noise scale meeting the target
+    v, r, _ = solve(study, "scale", t)  # smallest noise scale meeting the target
     assert r.gamma >= t and plan(with_param(study, "scale", v * (1 - 1e-6))).gamma < t
     s2 = load_study(EX / "dp_feature_selection.toml")
     v, r, _ = solve(s2, "eps", t)
@@ -232,18 +232,15 @@ def test_inverse_solves_round_trip():
 
 def test_sweep_cli(tmp_path, capsys):
     out = tmp_path / "sweep.png"
-    assert main(["plan", str(EX / "laplace_queries.toml"), "--sweep", "times=1:40", "--plot",
-                 str(out), "--json"]) == 0
+    assert main(["plan", str(EX / "laplace_queries.toml"), "--sweep", "times=1:40", "--plot", str(out), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     gs = [p["gamma"] for p in d["points"]]
     assert len(gs) == 40 and gs == sorted(gs, reverse=True) and out.stat().st_size > 1000
     rows = sweep(load_study(EX / "laplace_queries.toml"), "times", [1, 100])
     assert rows[0][1] > rows[1][1]
-    assert main(["plan", str(EX / "laplace_queries.toml"), "--solve", "times", "--target-gamma",
-                 "1e-3", "--json"]) == 0
+    assert main(["plan", str(EX / "laplace_queries.toml"), "--solve", "times", "--target-gamma", "1e-3", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["gamma_at_value"] >= 1e-3 and d["direction"] == "largest"
-
 
 
 def test_parallel_sweep_gives_the_serial_rows():
@@ -314,12 +311,18 @@ def test_missing_file_and_bad_flags(tmp_path, capsys):
 
 
 def test_parse_study_api():
-    s = parse_study({"data": {"n": 100, "iid": True}, "test": {"alpha": 0.05},
-                     "steps": [{"type": "description", "range_size": 8}]})
+    s = parse_study(
+        {"data": {"n": 100, "iid": True}, "test": {"alpha": 0.05}, "steps": [{"type": "description", "range_size": 8}]}
+    )
     assert s.n == 100 and s.steps[0].params == {"range_size": 8}
     with pytest.raises(PlanError, match="data.iid"):
-        parse_study({"data": {"n": 100, "iid": "yes"}, "test": {"alpha": 0.05},
-                     "steps": [{"type": "description", "range_size": 8}]})
+        parse_study(
+            {
+                "data": {"n": 100, "iid": "yes"},
+                "test": {"alpha": 0.05},
+                "steps": [{"type": "description", "range_size": 8}],
+            }
+        )
 
 
 def test_every_cited_id_is_in_the_catalog():
@@ -328,11 +331,15 @@ def test_every_cited_id_is_in_the_catalog():
 
     ids = {e.id for e in entries()} | {"given", "entropy"}
     studies = [load_study(p) for p in EX.glob("*.toml") if not p.name.startswith("refused")]
-    studies.append(_study(Description(range_size=4), GenericDP(eps=1e-6),
-                          MutualInformation(mi_bits=0.01)))
-    studies.append(_study(ReportNoisyMax(sensitivity=1.0, scale=1e4),
-                          Gaussian(sensitivity=1e-5, sigma=1e-3, delta=1e-30),
-                          SparseVector(c=2, eps=1e-4), n=1000))
+    studies.append(_study(Description(range_size=4), GenericDP(eps=1e-6), MutualInformation(mi_bits=0.01)))
+    studies.append(
+        _study(
+            ReportNoisyMax(sensitivity=1.0, scale=1e4),
+            Gaussian(sensitivity=1e-5, sigma=1e-3, delta=1e-30),
+            SparseVector(c=2, eps=1e-4),
+            n=1000,
+        )
+    )
     for s in studies:
         for link in plan(s).chain:
             assert set(link.theorems) <= ids, link
@@ -361,10 +368,9 @@ def test_thm31_beta_floor_used_to_skip_routes_holds_on_a_grid():
             for dh in np.geomspace(delta, 0.3, 40):
                 for variant in ("sound", "paper"):
                     try:
-                        b = approx_dp_max_information(e, delta, n, t=60.0, delta_hat=float(dh),
-                                                      variant=variant).beta
+                        b = approx_dp_max_information(e, delta, n, t=60.0, delta_hat=float(dh), variant=variant).beta
                     except MaxinfoError:
-                        continue        # outside the variant's regime at this choice
+                        continue  # outside the variant's regime at this choice
                     lowest = min(lowest, b)
         # hand: at eps' = 1/2 the min over delta_hat of d' + d'' is about 2 sqrt(2 * 2.574 delta)
         # = 4.54 sqrt(delta), so the floor is within a factor ~2.3 of what is reachable
@@ -374,12 +380,14 @@ def test_thm31_beta_floor_used_to_skip_routes_holds_on_a_grid():
 def test_route_skipped_by_the_delta_floor_says_why(capsys):
     # laplace_queries: n = 10^6, alpha = 0.05: at delta = 1e-12, 2 n sqrt(delta) = 2 >= 0.05
     assert main(["plan", "examples/laplace_queries.toml"]) == 0
-    assert ("DP first stage at delta=1e-12 (RRST-3.1): unavailable (delta too large for "
-            "n = 1000000: RRST Thm 3.1's beta >= 2 n sqrt(delta) = 2 >= alpha)"
-            in capsys.readouterr().out)
+    assert (
+        "DP first stage at delta=1e-12 (RRST-3.1): unavailable (delta too large for "
+        "n = 1000000: RRST Thm 3.1's beta >= 2 n sqrt(delta) = 2 >= alpha)" in capsys.readouterr().out
+    )
 
 
 # --- the typed planning model (issue 40) -----------------------------------------------------
+
 
 def test_solve_with_a_power_table_reports_the_power_there(capsys):
     """--solve on a study with [power] keeps the table: the power of the test at the threshold
@@ -412,8 +420,10 @@ def test_a_step_reuse_cannot_evaluate_leaves_the_other_routes(tmp_path):
     """sigma = 1e-300 on a Gaussian step (an OverflowError inside mpmath's normal tail): reuse is
     refused naming sigma; sample splitting (i.i.d. data) is still planned, exit 0."""
     f = tmp_path / "g.toml"
-    f.write_text("[data]\nn = 1000\niid = true\n[[steps]]\ntype = 'gaussian'\nsensitivity = 1.0\n"
-                 "sigma = 1e-300\ndelta = 1e-6\n[test]\nalpha = 0.05\n")
+    f.write_text(
+        "[data]\nn = 1000\niid = true\n[[steps]]\ntype = 'gaussian'\nsensitivity = 1.0\n"
+        "sigma = 1e-300\ndelta = 1e-6\n[test]\nalpha = 0.05\n"
+    )
     pp = plan_power(load_study(f))
     assert pp.recommended is not None and pp.recommended.name.startswith("sample splitting")
     assert "sigma=1e-300 is invalid" in pp.reuse_refusal
@@ -422,23 +432,44 @@ def test_a_step_reuse_cannot_evaluate_leaves_the_other_routes(tmp_path):
 def test_python_study_and_study_file_are_one_model():
     """A Study built in Python and the same study read from a file plan identically (one
     validator, one model); the file only adds labels."""
-    doc = {"data": {"n": 10_000, "iid": True}, "test": {"alpha": 0.05},
-           "steps": [{"type": "laplace", "sensitivity": 1e-4, "scale": 0.5, "times": 20},
-                     {"type": "gaussian", "sensitivity": 1e-4, "sigma": 0.01, "delta": 1e-20},
-                     {"type": "description", "range_size": 20}]}
+    doc = {
+        "data": {"n": 10_000, "iid": True},
+        "test": {"alpha": 0.05},
+        "steps": [
+            {"type": "laplace", "sensitivity": 1e-4, "scale": 0.5, "times": 20},
+            {"type": "gaussian", "sensitivity": 1e-4, "sigma": 0.01, "delta": 1e-20},
+            {"type": "description", "range_size": 20},
+        ],
+    }
     from_file = parse_study(doc, "s.toml")
-    built = Study(n=10_000, iid=True, alpha=0.05, name="s", source="s.toml",
-                  steps=(Laplace.from_scale(1e-4, 0.5, times=20),
-                         Gaussian.from_sigma(1e-4, 0.01, 1e-20), Description(range_size=20)))
+    built = Study(
+        n=10_000,
+        iid=True,
+        alpha=0.05,
+        name="s",
+        source="s.toml",
+        steps=(
+            Laplace.from_scale(1e-4, 0.5, times=20),
+            Gaussian.from_sigma(1e-4, 0.01, 1e-20),
+            Description(range_size=20),
+        ),
+    )
     assert [type(s) for s in from_file.steps] == [type(s) for s in built.steps]
     assert [s.params for s in from_file.steps] == [s.params for s in built.steps]
     a, b = plan(from_file), plan(built)
     assert (a.gamma, a.k, a.beta, a.route) == (b.gamma, b.k, b.beta, b.route)
 
 
-_STEPS = [GenericDP(eps=0.01), GenericDP(eps=0.005, delta=1e-14), Laplace(sensitivity=1e-3, eps=0.02),
-          Gaussian(sensitivity=1e-4, sigma=0.01, delta=1e-9), Description(range_size=20),
-          MutualInformation(mi_bits=0.5), ReportNoisyMax(eps=0.01), SparseVector(c=2, eps=0.05)]
+_STEPS = [
+    GenericDP(eps=0.01),
+    GenericDP(eps=0.005, delta=1e-14),
+    Laplace(sensitivity=1e-3, eps=0.02),
+    Gaussian(sensitivity=1e-4, sigma=0.01, delta=1e-9),
+    Description(range_size=20),
+    MutualInformation(mi_bits=0.5),
+    ReportNoisyMax(eps=0.01),
+    SparseVector(c=2, eps=0.05),
+]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -452,12 +483,18 @@ def test_no_study_ends_in_a_traceback(seed):
 
     rng = np.random.default_rng(seed)
     for _ in range(4):
-        steps = tuple(_STEPS[int(i)].with_value("times", int(rng.choice([1, 5, 50])))
-                      for i in rng.integers(0, len(_STEPS), int(rng.integers(1, 4))))
-        study = Study(n=int(rng.choice([300, 10_000, 10**6])), iid=bool(rng.integers(2)),
-                      alpha=0.05, steps=steps,
-                      family_size=int(rng.choice([10, 1000])) if rng.random() < 0.3 else None,
-                      power=PowerSpec("z", 0.2) if rng.random() < 0.3 else None)
+        steps = tuple(
+            _STEPS[int(i)].with_value("times", int(rng.choice([1, 5, 50])))
+            for i in rng.integers(0, len(_STEPS), int(rng.integers(1, 4)))
+        )
+        study = Study(
+            n=int(rng.choice([300, 10_000, 10**6])),
+            iid=bool(rng.integers(2)),
+            alpha=0.05,
+            steps=steps,
+            family_size=int(rng.choice([10, 1000])) if rng.random() < 0.3 else None,
+            power=PowerSpec("z", 0.2) if rng.random() < 0.3 else None,
+        )
         pp = plan_power(study)
         valid = [r for r in pp.rows if r.valid]
         assert (pp.recommended is None) == (not valid)

@@ -43,11 +43,11 @@ EX = Path(__file__).resolve().parents[1] / "examples"
 
 def _study(spec, *steps, n=1000, iid=True, alpha=0.05, family_size=None):
     steps = steps or (Description(range_size=1),)
-    return Study(n=n, iid=iid, alpha=alpha, steps=tuple(steps), power=spec,
-                 family_size=family_size)
+    return Study(n=n, iid=iid, alpha=alpha, steps=tuple(steps), power=spec, family_size=family_size)
 
 
 # --- the power of each test against formulas written here from the textbook definitions ------
+
 
 def _z_power(d, n, g, alt):
     z = stats.norm
@@ -75,13 +75,11 @@ def _t_power(d, n, g, alt, two_sample=False):
 
 
 @pytest.mark.parametrize("alt", ["two-sided", "larger"])
-@pytest.mark.parametrize("d,n,g", [(0.2, 100, 0.025), (0.05, 5000, 1e-6), (0.5, 30, 0.05),
-                                   (0.01, 10**5, 1e-9)])
+@pytest.mark.parametrize("d,n,g", [(0.2, 100, 0.025), (0.05, 5000, 1e-6), (0.5, 30, 0.05), (0.01, 10**5, 1e-9)])
 def test_z_and_t_power_against_textbook_formulas(alt, d, n, g):
     assert power_at(PowerSpec("z", d, alt), g, n) == pytest.approx(_z_power(d, n, g, alt), rel=1e-9)
     assert power_at(PowerSpec("t", d, alt), g, n) == pytest.approx(_t_power(d, n, g, alt), rel=1e-7)
-    assert power_at(PowerSpec("t2", d, alt), g, n) == pytest.approx(
-        _t_power(d, n, g, alt, two_sample=True), rel=1e-7)
+    assert power_at(PowerSpec("t2", d, alt), g, n) == pytest.approx(_t_power(d, n, g, alt, two_sample=True), rel=1e-7)
 
 
 @pytest.mark.parametrize("alt", ["two-sided", "larger", "smaller"])
@@ -91,11 +89,14 @@ def test_power_agrees_with_statsmodels(alt, d, n, g):
 
     d = -d if alt == "smaller" else d
     assert power_at(PowerSpec("t", d, alt), g, n) == pytest.approx(
-        TTestPower().power(effect_size=d, nobs=n, alpha=g, alternative=alt), rel=1e-9)
+        TTestPower().power(effect_size=d, nobs=n, alpha=g, alternative=alt), rel=1e-9
+    )
     assert power_at(PowerSpec("t2", d, alt), g, 2 * n) == pytest.approx(
-        TTestIndPower().power(effect_size=d, nobs1=n, ratio=1.0, alpha=g, alternative=alt), rel=1e-9)
+        TTestIndPower().power(effect_size=d, nobs1=n, ratio=1.0, alpha=g, alternative=alt), rel=1e-9
+    )
     assert power_at(PowerSpec("z", d, alt), g, n) == pytest.approx(
-        NormalIndPower().power(effect_size=d, nobs1=n, ratio=0.0, alpha=g, alternative=alt), rel=1e-12)
+        NormalIndPower().power(effect_size=d, nobs1=n, ratio=0.0, alpha=g, alternative=alt), rel=1e-12
+    )
 
 
 def test_t_power_finite_where_scipy_tails_are_nan():
@@ -108,7 +109,7 @@ def test_z_power_by_hand():
     # 1 - Phi(z_{0.975} - 0.2 * 10) = Phi(0.040036) = 0.515967 (tables)
     assert power_at(PowerSpec("z", 0.2, "larger"), 0.025, 100) == pytest.approx(0.515967, abs=2e-6)
     assert power_at(PowerSpec("z", -0.2, "smaller"), 0.025, 100) == pytest.approx(0.515967, abs=2e-6)
-    assert power_at(PowerSpec("z", 0.2), 0.0, 100) == 0.0        # gamma = 0: never rejects
+    assert power_at(PowerSpec("z", 0.2), 0.0, 100) == 0.0  # gamma = 0: never rejects
 
 
 def _binom_power_bruteforce(n, p0, p1, g, alt):
@@ -116,61 +117,68 @@ def _binom_power_bruteforce(n, p0, p1, g, alt):
     rejection region is the largest tail(s) of null probability <= g (each tail g/2 when
     two-sided); the power is its probability under p1."""
     with mpmath.workdps(50):
-        P0 = [mpmath.binomial(n, x) * mpmath.mpf(p0) ** x * (1 - mpmath.mpf(p0)) ** (n - x)
-              for x in range(n + 1)]
-        P1 = [mpmath.binomial(n, x) * mpmath.mpf(p1) ** x * (1 - mpmath.mpf(p1)) ** (n - x)
-              for x in range(n + 1)]
+        P0 = [mpmath.binomial(n, x) * mpmath.mpf(p0) ** x * (1 - mpmath.mpf(p0)) ** (n - x) for x in range(n + 1)]
+        P1 = [mpmath.binomial(n, x) * mpmath.mpf(p1) ** x * (1 - mpmath.mpf(p1)) ** (n - x) for x in range(n + 1)]
         lv = mpmath.mpf(g) / 2 if alt == "two-sided" else mpmath.mpf(g)
         rej = set()
         if alt in ("two-sided", "larger"):
             c = n + 1
-            while c - 1 >= 0 and mpmath.fsum(P0[c - 1:]) <= lv:
+            while c - 1 >= 0 and mpmath.fsum(P0[c - 1 :]) <= lv:
                 c -= 1
             rej |= set(range(c, n + 1))
         if alt in ("two-sided", "smaller"):
             c = -1
-            while c + 1 <= n and mpmath.fsum(P0[:c + 2]) <= lv:
+            while c + 1 <= n and mpmath.fsum(P0[: c + 2]) <= lv:
                 c += 1
             rej |= set(range(0, c + 1))
         return float(mpmath.fsum(P1[x] for x in rej))
 
 
 @pytest.mark.parametrize("alt", ["two-sided", "larger", "smaller"])
-@pytest.mark.parametrize("n,p0,eff,g", [(20, 0.5, 0.2, 0.05), (57, 0.3, 0.15, 0.01),
-                                        (120, 0.65, 0.15, 1e-4), (9, 0.6, 0.35, 0.1)])
+@pytest.mark.parametrize(
+    "n,p0,eff,g", [(20, 0.5, 0.2, 0.05), (57, 0.3, 0.15, 0.01), (120, 0.65, 0.15, 1e-4), (9, 0.6, 0.35, 0.1)]
+)
 def test_exact_binomial_power_against_enumeration(alt, n, p0, eff, g):
     eff = -eff if alt == "smaller" else eff
     spec = PowerSpec("proportion", eff, alt, p0=p0)
-    assert power_at(spec, g, n) == pytest.approx(_binom_power_bruteforce(n, p0, p0 + eff, g, alt),
-                                                 rel=1e-9, abs=1e-15)
+    assert power_at(spec, g, n) == pytest.approx(_binom_power_bruteforce(n, p0, p0 + eff, g, alt), rel=1e-9, abs=1e-15)
 
 
 def test_power_upper_bounds_the_power_on_the_box():
     """power_upper(γ_hi, a, b) >= power(γ, n) for every γ <= γ_hi and n in [a, b] (brute force
     over a box), for every test kind, including the non-monotone exact binomial."""
-    specs = [PowerSpec("z", 0.3), PowerSpec("t", 0.3, "larger"), PowerSpec("t2", 0.5),
-             PowerSpec("proportion", 0.1, p0=0.4), PowerSpec("proportion", 0.1, "larger", p0=0.4),
-             PowerSpec("proportion", -0.1, "smaller", p0=0.4)]
+    specs = [
+        PowerSpec("z", 0.3),
+        PowerSpec("t", 0.3, "larger"),
+        PowerSpec("t2", 0.5),
+        PowerSpec("proportion", 0.1, p0=0.4),
+        PowerSpec("proportion", 0.1, "larger", p0=0.4),
+        PowerSpec("proportion", -0.1, "smaller", p0=0.4),
+    ]
     for spec in specs:
         for a, b in [(10, 30), (40, 47), (100, 160)]:
             for g_hi in (0.05, 1e-3):
                 ub = power_upper(spec, g_hi, a, b)
-                worst = max(power_at(spec, g, n) for n in range(a, b + 1)
-                            for g in (g_hi, g_hi / 3, g_hi / 17))
+                worst = max(power_at(spec, g, n) for n in range(a, b + 1) for g in (g_hi, g_hi / 3, g_hi / 17))
                 assert ub >= worst - 1e-12, (spec, a, b, g_hi)
 
 
 # --- published sample sizes ---------------------------------------------------------------
 
-@pytest.mark.parametrize("test,d,alt,expected", [
-    # Cohen (1988), Table 2.4.1 / G*Power 3 manual (t tests, two independent means): d = 0.5,
-    # alpha = 0.05 two-sided, power 0.8: 64 per group; d = 0.8: 26; d = 0.2: 394 (pwr: 393.4)
-    ("t2", 0.5, "two-sided", 128), ("t2", 0.8, "two-sided", 52),
-    # pwr.t.test(d = 0.5, power = 0.8, type = "one.sample"): n = 33.37 -> 34
-    ("t", 0.5, "two-sided", 34),
-    # z, one-sided: n = ((z_0.95 + z_0.8) / d)^2 = (2.486475 / 0.5)^2 = 24.73 -> 25 (hand)
-    ("z", 0.5, "larger", 25),
-])
+
+@pytest.mark.parametrize(
+    "test,d,alt,expected",
+    [
+        # Cohen (1988), Table 2.4.1 / G*Power 3 manual (t tests, two independent means): d = 0.5,
+        # alpha = 0.05 two-sided, power 0.8: 64 per group; d = 0.8: 26; d = 0.2: 394 (pwr: 393.4)
+        ("t2", 0.5, "two-sided", 128),
+        ("t2", 0.8, "two-sided", 52),
+        # pwr.t.test(d = 0.5, power = 0.8, type = "one.sample"): n = 33.37 -> 34
+        ("t", 0.5, "two-sided", 34),
+        # z, one-sided: n = ((z_0.95 + z_0.8) / d)^2 = (2.486475 / 0.5)^2 = 24.73 -> 25 (hand)
+        ("z", 0.5, "larger", 25),
+    ],
+)
 def test_required_n_matches_published_sample_sizes(test, d, alt, expected):
     # a one-output analysis: the union bound over 1 output is alpha itself on all n
     pp = plan_power(_study(PowerSpec(test, d, alt)))
@@ -181,11 +189,12 @@ def test_required_n_matches_published_sample_sizes(test, d, alt, expected):
 def test_required_n_two_sample_d02_is_393_or_394_per_group():
     pp = plan_power(_study(PowerSpec("t2", 0.2)))
     row = next(r for r in pp.rows if r.kind == "union")
-    assert row.required_n in (787, 788)   # groups (393, 394): power 0.80005; pwr: 393.4 each
+    assert row.required_n in (787, 788)  # groups (393, 394): power 0.80005; pwr: 393.4 each
     assert power_at(PowerSpec("t2", 0.2), 0.05, row.required_n - 1) < 0.8
 
 
 # --- Monte Carlo ---------------------------------------------------------------------------
+
 
 def _cp(k, n, level=0.999):
     a = (1 - level) / 2
@@ -199,24 +208,33 @@ def _simulate(spec, g, n, reps, rng):
     if spec.test == "z":
         xbar = rng.normal(d, 1 / math.sqrt(n), size=reps)
         z = xbar * math.sqrt(n)
-        p = {"larger": stats.norm.sf(z), "smaller": stats.norm.cdf(z),
-             "two-sided": 2 * stats.norm.sf(abs(z))}[spec.alternative]
+        p = {"larger": stats.norm.sf(z), "smaller": stats.norm.cdf(z), "two-sided": 2 * stats.norm.sf(abs(z))}[
+            spec.alternative
+        ]
     elif spec.test == "t":
         x = rng.normal(d, 1.0, size=(reps, n))
-        p = stats.ttest_1samp(x, 0.0, axis=1, alternative={"two-sided": "two-sided", "larger": "greater",
-                                                            "smaller": "less"}[spec.alternative]).pvalue
+        p = stats.ttest_1samp(
+            x,
+            0.0,
+            axis=1,
+            alternative={"two-sided": "two-sided", "larger": "greater", "smaller": "less"}[spec.alternative],
+        ).pvalue
     elif spec.test == "t2":
         n1 = n // 2
         x = rng.normal(d, 1.0, size=(reps, n1))
         y = rng.normal(0.0, 1.0, size=(reps, n - n1))
-        p = stats.ttest_ind(x, y, axis=1, alternative={"two-sided": "two-sided", "larger": "greater",
-                                                        "smaller": "less"}[spec.alternative]).pvalue
+        p = stats.ttest_ind(
+            x,
+            y,
+            axis=1,
+            alternative={"two-sided": "two-sided", "larger": "greater", "smaller": "less"}[spec.alternative],
+        ).pvalue
     else:
         x = rng.binomial(n, spec.p1, size=reps)
         # the exact binomial test's rejection region, computed from the null by scipy alone
         ks = np.arange(n + 1)
-        up = stats.binom.sf(ks - 1, n, spec.p0)      # P0(X >= k)
-        lo = stats.binom.cdf(ks, n, spec.p0)         # P0(X <= k)
+        up = stats.binom.sf(ks - 1, n, spec.p0)  # P0(X >= k)
+        lo = stats.binom.cdf(ks, n, spec.p0)  # P0(X <= k)
         lv = g / 2 if spec.alternative == "two-sided" else g
         rej = np.zeros(n + 1, bool)
         if spec.alternative != "smaller":
@@ -227,17 +245,23 @@ def _simulate(spec, g, n, reps, rng):
     return int((p <= g).sum())
 
 
-@pytest.mark.parametrize("spec,g,n", [
-    (PowerSpec("z", 0.2), 0.01, 200), (PowerSpec("z", 0.1, "larger"), 1e-3, 900),
-    (PowerSpec("z", -0.3, "smaller"), 0.05, 40),
-    (PowerSpec("t", 0.4), 0.01, 30), (PowerSpec("t", 0.25, "larger"), 0.05, 60),
-    (PowerSpec("t", 0.8), 1e-3, 12),
-    (PowerSpec("t2", 0.5), 0.05, 60), (PowerSpec("t2", 0.6, "larger"), 0.01, 50),
-    (PowerSpec("t2", 1.0), 1e-3, 30),
-    (PowerSpec("proportion", 0.15, "larger", p0=0.5), 0.05, 50),
-    (PowerSpec("proportion", 0.1, p0=0.3), 0.01, 200),
-    (PowerSpec("proportion", -0.2, "smaller", p0=0.6), 1e-3, 80),
-])
+@pytest.mark.parametrize(
+    "spec,g,n",
+    [
+        (PowerSpec("z", 0.2), 0.01, 200),
+        (PowerSpec("z", 0.1, "larger"), 1e-3, 900),
+        (PowerSpec("z", -0.3, "smaller"), 0.05, 40),
+        (PowerSpec("t", 0.4), 0.01, 30),
+        (PowerSpec("t", 0.25, "larger"), 0.05, 60),
+        (PowerSpec("t", 0.8), 1e-3, 12),
+        (PowerSpec("t2", 0.5), 0.05, 60),
+        (PowerSpec("t2", 0.6, "larger"), 0.01, 50),
+        (PowerSpec("t2", 1.0), 1e-3, 30),
+        (PowerSpec("proportion", 0.15, "larger", p0=0.5), 0.05, 50),
+        (PowerSpec("proportion", 0.1, p0=0.3), 0.01, 200),
+        (PowerSpec("proportion", -0.2, "smaller", p0=0.6), 1e-3, 80),
+    ],
+)
 def test_power_against_monte_carlo(spec, g, n):
     reps = 20_000
     rng = np.random.default_rng(20261123)
@@ -247,6 +271,7 @@ def test_power_against_monte_carlo(spec, g, n):
 
 
 # --- required n for a route whose gamma depends on n --------------------------------------
+
 
 def test_required_n_for_a_dp_route_is_the_smallest_on_a_brute_force_grid():
     """eps = 0.3 per run on i.i.d. data: gamma(n) falls with n (RRST 1.4's eps^2 n term), so
@@ -259,7 +284,7 @@ def test_required_n_for_a_dp_route_is_the_smallest_on_a_brute_force_grid():
     nstar = row.required_n
     assert nstar is not None and 2 < nstar < 1000
     gammas = [plan(replace(s, n=m)).gamma for m in range(1, nstar + 1)]
-    assert gammas[0] > 10 * gammas[-1]          # gamma really depends on n here
+    assert gammas[0] > 10 * gammas[-1]  # gamma really depends on n here
     powers = [power_at(spec, g, m) for m, g in zip(range(1, nstar + 1), gammas)]
     assert powers[-1] >= 0.8 and max(powers[:-1]) < 0.8
 
@@ -271,8 +296,7 @@ def test_required_n_none_when_no_n_reaches_the_target():
     row = next(r for r in pp.rows if r.kind == "reuse")
     assert row.required_n is None and "no n <=" in row.required_n_note
     grid = [int(x) for x in np.unique(np.geomspace(1, 10**7, 200).round())]
-    assert max(power_at(spec, plan(_study(spec, GenericDP(eps=0.5), n=m, iid=False)).gamma, m)
-               for m in grid) < 0.8
+    assert max(power_at(spec, plan(_study(spec, GenericDP(eps=0.5), n=m, iid=False)).gamma, m) for m in grid) < 0.8
 
 
 def test_thresholdout_required_n_increases_gamma_with_n():
@@ -283,17 +307,19 @@ def test_thresholdout_required_n_increases_gamma_with_n():
     n = row.required_n
     assert n is not None and "proven" in row.required_n_note
     from maxinfo_bounds.planning.recommend import study_at_n
+
     assert power_at(s.power, plan(study_at_n(s, n)).gamma, n) >= 0.8
     assert power_at(s.power, plan(study_at_n(s, n - 1)).gamma, n - 1) < 0.8
 
 
 # --- the recommendation ---------------------------------------------------------------------
 
+
 def test_select_one_of_1000_recommends_bonferroni():
     pp = plan_power(load_study(EX / "select_one_of_1000.toml"))
     assert pp.recommended.kind == "bonferroni" and pp.recommended.threshold == 5e-05
     split = next(r for r in pp.rows if r.kind == "split")
-    assert not split.valid and "not i.i.d." in split.note      # iid = false: no splitting
+    assert not split.valid and "not i.i.d." in split.note  # iid = false: no splitting
 
 
 def test_laplace_example_with_power_compares_reuse_and_splitting():
@@ -307,8 +333,13 @@ def test_laplace_example_with_power_compares_reuse_and_splitting():
 
 
 @settings(max_examples=15, deadline=None)
-@given(eps=st.floats(1e-5, 0.05), d=st.floats(0.003, 0.3), n=st.integers(100, 10**6),
-       iid=st.booleans(), fam=st.one_of(st.none(), st.integers(2, 10**4)))
+@given(
+    eps=st.floats(1e-5, 0.05),
+    d=st.floats(0.003, 0.3),
+    n=st.integers(100, 10**6),
+    iid=st.booleans(),
+    fam=st.one_of(st.none(), st.integers(2, 10**4)),
+)
 def test_recommendation_is_valid_and_most_powerful(eps, d, n, iid, fam):
     s = _study(PowerSpec("z", d), GenericDP(eps=eps), n=n, iid=iid, family_size=fam)
     pp = plan_power(s)
@@ -321,8 +352,13 @@ def test_recommendation_is_valid_and_most_powerful(eps, d, n, iid, fam):
 
 
 @settings(max_examples=25, deadline=None)
-@given(test=st.sampled_from(["z", "t", "t2"]), d=st.floats(0.01, 1.0),
-       n=st.integers(4, 10**5), g1=st.floats(1e-12, 0.5), g2=st.floats(1e-12, 0.5))
+@given(
+    test=st.sampled_from(["z", "t", "t2"]),
+    d=st.floats(0.01, 1.0),
+    n=st.integers(4, 10**5),
+    g1=st.floats(1e-12, 0.5),
+    g2=st.floats(1e-12, 0.5),
+)
 def test_power_monotone_in_threshold(test, d, n, g1, g2):
     spec = PowerSpec(test, d)
     lo, hi = sorted((g1, g2))
@@ -331,40 +367,42 @@ def test_power_monotone_in_threshold(test, d, n, g1, g2):
 
 # --- CLI, JSON, plot, bad input -------------------------------------------------------------
 
+
 def test_cli_power_json_and_curve(tmp_path, capsys):
     f = tmp_path / "s.toml"
-    f.write_text((EX / "laplace_queries.toml").read_text()
-                 + '\n[power]\ntest = "t"\neffect_size = 0.005\n')
+    f.write_text((EX / "laplace_queries.toml").read_text() + '\n[power]\ntest = "t"\neffect_size = 0.005\n')
     png = tmp_path / "curve.png"
     assert main(["plan", str(f), "--json", "--power-curve", str(png)]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["recommended"]["kind"] == "reuse"
-    assert {"threshold_p_value", "power_at_study_n", "required_n_records", "test_records"} <= set(
-        d["recommended"])
+    assert {"threshold_p_value", "power_at_study_n", "required_n_records", "test_records"} <= set(d["recommended"])
     assert png.stat().st_size > 10_000 and png.read_bytes()[:4] == b"\x89PNG"
     assert main(["plan", str(f)]) == 0
     out = capsys.readouterr().out
     assert "recommended: adaptive reuse" in out and "required n" in out
 
 
-@pytest.mark.parametrize("table,needle", [
-    ('test = "z"\neffect_size = 0.1\nfoo = 1', "power.foo"),
-    ('test = "anova"\neffect_size = 0.1', "power.test"),
-    ('effect_size = 0.1', "power.test"),
-    ('test = "z"', "power.effect_size"),
-    ('test = "z"\neffect_size = 0', "power.effect_size"),
-    ('test = "z"\neffect_size = "big"', "power.effect_size"),
-    ('test = "z"\neffect_size = 0.1\ntarget = 1.5', "power.target"),
-    ('test = "z"\neffect_size = 0.1\ntarget = 0', "power.target"),
-    ('test = "z"\neffect_size = 0.1\nalternative = "greater"', "power.alternative"),
-    ('test = "z"\neffect_size = -0.1\nalternative = "larger"', "power.effect_size"),
-    ('test = "z"\neffect_size = 0.1\np0 = 0.5', "power.p0"),
-    ('test = "proportion"\neffect_size = 0.1', "power.p0"),
-    ('test = "proportion"\neffect_size = 0.6\np0 = 0.5', "power.effect_size"),
-    ('test = "z"\neffect_size = 0.1\nsplit_fraction = 1', "power.split_fraction"),
-    ('test = "z"\neffect_size = nan', "power.effect_size"),
-    ('test = 3\neffect_size = 0.1', "power.test"),
-])
+@pytest.mark.parametrize(
+    "table,needle",
+    [
+        ('test = "z"\neffect_size = 0.1\nfoo = 1', "power.foo"),
+        ('test = "anova"\neffect_size = 0.1', "power.test"),
+        ("effect_size = 0.1", "power.test"),
+        ('test = "z"', "power.effect_size"),
+        ('test = "z"\neffect_size = 0', "power.effect_size"),
+        ('test = "z"\neffect_size = "big"', "power.effect_size"),
+        ('test = "z"\neffect_size = 0.1\ntarget = 1.5', "power.target"),
+        ('test = "z"\neffect_size = 0.1\ntarget = 0', "power.target"),
+        ('test = "z"\neffect_size = 0.1\nalternative = "greater"', "power.alternative"),
+        ('test = "z"\neffect_size = -0.1\nalternative = "larger"', "power.effect_size"),
+        ('test = "z"\neffect_size = 0.1\np0 = 0.5', "power.p0"),
+        ('test = "proportion"\neffect_size = 0.1', "power.p0"),
+        ('test = "proportion"\neffect_size = 0.6\np0 = 0.5', "power.effect_size"),
+        ('test = "z"\neffect_size = 0.1\nsplit_fraction = 1', "power.split_fraction"),
+        ('test = "z"\neffect_size = nan', "power.effect_size"),
+        ("test = 3\neffect_size = 0.1", "power.test"),
+    ],
+)
 def test_bad_power_tables(tmp_path, table, needle):
     f = tmp_path / "bad.toml"
     f.write_text((EX / "select_one_of_1000.toml").read_text() + "\n[power]\n" + table + "\n")
@@ -374,21 +412,29 @@ def test_bad_power_tables(tmp_path, table, needle):
 
 
 def test_power_curve_needs_a_power_table(tmp_path):
-    assert_one_line_error("maxinfo_bounds.cli", ["plan", str(EX / "select_one_of_1000.toml"),
-                                                 "--power-curve", str(tmp_path / "x.png")],
-                          "power")
+    assert_one_line_error(
+        "maxinfo_bounds.cli",
+        ["plan", str(EX / "select_one_of_1000.toml"), "--power-curve", str(tmp_path / "x.png")],
+        "power",
+    )
     assert not (tmp_path / "x.png").exists()
 
 
 def test_parse_power_defaults():
-    s = parse_study({"data": {"n": 10, "iid": True}, "test": {"alpha": 0.05},
-                     "steps": [{"type": "description", "range_size": 2}],
-                     "power": {"test": "t2", "effect_size": 0.5}})
+    s = parse_study(
+        {
+            "data": {"n": 10, "iid": True},
+            "test": {"alpha": 0.05},
+            "steps": [{"type": "description", "range_size": 2}],
+            "power": {"test": "t2", "effect_size": 0.5},
+        }
+    )
     assert s.power == PowerSpec("t2", 0.5, "two-sided", 0.8, None, 0.5)
     assert F(s.power.target) == F(4, 5) or s.power.target == 0.8
 
 
 # --- never worse for a stronger guarantee -------------------------------------------------
+
 
 def _gamma(*steps, n=200_000, iid=True, alpha=0.05):
     try:
@@ -408,9 +454,8 @@ def _le(a, b):
 def test_issue_examples_monotone_in_eps_and_sigma():
     from maxinfo_bounds.corrections import correct
 
-    gs = [correct(0.05, eps=e, delta=5e-19, n=200_000, iid=True).gamma
-          for e in (3e-5, 5e-5, 1e-4, 3e-4)]
-    assert gs[0] > 5e-3                    # was 0.0: Thm 3.1 at eps' > eps reaches it
+    gs = [correct(0.05, eps=e, delta=5e-19, n=200_000, iid=True).gamma for e in (3e-5, 5e-5, 1e-4, 3e-4)]
+    assert gs[0] > 5e-3  # was 0.0: Thm 3.1 at eps' > eps reaches it
     assert all(_le(b, a) for a, b in zip(gs, gs[1:]))
     # more Gaussian noise is a stronger guarantee: never a worse plan
     g2 = _gamma(Gaussian(sensitivity=1e-5, sigma=2.0, delta=5e-19))
@@ -426,8 +471,7 @@ def test_mi_route_uses_the_exact_curve():
     from maxinfo_bounds.theorems.mutual_info import mi_to_approx_max_information
     from maxinfo_bounds.theorems.pvalues import pvalue_correction
 
-    g = _gamma(MutualInformation(mi_bits=0.2), Description(range_size=4),
-               iid=False, n=1000)
+    g = _gamma(MutualInformation(mi_bits=0.2), Description(range_size=4), iid=False, n=1000)
     best = 0.0
     for k in np.linspace(3, 20, 35):
         b1 = mi_to_approx_max_information(0.2, float(k))
@@ -448,20 +492,19 @@ def test_gamma_non_increasing_in_eps_approx_dp(e1, e2, d):
 @given(d1=st.floats(1e-30, 1e-12), d2=st.floats(1e-30, 1e-12), e=st.floats(1e-4, 0.1))
 def test_gamma_non_increasing_in_delta(d1, d2, e):
     lo, hi = sorted((d1, d2))
-    assert _le(_gamma(GenericDP(eps=e, delta=hi), n=10_000),
-               _gamma(GenericDP(eps=e, delta=lo), n=10_000))
+    assert _le(_gamma(GenericDP(eps=e, delta=hi), n=10_000), _gamma(GenericDP(eps=e, delta=lo), n=10_000))
     # delta = 0 (pure DP) is the strongest of all
-    assert _le(_gamma(GenericDP(eps=e, delta=lo), n=10_000),
-               _gamma(GenericDP(eps=e), n=10_000))
+    assert _le(_gamma(GenericDP(eps=e, delta=lo), n=10_000), _gamma(GenericDP(eps=e), n=10_000))
 
 
 @settings(max_examples=10, deadline=None)
-@given(t1=st.integers(1, 300), t2=st.integers(1, 300), e=st.floats(1e-6, 1e-3),
-       iid=st.booleans())
+@given(t1=st.integers(1, 300), t2=st.integers(1, 300), e=st.floats(1e-6, 1e-3), iid=st.booleans())
 def test_gamma_non_increasing_in_times(t1, t2, e, iid):
     lo, hi = sorted((t1, t2))
-    assert _le(_gamma(Laplace(sensitivity=1.0, eps=e, times=hi), iid=iid),
-               _gamma(Laplace(sensitivity=1.0, eps=e, times=lo), iid=iid))
+    assert _le(
+        _gamma(Laplace(sensitivity=1.0, eps=e, times=hi), iid=iid),
+        _gamma(Laplace(sensitivity=1.0, eps=e, times=lo), iid=iid),
+    )
 
 
 @settings(max_examples=10, deadline=None)
@@ -469,8 +512,7 @@ def test_gamma_non_increasing_in_times(t1, t2, e, iid):
 def test_gamma_non_increasing_in_range_size(r1, r2, m):
     lo, hi = sorted((r1, r2))
     pre = (MutualInformation(mi_bits=m),) if m > 0 else ()
-    assert _le(_gamma(*pre, Description(range_size=hi), iid=False),
-               _gamma(*pre, Description(range_size=lo), iid=False))
+    assert _le(_gamma(*pre, Description(range_size=hi), iid=False), _gamma(*pre, Description(range_size=lo), iid=False))
 
 
 @settings(max_examples=8, deadline=None)
@@ -482,11 +524,10 @@ def test_gamma_non_decreasing_in_gaussian_sigma(s1, s2):
 
 
 @settings(max_examples=8, deadline=None)
-@given(b1=st.integers(1, 200), b2=st.integers(1, 200), n1=st.integers(10**4, 10**7),
-       n2=st.integers(10**4, 10**7))
+@given(b1=st.integers(1, 200), b2=st.integers(1, 200), n1=st.integers(10**4, 10**7), n2=st.integers(10**4, 10**7))
 def test_thresholdout_monotone_in_budget_and_n(b1, b2, n1, n2):
     blo, bhi = sorted((b1, b2))
     nlo, nhi = sorted((n1, n2))
     th = lambda b: Thresholdout(budget=b, sigma=0.01)  # noqa: E731
     assert _le(_gamma(th(bhi), n=nlo), _gamma(th(blo), n=nlo))
-    assert _le(_gamma(th(blo), n=nlo), _gamma(th(blo), n=nhi))   # eps = 2B/(sigma n) shrinks
+    assert _le(_gamma(th(blo), n=nlo), _gamma(th(blo), n=nhi))  # eps = 2B/(sigma n) shrinks

@@ -9,28 +9,49 @@ import pytest
 from maxinfo_bounds import Bound, DPGuarantee, InvalidParameter, dp_max_information
 
 
-@pytest.mark.parametrize("eps,delta,field", [
-    (-3.0, 2.0, "eps"), (-1.0, 0.0, "eps"), (math.nan, 0.0, "eps"), (0.1, 2.0, "delta"),
-    (0.1, -0.5, "delta"), (0.1, math.nan, "delta"), ("0.1", 0.0, "eps"), (True, 0.0, "eps"),
-])
+@pytest.mark.parametrize(
+    "eps,delta,field",
+    [
+        (-3.0, 2.0, "eps"),
+        (-1.0, 0.0, "eps"),
+        (math.nan, 0.0, "eps"),
+        (0.1, 2.0, "delta"),
+        (0.1, -0.5, "delta"),
+        (0.1, math.nan, "delta"),
+        ("0.1", 0.0, "eps"),
+        (True, 0.0, "eps"),
+    ],
+)
 def test_dpguarantee_refuses_impossible_values(eps, delta, field):
     with pytest.raises(InvalidParameter, match=f"^{field}="):
         DPGuarantee(eps, delta, "given")
 
 
-@pytest.mark.parametrize("k,beta,field", [
-    (-1.0, 0.0, "k"), (math.nan, 0.1, "k"), (1.0, 1.5, "beta"), (1.0, -1e-9, "beta"),
-    (1.0, math.nan, "beta"),
-])
+@pytest.mark.parametrize(
+    "k,beta,field",
+    [
+        (-1.0, 0.0, "k"),
+        (math.nan, 0.1, "k"),
+        (1.0, 1.5, "beta"),
+        (1.0, -1e-9, "beta"),
+        (1.0, math.nan, "beta"),
+    ],
+)
 def test_bound_refuses_impossible_values(k, beta, field):
     with pytest.raises(InvalidParameter, match=f"^{field}="):
         Bound(k, beta, "RRST-1.3")
 
 
-@pytest.mark.parametrize("dev,prob,field", [
-    (-1.0, 0.1, "deviation"), (math.nan, 0.1, "deviation"), (1.0, 1.5, "probability"),
-    (1.0, -0.1, "probability"), (1.0, math.nan, "probability"),
-])
+@pytest.mark.parametrize(
+    "dev,prob,field",
+    [
+        (-1.0, 0.1, "deviation"),
+        (math.nan, 0.1, "deviation"),
+        (1.0, 1.5, "probability"),
+        (1.0, -0.1, "probability"),
+        (1.0, math.nan, "probability"),
+    ],
+)
 def test_tail_bound_refuses_impossible_values(dev, prob, field):
     from maxinfo_bounds.results import TailBound
 
@@ -42,8 +63,7 @@ def test_tail_bound_refuses_impossible_values(dev, prob, field):
 def test_edges_are_accepted_and_serialised_with_units():
     assert Bound(math.inf, 1.0, "x").as_dict()["k_bits"] == math.inf
     d = DPGuarantee(0.0, 1.0, "given").as_dict()
-    assert d == {"theorem": "given", "eps_nats": 0.0, "delta": 1.0, "rounding": "up",
-                 "conditions_checked": []}
+    assert d == {"theorem": "given", "eps_nats": 0.0, "delta": 1.0, "rounding": "up", "conditions_checked": []}
 
 
 def test_dp_max_information_refuses_a_beta_it_would_ignore():

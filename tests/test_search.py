@@ -43,8 +43,7 @@ def test_bounded_brent_is_scipys_iterate_for_iterate(case: int, xatol: float) ->
         return f(float(x))
 
     with np.errstate(all="ignore"):
-        ref = minimize_scalar(theirs, bounds=(lo, hi), method="bounded",
-                              options={"xatol": xatol})
+        ref = minimize_scalar(theirs, bounds=(lo, hi), method="bounded", options={"xatol": xatol})
     got = _bounded_brent(ours, lo, hi, xatol)
     assert seen == ref_seen
     assert got == float(ref.x)
@@ -67,15 +66,14 @@ ROOT_CASES = [
     (lambda x: math.exp(x) - 1e5, -10.0, 40.0),
     (lambda x: math.log(x) + 700.0, 1e-310, 1.0),
     (lambda x: math.tanh(50 * (x - 0.123)), -1.0, 1.0),
-    (lambda x: x ** 3, -1.0, 0.5),
-    (lambda x: 1.0 if x > 0.3 else -1.0, 0.0, 1.0),     # a jump: bisection all the way
-    (lambda x: -0.0 if x < 0.5 else 1.0, 0.0, 1.0),     # -0.0 at an end is a root
+    (lambda x: x**3, -1.0, 0.5),
+    (lambda x: 1.0 if x > 0.3 else -1.0, 0.0, 1.0),  # a jump: bisection all the way
+    (lambda x: -0.0 if x < 0.5 else 1.0, 0.0, 1.0),  # -0.0 at an end is a root
 ]
 
 
 @pytest.mark.parametrize("case", range(len(ROOT_CASES)))
-@pytest.mark.parametrize("tols", [(2e-12, 8.881784197001252e-16), (1e-300, 1e-15),
-                                  (1e-15, 4 * np.finfo(float).eps)])
+@pytest.mark.parametrize("tols", [(2e-12, 8.881784197001252e-16), (1e-300, 1e-15), (1e-15, 4 * np.finfo(float).eps)])
 def test_brentq_is_scipys_iterate_for_iterate(case: int, tols: tuple[float, float]) -> None:
     from scipy.optimize import brentq as scipy_brentq
 
@@ -87,9 +85,12 @@ def test_brentq_is_scipys_iterate_for_iterate(case: int, tols: tuple[float, floa
     xtol, rtol = tols
     outs = []
     for solve, log in ((scipy_brentq, ref_seen), (brentq, seen)):
-        try:   # x^3 with xtol = 1e-300 does not converge in 500 steps: both say so
-            outs.append(solve(lambda x, log=log: (log.append(float(x)), f(float(x)))[1],
-                              lo, hi, xtol=xtol, rtol=rtol, maxiter=500))
+        try:  # x^3 with xtol = 1e-300 does not converge in 500 steps: both say so
+            outs.append(
+                solve(
+                    lambda x, log=log: (log.append(float(x)), f(float(x)))[1], lo, hi, xtol=xtol, rtol=rtol, maxiter=500
+                )
+            )
         except RuntimeError:
             outs.append("no convergence")
     assert seen == ref_seen
@@ -116,6 +117,12 @@ def test_brentq_with_numpy_tolerances_stays_in_python_floats() -> None:
     from maxinfo_bounds.search import brentq
 
     with np.errstate(all="raise"):
-        x = brentq(lambda x: 1.0 if x > 0.3 else -1.0, 0.0, 1.0, xtol=np.float64(1e-15),
-                   rtol=4 * np.finfo(float).eps, maxiter=500)
+        x = brentq(
+            lambda x: 1.0 if x > 0.3 else -1.0,
+            0.0,
+            1.0,
+            xtol=np.float64(1e-15),
+            rtol=4 * np.finfo(float).eps,
+            maxiter=500,
+        )
     assert type(x) is float and abs(x - 0.3) < 1e-14

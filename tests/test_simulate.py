@@ -23,8 +23,10 @@ from proofs_checks.simulate import selection as sel
 from proofs_checks.simulate.runner import Interrupted, Unit, run_units
 
 TINY = sim.SimulateConfig(
-    reps=3, holdout=hr.HoldoutConfig(n=2000, d=400, ks=(0, 10, 50), block=100),
-    selection=sel.SelectionConfig(reps=4000, chunk=2000, eps=(0.01,), gaussian=((0.001, 1e-20),)))
+    reps=3,
+    holdout=hr.HoldoutConfig(n=2000, d=400, ks=(0, 10, 50), block=100),
+    selection=sel.SelectionConfig(reps=4000, chunk=2000, eps=(0.01,), gaussian=((0.001, 1e-20),)),
+)
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +37,7 @@ def quick(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
 
 # ---------------------------------------------------------------------------- the campaign
 
+
 @pytest.mark.heavy  # the quick campaign: about 9 s
 def test_quick_campaign_checks_hold(quick):
     summary, out = quick
@@ -44,10 +47,16 @@ def test_quick_campaign_checks_hold(quick):
     claimed = [r for r in summary["records"] if r["verdict"] == "holds"]
     assert len(claimed) >= 50
     for r in summary["records"]:
-        assert {"id", "check", "mechanism", "inputs", "value", "bound", "verdict",
-                "seconds"} <= set(r)
-    for f in ("report.md", "report.json", "holdout-nosignal.png", "holdout-signal.png",
-              "selection.png", "units-holdout.jsonl", "units-selection.jsonl"):
+        assert {"id", "check", "mechanism", "inputs", "value", "bound", "verdict", "seconds"} <= set(r)
+    for f in (
+        "report.md",
+        "report.json",
+        "holdout-nosignal.png",
+        "holdout-signal.png",
+        "selection.png",
+        "units-holdout.jsonl",
+        "units-selection.jsonl",
+    ):
         assert (out / f).stat().st_size > 0
     assert summary["invocations"][0]["units_computed"] == {"holdout": 20, "selection": 20}
     line = json.loads((out / "units-holdout.jsonl").read_text().splitlines()[0])
@@ -69,9 +78,9 @@ def test_quick_standard_holdout_overfits_and_thresholdout_does_not(quick):
     assert std["holdout_exact"]["mean"][-1] - std["fresh"]["mean"][-1] > T
     for v in ("thresholdout-gaussian", "thresholdout-laplace"):
         assert abs(t[v]["holdout_reported"]["mean"][-1] - 0.5) < T
-        assert abs(t[v]["fresh"]["mean"][-1] - 0.5) < 0.01        # no classifier beats chance
+        assert abs(t[v]["fresh"]["mean"][-1] - 0.5) < 0.01  # no classifier beats chance
     lap = t["thresholdout-laplace"]
-    assert 0 < lap["over_threshold_mean"] < 2000                    # the budget never bound
+    assert 0 < lap["over_threshold_mean"] < 2000  # the budget never bound
 
 
 @pytest.mark.heavy  # the quick campaign: about 9 s
@@ -90,8 +99,8 @@ def test_quick_selection_rates(quick):
     assert naive["exact_naive"] == pytest.approx(exact, rel=1e-9)
     assert naive["naive"]["lower"] <= exact <= naive["naive"]["upper"]
     # gamma for a 20-way choice via DFHPRR Thm 6 at beta = alpha/2: alpha^2 / (4 d), by hand
-    assert naive["gamma"] == pytest.approx(0.05 ** 2 / 80, rel=1e-12)
-    assert naive["gamma"] <= 0.05 ** 2 / 80
+    assert naive["gamma"] == pytest.approx(0.05**2 / 80, rel=1e-12)
+    assert naive["gamma"] <= 0.05**2 / 80
     for name, r in rows.items():
         assert r["corrected"]["upper"] <= cfg.alpha, name
         assert 0 <= r["conservativeness"] < 1
@@ -106,14 +115,14 @@ def test_cli_resumes_the_finished_quick_run(quick, tmp_path, capsys):
     _, out = quick
     log = (out / "units-holdout.jsonl").read_text()
     js = tmp_path / "records.json"
-    target = tmp_path / "o"            # the CLI writes into OUT/simulate: copy the logs there
+    target = tmp_path / "o"  # the CLI writes into OUT/simulate: copy the logs there
     (target / "simulate").mkdir(parents=True)
     for f in ("units-holdout.jsonl", "units-selection.jsonl"):
         (target / "simulate" / f).write_text((out / f).read_text())
     capsys.readouterr()
     assert pc_main(["run", "simulate", "--quick", "--out", str(target), "--json", str(js)]) == 0
-    assert "units already" not in capsys.readouterr().err   # nothing pending: no resume notice
-    assert (target / "simulate" / "units-holdout.jsonl").read_text() == log   # nothing appended
+    assert "units already" not in capsys.readouterr().err  # nothing pending: no resume notice
+    assert (target / "simulate" / "units-holdout.jsonl").read_text() == log  # nothing appended
     recs = json.loads(js.read_text())
     assert recs and all(r["verdict"] in ("holds", "observed") for r in recs)
     inv = json.loads((target / "simulate" / "report.json").read_text())["invocations"]
@@ -124,6 +133,7 @@ def test_cli_resumes_the_finished_quick_run(quick, tmp_path, capsys):
 
 # ---------------------------------------------------------------------------- machinery
 
+
 def test_thresholdout_gaussian_by_hand():
     rng = np.random.default_rng(3)
     tr = np.array([0.60, 0.52, 0.70])
@@ -133,8 +143,7 @@ def test_thresholdout_gaussian_by_hand():
     assert got[0] == pytest.approx(0.50, abs=1e-9) and got[1] == 0.52 and got[2] == 0.70
 
 
-def _reference_standard(cfg: hr.HoldoutConfig, setting: str, seed: int,
-                        fresh_features: list[int]) -> dict[str, list]:
+def _reference_standard(cfg: hr.HoldoutConfig, setting: str, seed: int, fresh_features: list[int]) -> dict[str, list]:
     """The standard-holdout variant written out the paper's way, on full matrices, with the
     same random draws (labels, then feature blocks of train and holdout; the fresh set's labels
     then the rows of ``fresh_features`` from its own stream)."""
@@ -149,11 +158,11 @@ def _reference_standard(cfg: hr.HoldoutConfig, setting: str, seed: int,
             rng.standard_normal(out=X[s][j0:j1], dtype=np.float32)
     rf = np.random.default_rng(s_fresh)
     ys.append((rf.integers(0, 2, n, dtype=np.int8) * 2 - 1).astype(np.float32))
-    X[2][:] = np.nan                                    # a fresh row the classifier never uses
+    X[2][:] = np.nan  # a fresh row the classifier never uses
     X[2][fresh_features] = rf.standard_normal((len(fresh_features), n), dtype=np.float32)
     if setting == "signal":
         for s in range(3):
-            X[s][:cfg.n_signal] += np.float32(cfg.signal) * ys[s]
+            X[s][: cfg.n_signal] += np.float32(cfg.signal) * ys[s]
     ct = (X[0] @ ys[0]).astype(np.float64) / n
     ch = (X[1] @ ys[1]).astype(np.float64) / n
     cut = 1 / math.sqrt(n)
@@ -162,7 +171,7 @@ def _reference_standard(cfg: hr.HoldoutConfig, setting: str, seed: int,
     order = np.argsort(-score, kind="stable")
     out: dict[str, list] = {"train": [], "holdout": [], "fresh": [], "kept": int(keep.sum())}
     for k in cfg.ks:
-        top = order[:min(k, int(keep.sum()))]
+        top = order[: min(k, int(keep.sum()))]
         w = np.sign(ct[top])
         for s, name in enumerate(("train", "holdout", "fresh")):
             if k == 0:
@@ -175,8 +184,7 @@ def _reference_standard(cfg: hr.HoldoutConfig, setting: str, seed: int,
 
 @pytest.mark.parametrize("setting", ["nosignal", "signal"])
 def test_repetition_matches_full_matrix_reference(setting):
-    cfg = hr.HoldoutConfig(n=1500, d=700, ks=(0, 5, 40, 120), block=64, n_signal=20,
-                           signal=6 / math.sqrt(1500))
+    cfg = hr.HoldoutConfig(n=1500, d=700, ks=(0, 5, 40, 120), block=64, n_signal=20, signal=6 / math.sqrt(1500))
     got = hr.run_repetition(cfg, setting, 11, details=True)
     ref = _reference_standard(cfg, setting, 11, got["fresh_features"])
     std = got["variants"]["standard"]
@@ -185,7 +193,7 @@ def test_repetition_matches_full_matrix_reference(setting):
     np.testing.assert_allclose(std["holdout_exact"], ref["holdout"], atol=1e-12)
     np.testing.assert_allclose(std["fresh"], ref["fresh"], atol=1e-12)
     again = hr.run_repetition(cfg, setting, 11, details=True)
-    assert again == got                                           # reproducible
+    assert again == got  # reproducible
     assert hr.run_repetition(cfg, setting, 12) != got
 
 
@@ -211,6 +219,7 @@ def test_exponential_kind_samples_the_softmax():
 
 # ---------------------------------------------------------------------------- execution
 
+
 def _unit(i: int, boom_at: int, calls: str) -> dict:
     with open(calls, "a") as fh:
         fh.write(f"{i}\n")
@@ -221,13 +230,12 @@ def _unit(i: int, boom_at: int, calls: str) -> dict:
 
 def test_interrupted_run_resumes_without_losing_finished_units(tmp_path):
     log, calls = tmp_path / "u.jsonl", tmp_path / "calls.txt"
-    units = [Unit(f"u{i}", _unit, {"i": i, "boom_at": 3, "calls": str(calls)}, {"seed": i})
-             for i in range(6)]
+    units = [Unit(f"u{i}", _unit, {"i": i, "boom_at": 3, "calls": str(calls)}, {"seed": i}) for i in range(6)]
     with pytest.raises(Interrupted, match="3 of 6 units are saved"):
         run_units(units, log, {"c": 1}, progress=False)
     assert len(log.read_text().splitlines()) == 3
     with log.open("a") as fh:
-        fh.write('{"unit": "u5", "config": "trunc')           # a line cut by a hard kill
+        fh.write('{"unit": "u5", "config": "trunc')  # a line cut by a hard kill
     units2 = [Unit(u.key, _unit, {**u.kwargs, "boom_at": -1}, u.seed) for u in units]
     res = run_units(units2, log, {"c": 1}, progress=False)
     assert [res[f"u{i}"]["result"]["sq"] for i in range(6)] == [0, 1, 4, 9, 16, 25]
@@ -235,7 +243,6 @@ def test_interrupted_run_resumes_without_losing_finished_units(tmp_path):
     # a different configuration reuses nothing
     run_units(units2[:2], log, {"c": 2}, progress=False)
     assert calls.read_text().split()[-2:] == ["0", "1"]
-
 
 
 def test_records_of_another_build_are_never_reused(tmp_path, monkeypatch, capsys):
@@ -248,7 +255,7 @@ def test_records_of_another_build_are_never_reused(tmp_path, monkeypatch, capsys
     units = [Unit(f"u{i}", _unit, {"i": i, "boom_at": -1, "calls": str(calls)}) for i in range(3)]
     run_units(units, log, {"c": 1}, progress=False)
     assert {json.loads(x)["code"] for x in log.read_text().splitlines()} == {runner.code_identity()}
-    run_units(units, log, {"c": 1}, progress=False)                 # same build: all resumed
+    run_units(units, log, {"c": 1}, progress=False)  # same build: all resumed
     assert calls.read_text().split() == ["0", "1", "2"]
     monkeypatch.setattr(runner, "code_identity", lambda: "0.1.0+another-build")
     st: dict = {}
@@ -256,9 +263,9 @@ def test_records_of_another_build_are_never_reused(tmp_path, monkeypatch, capsys
     assert calls.read_text().split() == ["0", "1", "2"] * 2
     assert st == {"computed": 3, "resumed": 0, "stale": 3}
     assert "3 lines of" in capsys.readouterr().err
-    run_units(units, log, {"c": 1}, progress=False, fresh=True)     # fresh: the same build again
+    run_units(units, log, {"c": 1}, progress=False, fresh=True)  # fresh: the same build again
     assert calls.read_text().split() == ["0", "1", "2"] * 3
-    assert len(log.read_text().splitlines()) == 3                    # only this run's lines
+    assert len(log.read_text().splitlines()) == 3  # only this run's lines
     assert len((tmp_path / "u.jsonl.previous").read_text().splitlines()) == 6
 
 
@@ -275,13 +282,14 @@ def test_code_identity_hashes_the_sources(tmp_path, monkeypatch):
     import proofs_checks
 
     for pkg in (maxinfo_bounds, proofs_checks):
-        shutil.copytree(Path(pkg.__file__).parent, tmp_path / pkg.__name__,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            Path(pkg.__file__).parent, tmp_path / pkg.__name__, ignore=shutil.ignore_patterns("__pycache__")
+        )
     monkeypatch.setattr(maxinfo_bounds, "__file__", str(tmp_path / "maxinfo_bounds" / "__init__.py"))
     monkeypatch.setattr(report, "__file__", str(tmp_path / "proofs_checks" / "report.py"))
     report.code_identity.cache_clear()
     try:
-        assert report.code_identity() == ident                       # same sources, same identity
+        assert report.code_identity() == ident  # same sources, same identity
         f = tmp_path / "maxinfo_bounds" / "holdout_mutant.py"
         f.write_text("x = 1\n")
         report.code_identity.cache_clear()
@@ -296,10 +304,15 @@ def test_local_pool_and_dask_cluster_give_identical_results(tmp_path):
 
     inproc = sim.run(TINY, tmp_path / "a", workers=1, progress=False)
     pool = sim.run(TINY, tmp_path / "b", workers=2, progress=False)
-    with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", processes=True,
-                      dashboard_address=":0", worker_dashboard_address=":0") as cluster:
-        dask = sim.run(TINY, tmp_path / "c", scheduler=cluster.scheduler_address,
-                       progress=False)
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        host="127.0.0.1",
+        processes=True,
+        dashboard_address=":0",
+        worker_dashboard_address=":0",
+    ) as cluster:
+        dask = sim.run(TINY, tmp_path / "c", scheduler=cluster.scheduler_address, progress=False)
     for other in (pool, dask):
         assert other["holdout"] == inproc["holdout"]
         assert [r["naive"] for r in other["selection"]] == [r["naive"] for r in inproc["selection"]]
@@ -312,7 +325,7 @@ def test_bad_input_and_memory_guard(capsys):
         sim.check_memory(sim.SimulateConfig(), 4096)
     with pytest.raises(TooLarge, match="refused before allocation"):
         sim.check_memory(sim.SimulateConfig(), 2, limit=10**8)
-    assert sim.check_memory(sim.SimulateConfig(), 2) < 2 * 2**30     # ~0.4 GB per worker
+    assert sim.check_memory(sim.SimulateConfig(), 2) < 2 * 2**30  # ~0.4 GB per worker
     with pytest.raises(ValueError, match="ks"):
         hr.HoldoutConfig(ks=(0, 600), d=500)
     with pytest.raises(ValueError, match="setting"):
@@ -321,8 +334,7 @@ def test_bad_input_and_memory_guard(capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "workers=100000 is invalid" in err[0]
     assert not Path("/tmp/never/simulate").exists()
-    assert pc_main(["run", "simulate", "--scheduler", "tcp://127.0.0.1:1", "--quick",
-                    "--out", "/tmp/never2"]) == 2
+    assert pc_main(["run", "simulate", "--scheduler", "tcp://127.0.0.1:1", "--quick", "--out", "/tmp/never2"]) == 2
     assert "cannot connect" in capsys.readouterr().err
     with pytest.raises(SystemExit) as e:
         pc_main(["run", "simulate", "--reps", "1"])
@@ -340,8 +352,20 @@ def test_cli_sigterm_saves_finished_units_and_resumes(tmp_path):
     import time
 
     repo = Path(__file__).resolve().parents[1]
-    cmd = [sys.executable, "-m", "proofs_checks", "run", "simulate", "--quick",
-           "--selection-reps", "20000", "--workers", "2", "--out", str(tmp_path)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "proofs_checks",
+        "run",
+        "simulate",
+        "--quick",
+        "--selection-reps",
+        "20000",
+        "--workers",
+        "2",
+        "--out",
+        str(tmp_path),
+    ]
     env = {**os.environ, "PYTHONPATH": str(repo)}
     proc = subprocess.Popen(cmd, cwd=repo, env=env, stderr=subprocess.PIPE, text=True)
     log = tmp_path / "simulate" / "units-holdout.jsonl"

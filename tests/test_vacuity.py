@@ -33,16 +33,14 @@ def test_bound_pvalue_vacuous_with_nearest(capsys):
     # RRST Thm 1.3: gamma = (alpha - beta)/2^k = 0 for beta = 0.06 > alpha = 0.05. Usable
     # (gamma >= 2^-52) iff alpha - beta >= 2 * 2^-52 at k = 1: beta <= 0.05 - 4.4e-16, shown to
     # 2 digits on the useful side: 0.049; alpha >= 0.06 + 4.4e-16: 0.061. No k >= 0 helps.
-    assert main(["bound", "RRST-1.3", "--alpha", "0.05", "--k", "1", "--beta", "0.06",
-                 "--json"]) == 0
+    assert main(["bound", "RRST-1.3", "--alpha", "0.05", "--k", "1", "--beta", "0.06", "--json"]) == 0
     res = json.loads(capsys.readouterr().out)
     assert res["gamma"] == 0.0 and res["vacuous"].startswith("gamma = 0")
     assert res["usable_if"] == ["alpha >= 0.061", "beta <= 0.049"]
 
 
 def test_bound_not_vacuous_has_no_note(capsys):
-    assert main(["bound", "RRST-1.3", "--alpha", "0.05", "--k", "1", "--beta", "0.01",
-                 "--json"]) == 0
+    assert main(["bound", "RRST-1.3", "--alpha", "0.05", "--k", "1", "--beta", "0.01", "--json"]) == 0
     assert "vacuous" not in json.loads(capsys.readouterr().out)
 
 
@@ -72,8 +70,7 @@ def test_plan_laplace_not_iid_vacuous_with_fixes(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "vacuous    gamma = 0" in out
     line = next(ln for ln in out.splitlines() if "no usable analysis as planned" in ln)
-    for fix in ("n <= 33047", "steps[0].times <= 3", "steps[0].scale >= 3.1",
-                "steps[0].sensitivity <= 3.3e-08"):
+    for fix in ("n <= 33047", "steps[0].times <= 3", "steps[0].scale >= 3.1", "steps[0].sensitivity <= 3.3e-08"):
         assert fix in line, line
 
 
@@ -82,12 +79,14 @@ def test_plan_refusal_says_what_would_help(tmp_path, capsys):
     # 3.1's regime) and delta far above eps/n^2; no single change is enough. The data are
     # i.i.d., so sample splitting is valid and recommended; reuse's refusal is reported with it
     p = tmp_path / "s.toml"
-    p.write_text("[data]\nn = 200000\niid = true\n[[steps]]\ntype = 'dp'\neps = 0.05\n"
-                 "delta = 1e-8\ntimes = 50\n[test]\nalpha = 0.05\n")
+    p.write_text(
+        "[data]\nn = 200000\niid = true\n[[steps]]\ntype = 'dp'\neps = 0.05\n"
+        "delta = 1e-8\ntimes = 50\n[test]\nalpha = 0.05\n"
+    )
     assert main(["plan", str(p)]) == 0
     out = capsys.readouterr().out
     assert "recommended: sample splitting" in out
-    reuse = out[out.index("adaptive reuse: no valid route"):]
+    reuse = out[out.index("adaptive reuse: no valid route") :]
     assert "needs eps <= 1/2" in reuse and "no single change" in reuse
     assert main(["plan", str(p), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)

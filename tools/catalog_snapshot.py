@@ -21,13 +21,28 @@ from maxinfo_bounds.theorems.mutual_info import approx_max_information_to_mi, mi
 from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction
 
 VALUES: dict[str, list[object]] = {
-    "eps": [1e-6, 0.01, 0.3, 0.5, 2.0], "delta": [0.0, 1e-12, 1e-6, 0.2], "n": [1, 17, 1000, 10**6],
-    "beta": [0.0, 1e-9, 0.01, 0.5, 1.0], "alpha": [0.0, 0.01, 0.05, 1.0], "k": [0, 1, 2.5, 40.0, 12],
-    "m": [0.0, 0.7, 5.0, 1000], "range_size": [1, 20, 2**40], "tau": [0.001, 0.05, 0.3],
-    "sensitivity": [0.001, 1.0, 3.0], "scale": [0.1, 2.0], "coefficient": [0.5, 3.0],
-    "support_size": [1, 2, 1024], "delta_prime": [1e-9, 0.1], "delta_total": [1e-6, 0.1, 1.0],
-    "c": [1, 5], "threshold_scale": [0.5, 2.5], "query_scale": [1.0, 3.0], "budget": [0, 1, 10],
-    "sigma": [0.001, 0.1], "i": [1, 7], "beta_i": [0.0, 0.001],
+    "eps": [1e-6, 0.01, 0.3, 0.5, 2.0],
+    "delta": [0.0, 1e-12, 1e-6, 0.2],
+    "n": [1, 17, 1000, 10**6],
+    "beta": [0.0, 1e-9, 0.01, 0.5, 1.0],
+    "alpha": [0.0, 0.01, 0.05, 1.0],
+    "k": [0, 1, 2.5, 40.0, 12],
+    "m": [0.0, 0.7, 5.0, 1000],
+    "range_size": [1, 20, 2**40],
+    "tau": [0.001, 0.05, 0.3],
+    "sensitivity": [0.001, 1.0, 3.0],
+    "scale": [0.1, 2.0],
+    "coefficient": [0.5, 3.0],
+    "support_size": [1, 2, 1024],
+    "delta_prime": [1e-9, 0.1],
+    "delta_total": [1e-6, 0.1, 1.0],
+    "c": [1, 5],
+    "threshold_scale": [0.5, 2.5],
+    "query_scale": [1.0, 3.0],
+    "budget": [0, 1, 10],
+    "sigma": [0.001, 0.1],
+    "i": [1, 7],
+    "beta_i": [0.0, 0.001],
 }
 
 
@@ -58,17 +73,23 @@ def main() -> None:
     for v in ("sound", "paper"):
         out[f"3.1-array-{v}"] = rec(approx_dp_max_information, e, d, n, variant=v, strict=False)
         for b in (1e-3, 0.05):
-            out[f"3.1-beta-{v}-{b}"] = [rec(approx_dp_max_information, float(e[i]), float(d[i]),
-                                            int(n[i]), beta=b, variant=v) for i in range(0, 50, 7)]
+            out[f"3.1-beta-{v}-{b}"] = [
+                rec(approx_dp_max_information, float(e[i]), float(d[i]), int(n[i]), beta=b, variant=v)
+                for i in range(0, 50, 7)
+            ]
     for v in ("exact", "paper"):
-        out[f"1.5a-{v}"] = [rec(mi_to_approx_max_information, m, k, variant=v)
-                            for m in (0.0, 0.5, 3.0) for k in (0.5, 2.0, 30.0)]
+        out[f"1.5a-{v}"] = [
+            rec(mi_to_approx_max_information, m, k, variant=v) for m in (0.0, 0.5, 3.0) for k in (0.5, 2.0, 30.0)
+        ]
     for v in ("sound", "paper"):
-        out[f"1.5b-{v}"] = [rec(approx_max_information_to_mi, k, b, s, variant=v, strict=False)
-                            for k in (0.5, 3.0) for b in (0.0, 0.001, 0.02) for s in (2, 1000)]
+        out[f"1.5b-{v}"] = [
+            rec(approx_max_information_to_mi, k, b, s, variant=v, strict=False)
+            for k in (0.5, 3.0)
+            for b in (0.0, 0.001, 0.02)
+            for s in (2, 1000)
+        ]
     for v in ("optimal", "paper"):
-        out[f"C.2-{v}"] = [rec(mi_pvalue_correction, a, m, variant=v)
-                           for a in (0.01, 0.05) for m in (0.0, 0.3, 4.0)]
+        out[f"C.2-{v}"] = [rec(mi_pvalue_correction, a, m, variant=v) for a in (0.01, 0.05) for m in (0.0, 0.3, 4.0)]
     json.dump(out, sys.stdout, indent=0, sort_keys=True)
 
 

@@ -34,8 +34,13 @@ KILLED = {"killed", "timeout", "segfault"}
 KINDS = [
     ("text", re.compile(r"XX|\"[A-Z0-9 _'(),./:;=-]{3,}\"|\"[a-z0-9 _'(),./:;=-]*[a-z][a-z0-9 _'(),./:;=-]*\"")),
     ("precision", re.compile(r"\bdps\b|\bprec\b|workdps|workprec|guard")),
-    ("search tuning", re.compile(r"brentq|xtol|rtol|maxiter|linspace|grid|range\(|s_hi|s_lo|_start|first_true|"
-                                 r"minimise|np\.arange|meshgrid|bracket|step")),
+    (
+        "search tuning",
+        re.compile(
+            r"brentq|xtol|rtol|maxiter|linspace|grid|range\(|s_hi|s_lo|_start|first_true|"
+            r"minimise|np\.arange|meshgrid|bracket|step"
+        ),
+    ),
     ("error state", re.compile(r"errstate")),
     ("array dispatch", re.compile(r"is_array\(")),
     ("boundary", re.compile(r"<=|>=")),
@@ -46,14 +51,17 @@ def _functions(path: Path, cache: dict[Path, dict[str, list[str]]]) -> dict[str,
     if path not in cache:
         text = path.read_text(encoding="utf-8")
         lines = text.splitlines()
-        cache[path] = {node.name: lines[node.lineno:node.end_lineno] for node in ast.walk(ast.parse(text))
-                       if isinstance(node, ast.FunctionDef) and node.end_lineno is not None}
+        cache[path] = {
+            node.name: lines[node.lineno : node.end_lineno]
+            for node in ast.walk(ast.parse(text))
+            if isinstance(node, ast.FunctionDef) and node.end_lineno is not None
+        }
     return cache[path]
 
 
 def changed_lines(name: str, cache: dict[Path, dict[str, list[str]]]) -> list[str]:
     """The mutant's changed lines, read from its module's copy in mutants/."""
-    module, func = re.match(r"(.*?)\.(x[_ǁ].*)$", name).groups()   # type: ignore[union-attr]
+    module, func = re.match(r"(.*?)\.(x[_ǁ].*)$", name).groups()  # type: ignore[union-attr]
     path = Path("mutants", *module.split(".")).with_suffix(".py")
     if not path.exists():
         path = Path("mutants", *module.split("."), "__init__.py")
@@ -61,8 +69,11 @@ def changed_lines(name: str, cache: dict[Path, dict[str, list[str]]]) -> list[st
     # a method's copies keep the class in their name (xǁClassǁmethod__mutmut_3)
     short = func if func in funcs else func.rsplit("ǁ", 1)[-1]
     orig = funcs.get(re.sub(r"__mutmut_\d+$", "", short) + "__mutmut_orig", [])
-    return [line for line in difflib.unified_diff(orig, funcs.get(short, []), lineterm="", n=0)
-            if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+    return [
+        line
+        for line in difflib.unified_diff(orig, funcs.get(short, []), lineterm="", n=0)
+        if line[:1] in "+-" and line[:3] not in ("+++", "---")
+    ]
 
 
 def kind(lines: list[str]) -> str:
@@ -74,8 +85,9 @@ def kind(lines: list[str]) -> str:
 
 
 def _states() -> list[tuple[str, str]]:
-    out = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "mutmut", "results", "--all", "true"], capture_output=True, text=True, check=True
+    ).stdout
     pairs = []
     for line in out.splitlines():
         name, sep, state = line.strip().rpartition(": ")
@@ -114,8 +126,7 @@ def excluded(module: str) -> int:
     code = path.read_text(encoding="utf-8")
 
     def count(text: str) -> int:
-        return sum(m.contained_by_top_level_function is not None
-                   for m in create_mutations(str(path), text)[1])
+        return sum(m.contained_by_top_level_function is not None for m in create_mutations(str(path), text)[1])
 
     return count(code.replace("pragma: no mutate", "pragma: mutate")) - count(code)
 
@@ -144,8 +155,9 @@ def _row(label: str, c: collections.Counter[str]) -> str:
     checked = killed + survived + none
     score = f"{killed / (killed + survived):.1%}" if killed + survived else "–"
     mutants = sum(n for state, n in c.items() if state != "excluded")
-    return (f"| {label} | {mutants:,} | {checked:,} | {killed:,} | {survived:,} | "
-            f"{none:,} | {score} | {c['excluded']:,} |")
+    return (
+        f"| {label} | {mutants:,} | {checked:,} | {killed:,} | {survived:,} | {none:,} | {score} | {c['excluded']:,} |"
+    )
 
 
 if __name__ == "__main__":

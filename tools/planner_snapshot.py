@@ -78,18 +78,25 @@ def record(study: planning.Study) -> dict[str, Any]:
     out: dict[str, Any] = {}
     try:
         r = planning.plan(study)
-        out["plan"] = {"gamma": repr(r.gamma), "k": repr(r.k), "beta": repr(r.beta), "route": r.route,
-                       "candidates": [[n, repr(g)] for n, g, _ in r.candidates]}
+        out["plan"] = {
+            "gamma": repr(r.gamma),
+            "k": repr(r.k),
+            "beta": repr(r.beta),
+            "route": r.route,
+            "candidates": [[n, repr(g)] for n, g, _ in r.candidates],
+        }
     except planning.PlanError as exc:
         out["plan"] = {"refused": " ".join(str(exc).split())}
     try:
         pp = planning.plan_power(study)
-        out["rows"] = [[row.name, repr(row.threshold), row.test_records, row.valid,
-                        repr(row.power), row.required_n] for row in pp.rows]
+        out["rows"] = [
+            [row.name, repr(row.threshold), row.test_records, row.valid, repr(row.power), row.required_n]
+            for row in pp.rows
+        ]
         out["recommended"] = pp.recommended.name if pp.recommended is not None else None
     except planning.PlanError as exc:
         out["rows"] = {"refused": " ".join(str(exc).split())}
-    except ValueError as exc:   # a crash of the planner (recorded, so a fix shows in the diff)
+    except ValueError as exc:  # a crash of the planner (recorded, so a fix shows in the diff)
         out["rows"] = {"crash": f"{type(exc).__name__}: {exc}"}
     rows = planning.sweep(study, "n", [100, 3000, 10**5])
     out["sweep_n"] = [[v, repr(g)] for v, g, _ in rows]

@@ -21,8 +21,9 @@ from .engine import LN2, ArrayLike, divergence_of, mp_log_sum, pair_tables
 __all__ = ["approx_max_divergence", "hockey_stick", "kl_divergence", "max_divergence", "tv_distance"]
 
 
-def hockey_stick(p: ArrayLike, q: ArrayLike, c: float | Fraction, *, exact: bool | None = None,
-                 tol: float = PROB_TOL) -> float | Fraction:
+def hockey_stick(
+    p: ArrayLike, q: ArrayLike, c: float | Fraction, *, exact: bool | None = None, tol: float = PROB_TOL
+) -> float | Fraction:
     r"""Hockey-stick divergence :math:`H_c(P\|Q) = \sum_x \max(0, p(x) - c\,q(x))`.
 
     Equal to :math:`\sup_O P(O) - c\,Q(O)`; ``(eps, delta)``-DP is ``H_{e^eps} <= delta`` in
@@ -56,21 +57,32 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, c: float | Fraction, *, exact: bool
 
 
 @overload
-def approx_max_divergence(p: ArrayLike, q: ArrayLike, beta: float | Fraction = ..., *,
-                          unit: Unit = ..., exact: bool | None = ...,
-                          tol: float = ...) -> float | ExactLog: ...
+def approx_max_divergence(
+    p: ArrayLike,
+    q: ArrayLike,
+    beta: float | Fraction = ...,
+    *,
+    unit: Unit = ...,
+    exact: bool | None = ...,
+    tol: float = ...,
+) -> float | ExactLog: ...
 
 
 @overload
-def approx_max_divergence(p: ArrayLike, q: ArrayLike, beta: ArrayLike, *,
-                          unit: Unit = ..., exact: bool | None = ...,
-                          tol: float = ...) -> FloatArray | list[ExactLog]: ...
+def approx_max_divergence(
+    p: ArrayLike, q: ArrayLike, beta: ArrayLike, *, unit: Unit = ..., exact: bool | None = ..., tol: float = ...
+) -> FloatArray | list[ExactLog]: ...
 
 
-def approx_max_divergence(p: ArrayLike, q: ArrayLike, beta: float | Fraction | ArrayLike = 0.0, *,
-                          unit: Unit = "bits",
-                          exact: bool | None = None,
-                          tol: float = PROB_TOL) -> float | ExactLog | FloatArray | list[ExactLog]:
+def approx_max_divergence(
+    p: ArrayLike,
+    q: ArrayLike,
+    beta: float | Fraction | ArrayLike = 0.0,
+    *,
+    unit: Unit = "bits",
+    exact: bool | None = None,
+    tol: float = PROB_TOL,
+) -> float | ExactLog | FloatArray | list[ExactLog]:
     r"""β-approximate max-divergence :math:`D^\beta_\infty(P\|Q)`, in bits (default) or nats.
 
     .. math:: D^{\beta}_\infty(P\|Q) = \log_2 \sup_{O:\,P(O)>\beta} \frac{P(O)-\beta}{Q(O)}
@@ -107,8 +119,9 @@ def approx_max_divergence(p: ArrayLike, q: ArrayLike, beta: float | Fraction | A
     return divergence_of(pa, qa, ex, beta, unit)
 
 
-def max_divergence(p: ArrayLike, q: ArrayLike, *, unit: Unit = "bits",
-                   exact: bool | None = None, tol: float = PROB_TOL) -> float | ExactLog:
+def max_divergence(
+    p: ArrayLike, q: ArrayLike, *, unit: Unit = "bits", exact: bool | None = None, tol: float = PROB_TOL
+) -> float | ExactLog:
     r"""Max-divergence :math:`D_\infty(P\|Q) = \log_2 \max_{x:\,p(x)>0} p(x)/q(x)` (β = 0).
 
     Source: DFHPRR Def 2. ``+inf`` if ``q(x) = 0 < p(x)`` somewhere.
@@ -119,8 +132,9 @@ def max_divergence(p: ArrayLike, q: ArrayLike, *, unit: Unit = "bits",
     return approx_max_divergence(p, q, 0.0, unit=unit, exact=exact, tol=tol)
 
 
-def kl_divergence(p: ArrayLike, q: ArrayLike, *, unit: Unit = "bits", exact: bool | None = None,
-                  dps: int = 50, tol: float = PROB_TOL) -> float | MpfLike:
+def kl_divergence(
+    p: ArrayLike, q: ArrayLike, *, unit: Unit = "bits", exact: bool | None = None, dps: int = 50, tol: float = PROB_TOL
+) -> float | MpfLike:
     r"""Kullback–Leibler divergence :math:`\sum_x p(x)\log_2\frac{p(x)}{q(x)}`, in bits.
 
     ``+inf`` when ``q(x) = 0 < p(x)``. Float path: :func:`scipy.special.rel_entr`. Exact mode:
@@ -140,8 +154,7 @@ def kl_divergence(p: ArrayLike, q: ArrayLike, *, unit: Unit = "bits", exact: boo
     return v / LN2 if unit == "bits" else v
 
 
-def tv_distance(p: ArrayLike, q: ArrayLike, *, exact: bool | None = None,
-                tol: float = PROB_TOL) -> float | Fraction:
+def tv_distance(p: ArrayLike, q: ArrayLike, *, exact: bool | None = None, tol: float = PROB_TOL) -> float | Fraction:
     r"""Total variation distance :math:`\tfrac12\sum_x |p(x)-q(x)| = \max_O P(O)-Q(O)`.
 
     >>> from fractions import Fraction as F

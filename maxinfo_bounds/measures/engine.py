@@ -47,8 +47,9 @@ __all__ = [
 LN2 = math.log(2.0)
 
 
-def pair_tables(p: Any, q: Any, exact: bool | None, tol: float,
-          names: tuple[str, str] = ("p", "q")) -> tuple[NDArray[Any], NDArray[Any], bool]:
+def pair_tables(
+    p: Any, q: Any, exact: bool | None, tol: float, names: tuple[str, str] = ("p", "q")
+) -> tuple[NDArray[Any], NDArray[Any], bool]:
     ex = wants_exact(p, q, exact=exact)
     pa = as_table(names[0], p, ndim=1, exact=ex, tol=tol)
     qa = as_table(names[1], q, ndim=1, exact=ex, tol=tol)
@@ -56,8 +57,7 @@ def pair_tables(p: Any, q: Any, exact: bool | None, tol: float,
     return pa, qa, ex
 
 
-def joint_table(joint: Any, exact: bool | None, tol: float,
-                lazy: bool = False) -> tuple[NDArray[Any], Any, bool]:
+def joint_table(joint: Any, exact: bool | None, tol: float, lazy: bool = False) -> tuple[NDArray[Any], Any, bool]:
     """Validate a joint table; return (flattened joint, flattened product of marginals, exact).
 
     With ``lazy`` (float tables only) the product is a :class:`ProductTable`, computed chunk by
@@ -114,16 +114,16 @@ class ProductTable:
         # (bounds() gives parts of one row, or whole rows from j0 = 0)
         if e - s <= m - j0:  # pragma: no mutate (within one row)
             # pragma: no mutate start (out=: the caller's buffer, memory only)
-            row: NDArray[np.float64] = np.multiply(self.my[j0:j0 + e - s], self.mx[i0], out=out[:e - s])
+            row: NDArray[np.float64] = np.multiply(self.my[j0 : j0 + e - s], self.mx[i0], out=out[: e - s])
             # pragma: no mutate end
             return row
-        rows = (e - s) // m                     # whole rows (j0 == 0)
+        rows = (e - s) // m  # whole rows (j0 == 0)
         if self._tiled.size != e - s:  # pragma: no mutate (my repeated once per row: a cache)
             self._tiled = np.tile(self.my, rows)
         # the same products as the broadcast mx[:, None] * my[None, :], whose inner loops of
         # one row each cost more than the arithmetic when rows are short
         # pragma: no mutate start (out=: the caller's buffer, memory only)
-        return np.multiply(np.repeat(self.mx[i0:i0 + rows], m), self._tiled, out=out[:e - s])
+        return np.multiply(np.repeat(self.mx[i0 : i0 + rows], m), self._tiled, out=out[: e - s])
         # pragma: no mutate end
 
 
@@ -138,8 +138,7 @@ def _betas(beta: Any, exact: bool) -> tuple[list[Fraction] | NDArray[np.float64]
     if arr.size == 0:
         raise InvalidParameter("beta", beta, "a real number or a non-empty array of reals in [0, 1)")
     if exact:
-        return [Fraction(PROB_BELOW_1.check(f"beta[{i}]", v))
-                for i, v in enumerate(arr.ravel())], False
+        return [Fraction(PROB_BELOW_1.check(f"beta[{i}]", v)) for i, v in enumerate(arr.ravel())], False
     if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr >= 1):
         bad = arr[~(np.isfinite(arr) & (arr >= 0) & (arr < 1))].ravel()[0]
         raise InvalidParameter("beta", float(bad), "real numbers in [0, 1) (an array entry is not)")
@@ -168,8 +167,9 @@ class _FlatTable:
         return self.q[idx]
 
 
-def sup_ratio_float(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
-                     betas: NDArray[np.float64]) -> NDArray[np.float64]:
+def sup_ratio_float(
+    p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable, betas: NDArray[np.float64]
+) -> NDArray[np.float64]:
     """``c*(beta) = sup_{O: P(O) > beta} (P(O) - beta) / Q(O)`` for each beta (float64).
 
     ``inf`` when unbounded, ``0`` when no event has ``P(O) > beta``.
@@ -188,9 +188,9 @@ def sup_ratio_float(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTabl
     return out
 
 
-def _ratios(p: NDArray[np.float64], q: NDArray[np.float64],
-            r_out: NDArray[np.float64] | None = None
-            ) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
+def _ratios(
+    p: NDArray[np.float64], q: NDArray[np.float64], r_out: NDArray[np.float64] | None = None
+) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
     """The likelihood ratios ``r = p/q`` (into ``r_out`` if given), the masses to use with
     them, and the mass ``p_inf`` of the outcomes with ``q = 0 < p`` (ratio +inf: they lead every
     prefix, so they are counted apart; their own mass and ratio here are 0). Outcomes with
@@ -199,7 +199,7 @@ def _ratios(p: NDArray[np.float64], q: NDArray[np.float64],
     needs this care."""
     with np.errstate(divide="ignore", invalid="ignore"):
         r = np.divide(p, q, out=r_out)  # pragma: no mutate (out=: the caller's buffer, memory only)
-    if r.size == 0 or r.max() < math.inf:   # no nan (p = q = 0), no +inf (q = 0 < p)
+    if r.size == 0 or r.max() < math.inf:  # no nan (p = q = 0), no +inf (q = 0 < p)
         return r, p, 0.0
     zero_q = (q == 0) & (p > 0)
     p_inf = 0.0
@@ -212,8 +212,9 @@ def _ratios(p: NDArray[np.float64], q: NDArray[np.float64],
     return r, p, p_inf
 
 
-def _sup_sorted(r: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.float64],
-                p_inf: float, b: NDArray[np.float64]) -> NDArray[np.float64]:
+def _sup_sorted(
+    r: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.float64], p_inf: float, b: NDArray[np.float64]
+) -> NDArray[np.float64]:
     """``c*(beta)`` for each beta in ``b`` from the outcomes sorted by ratio (any size).
 
     ``H(r_j) = P_{j-1} - r_j Q_{j-1}`` is non-decreasing in j; the optimal prefix for beta ends
@@ -233,9 +234,14 @@ def _sup_sorted(r: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.fl
     return best
 
 
-def _best_near_crossing(P: NDArray[np.float64], Q: NDArray[np.float64], h: NDArray[np.float64],
-                        b: NDArray[np.float64], offsets: tuple[int, ...],
-                        best: NDArray[np.float64]) -> None:
+def _best_near_crossing(
+    P: NDArray[np.float64],
+    Q: NDArray[np.float64],
+    h: NDArray[np.float64],
+    b: NDArray[np.float64],
+    offsets: tuple[int, ...],
+    best: NDArray[np.float64],
+) -> None:
     """Raise ``best`` to the prefix values ``(P - beta)/Q`` (where ``P > beta``) at the given
     offsets from the last prefix whose ``H`` before it is ``<= beta`` (``h``: H before each
     outcome, non-decreasing). The candidates around the crossing absorb the rounding in ``h``;
@@ -252,8 +258,9 @@ def _best_near_crossing(P: NDArray[np.float64], Q: NDArray[np.float64], h: NDArr
         _raise_to(best, P[idx], Q[idx], b)
 
 
-def _raise_to(best: NDArray[np.float64], P: NDArray[np.float64], Q: NDArray[np.float64],
-              b: NDArray[np.float64]) -> None:
+def _raise_to(
+    best: NDArray[np.float64], P: NDArray[np.float64], Q: NDArray[np.float64], b: NDArray[np.float64]
+) -> None:
     """``best = max(best, (P - beta)/Q)`` wherever ``P > beta`` (an event's value)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         val = np.where((P > b) & (Q > 0), (P - b) / Q, 0.0)
@@ -281,8 +288,9 @@ _KEEP_IDS = 1 << 24
 _H_REL = 2.0**-40
 
 
-def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
-                 betas: NDArray[np.float64]) -> NDArray[np.float64]:
+def _sup_buckets(
+    p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable, betas: NDArray[np.float64]
+) -> NDArray[np.float64]:
     """:func:`sup_ratio_float` for large tables, without sorting all the outcomes (issue 17).
 
     A positive float's bit pattern is an integer monotone in its value, so a clip and a shift
@@ -312,10 +320,10 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
     idx = rng.integers(0, n, size=_SAMPLE)
     rs, _, _ = _ratios(p[idx], src.take(idx))
     sb = np.sort(rs.view(np.int64))
-    lo = max(int(sb[_SAMPLE // 1000]), 2)   # clip_lo > 0: a -0.0 ratio clips up to it
+    lo = max(int(sb[_SAMPLE // 1000]), 2)  # clip_lo > 0: a -0.0 ratio clips up to it
     top = min(max(int(sb[-1 - _SAMPLE // 1000]), lo), _TOP_BITS)
     shift = max(0, ((top - lo) // (_BUCKETS if betas.size == 1 else _BUCKETS_MANY)).bit_length())
-    shift = min(shift, 55)   # lo + (nin << shift) <= top + 2^55 stays below +inf's bit pattern
+    shift = min(shift, 55)  # lo + (nin << shift) <= top + 2^55 stays below +inf's bit pattern
     nin = ((top - lo) >> shift) + 1
     nbk = nin + 2
     # ascending bucket a = (bits - base) >> shift of the ratio clipped to [clip_lo, clip_hi]:
@@ -331,14 +339,15 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
     kept = np.empty(n if keep else size, dtype=np.int64)
     # pragma: no mutate end
 
-    def chunks() -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64],
-                                   NDArray[np.int64], float]]:
+    def chunks() -> Iterator[
+        tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.int64], float]
+    ]:
         """Each chunk: ratios, masses p and q, ascending buckets, and its p_inf."""
         for s, e in src.bounds(_CHUNK):
             qc = src.block(s, e, qbuf)
-            r, pw, pinf = _ratios(p[s:e], qc, rbuf[:e - s])  # pragma: no mutate (buffer)
-            c = np.clip(r, clip_lo, clip_hi, out=cbuf[:e - s])  # pragma: no mutate (buffer)
-            ids = np.subtract(c.view(np.int64), base, out=kept[s:e] if keep else kept[:e - s])
+            r, pw, pinf = _ratios(p[s:e], qc, rbuf[: e - s])  # pragma: no mutate (buffer)
+            c = np.clip(r, clip_lo, clip_hi, out=cbuf[: e - s])  # pragma: no mutate (buffer)
+            ids = np.subtract(c.view(np.int64), base, out=kept[s:e] if keep else kept[: e - s])
             yield r, pw, qc, np.right_shift(ids, shift, out=ids), pinf
 
     Pa, Qa = np.zeros(nbk), np.zeros(nbk)
@@ -356,20 +365,20 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
     if not todo.any():
         return out
     b = betas[todo]
-    Pb, Qb = Pa[::-1], Qa[::-1]                           # bucket j: the j-th largest ratios
-    Pin = np.cumsum(Pb) + p_inf                           # mass of buckets 0..j
+    Pb, Qb = Pa[::-1], Qa[::-1]  # bucket j: the j-th largest ratios
+    Pin = np.cumsum(Pb) + p_inf  # mass of buckets 0..j
     Qin = np.cumsum(Qb)
     # pragma: no mutate start
     # Which buckets to sort: any superset of the ones c* can lie in gives the same result (every
     # candidate is a real event); the rounding allowance herr only widens the set, and a
     # narrower one misses c*'s bucket only when H's rounding moves a crossing across an edge,
     # where the prefix ending at that edge has c*'s value to the last bits.
-    edge = np.empty(nbk)                                  # the smallest ratio bucket j can hold
+    edge = np.empty(nbk)  # the smallest ratio bucket j can hold
     edge[:-1] = (lo + (np.arange(nin, -1, -1, dtype=np.int64) << shift)).view(np.float64)
     edge[-1] = 0.0
-    hmid = Pin - edge * Qin                               # H at bucket j's lower edge
+    hmid = Pin - edge * Qin  # H at bucket j's lower edge
     herr = _H_REL * (Pin + edge * Qin) + 2.0**-1000
-    h_lo = np.maximum.accumulate(hmid - herr)             # monotone enclosures of the true H
+    h_lo = np.maximum.accumulate(hmid - herr)  # monotone enclosures of the true H
     h_hi = np.minimum.accumulate((hmid + herr)[::-1])[::-1]
     # c* lies in bucket j (edge_j < c* <= edge_{j-1}) only if H(edge_j) > beta >= H(edge_{j-1}),
     # so only if h_hi[j] > beta (j >= first) and h_lo[j - 1] <= beta (j <= last)
@@ -385,7 +394,7 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
         k = np.flatnonzero(need_a[kept])
         ik = nbk - 1 - kept[k]
         qk = src.take(k)
-        rk, pk, _ = _ratios(p[k], qk)    # the same floats as in the first pass
+        rk, pk, _ = _ratios(p[k], qk)  # the same floats as in the first pass
     else:
         parts = [(np.empty(0, np.int64), np.empty(0), np.empty(0), np.empty(0))]
         for r, pw, qc, ids, _ in chunks():
@@ -395,19 +404,19 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
         ik, rk, pk, qk = (np.concatenate([t[i] for t in parts]) for i in range(4))
     bk = rk.view(np.int64)
     lead = np.zeros(nbk, dtype=np.int64)
-    lead[ik] = bk                                         # one ratio of each needed bucket
+    lead[ik] = bk  # one ratio of each needed bucket
     mixed = np.zeros(nbk, dtype=bool)
     mixed[ik[bk != lead[ik]]] = True  # pragma: no mutate (a tie read as mixed is sorted: speed)
     tie = need & ~mixed & (Qb > 0)
-    sel = mixed[ik]                                       # outcomes of buckets with 2+ ratios
+    sel = mixed[ik]  # outcomes of buckets with 2+ ratios
     tb = np.flatnonzero(tie)
     er = np.concatenate((lead[tb].view(np.float64), rk[sel]))
     ep = np.concatenate((Pb[tb], pk[sel]))
     eq = np.concatenate((Qb[tb], qk[sel]))
     eb = np.concatenate((tb, ik[sel]))
-    order = np.argsort(er)[::-1]                          # ratio decreasing = bucket increasing
+    order = np.argsort(er)[::-1]  # ratio decreasing = bucket increasing
     er, ep, eq, eb = er[order], ep[order], eq[order], eb[order]
-    above_p = np.concatenate(([p_inf], Pin[:-1]))         # mass of the buckets above bucket j
+    above_p = np.concatenate(([p_inf], Pin[:-1]))  # mass of the buckets above bucket j
     above_q = np.concatenate(([0.0], Qin[:-1]))
     best = np.zeros(b.shape)
     if er.size:
@@ -429,7 +438,7 @@ def _sup_buckets(p: NDArray[np.float64], q: NDArray[np.float64] | ProductTable,
 
 def sup_ratio_exact(p: NDArray[Any], q: NDArray[Any], beta: Fraction) -> Fraction | None:
     """Exact ``c*(beta)`` over Fractions; ``None`` for ``+inf``, ``Fraction(0)`` if no event."""
-    p_inf = sum(pi for pi, qi in zip(p, q) if qi == 0)     # (p = 0 adds nothing)
+    p_inf = sum(pi for pi, qi in zip(p, q) if qi == 0)  # (p = 0 adds nothing)
     if p_inf > beta:
         return None
     # every prefix of the outcomes by decreasing ratio (ties in any order: a tie's prefixes
@@ -442,8 +451,9 @@ def sup_ratio_exact(p: NDArray[Any], q: NDArray[Any], beta: Fraction) -> Fractio
     return best
 
 
-def divergence_of(pa: NDArray[Any], qa: NDArray[Any], ex: bool, beta: Any,
-                unit: Unit) -> float | ExactLog | FloatArray | list[ExactLog]:
+def divergence_of(
+    pa: NDArray[Any], qa: NDArray[Any], ex: bool, beta: Any, unit: Unit
+) -> float | ExactLog | FloatArray | list[ExactLog]:
     betas, scalar = _betas(beta, ex)
     if ex:
         assert isinstance(betas, list)
@@ -467,8 +477,7 @@ def mp_log_sum(pairs: Iterable[tuple[Fraction, Fraction]], unit: Unit, dps: int)
                 inf: MpfLike = mpmath.inf
                 return inf
             r = pi / qi
-            total += (mpmath.mpf(pi.numerator) / pi.denominator) * mpmath.log(
-                mpmath.mpf(r.numerator) / r.denominator)
+            total += (mpmath.mpf(pi.numerator) / pi.denominator) * mpmath.log(mpmath.mpf(r.numerator) / r.denominator)
         if unit == "bits":
             total /= mpmath.log(2)
     with mpmath.workdps(dps):
@@ -476,8 +485,9 @@ def mp_log_sum(pairs: Iterable[tuple[Fraction, Fraction]], unit: Unit, dps: int)
         return out
 
 
-def mechanism_table(mechanism: Any, neighbors: Any, exact: bool | None,
-               tol: float) -> tuple[NDArray[Any], list[tuple[int, int]], bool]:
+def mechanism_table(
+    mechanism: Any, neighbors: Any, exact: bool | None, tol: float
+) -> tuple[NDArray[Any], list[tuple[int, int]], bool]:
     ex = wants_exact(mechanism, exact=exact)
     M = as_table("mechanism", mechanism, ndim=2, exact=ex, tol=tol, stochastic_rows=True)
     pairs = iter_pairs("neighbors", neighbors, M.shape[0])

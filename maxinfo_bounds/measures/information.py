@@ -22,19 +22,25 @@ __all__ = ["approx_max_information", "log_ratio_tail", "max_information", "mutua
 
 
 @overload
-def approx_max_information(joint: ArrayLike, beta: float | Fraction = ..., *, unit: Unit = ...,
-                           exact: bool | None = ..., tol: float = ...) -> float | ExactLog: ...
+def approx_max_information(
+    joint: ArrayLike, beta: float | Fraction = ..., *, unit: Unit = ..., exact: bool | None = ..., tol: float = ...
+) -> float | ExactLog: ...
 
 
 @overload
-def approx_max_information(joint: ArrayLike, beta: ArrayLike, *, unit: Unit = ...,
-                           exact: bool | None = ...,
-                           tol: float = ...) -> FloatArray | list[ExactLog]: ...
+def approx_max_information(
+    joint: ArrayLike, beta: ArrayLike, *, unit: Unit = ..., exact: bool | None = ..., tol: float = ...
+) -> FloatArray | list[ExactLog]: ...
 
 
-def approx_max_information(joint: ArrayLike, beta: float | Fraction | ArrayLike = 0.0, *,
-                           unit: Unit = "bits", exact: bool | None = None,
-                           tol: float = PROB_TOL) -> float | ExactLog | FloatArray | list[ExactLog]:
+def approx_max_information(
+    joint: ArrayLike,
+    beta: float | Fraction | ArrayLike = 0.0,
+    *,
+    unit: Unit = "bits",
+    exact: bool | None = None,
+    tol: float = PROB_TOL,
+) -> float | ExactLog | FloatArray | list[ExactLog]:
     r"""β-approximate max-information :math:`I^\beta_\infty(X;Y)` of a joint table, in bits.
 
     .. math:: I^{\beta}_\infty(X;Y) = D^{\beta}_\infty\bigl((X,Y)\,\|\,X\otimes Y\bigr)
@@ -58,8 +64,9 @@ def approx_max_information(joint: ArrayLike, beta: float | Fraction | ArrayLike 
     return divergence_of(pj, pq, ex, beta, unit)
 
 
-def max_information(joint: ArrayLike, *, unit: Unit = "bits", exact: bool | None = None,
-                    tol: float = PROB_TOL) -> float | ExactLog:
+def max_information(
+    joint: ArrayLike, *, unit: Unit = "bits", exact: bool | None = None, tol: float = PROB_TOL
+) -> float | ExactLog:
     r"""Max-information :math:`I_\infty(X;Y) = \log_2 \max_{x,y} \frac{P(x,y)}{P(x)P(y)}`.
 
     Source: RRST Def 1.2; DFHPRR Def 3 with β = 0.
@@ -70,8 +77,9 @@ def max_information(joint: ArrayLike, *, unit: Unit = "bits", exact: bool | None
     return approx_max_information(joint, 0.0, unit=unit, exact=exact, tol=tol)
 
 
-def mutual_information(joint: ArrayLike, *, unit: Unit = "bits", exact: bool | None = None,
-                       dps: int = 50, tol: float = PROB_TOL) -> float | MpfLike:
+def mutual_information(
+    joint: ArrayLike, *, unit: Unit = "bits", exact: bool | None = None, dps: int = 50, tol: float = PROB_TOL
+) -> float | MpfLike:
     r"""Mutual information :math:`I(X;Y) = D_{KL}\bigl((X,Y)\,\|\,X\otimes Y\bigr)`, in bits.
 
     >>> mutual_information([[0.5, 0.0], [0.0, 0.5]])   # Y = X, a fair bit, hand
@@ -91,8 +99,9 @@ def mutual_information(joint: ArrayLike, *, unit: Unit = "bits", exact: bool | N
     return v / LN2 if unit == "bits" else v
 
 
-def log_ratio_tail(joint: ArrayLike, k: float | ArrayLike, *, unit: Unit = "bits",
-                   tol: float = PROB_TOL) -> float | FloatArray:
+def log_ratio_tail(
+    joint: ArrayLike, k: float | ArrayLike, *, unit: Unit = "bits", tol: float = PROB_TOL
+) -> float | FloatArray:
     r"""``Pr[Z >= k]`` for the information density ``Z = log2 P(x,y) / (P(x)P(y))``, (x,y) ~ joint.
 
     The quantity of RRST Lemma 3.2 (DFHPRR Lemma 18): if ``Pr[Z >= k] <= beta`` then

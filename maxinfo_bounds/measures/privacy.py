@@ -18,9 +18,15 @@ from .engine import ArrayLike, mechanism_table, pair_tables, sup_ratio_exact, su
 __all__ = ["dp_delta", "dp_epsilon", "is_indistinguishable", "is_pointwise_indistinguishable"]
 
 
-def dp_delta(mechanism: ArrayLike, eps: float | Fraction, neighbors: Iterable[tuple[int, int]],
-             *, exact: bool | None = None, dps: int = 50,
-             tol: float = PROB_TOL) -> float | Fraction | MpfLike:
+def dp_delta(
+    mechanism: ArrayLike,
+    eps: float | Fraction,
+    neighbors: Iterable[tuple[int, int]],
+    *,
+    exact: bool | None = None,
+    dps: int = 50,
+    tol: float = PROB_TOL,
+) -> float | Fraction | MpfLike:
     r"""The least δ for which ``mechanism`` is (ε, δ)-DP over ``neighbors`` (both directions).
 
     .. math:: \delta^*(\varepsilon) = \max_{(x,x')} \sum_y \max\bigl(0, M[x,y] - e^{\varepsilon} M[x',y]\bigr)
@@ -44,15 +50,13 @@ def dp_delta(mechanism: ArrayLike, eps: float | Fraction, neighbors: Iterable[tu
     if ex:
         ef = Fraction(e)
         if ef == 0:
-            return max(sum((max(Fraction(0), a - b) for a, b in zip(M[i], M[j])), Fraction(0))
-                       for i, j in pairs)
+            return max(sum((max(Fraction(0), a - b) for a, b in zip(M[i], M[j])), Fraction(0)) for i, j in pairs)
         DPS.check("dps", dps)
         with mpmath.workdps(dps + 15):
             c = mpmath.exp(to_mpf(ef))
             best = mpmath.mpf(0)
             for i, j in pairs:
-                h = mpmath.fsum(max(mpmath.mpf(0), to_mpf(a) - c * to_mpf(b))
-                                for a, b in zip(M[i], M[j]))
+                h = mpmath.fsum(max(mpmath.mpf(0), to_mpf(a) - c * to_mpf(b)) for a, b in zip(M[i], M[j]))
                 best = max(best, h)
         with mpmath.workdps(dps):
             out: MpfLike = +best
@@ -63,13 +67,19 @@ def dp_delta(mechanism: ArrayLike, eps: float | Fraction, neighbors: Iterable[tu
     chunk = max(1, (1 << 22) // M.shape[1])  # bound temporary memory to ~32 MiB
     best_f = 0.0
     for s in range(0, len(pairs), chunk):
-        h = np.maximum(M[I[s:s + chunk]] - c * M[J[s:s + chunk]], 0.0).sum(axis=1)
+        h = np.maximum(M[I[s : s + chunk]] - c * M[J[s : s + chunk]], 0.0).sum(axis=1)
         best_f = max(best_f, float(h.max()))
     return best_f
 
 
-def dp_epsilon(mechanism: ArrayLike, delta: float | Fraction, neighbors: Iterable[tuple[int, int]],
-               *, exact: bool | None = None, tol: float = PROB_TOL) -> float | ExactLog:
+def dp_epsilon(
+    mechanism: ArrayLike,
+    delta: float | Fraction,
+    neighbors: Iterable[tuple[int, int]],
+    *,
+    exact: bool | None = None,
+    tol: float = PROB_TOL,
+) -> float | ExactLog:
     r"""The least ε ≥ 0 (in nats) for which ``mechanism`` is (ε, δ)-DP over ``neighbors``.
 
     .. math::
@@ -110,9 +120,15 @@ def dp_epsilon(mechanism: ArrayLike, delta: float | Fraction, neighbors: Iterabl
     return math.log(cmax)
 
 
-def is_indistinguishable(x: ArrayLike, y: ArrayLike, eps: float | Fraction,
-                         delta: float | Fraction, *, exact: bool | None = None,
-                         tol: float = PROB_TOL) -> bool:
+def is_indistinguishable(
+    x: ArrayLike,
+    y: ArrayLike,
+    eps: float | Fraction,
+    delta: float | Fraction,
+    *,
+    exact: bool | None = None,
+    tol: float = PROB_TOL,
+) -> bool:
     r"""(ε, δ)-indistinguishability ``X ≈_{ε,δ} Y`` (RRST Def 2.1), ε in nats.
 
     True iff for all events ``O``: ``P_X(O) <= e^eps P_Y(O) + delta`` and the same with X, Y
@@ -146,9 +162,15 @@ def is_indistinguishable(x: ArrayLike, y: ArrayLike, eps: float | Fraction,
     return cf == 0.0 or (cf < math.inf and math.log(cf) <= float(e))
 
 
-def is_pointwise_indistinguishable(x: ArrayLike, z: ArrayLike, eps: float | Fraction,
-                                   delta: float | Fraction, *, exact: bool | None = None,
-                                   tol: float = PROB_TOL) -> bool:
+def is_pointwise_indistinguishable(
+    x: ArrayLike,
+    z: ArrayLike,
+    eps: float | Fraction,
+    delta: float | Fraction,
+    *,
+    exact: bool | None = None,
+    tol: float = PROB_TOL,
+) -> bool:
     r"""Point-wise (ε, δ)-indistinguishability (RRST Def 2.2), ε in nats.
 
     True iff with probability at least ``1 - delta`` over ``a ~ X``:

@@ -18,7 +18,6 @@ Every other module of :mod:`maxinfo_bounds` rests on this one.
   a max-divergence), evaluated to any precision on request.
 """
 
-
 from __future__ import annotations
 
 # internal helpers are re-exported with ``X as X`` (the package's modules import them from here);

@@ -51,9 +51,7 @@ class RegimeError(MaxinfoError, ValueError):
         self.name = name
         self.value = value
         self.condition = condition
-        super().__init__(
-            f"{theorem} does not apply: it requires {condition}, got {name}={_short_repr(value)}"
-        )
+        super().__init__(f"{theorem} does not apply: it requires {condition}, got {name}={_short_repr(value)}")
 
 
 def _short_repr(value: object) -> str:

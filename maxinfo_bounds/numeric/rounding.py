@@ -80,7 +80,7 @@ def decimal_text(x: float, side: Literal["up", "down"], digits: int = 6) -> str:
         return str(int(x))
     short = repr(float(x))
     if len(short.split("e")[0].replace("-", "").replace(".", "").strip("0")) <= digits:
-        return short   # already short: it reads back as exactly this double (0.025, 1e-300)
+        return short  # already short: it reads back as exactly this double (0.025, 1e-300)
     d = Decimal(x)  # the double's exact value
     quantum = Decimal(1).scaleb(d.adjusted() - digits + 1)
     r = d.quantize(quantum, rounding=ROUND_CEILING if side == "up" else ROUND_FLOOR).normalize()
@@ -189,7 +189,6 @@ def _iv_log(x: Fraction, base: str, prec: int) -> tuple[Any, Any]:
         mpmath.iv.prec = old
 
 
-
 # --------------------------------------------------------------------------------------------
 # vectorised paths: float64 closed forms with a safe-direction margin
 
@@ -198,7 +197,7 @@ def _iv_log(x: Fraction, base: str, prec: int) -> tuple[Any, Any]:
 #: are correctly rounded; numpy's log/exp/log2/exp2 are within 4 ulp), and they involve no
 #: cancellation except alpha - beta, whose rounding is relative to the result itself. The margin
 #: is checked against 50-digit evaluation in the tests.
-FAST_REL_MARGIN: float = 2.0 ** -44
+FAST_REL_MARGIN: float = 2.0**-44
 
 
 #: Extra relative margin per unit of |argument| (in nats) of an exponential whose argument is
@@ -207,32 +206,34 @@ FAST_REL_MARGIN: float = 2.0 ** -44
 #: product or quotient of inputs, times the rounded ln 2, a subtraction), so
 #: |e| <= 5 * 2^-53 * (sum of the addends' sizes), which is what callers pass as ``exp_arg``;
 #: 2^-50 is 8 ulp per unit. (2^x with x in bits: pass x ln 2.)
-FAST_EXP_MARGIN: float = 2.0 ** -50
+FAST_EXP_MARGIN: float = 2.0**-50
 
 #: The same margin for an exponent computed in double-double (``Formula.array_dd``): each of
 #: its operations errs by about 2^-104 of its operands' sizes; 2^-96 per nat of the addends'
 #: sizes allows 256 such errors.
-DD_EXP_MARGIN: float = 2.0 ** -96
+DD_EXP_MARGIN: float = 2.0**-96
 
 
-def _margin(y: NDArray[np.float64], exp_arg: Any, exp_part: Any = None,
-            per_nat: float = FAST_EXP_MARGIN) -> NDArray[np.float64]:
+def _margin(
+    y: NDArray[np.float64], exp_arg: Any, exp_part: Any = None, per_nat: float = FAST_EXP_MARGIN
+) -> NDArray[np.float64]:
     # below the normal floats an operation's error is absolute (half an ulp of 2^-1074 each,
     # a dozen operations at most): 2^-1071 (8 such ulps) is added to every margin
     out: NDArray[np.float64] = np.abs(y) * FAST_REL_MARGIN + _SUBNORMAL_MARGIN
     if exp_arg is not None:
         # the amplified error is relative to the exponential's own contribution to y
         part = np.abs(y if exp_part is None else exp_part)
-        with np.errstate(over="ignore", invalid="ignore"):   # inf/NaN: the callers refine
+        with np.errstate(over="ignore", invalid="ignore"):  # inf/NaN: the callers refine
             out = out + part * np.abs(exp_arg) * per_nat
     return out
 
 
-_SUBNORMAL_MARGIN = 2.0 ** -1071
+_SUBNORMAL_MARGIN = 2.0**-1071
 
 
-def fast_up(y: NDArray[np.float64], *, exp_arg: Any = None, exp_part: Any = None,
-            per_nat: float = FAST_EXP_MARGIN) -> NDArray[np.float64]:
+def fast_up(
+    y: NDArray[np.float64], *, exp_arg: Any = None, exp_part: Any = None, per_nat: float = FAST_EXP_MARGIN
+) -> NDArray[np.float64]:
     """Push float results of a closed form up by :data:`FAST_REL_MARGIN` (upper bounds).
 
     ``exp_arg``: the (computed) argument of an exponential factor in ``y``, whose rounding is
@@ -244,11 +245,11 @@ def fast_up(y: NDArray[np.float64], *, exp_arg: Any = None, exp_part: Any = None
     return out
 
 
-def fast_down(y: NDArray[np.float64], *, floor: float = 0.0, exp_arg: Any = None,
-              exp_part: Any = None) -> NDArray[np.float64]:
+def fast_down(
+    y: NDArray[np.float64], *, floor: float = 0.0, exp_arg: Any = None, exp_part: Any = None
+) -> NDArray[np.float64]:
     """Push float results down by :data:`FAST_REL_MARGIN` (thresholds, lower bounds), >= floor."""
-    out: NDArray[np.float64] = np.maximum(
-        np.nextafter(y - _margin(y, exp_arg, exp_part), -np.inf), floor)
+    out: NDArray[np.float64] = np.maximum(np.nextafter(y - _margin(y, exp_arg, exp_part), -np.inf), floor)
     return out
 
 
@@ -256,11 +257,12 @@ def fast_down(y: NDArray[np.float64], *, floor: float = 0.0, exp_arg: Any = None
 #: (or NaN: double-double operands beyond 2^996) goes to the certified scalar path
 #: (:func:`certify_entries`), so the array paths stay within 1e-12 relative of the exact
 #: value (the margin, at most 2^-41, and the estimate's own error, less than the margin).
-EXP_SLACK_CAP: float = 2.0 ** -41
+EXP_SLACK_CAP: float = 2.0**-41
 
 
-def exp_margin_too_wide(exp_part: Any, exp_arg: Any, total: Any, *,
-                        per_nat: float = FAST_EXP_MARGIN) -> NDArray[np.bool_]:
+def exp_margin_too_wide(
+    exp_part: Any, exp_arg: Any, total: Any, *, per_nat: float = FAST_EXP_MARGIN
+) -> NDArray[np.bool_]:
     """Entries where ``fast_up``'s exponential margin ``|exp_part| |exp_arg| per_nat`` would
     exceed :data:`EXP_SLACK_CAP` relative to ``total`` (the value returned), or is NaN."""
     with np.errstate(invalid="ignore", over="ignore"):
@@ -278,8 +280,9 @@ def each_entry(mask: NDArray[np.bool_], *args: NDArray[Any]) -> Iterator[tuple[i
         yield i, [int(a[i]) if a.dtype.kind in "iu" else float(a[i]) for a in flat]
 
 
-def certify_entries(out: NDArray[np.float64], mask: NDArray[np.bool_],
-                    scalar: Callable[..., float], *args: NDArray[Any]) -> NDArray[np.float64]:
+def certify_entries(
+    out: NDArray[np.float64], mask: NDArray[np.bool_], scalar: Callable[..., float], *args: NDArray[Any]
+) -> NDArray[np.float64]:
     """Replace ``out``'s entries under ``mask`` by ``scalar`` (the certified scalar path) at
     the same arguments (see :func:`each_entry`)."""
     if not mask.any():

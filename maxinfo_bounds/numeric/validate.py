@@ -35,9 +35,7 @@ def check_unit(unit: object) -> Unit:
 
 
 def _is_real_scalar(x: object) -> bool:
-    return isinstance(x, (int, float, Fraction, np.integer, np.floating)) and not isinstance(
-        x, bool
-    )
+    return isinstance(x, (int, float, Fraction, np.integer, np.floating)) and not isinstance(x, bool)
 
 
 def check_real(
@@ -58,7 +56,8 @@ def check_real(
     ...
     maxinfo_bounds.numeric.InvalidParameter: beta=1.0 is invalid: must be a real number in [0, 1)
     """
-    def refuse() -> InvalidParameter:   # the message is built only when it is needed
+
+    def refuse() -> InvalidParameter:  # the message is built only when it is needed
         lo_txt = "-inf" if low is None else _fmt_bound(low)
         hi_txt = "inf" if high is None else _fmt_bound(high)
         left = "(" if low_open or low is None else "["
@@ -82,7 +81,7 @@ def check_real(
         raise refuse()
     if high is None and isinstance(value, float) and value == math.inf:
         raise refuse()
-    if isinstance(x, float) or isinstance(x, np.floating):
+    if isinstance(x, (float, np.floating)):
         return float(x)
     return value
 
@@ -202,12 +201,16 @@ def as_table(
             for i, row in enumerate(out):
                 if sum(row, Fraction(0)) != 1:
                     raise InvalidParameter(
-                        f"{name}[{i}]", _shown_row(row), "a row summing to exactly 1 (exact mode)",
+                        f"{name}[{i}]",
+                        _shown_row(row),
+                        "a row summing to exactly 1 (exact mode)",
                         f"sums to {sum(row, Fraction(0))}",
                     )
         elif sum(flat, Fraction(0)) != 1:
             raise InvalidParameter(
-                name, table, f"{what} summing to exactly 1 (exact mode)",
+                name,
+                table,
+                f"{what} summing to exactly 1 (exact mode)",
                 f"sums to {sum(flat, Fraction(0))}",
             )
         return out
@@ -222,10 +225,8 @@ def as_table(
     low = arr.min()
     if not low >= 0:
         if not np.all(np.isfinite(arr)):
-            raise InvalidParameter(name, table, f"{what} with finite entries",
-                                   "NaN or infinity found")
-        raise InvalidParameter(name, table, f"{what} with non-negative entries",
-                               f"min entry {float(low)!r}")
+            raise InvalidParameter(name, table, f"{what} with finite entries", "NaN or infinity found")
+        raise InvalidParameter(name, table, f"{what} with non-negative entries", f"min entry {float(low)!r}")
     if stochastic_rows:
         sums = np.sum(arr, axis=1)
         bad = np.nonzero(~(np.abs(sums - 1.0) <= tol))[0]
@@ -234,16 +235,21 @@ def as_table(
             i = int(bad[0])
             exact_sum = math.fsum(arr[i])
             if abs(exact_sum - 1.0) > tol:
-                raise InvalidParameter(f"{name}[{i}]", _shown_row(arr[i]), f"a row summing to 1 within tol={tol}",
-                                       f"sums to {exact_sum!r}")
+                raise InvalidParameter(
+                    f"{name}[{i}]", _shown_row(arr[i]), f"a row summing to 1 within tol={tol}", f"sums to {exact_sum!r}"
+                )
     else:
         total = math.fsum(arr.ravel()) if arr.size <= 1 << 16 else float(np.sum(arr))
         if not abs(total - 1.0) <= tol:
             _refuse_infinite(name, table, what, arr)
             total = math.fsum(arr.ravel())
             if abs(total - 1.0) > tol:
-                raise InvalidParameter(name, table, f"{what} summing to 1 within tol={tol}",
-                                       f"sums to {total!r}; tables are never renormalised")
+                raise InvalidParameter(
+                    name,
+                    table,
+                    f"{what} summing to 1 within tol={tol}",
+                    f"sums to {total!r}; tables are never renormalised",
+                )
     return arr
 
 
@@ -264,10 +270,11 @@ def check_same_shape(names: Sequence[str], arrays: Sequence[NDArray[Any]]) -> No
     for nm, a in zip(names[1:], arrays[1:]):
         if a.shape != first:
             raise InvalidParameter(
-                nm, a, f"a table of the same shape as {names[0]} {first} (same support)",
+                nm,
+                a,
+                f"a table of the same shape as {names[0]} {first} (same support)",
                 f"got shape {a.shape}",
             )
-
 
 
 def iter_pairs(name: str, neighbors: Iterable[Any], n_rows: int) -> list[tuple[int, int]]:
@@ -292,15 +299,21 @@ def iter_pairs(name: str, neighbors: Iterable[Any], n_rows: int) -> list[tuple[i
     return pairs
 
 
-
 def is_array(*xs: object) -> bool:
     """True when any argument is an array (ndim >= 1): the vectorised path is wanted."""
     return any(isinstance(x, (np.ndarray, list, tuple)) and np.ndim(x) >= 1 for x in xs)
 
 
-def check_real_array(name: str, x: Any, *, low: float | None = None, high: float | None = None,
-                     low_open: bool = False, high_open: bool = False,
-                     integer: bool = False) -> NDArray[np.float64]:
+def check_real_array(
+    name: str,
+    x: Any,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    high_open: bool = False,
+    integer: bool = False,
+) -> NDArray[np.float64]:
     """Validate an array of reals (every entry) like :func:`check_real`; return float64."""
     try:
         arr = np.asarray(x, dtype=np.float64)
@@ -318,11 +331,12 @@ def check_real_array(name: str, x: Any, *, low: float | None = None, high: float
         lo_txt = "-inf" if low is None else _fmt_bound(low)
         hi_txt = "inf" if high is None else _fmt_bound(high)
         what = "integers" if integer else "real numbers"
-        allowed = (f"finite {what} in {'(' if low_open or low is None else '['}{lo_txt}, "
-                   f"{hi_txt}{')' if high_open or high is None else ']'} (every entry)")
+        allowed = (
+            f"finite {what} in {'(' if low_open or low is None else '['}{lo_txt}, "
+            f"{hi_txt}{')' if high_open or high is None else ']'} (every entry)"
+        )
         raise InvalidParameter(name, float(bad), allowed)
     return arr
-
 
 
 def as_nonempty_list(name: str, obj: Any, what: str) -> list[Any]:

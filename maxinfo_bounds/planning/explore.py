@@ -60,19 +60,18 @@ def with_param(study: Study, param: str, value: float | int | str) -> Study:
     validated exactly as in a study file (:class:`PlanError` naming the key otherwise)."""
     integer = param.split(".")[-1] in INT_PARAMS
     try:
-        if param == "n":   # a Thresholdout step's holdout_n, when it was the study's n, follows
+        if param == "n":  # a Thresholdout step's holdout_n, when it was the study's n, follows
             return study_at_n(study, check_n(_as_number(param, value, True)))
         if param == "alpha":
             return replace(study, alpha=check_alpha(_as_number(param, value, False)))
     except PlanError as exc:
-        raise PlanError(where(study.source, "data.n" if param == "n" else "test.alpha"),
-                        exc.allowed) from None
+        raise PlanError(where(study.source, "data.n" if param == "n" else "test.alpha"), exc.allowed) from None
     idx: int | None = None
     fld = param
     if param.startswith("steps["):
         try:
-            idx = int(param[6:param.index("]")])
-            fld = param[param.index("]") + 2:]
+            idx = int(param[6 : param.index("]")])
+            fld = param[param.index("]") + 2 :]
         except ValueError:
             raise PlanError("--param", f"{param!r}: use n, alpha, a step field, or steps[i].field") from None
         if not 0 <= idx < len(study.steps):
@@ -83,8 +82,7 @@ def with_param(study: Study, param: str, value: float | int | str) -> Study:
                 idx = i
                 break
     if idx is None:
-        raise PlanError("--param", f"{param!r}: no step has this field; use n, alpha, times or "
-                        "a field of a step")
+        raise PlanError("--param", f"{param!r}: no step has this field; use n, alpha, times or a field of a step")
     st = study.steps[idx]
     if fld != "times" and fld not in st.params:
         raise PlanError("--param", f"steps[{idx}] ({st.type_name}) has no field {fld!r}")
@@ -94,8 +92,11 @@ def with_param(study: Study, param: str, value: float | int | str) -> Study:
         steps[idx] = new
         return replace(study, steps=tuple(steps))
     except PlanError as exc:
-        key = f"steps[{idx}]" if exc.name == "step" else (
-            f"steps[{idx}].{exc.name}" if not exc.name.startswith("steps[") else exc.name)
+        key = (
+            f"steps[{idx}]"
+            if exc.name == "step"
+            else (f"steps[{idx}].{exc.name}" if not exc.name.startswith("steps[") else exc.name)
+        )
         raise PlanError(where(study.source, key), exc.allowed) from None
 
 
@@ -104,8 +105,7 @@ def with_param(study: Study, param: str, value: float | int | str) -> Study:
 PARALLEL_MIN_POINTS = 256
 
 
-def sweep(study: Study, param: str, values: Sequence[float], *,
-          workers: int | None = 1) -> list[SweepPoint]:
+def sweep(study: Study, param: str, values: Sequence[float], *, workers: int | None = 1) -> list[SweepPoint]:
     """γ(α) at each value of ``param`` (None where the plan has no valid route, with the reason).
 
     ``workers``: processes to spread the points over (``None``: one per CPU). The points are
@@ -121,8 +121,8 @@ def sweep(study: Study, param: str, values: Sequence[float], *,
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    size = -(-len(values) // (4 * w))     # four blocks a worker: the slow points spread out
-    blocks = [list(values[i:i + size]) for i in range(0, len(values), size)]
+    size = -(-len(values) // (4 * w))  # four blocks a worker: the slow points spread out
+    blocks = [list(values[i : i + size]) for i in range(0, len(values), size)]
     with ProcessPoolExecutor(max_workers=w, mp_context=multiprocessing.get_context("spawn")) as ex:
         parts = list(ex.map(_sweep_points, [study] * len(blocks), [param] * len(blocks), blocks))
     return [row for part in parts for row in part]
@@ -139,8 +139,9 @@ def _sweep_points(study: Study, param: str, values: Sequence[float]) -> list[Swe
     return out
 
 
-def solve(study: Study, param: str, target_gamma: float, *, lo: float | None = None,
-          hi: float | None = None) -> tuple[float, PlanResult, str]:
+def solve(
+    study: Study, param: str, target_gamma: float, *, lo: float | None = None, hi: float | None = None
+) -> tuple[float, PlanResult, str]:
     """The boundary value of ``param`` at which γ(α) still meets ``target_gamma``.
 
     γ is monotone in each parameter: it decreases in ``times`` and ``eps`` and increases in noise
@@ -167,8 +168,7 @@ def solve(study: Study, param: str, target_gamma: float, *, lo: float | None = N
 
     if is_int:
         a: float = int(lo) if lo is not None else 1
-        b: float = int(hi) if hi is not None else (
-            MAX_TIMES if fld == "times" else MAX_N if fld == "n" else 2**40)
+        b: float = int(hi) if hi is not None else (MAX_TIMES if fld == "times" else MAX_N if fld == "n" else 2**40)
     else:
         a = float(lo) if lo is not None else 1e-12
         # levels and probabilities live in (0, 1): the search stays inside
@@ -183,16 +183,27 @@ def solve(study: Study, param: str, target_gamma: float, *, lo: float | None = N
             why = f"gamma = {plan(with_param(study, param, best)).gamma:.6g}"
         except MaxinfoError as exc:
             why = f"no valid route ({str(exc).split(': ', 1)[-1]})"
-        raise PlanError("--target-gamma", f"{t!r} is not met for {param} anywhere in "
-                        f"[{a!r}, {b!r}]; at the best end, {param} = {best!r}: {why}")
+        raise PlanError(
+            "--target-gamma",
+            f"{t!r} is not met for {param} anywhere in [{a!r}, {b!r}]; at the best end, {param} = {best!r}: {why}",
+        )
     if min(ga, gb) >= t:
-        raise PlanError("--target-gamma", f"{t!r} is met over the whole range of {param}, "
-                        f"[{a!r}, {b!r}]: the boundary lies outside it (widen --lo/--hi)")
+        raise PlanError(
+            "--target-gamma",
+            f"{t!r} is met over the whole range of {param}, "
+            f"[{a!r}, {b!r}]: the boundary lies outside it (widen --lo/--hi)",
+        )
     # the one monotone search, from the end that meets the target towards the one that does
     # not (which bounds it: reaching it raises, never returned); floats to 1e-9 relative
-    v = boundary(lambda x: gamma_at(x) >= t, int(ok_end) if is_int else ok_end,
-                 up=not increasing, integer=is_int, limit=bad_end,
-                 first_step=1 if is_int else abs(bad_end - ok_end) / 2**20, rel_tol=1e-9)
+    v = boundary(
+        lambda x: gamma_at(x) >= t,
+        int(ok_end) if is_int else ok_end,
+        up=not increasing,
+        integer=is_int,
+        limit=bad_end,
+        first_step=1 if is_int else abs(bad_end - ok_end) / 2**20,
+        rel_tol=1e-9,
+    )
     if is_int:
         v = int(v)
     return v, plan(with_param(study, param, v)), "smallest" if increasing else "largest"

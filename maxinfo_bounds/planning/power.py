@@ -59,12 +59,11 @@ def method_of(spec: PowerSpec) -> str:
     """How the power of ``spec``'s test is computed, in words (for reports)."""
     return {
         FinalTest.Z: "exact normal power of the z-test (statsmodels NormalIndPower, one sample)",
-        FinalTest.T: "exact noncentral-t power of the one-sample t-test (scipy.stats.nct, as "
-             "statsmodels TTestPower)",
+        FinalTest.T: "exact noncentral-t power of the one-sample t-test (scipy.stats.nct, as statsmodels TTestPower)",
         FinalTest.T2: "exact noncentral-t power of the two-sample t-test, two equal groups "
-              "(scipy.stats.nct, as statsmodels TTestIndPower)",
+        "(scipy.stats.nct, as statsmodels TTestIndPower)",
         FinalTest.PROPORTION: "exact binomial test and exact binomial power (scipy.stats.binom); "
-                      "two-sided: equal tails",
+        "two-sided: equal tails",
     }[spec.test]
 
 
@@ -133,8 +132,7 @@ def _binom_crit_lower(n: int, p0: float, level: float) -> int:
     return c
 
 
-def _binom_power(spec: PowerSpec, gamma: float, upper: tuple[int, int],
-                 lower: tuple[int, int]) -> float:
+def _binom_power(spec: PowerSpec, gamma: float, upper: tuple[int, int], lower: tuple[int, int]) -> float:
     """P1(reject) of the exact binomial test. ``upper`` = (records the upper critical value is
     computed at, records the data have), likewise ``lower``; both (n, n): the exact power at n."""
     from scipy.stats import binom
@@ -177,8 +175,7 @@ def power_at(spec: PowerSpec, gamma: float, n: int) -> float:
         return _binom_power(spec, g, (n, n), (n, n))
     d, alt = spec.effect_size, spec.alternative
     if spec.test is FinalTest.Z:
-        return _clip(_normal_power().power(effect_size=d, nobs1=n, alpha=g, ratio=0.0,
-                                           alternative=alt.value))
+        return _clip(_normal_power().power(effect_size=d, nobs1=n, alpha=g, ratio=0.0, alternative=alt.value))
     if spec.test is FinalTest.T:
         return _clip(_nct_power(n - 1, d * math.sqrt(n), g, alt))
     n1 = n // 2
@@ -195,7 +192,7 @@ def power_upper(spec: PowerSpec, gamma_hi: float, n_lo: int, n_hi: int) -> float
     X ~ Bin(n, p1) grows stochastically with n, so P(Bin(n_hi, p1) ≥ c(n_lo, γ_hi)) bounds the
     upper tail (likewise the lower tail with the roles of n_lo and n_hi exchanged).
     """
-    if isinstance(gamma_hi, (int, float)) and gamma_hi > 1:   # a level above 1 rejects always
+    if isinstance(gamma_hi, (int, float)) and gamma_hi > 1:  # a level above 1 rejects always
         gamma_hi = 1.0
     spec, gamma_hi, n_hi = _checked(spec, gamma_hi, n_hi)
     if spec.test is not FinalTest.PROPORTION:
@@ -207,7 +204,9 @@ def power_upper(spec: PowerSpec, gamma_hi: float, n_lo: int, n_hi: int) -> float
 
 def describe(spec: PowerSpec) -> str:
     """One line: the test, effect and target, for reports."""
-    eff = (f"p1 - p0 = {spec.effect_size:g} (p0 = {spec.p0:g})" if spec.test is FinalTest.PROPORTION
-           else f"Cohen's d = {spec.effect_size:g}")
+    eff = (
+        f"p1 - p0 = {spec.effect_size:g} (p0 = {spec.p0:g})"
+        if spec.test is FinalTest.PROPORTION
+        else f"Cohen's d = {spec.effect_size:g}"
+    )
     return f"{spec.test.value} test ({spec.alternative.value}), {eff}, target power {spec.target:g}"
-

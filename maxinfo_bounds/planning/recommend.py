@@ -69,8 +69,18 @@ from .stages import MAX_DESCRIPTION_BITS
 from .steps import Description, DPStep, Thresholdout
 from .study import PowerSpec, Study, where
 
-__all__ = ["RouteKind", "RouteRow", "ReuseRoute", "PowerPlan", "plan_power", "power_curve",
-           "study_at_n", "format_rows", "N_MAX", "SPLIT_GRID"]
+__all__ = [
+    "RouteKind",
+    "RouteRow",
+    "ReuseRoute",
+    "PowerPlan",
+    "plan_power",
+    "power_curve",
+    "study_at_n",
+    "format_rows",
+    "N_MAX",
+    "SPLIT_GRID",
+]
 
 
 class RouteKind(StrEnum):
@@ -90,6 +100,7 @@ class _Trend(StrEnum):
     DOWN = "down"
     UP = "up"
     UNKNOWN = "unknown"
+
 
 #: the required-n search covers [n_min, N_MAX]
 N_MAX = 10**12
@@ -114,10 +125,17 @@ class RouteRow:
     required_n_note: str = ""
 
     def as_dict(self) -> dict[str, object]:
-        return {"route": self.name, "kind": self.kind.value, "valid": self.valid,
-                "threshold_p_value": self.threshold, "test_records": self.test_records,
-                "note": self.note, "power_at_study_n": self.power,
-                "required_n_records": self.required_n, "required_n_note": self.required_n_note}
+        return {
+            "route": self.name,
+            "kind": self.kind.value,
+            "valid": self.valid,
+            "threshold_p_value": self.threshold,
+            "test_records": self.test_records,
+            "note": self.note,
+            "power_at_study_n": self.power,
+            "required_n_records": self.required_n,
+            "required_n_note": self.required_n_note,
+        }
 
 
 class ReuseRoute(NamedTuple):
@@ -159,24 +177,41 @@ class PowerPlan:
         if self.reuse is None:
             return []
         sp = self.study.power
-        return [ReuseRoute(c.route, c.gamma, c.note,
-                           None if (sp is None or c.gamma is None) else power_at(sp, c.gamma, self.study.n))
-                for c in self.reuse.candidates]
+        return [
+            ReuseRoute(
+                c.route,
+                c.gamma,
+                c.note,
+                None if (sp is None or c.gamma is None) else power_at(sp, c.gamma, self.study.n),
+            )
+            for c in self.reuse.candidates
+        ]
 
     def as_dict(self) -> dict[str, object]:
         sp = self.study.power
         return {
-            "study": self.study.name, "n_records": self.study.n, "alpha": self.study.alpha,
+            "study": self.study.name,
+            "n_records": self.study.n,
+            "alpha": self.study.alpha,
             "recommended": None if self.recommended is None else self.recommended.as_dict(),
             "no_valid_route": self.no_valid_route or None,
             "routes": [r.as_dict() for r in self.rows],
-            "power": None if sp is None else {
-                "test": sp.test.value, "alternative": sp.alternative.value, "effect_size": sp.effect_size,
-                "p0": sp.p0, "target_power": sp.target, "split_fraction": sp.split_fraction,
-                "method": method_of(sp)},
+            "power": None
+            if sp is None
+            else {
+                "test": sp.test.value,
+                "alternative": sp.alternative.value,
+                "effect_size": sp.effect_size,
+                "p0": sp.p0,
+                "target_power": sp.target,
+                "split_fraction": sp.split_fraction,
+                "method": method_of(sp),
+            },
             "split_note": self.split_note,
-            "reuse_routes": [{"route": r.route, "threshold_p_value": r.gamma, "note": r.note,
-                              "power_at_study_n": r.power} for r in self.reuse_routes()],
+            "reuse_routes": [
+                {"route": r.route, "threshold_p_value": r.gamma, "note": r.note, "power_at_study_n": r.power}
+                for r in self.reuse_routes()
+            ],
             "reuse_plan": None if self.reuse is None else self.reuse.as_dict(),
             "reuse_refusal": self.reuse_refusal or None,
         }
@@ -186,9 +221,9 @@ def study_at_n(study: Study, n: int) -> Study:
     """The study on ``n`` records (a Thresholdout step's ``holdout_n``, when it was the
     study's n, follows)."""
     steps = tuple(
-        st.with_value("holdout_n", n)
-        if isinstance(st, Thresholdout) and st.holdout_n == study.n else st
-        for st in study.steps)
+        st.with_value("holdout_n", n) if isinstance(st, Thresholdout) and st.holdout_n == study.n else st
+        for st in study.steps
+    )
     return replace(study, n=n, steps=steps)
 
 
@@ -196,7 +231,7 @@ def _reuse_direction(study: Study) -> _Trend:
     """How the planner's γ moves with n (module doc)."""
     dp_steps = [st for st in study.steps if isinstance(st, DPStep)]
     if not dp_steps:
-        return _Trend.CONST     # description and MI bounds do not involve n
+        return _Trend.CONST  # description and MI bounds do not involve n
     tho = [st for st in dp_steps if isinstance(st, Thresholdout)]
     if not tho:
         return _Trend.DOWN
@@ -214,12 +249,13 @@ def _union_outputs(study: Study) -> int | None:
     m = 1
     for st in study.steps:
         assert isinstance(st, Description)
-        m *= st.range_size ** st.times
+        m *= st.range_size**st.times
     return m
 
 
-def _smallest_n(power: Callable[[int], float], upper: Callable[[int, int], float], target: float,
-                n_min: int, n_max: int) -> int | None:
+def _smallest_n(
+    power: Callable[[int], float], upper: Callable[[int, int], float], target: float, n_min: int, n_max: int
+) -> int | None:
     """The smallest n in [n_min, n_max] with power(n) >= target, or None (branch and bound,
     left first; ``upper(a, b)`` bounds the power on [a, b])."""
     stack = [(n_min, n_max)]
@@ -244,14 +280,14 @@ def _gamma_of_n(study: Study, cache: dict[int, float]) -> Callable[[int], float]
         if n not in cache:
             try:
                 cache[n] = plan(study_at_n(study, n)).gamma
-            except PlanError:   # no valid route at this n (or the study is refused there)
+            except PlanError:  # no valid route at this n (or the study is refused there)
                 cache[n] = 0.0
         return cache[n]
+
     return g
 
 
-def _required(row: RouteRow, study: Study, spec: PowerSpec,
-              gamma_n: Callable[[int], float]) -> tuple[int | None, str]:
+def _required(row: RouteRow, study: Study, spec: PowerSpec, gamma_n: Callable[[int], float]) -> tuple[int | None, str]:
     t = spec.target
     n0 = min_records(spec)
     if row.kind is RouteKind.SPLIT:
@@ -271,10 +307,10 @@ def _required(row: RouteRow, study: Study, spec: PowerSpec,
         if d is _Trend.UNKNOWN:
             grid = sorted({max(n0, int(round(2 ** (j / 4)))) for j in range(0, 4 * 40 + 1)})
             hit = next((n for n in grid if n <= N_MAX and power_at(spec, gamma_n(n), n) >= t), None)
-            why = ("not proven: with Thresholdout beside other DP steps (or run several times) "
-                   "γ is not monotone in n")
-            return hit, (f"smallest on a grid of 4 points per doubling ({why})" if hit else
-                         f"none on a grid up to 2^40 ({why})")
+            why = "not proven: with Thresholdout beside other DP steps (or run several times) γ is not monotone in n"
+            return hit, (
+                f"smallest on a grid of 4 points per doubling ({why})" if hit else f"none on a grid up to 2^40 ({why})"
+            )
 
         def pw(n: int) -> float:
             return power_at(spec, row.threshold if d is _Trend.CONST else gamma_n(n), n)
@@ -285,11 +321,13 @@ def _required(row: RouteRow, study: Study, spec: PowerSpec,
             g_hi = (gamma_n(a) if d is _Trend.DOWN else gamma_n(b)) * (1 + _GAMMA_SLACK)
             return power_upper(spec, g_hi, a, b)
     else:
+
         def pw(n: int) -> float:
             return power_at(spec, row.threshold, n)
 
         def up(a: int, b: int) -> float:
             return power_upper(spec, row.threshold, a, b)
+
     n = _smallest_n(pw, up, t, n0, N_MAX)
     if n is None:
         return None, f"no n <= {N_MAX:.0e} reaches power {t:g} (proven by the power bound)"
@@ -302,36 +340,66 @@ def _rows(study: Study, reuse: PlanResult | None) -> list[RouteRow]:
     if reuse is not None:
         note = "certified max-information bound, threshold rounded down"
         if reuse.gamma == 0.0:
-            note = ("vacuous: the certified threshold is 0 (k = "
-                    f"{decimal_text(reuse.k, 'up') if reuse.k is not None else 'inf'} "
-                    "bits leaves no usable "
-                    "threshold), so this route can never reject")
-        rows.append(RouteRow(f"adaptive reuse ({reuse.route})", RouteKind.REUSE, True, reuse.gamma, n,
-                             note))
+            note = (
+                "vacuous: the certified threshold is 0 (k = "
+                f"{decimal_text(reuse.k, 'up') if reuse.k is not None else 'inf'} "
+                "bits leaves no usable "
+                "threshold), so this route can never reject"
+            )
+        rows.append(RouteRow(f"adaptive reuse ({reuse.route})", RouteKind.REUSE, True, reuse.gamma, n, note))
     if study.family_size is not None:
-        rows.append(RouteRow(f"Bonferroni over the declared family of {study.family_size}",
-                             RouteKind.BONFERRONI, True, float_down(Fraction(a) / study.family_size), n,
-                             "valid only if the chosen test is one of the pre-declared family"))
+        rows.append(
+            RouteRow(
+                f"Bonferroni over the declared family of {study.family_size}",
+                RouteKind.BONFERRONI,
+                True,
+                float_down(Fraction(a) / study.family_size),
+                n,
+                "valid only if the chosen test is one of the pre-declared family",
+            )
+        )
     m = _union_outputs(study)
     if m is not None:
-        rows.append(RouteRow(f"union bound over the analysis's {m} possible outputs", RouteKind.UNION,
-                             True, float_down(Fraction(a) / m), n,
-                             "every step is a description: the test is one of at most "
-                             f"{m} fixed tests (α/M)"))
+        rows.append(
+            RouteRow(
+                f"union bound over the analysis's {m} possible outputs",
+                RouteKind.UNION,
+                True,
+                float_down(Fraction(a) / m),
+                n,
+                f"every step is a description: the test is one of at most {m} fixed tests (α/M)",
+            )
+        )
     f = study.power.split_fraction if study.power is not None else 0.5
     m_test = math.floor(f * n)
     if study.iid:
-        rows.append(RouteRow(f"sample splitting (test on {f:g} of the records)", RouteKind.SPLIT,
-                             m_test >= 1, a, m_test,
-                             f"the analysis runs on {n - m_test} records, the test on {m_test} "
-                             "fresh ones at alpha" if m_test >= 1 else
-                             "the test part would have no records"))
+        rows.append(
+            RouteRow(
+                f"sample splitting (test on {f:g} of the records)",
+                RouteKind.SPLIT,
+                m_test >= 1,
+                a,
+                m_test,
+                f"the analysis runs on {n - m_test} records, the test on {m_test} fresh ones at alpha"
+                if m_test >= 1
+                else "the test part would have no records",
+            )
+        )
     else:
-        rows.append(RouteRow("sample splitting", RouteKind.SPLIT, False, a, m_test,
-                             "not valid: the data are not i.i.d. (iid = false), so the test "
-                             "part is not independent of what the analysis saw"))
-    rows.append(RouteRow("naive (no correction)", RouteKind.NAIVE, False, a, n,
-                         "ignores the adaptivity: not a valid threshold"))
+        rows.append(
+            RouteRow(
+                "sample splitting",
+                RouteKind.SPLIT,
+                False,
+                a,
+                m_test,
+                "not valid: the data are not i.i.d. (iid = false), so the test "
+                "part is not independent of what the analysis saw",
+            )
+        )
+    rows.append(
+        RouteRow("naive (no correction)", RouteKind.NAIVE, False, a, n, "ignores the adaptivity: not a valid threshold")
+    )
     return rows
 
 
@@ -341,10 +409,11 @@ def _split_note(study: Study, spec: PowerSpec | None) -> str:
     for f in SPLIT_GRID:
         m = math.floor(f * study.n)
         if m >= min_records(spec) and power_at(spec, study.alpha, m) >= spec.target:
-            return (f"smallest test fraction on the grid 0.05..0.95 reaching power {spec.target:g}: "
-                    f"{f:g} ({m} test records); the analysis keeps {study.n - m} records")
-    return (f"no test fraction on the grid 0.05..0.95 reaches power {spec.target:g} at "
-            f"n = {study.n}")
+            return (
+                f"smallest test fraction on the grid 0.05..0.95 reaching power {spec.target:g}: "
+                f"{f:g} ({m} test records); the analysis keeps {study.n - m} records"
+            )
+    return f"no test fraction on the grid 0.05..0.95 reaches power {spec.target:g} at n = {study.n}"
 
 
 def plan_power(study: Study) -> PowerPlan:
@@ -360,7 +429,7 @@ def plan_power(study: Study) -> PowerPlan:
     try:
         reuse: PlanResult | None = plan(study)
         refusal = ""
-    except PlanError as exc:   # no valid route, or a step reuse cannot evaluate
+    except PlanError as exc:  # no valid route, or a step reuse cannot evaluate
         reuse, refusal = None, exc.reasons if isinstance(exc, NoValidRoute) else str(exc)
     rows = _rows(study, reuse)
     cache: dict[int, float] = {study.n: reuse.gamma if reuse is not None else 0.0}
@@ -373,13 +442,16 @@ def plan_power(study: Study) -> PowerPlan:
                 out.append(r)
                 continue
             req, note = _required(r, study, spec, gamma_n)
-            out.append(replace(r, power=power_at(spec, r.threshold, r.test_records),
-                               required_n=req, required_n_note=note))
+            out.append(
+                replace(r, power=power_at(spec, r.threshold, r.test_records), required_n=req, required_n_note=note)
+            )
         rows = out
         valid = [r for r in rows if r.valid]
-        best = max(valid, key=lambda r: (r.power or 0.0,
-                                         -(r.required_n if r.required_n is not None else N_MAX + 1),
-                                         r.threshold), default=None)
+        best = max(
+            valid,
+            key=lambda r: (r.power or 0.0, -(r.required_n if r.required_n is not None else N_MAX + 1), r.threshold),
+            default=None,
+        )
     else:
         same = [r for r in rows if r.valid and r.kind is not RouteKind.SPLIT]
         valid = same or [r for r in rows if r.valid]
@@ -392,8 +464,9 @@ def power_curve(pp: PowerPlan, path: str | Path, *, points: int = 60) -> Path:
     target power; written with matplotlib to ``path`` (format from its suffix)."""
     spec = pp.study.power
     if spec is None:
-        raise PlanError(where(pp.study.source, "power"),
-                        "missing: --power-curve needs a [power] table (test, effect_size, ...)")
+        raise PlanError(
+            where(pp.study.source, "power"), "missing: --power-curve needs a [power] table (test, effect_size, ...)"
+        )
     p = Path(check_output_file("path", path))
     import matplotlib
 
@@ -423,11 +496,9 @@ def power_curve(pp: PowerPlan, path: str | Path, *, points: int = 60) -> Path:
         if r.required_n is not None:
             ax.plot([r.required_n], [spec.target], "o", color=line.get_color(), ms=5)
     ax.axvline(pp.study.n, color="0.4", ls=":", lw=1)
-    ax.text(pp.study.n, 0.5, f" your n = {pp.study.n:,}", color="0.3", fontsize=8, rotation=90,
-            va="center")
+    ax.text(pp.study.n, 0.5, f" your n = {pp.study.n:,}", color="0.3", fontsize=8, rotation=90, va="center")
     ax.axhline(spec.target, color="0.4", ls="--", lw=1)
-    ax.text(ns[-1], spec.target + 0.015, f"target power {spec.target:g}", color="0.3", fontsize=8,
-            ha="right")
+    ax.text(ns[-1], spec.target + 0.015, f"target power {spec.target:g}", color="0.3", fontsize=8, ha="right")
     ax.set_xscale("log")
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("number of records n")
@@ -449,9 +520,8 @@ def format_rows(rows: Sequence[RouteRow]) -> list[str]:
         head += f" {'power':>7s} {'required n':>12s}"
     out.append(head)
     for r in rows:
-        thr = decimal_text(r.threshold, "down", 4)   # a threshold is never shown above its value
-        line = (f"  {r.name[:52]:52s} {thr:>11s} {r.test_records:10d} "
-                f"{'yes' if r.valid else 'NO':>6s}")
+        thr = decimal_text(r.threshold, "down", 4)  # a threshold is never shown above its value
+        line = f"  {r.name[:52]:52s} {thr:>11s} {r.test_records:10d} {'yes' if r.valid else 'NO':>6s}"
         if has_power:
             pw = "-" if r.power is None else f"{r.power:.4f}"
             rq = "-" if not r.valid else ("none" if r.required_n is None else f"{r.required_n:,}")

@@ -28,8 +28,18 @@ from .recommend import PowerPlan, format_rows
 from .routes import PlanResult
 from .study import Study
 
-__all__ = ["NO_SINGLE_FIX", "usable_if_fields", "usable_if_text", "plan_text", "plan_json",
-           "derivation_lines", "sweep_text", "sweep_json", "solve_fields", "reuse_usable_if"]
+__all__ = [
+    "NO_SINGLE_FIX",
+    "usable_if_fields",
+    "usable_if_text",
+    "plan_text",
+    "plan_json",
+    "derivation_lines",
+    "sweep_text",
+    "sweep_json",
+    "solve_fields",
+    "reuse_usable_if",
+]
 
 #: what a vacuous or refused result says when no single parameter change makes it usable
 NO_SINGLE_FIX = "no single parameter change (the others fixed) helps"
@@ -54,17 +64,22 @@ def reuse_usable_if(study: Study) -> list[str]:
 
 def _fixes_sentence(found: Sequence[str]) -> str:
     if not found:
-        return ("no single change of n, of a step's number or of its times (the others fixed) "
-                "gives a usable threshold: see the reason above; for approximate DP, RRST Thm "
-                "3.1 needs composed eps <= 1/2 and delta well below eps/n^2 at once")
+        return (
+            "no single change of n, of a step's number or of its times (the others fixed) "
+            "gives a usable threshold: see the reason above; for approximate DP, RRST Thm "
+            "3.1 needs composed eps <= 1/2 and delta well below eps/n^2 at once"
+        )
     return "nearest single changes (the others fixed) with a usable threshold: " + ", ".join(found)
 
 
 def _reuse_needs_fixes(pp: PowerPlan) -> bool:
     """The reuse route is refused, or its threshold unusable, or nothing is recommended."""
-    return (pp.reuse is None or gamma_problem(pp.reuse.gamma) is not None
-            or pp.recommended is None
-            or gamma_problem(pp.recommended.threshold) is not None)
+    return (
+        pp.reuse is None
+        or gamma_problem(pp.reuse.gamma) is not None
+        or pp.recommended is None
+        or gamma_problem(pp.recommended.threshold) is not None
+    )
 
 
 def derivation_lines(r: PlanResult) -> list[str]:
@@ -85,8 +100,10 @@ def derivation_lines(r: PlanResult) -> list[str]:
             out.append(f"  {cand.route}: unavailable ({cand.note})")
         else:
             bad = gamma_problem(cand.gamma)
-            out.append(f"  {cand.route}: gamma = {decimal_text(cand.gamma, 'down')}"
-                       + (f" (vacuous: {bad.split(': ', 1)[1]})" if bad else ""))
+            out.append(
+                f"  {cand.route}: gamma = {decimal_text(cand.gamma, 'down')}"
+                + (f" (vacuous: {bad.split(': ', 1)[1]})" if bad else "")
+            )
     return out
 
 
@@ -96,32 +113,36 @@ def plan_text(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> str:
     st, rec = pp.study, pp.recommended
     found: list[list[str]] = [] if usable_if is None else [list(usable_if)]
 
-    def fixes_text() -> str:   # a search of a few seconds: at most once per report
+    def fixes_text() -> str:  # a search of a few seconds: at most once per report
         if not found:
             found.append(reuse_usable_if(st))
         return _fixes_sentence(found[0])
 
-    out = [f"study      {st.name}",
-           f"data       n = {st.n} records ({'i.i.d.' if st.iid else 'not assumed i.i.d.'})",
-           f"alpha      {st.alpha!r}"]
+    out = [
+        f"study      {st.name}",
+        f"data       n = {st.n} records ({'i.i.d.' if st.iid else 'not assumed i.i.d.'})",
+        f"alpha      {st.alpha!r}",
+    ]
     if st.power is not None:
         out += [f"power      {describe(st.power)}", f"           ({method_of(st.power)})"]
     if rec is None:
-        out += ["", "no valid analysis: no route gives a valid test for this study",
-                f"  {pp.no_valid_route}", f"  {fixes_text()}"]
+        out += [
+            "",
+            "no valid analysis: no route gives a valid test for this study",
+            f"  {pp.no_valid_route}",
+            f"  {fixes_text()}",
+        ]
     else:
         out += ["", f"recommended: {rec.name}"]
         line = f"  test at p <= {decimal_text(rec.threshold, 'down')} on {rec.test_records} records"
         if rec.power is not None:
             line += f"; power {rec.power:.4f}"
-            line += (f"; required n = {rec.required_n}" if rec.required_n is not None
-                     else "; no n reaches the target")
+            line += f"; required n = {rec.required_n}" if rec.required_n is not None else "; no n reaches the target"
         out += [line, f"  {rec.note}"]
         if gamma_problem(rec.threshold) is not None:
             out.append(f"  no usable analysis as planned: {fixes_text()}")
         if st.power is None:
-            out.append("  (largest valid threshold on all records; add a [power] table to compare "
-                       "by power)")
+            out.append("  (largest valid threshold on all records; add a [power] table to compare by power)")
     out += ["", "routes:", *format_rows(pp.rows), "", "notes:"]
     out += [f"  {r.name}: {r.note}" for r in pp.rows]
     out += [f"  {r.name}: required n: {r.required_n_note}" for r in pp.rows if r.required_n_note]
@@ -131,8 +152,11 @@ def plan_text(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> str:
         out += ["", f"certified adaptive reuse (all {st.n} records):", *derivation_lines(pp.reuse)]
         if st.power is not None:
             out += ["", "power of each reuse route at n:"]
-            out += [f"  {r.route}: gamma = {decimal_text(r.gamma, 'down', 4)}, power {r.power:.4f}"
-                    for r in pp.reuse_routes() if r.gamma is not None and r.power is not None]
+            out += [
+                f"  {r.route}: gamma = {decimal_text(r.gamma, 'down', 4)}, power {r.power:.4f}"
+                for r in pp.reuse_routes()
+                if r.gamma is not None and r.power is not None
+            ]
     else:
         out += ["", f"adaptive reuse: no valid route: {pp.reuse_refusal}"]
         if rec is not None:
@@ -148,10 +172,13 @@ def plan_json(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> dict[str
     d["source"] = pp.study.source
     d["maxinfo_bounds_version"] = __version__
     if _reuse_needs_fixes(pp):
-        why = (pp.no_valid_route if pp.recommended is None else
-               gamma_problem(pp.recommended.threshold) or
-               (f"adaptive reuse: {pp.reuse_refusal}" if pp.reuse is None else
-                gamma_problem(pp.reuse.gamma)) or "")
+        why = (
+            pp.no_valid_route
+            if pp.recommended is None
+            else gamma_problem(pp.recommended.threshold)
+            or (f"adaptive reuse: {pp.reuse_refusal}" if pp.reuse is None else gamma_problem(pp.reuse.gamma))
+            or ""
+        )
         d.update(usable_if_fields(why, reuse_usable_if(pp.study) if usable_if is None else usable_if))
     else:
         d.update({"vacuous": None, "usable_if": None})
@@ -160,17 +187,27 @@ def plan_json(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> dict[str
 
 def _sweep_rows(param: str, points: Sequence[SweepPoint]) -> list[tuple[float | int, float | None, str]]:
     integer = param.split(".")[-1] in INT_PARAMS
-    return [(int(p.value) if integer else p.value, p.gamma,
-             f"vacuous ({gamma_problem(p.gamma)}); {p.route}"
-             if p.gamma is not None and gamma_problem(p.gamma) else p.route) for p in points]
+    return [
+        (
+            int(p.value) if integer else p.value,
+            p.gamma,
+            f"vacuous ({gamma_problem(p.gamma)}); {p.route}"
+            if p.gamma is not None and gamma_problem(p.gamma)
+            else p.route,
+        )
+        for p in points
+    ]
 
 
 def sweep_json(study: Study, param: str, points: Sequence[SweepPoint], plot: str) -> dict[str, Any]:
     """A sweep as ``maxinfo plan --sweep --json`` writes it."""
-    return {"study": study.name, "param": param, "plot": plot,
-            "maxinfo_bounds_version": __version__,
-            "points": [{"value": v, "gamma": g, "route": why}
-                       for v, g, why in _sweep_rows(param, points)]}
+    return {
+        "study": study.name,
+        "param": param,
+        "plot": plot,
+        "maxinfo_bounds_version": __version__,
+        "points": [{"value": v, "gamma": g, "route": why} for v, g, why in _sweep_rows(param, points)],
+    }
 
 
 def sweep_text(param: str, points: Sequence[SweepPoint], plot: str) -> str:
@@ -179,25 +216,32 @@ def sweep_text(param: str, points: Sequence[SweepPoint], plot: str) -> str:
     out = [f"{param:>14}  gamma (rounded down)       route"]
     for v, g, why in _sweep_rows(param, points):
         x = f"{int(v):>14d}" if integer else f"{v:>14.6g}"
-        out.append(f"{x}  {decimal_text(g, 'down'):<24}  {why}" if g is not None else
-                   f"{x}  {'no valid route':<24}  {why}")
+        out.append(
+            f"{x}  {decimal_text(g, 'down'):<24}  {why}" if g is not None else f"{x}  {'no valid route':<24}  {why}"
+        )
     out.append(f"wrote {plot}")
     return "\n".join(out)
 
 
-def solve_fields(study: Study, param: str, target_gamma: float, value: float,
-                 result: PlanResult, direction: str) -> dict[str, Any]:
+def solve_fields(
+    study: Study, param: str, target_gamma: float, value: float, result: PlanResult, direction: str
+) -> dict[str, Any]:
     """A solve as ``maxinfo plan --solve`` reports it; with a ``[power]`` table, also the power
     of the test at the threshold reached (on the study's n, or on the solved n)."""
-    out: dict[str, Any] = {"study": study.name, "solve": param, "target_gamma": target_gamma,
-                           "value": value, "direction": direction, "gamma_at_value": result.gamma,
-                           "route": result.route}
+    out: dict[str, Any] = {
+        "study": study.name,
+        "solve": param,
+        "target_gamma": target_gamma,
+        "value": value,
+        "direction": direction,
+        "gamma_at_value": result.gamma,
+        "route": result.route,
+    }
     if study.power is not None:
         from .power import power_at
 
         n = int(value) if param == "n" else study.n
         out["power_at_value"] = power_at(study.power, result.gamma, n)
-        out["power_note"] = (f"power of the {describe(study.power)} at gamma_at_value on {n} "
-                             "records")
+        out["power_note"] = f"power of the {describe(study.power)} at gamma_at_value on {n} records"
     out["maxinfo_bounds_version"] = __version__
     return out

@@ -103,6 +103,7 @@ class CurveFamily(StrEnum):
     FIRST = "first"
     MI = "mi"
 
+
 @dataclass(frozen=True)
 class PlanResult:
     """The planner's answer: γ(α) rounded down, the overall (k bits, β), and the derivation."""
@@ -119,10 +120,22 @@ class PlanResult:
 
     def as_dict(self) -> dict[str, object]:
         return {
-            "study": self.study, "alpha": self.alpha, "gamma": self.gamma, "k_bits": self.k,
-            "beta": self.beta, "route": self.route,
-            "chain": [{"what": c.what, "theorems": list(c.theorems), "inputs": c.inputs,
-                       "output": c.output, "conditions": list(c.conditions)} for c in self.chain],
+            "study": self.study,
+            "alpha": self.alpha,
+            "gamma": self.gamma,
+            "k_bits": self.k,
+            "beta": self.beta,
+            "route": self.route,
+            "chain": [
+                {
+                    "what": c.what,
+                    "theorems": list(c.theorems),
+                    "inputs": c.inputs,
+                    "output": c.output,
+                    "conditions": list(c.conditions),
+                }
+                for c in self.chain
+            ],
             "candidates": [{"route": c.route, "gamma": c.gamma, "note": c.note} for c in self.candidates],
             "notes": list(self.notes),
         }
@@ -134,10 +147,17 @@ class _Curve:
     ``fixed`` curves do not depend on β (their bound has β = 0 or a fixed β). ``unreachable``
     says in words why no β below α works for the stage, when that happens."""
 
-    def __init__(self, name: str, k_of: Callable[[float], float] | None,
-                 bound: Callable[[float], Bound], links: list[Link],
-                 family: CurveFamily = CurveFamily.FIRST,
-                 weight: float = 1.0, unreachable: str = "", hopeless: bool = False) -> None:
+    def __init__(
+        self,
+        name: str,
+        k_of: Callable[[float], float] | None,
+        bound: Callable[[float], Bound],
+        links: list[Link],
+        family: CurveFamily = CurveFamily.FIRST,
+        weight: float = 1.0,
+        unreachable: str = "",
+        hopeless: bool = False,
+    ) -> None:
         self.name, self.k_of, self.bound, self.links = name, k_of, bound, links
         self.unreachable = unreachable
         #: known before any optimisation: no beta works (the theorem's regime excludes it)
@@ -156,28 +176,35 @@ def _thm31_beta_floor(n: int, delta: float) -> float:
     return 2 * n * math.sqrt(delta) * (1 - 1e-9)
 
 
-def _dp_stage_curve(stage: DPStage, n: int, first: bool, iid: bool, g: DPGuarantee,
-                    comp_link: Link, alpha: float) -> _Curve:
+def _dp_stage_curve(
+    stage: DPStage, n: int, first: bool, iid: bool, g: DPGuarantee, comp_link: Link, alpha: float
+) -> _Curve:
     links = [*stage.links, comp_link]
     if g.delta > 0:
+
         def kb(b: float) -> Bound:
             return approx_dp_max_information_implied(g.eps, g.delta, n, b)
 
         def kf(b: float) -> float:
             k = thm31_implied_float_k(g.eps, g.delta, n, b)[0]
             return k if math.isfinite(k) else 1e300
+
         steps = f"steps[{stage.steps[0]}..{stage.steps[-1]}]"
         if thm31_outside(g.eps, g.delta):
-            why = (f"{steps} compose to ({g.eps:.4g}, {g.delta:.3g})-DP: RRST Thm 3.1 needs "
-                   "eps <= 1/2 (fewer runs, more noise, or a smaller per-step eps)")
-            hopeless = True     # outside Thm 3.1 at every beta: nothing to optimise
+            why = (
+                f"{steps} compose to ({g.eps:.4g}, {g.delta:.3g})-DP: RRST Thm 3.1 needs "
+                "eps <= 1/2 (fewer runs, more noise, or a smaller per-step eps)"
+            )
+            hopeless = True  # outside Thm 3.1 at every beta: nothing to optimise
         else:
             # beta >= n (delta' + delta'') >= 4 n sqrt(delta/(1 - e^{-3 eps'})) for every delta_hat
             d_max = 3 * 0.5 * alpha**2 / (16 * n * n)
-            why = (f"{steps} are ({g.eps:.4g}, {g.delta:.3g})-DP on n = {n} records: RRST Thm "
-                   "3.1's beta is at least 4 n sqrt(delta/(3 eps')), so delta must be below "
-                   f"about 3 eps' alpha^2/(16 n^2) for some eps' <= 1/2 (here: delta < "
-                   f"{d_max:.2g} at alpha = {alpha:g})")
+            why = (
+                f"{steps} are ({g.eps:.4g}, {g.delta:.3g})-DP on n = {n} records: RRST Thm "
+                "3.1's beta is at least 4 n sqrt(delta/(3 eps')), so delta must be below "
+                f"about 3 eps' alpha^2/(16 n^2) for some eps' <= 1/2 (here: delta < "
+                f"{d_max:.2g} at alpha = {alpha:g})"
+            )
             hopeless = _thm31_beta_floor(n, g.delta) >= alpha
         return _Curve("RRST-3.1", kf, kb, links, unreachable=why, hopeless=hopeless)
     k_any = pure_dp_max_information(g.eps, n)
@@ -190,6 +217,7 @@ def _dp_stage_curve(stage: DPStage, n: int, first: bool, iid: bool, g: DPGuarant
         def kb2(b: float) -> Bound:
             prod: Bound = pure_dp_max_information_product(e, n, b)
             return prod if prod.k < k_any.k else k_any
+
         return _Curve("RRST-1.4a/1.4b", kf2, kb2, links)
     return _Curve("RRST-1.4a", None, lambda b: k_any, links)
 
@@ -210,8 +238,7 @@ def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
     fams = sorted({curves[i].family for i in idx})
     fam_of = [fams.index(curves[i].family) for i in idx]
     weights = np.array([curves[i].weight for i in idx])
-    wsum = np.array([weights[[j for j, f in enumerate(fam_of) if f == q]].sum()
-                     for q in range(len(fams))])
+    wsum = np.array([weights[[j for j, f in enumerate(fam_of) if f == q]].sum() for q in range(len(fams))])
 
     def obj(x: np.ndarray) -> float:
         xs = np.exp(x)
@@ -235,16 +262,14 @@ def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
         top = alpha / wsum[0]
         lo = float(x0[0]) - 60
         hi = float(math.log(top) if top > 0 else math.log(alpha) - math.log(wsum[0])) - 1e-9
-        cands = [np.array([t]) for t in minimise(lambda t: obj(np.array([t])), lo, hi,
-                                                 grid=13, xatol=1e-4)] + [x0]
+        cands = [np.array([t]) for t in minimise(lambda t: obj(np.array([t])), lo, hi, grid=13, xatol=1e-4)] + [x0]
     else:
         cands = [minimise_nd(obj, x0, maxiter=400 * len(fams)), x0]
     if fams == [CurveFamily.DESCRIPTION]:
         # only description stages: maximise log(alpha - sum beta) + sum log beta_i exactly,
         # beta_i = alpha / (m + 1) (DFHPRR Thm 6's beta = alpha/2 for one stage)
         share = alpha / (len(idx) + 1)
-        cands.append(np.array([math.log(share) if share > 0 else
-                               math.log(alpha) - math.log(len(idx) + 1)]))
+        cands.append(np.array([math.log(share) if share > 0 else math.log(alpha) - math.log(len(idx) + 1)]))
     best = min(cands, key=obj)
     for j, i in enumerate(idx):
         betas[i] = float(math.exp(best[fam_of[j]]) * weights[j])
@@ -259,8 +284,9 @@ def _certify(alpha: float, curves: list[_Curve], betas: list[float]) -> tuple[fl
     return pvalue_correction(alpha, total.k, total.beta), total, bounds
 
 
-def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | None,
-                   first_link: Link | None, name: str) -> tuple[float, PlanResult | None, str]:
+def _maxinfo_route(
+    study: Study, stages: list[Stage], first_dp: DPGuarantee | None, first_link: Link | None, name: str
+) -> tuple[float, PlanResult | None, str]:
     curves: list[_Curve] = []
     for j, s in enumerate(stages):
         if isinstance(s, DPStage):
@@ -268,18 +294,31 @@ def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | No
                 g, link = first_dp, first_link
             else:
                 g = s.basic()
-                link = Link("DP composition of the stage", ("DR-3.16",),
-                            f"{s.count} adaptive run{'s' if s.count != 1 else ''}",
-                            f"({text_up(g.eps)}, {text_up(g.delta)})-DP", g.conditions)
+                link = Link(
+                    "DP composition of the stage",
+                    ("DR-3.16",),
+                    f"{s.count} adaptive run{'s' if s.count != 1 else ''}",
+                    f"({text_up(g.eps)}, {text_up(g.delta)})-DP",
+                    g.conditions,
+                )
             if g.delta > 0 and (j > 0 or not study.iid):
                 first_step = s.steps[0]
-                why = ("the data are not i.i.d. (set data.iid = true only if the records are i.i.d.)"
-                       if not study.iid else
-                       f"it follows steps[{stages[j - 1].steps[-1]}] ({study.steps[stages[j - 1].steps[-1]].type_name})"
-                       ", whose output the analysis conditions on")
-                return 0.0, None, (f"steps[{first_step}] is approximate DP: RRST Thm 3.1 bounds its "
-                                   f"max-information only for i.i.d. data and as the first stage "
-                                   f"(RRST §4, Thm 4.1), but {why}")
+                prev = stages[j - 1].steps[-1] if j > 0 else 0
+                why = (
+                    "the data are not i.i.d. (set data.iid = true only if the records are i.i.d.)"
+                    if not study.iid
+                    else f"it follows steps[{prev}] ({study.steps[prev].type_name}), whose output "
+                    "the analysis conditions on"
+                )
+                return (
+                    0.0,
+                    None,
+                    (
+                        f"steps[{first_step}] is approximate DP: RRST Thm 3.1 bounds its "
+                        f"max-information only for i.i.d. data and as the first stage "
+                        f"(RRST §4, Thm 4.1), but {why}"
+                    ),
+                )
             curves.append(_dp_stage_curve(s, study.n, j == 0, study.iid, g, link, study.alpha))
         elif isinstance(s, DescriptionStage):
             m = s.range_size
@@ -301,18 +340,25 @@ def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | No
                 return mi_k_float(mi, b)
 
             def kb_mi(b: float, mi: float = mi) -> Bound:
-                bd: Bound = mi_to_approx_max_information(mi, float_up(mi_k_float(mi, b))
-                                                         if b > 0 else 1e300)
+                bd: Bound = mi_to_approx_max_information(mi, float_up(mi_k_float(mi, b)) if b > 0 else 1e300)
                 return bd
-            curves.append(_Curve("RRST-1.5a", kf_mi, kb_mi, list(s.links), family=CurveFamily.MI,
-                                 weight=math.sqrt(mi + PAPER_CONSTANT)))
+
+            curves.append(
+                _Curve(
+                    "RRST-1.5a",
+                    kf_mi,
+                    kb_mi,
+                    list(s.links),
+                    family=CurveFamily.MI,
+                    weight=math.sqrt(mi + PAPER_CONSTANT),
+                )
+            )
     if hopeless := [c.unreachable for c in curves if c.hopeless]:
         return 0.0, None, "; ".join(hopeless)
     betas = _optimise(study.alpha, curves)
     stuck = [c for c, b in zip(curves, betas) if c.k_of is not None and c.k_of(b) >= 1e299]
     if stuck:
-        return 0.0, None, "; ".join(c.unreachable or f"{c.name}: no beta below alpha reachable"
-                                    for c in stuck)
+        return 0.0, None, "; ".join(c.unreachable or f"{c.name}: no beta below alpha reachable" for c in stuck)
     try:
         gamma, total, bounds = _certify(study.alpha, curves, betas)
     except (InvalidParameter, RegimeError) as exc:
@@ -320,15 +366,33 @@ def _maxinfo_route(study: Study, stages: list[Stage], first_dp: DPGuarantee | No
     chain: list[Link] = []
     for c, b in zip(curves, bounds):
         chain.extend(c.links)
-        chain.append(Link("max-information of the stage", (b.theorem,),
-                          f"beta={text_up(b.beta)}", f"k <= {text_up(b.k)} bits",
-                          b.conditions + (("product inputs: first stage, i.i.d. data",)
-                                          if b.product_only else ())))
-    chain.append(Link("composition over stages", ("RRST-A.3",), f"{len(bounds)} stage{'s' if len(bounds) != 1 else ''}",
-                      f"k = {text_up(total.k)} bits, beta = {text_up(total.beta)}",
-                      ("only the first stage product-only",)))
-    chain.append(Link("p-value correction", ("RRST-1.3",), f"alpha={study.alpha!r}",
-                      f"gamma = {text_down(gamma)}", ("gamma = (alpha - beta) / 2^k, rounded down",)))
+        chain.append(
+            Link(
+                "max-information of the stage",
+                (b.theorem,),
+                f"beta={text_up(b.beta)}",
+                f"k <= {text_up(b.k)} bits",
+                b.conditions + (("product inputs: first stage, i.i.d. data",) if b.product_only else ()),
+            )
+        )
+    chain.append(
+        Link(
+            "composition over stages",
+            ("RRST-A.3",),
+            f"{len(bounds)} stage{'s' if len(bounds) != 1 else ''}",
+            f"k = {text_up(total.k)} bits, beta = {text_up(total.beta)}",
+            ("only the first stage product-only",),
+        )
+    )
+    chain.append(
+        Link(
+            "p-value correction",
+            ("RRST-1.3",),
+            f"alpha={study.alpha!r}",
+            f"gamma = {text_down(gamma)}",
+            ("gamma = (alpha - beta) / 2^k, rounded down",),
+        )
+    )
     res = PlanResult(study.name, study.alpha, gamma, total.k, total.beta, name, tuple(chain), ())
     return gamma, res, ""
 
@@ -342,13 +406,24 @@ def _mi_route(study: Study, stages: list[Stage]) -> tuple[float, PlanResult | No
                 return 0.0, None, "an approximate-DP stage has no mutual-information bound here"
             g = s.basic()
             k = pure_dp_max_information(g.eps, study.n).k
-            chain += [*s.links, Link("MI of the stage", ("DR-3.16", "RRST-1.4a"),
-                                     f"eps={text_up(g.eps)}, n={study.n}", f"I <= I_inf <= {text_up(k)} bits")]
+            chain += [
+                *s.links,
+                Link(
+                    "MI of the stage",
+                    ("DR-3.16", "RRST-1.4a"),
+                    f"eps={text_up(g.eps)}, n={study.n}",
+                    f"I <= I_inf <= {text_up(k)} bits",
+                ),
+            ]
             total += Fraction(k)
         elif isinstance(s, DescriptionStage):
             m = float_up(Fraction(math.log2(s.range_size)) * (1 + Fraction(1, 2**50)))
-            chain += [*s.links, Link("MI of the stage", ("entropy",), f"range {s.range_size}",
-                                     f"I <= log2(range) <= {text_up(m)} bits")]
+            chain += [
+                *s.links,
+                Link(
+                    "MI of the stage", ("entropy",), f"range {s.range_size}", f"I <= log2(range) <= {text_up(m)} bits"
+                ),
+            ]
             total += Fraction(m)
         else:
             chain += s.links
@@ -356,12 +431,21 @@ def _mi_route(study: Study, stages: list[Stage]) -> tuple[float, PlanResult | No
     m_tot = float_up(total)
     choice = mi_pvalue_choice(study.alpha, m_tot)
     gamma = choice.gamma
-    how = ("paper closed form",) if choice.k is None or choice.beta is None else (
-        f"optimal variant: k = {text_up(choice.k)} bits, beta*(k) <= {text_up(choice.beta)}",)
-    chain.append(Link("chain rule and correction", ("RRST-C.2",), f"I <= {text_up(m_tot)} bits",
-                      f"gamma = {text_down(gamma)}", how))
-    return gamma, PlanResult(study.name, study.alpha, gamma, None, None, "mutual information",
-                             tuple(chain), ()), ""
+    how = (
+        ("paper closed form",)
+        if choice.k is None or choice.beta is None
+        else (f"optimal variant: k = {text_up(choice.k)} bits, beta*(k) <= {text_up(choice.beta)}",)
+    )
+    chain.append(
+        Link(
+            "chain rule and correction",
+            ("RRST-C.2",),
+            f"I <= {text_up(m_tot)} bits",
+            f"gamma = {text_down(gamma)}",
+            how,
+        )
+    )
+    return gamma, PlanResult(study.name, study.alpha, gamma, None, None, "mutual information", tuple(chain), ()), ""
 
 
 # KOV's composed eps does not depend on n: cached, so sweeps and the required-n search over n
@@ -382,8 +466,9 @@ DELTA_GRID = (1e-12, 1e-20, 1e-30)
 TIGHT_MAX_RUNS = 10_000
 
 
-def _pruned(study: Study, eps: float, results: list[tuple[float, PlanResult]],
-            cands: list[Candidate], dt: float) -> bool:
+def _pruned(
+    study: Study, eps: float, results: list[tuple[float, PlanResult]], cands: list[Candidate], dt: float
+) -> bool:
     """Skip an RRST Thm 3.1 route that cannot beat the best route found so far.
 
     Thm 3.1's k >= n c (e^{6 eps} - 1) + c t sqrt(n), c = 6 eps log2 e, and t >=
@@ -392,25 +477,44 @@ def _pruned(study: Study, eps: float, results: list[tuple[float, PlanResult]],
     a route never makes the returned gamma invalid.)
     """
     if eps > THM31_EPS_MAX:
-        cands.append(Candidate(f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
-                      f"composed eps {text_up(eps)} > 1/2: outside RRST Thm 3.1"))
+        cands.append(
+            Candidate(
+                f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
+                None,
+                f"composed eps {text_up(eps)} > 1/2: outside RRST Thm 3.1",
+            )
+        )
         return True
     if _thm31_beta_floor(study.n, dt) >= study.alpha:
-        cands.append(Candidate(f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
-                      f"delta too large for n = {study.n}: RRST Thm 3.1's beta >= 2 n sqrt(delta) "
-                      f"= {2 * study.n * math.sqrt(dt):.3g} >= alpha"))
+        cands.append(
+            Candidate(
+                f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
+                None,
+                f"delta too large for n = {study.n}: RRST Thm 3.1's beta >= 2 n sqrt(delta) "
+                f"= {2 * study.n * math.sqrt(dt):.3g} >= alpha",
+            )
+        )
         return True
     c6 = 6 * eps * LOG2E
-    k_floor = (study.n * c6 * math.expm1(6 * eps)
-               + c6 * math.sqrt(2 * math.log(1 / study.alpha)) * math.sqrt(study.n))
+    k_floor = study.n * c6 * math.expm1(6 * eps) + c6 * math.sqrt(2 * math.log(1 / study.alpha)) * math.sqrt(study.n)
     if k_floor > 1075 + math.log2(study.alpha):
-        cands.append(Candidate(f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
-                      f"cannot give a positive threshold: k >= {k_floor:.4g} bits"))
+        cands.append(
+            Candidate(
+                f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
+                None,
+                f"cannot give a positive threshold: k >= {k_floor:.4g} bits",
+            )
+        )
         return True
     best_g = max((r[0] for r in results), default=0.0)
     if best_g > 0 and study.alpha * 2.0 ** (-k_floor) * (1 + 1e-9) < best_g:
-        cands.append(Candidate(f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
-                      f"cannot beat the best route: k >= {k_floor:.4g} bits"))
+        cands.append(
+            Candidate(
+                f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
+                None,
+                f"cannot beat the best route: k >= {k_floor:.4g} bits",
+            )
+        )
         return True
     return False
 
@@ -429,12 +533,16 @@ def plan(study: Study) -> PlanResult:
         if res is not None:
             results.append((g, res))
 
-    consider("max-information composition", _maxinfo_route(study, stages, None, None,
-                                                           "max-information composition"))
+    consider("max-information composition", _maxinfo_route(study, stages, None, None, "max-information composition"))
     s0 = stages[0]
     if isinstance(s0, DPStage) and study.iid and s0.count > TIGHT_MAX_RUNS:
-        cands.append(Candidate("tight DP composition of the first stage", None,
-                      f"skipped: more than {TIGHT_MAX_RUNS} runs (basic composition used)"))
+        cands.append(
+            Candidate(
+                "tight DP composition of the first stage",
+                None,
+                f"skipped: more than {TIGHT_MAX_RUNS} runs (basic composition used)",
+            )
+        )
     elif isinstance(s0, DPStage) and study.iid and s0.count > 1:
         used = sum((r.count * Fraction(r.delta) for r in s0.runs), Fraction(0))
         same = len({(r.eps, r.delta) for r in s0.runs}) == 1
@@ -452,32 +560,56 @@ def plan(study: Study) -> PlanResult:
                     g = _kov_certified(e0, d0, s0.count, dt)
                 except InvalidParameter:
                     continue
-                link = Link("optimal DP composition of the stage", ("KOV15-3.3",),
-                            f"{s0.count} x ({e0!r}, {d0!r})", f"({text_up(g.eps)}, {text_up(g.delta)})-DP",
-                            g.conditions)
+                link = Link(
+                    "optimal DP composition of the stage",
+                    ("KOV15-3.3",),
+                    f"{s0.count} x ({e0!r}, {d0!r})",
+                    f"({text_up(g.eps)}, {text_up(g.delta)})-DP",
+                    g.conditions,
+                )
             else:
                 g = compose_dp(expanded, dt)
-                link = Link("advanced DP composition of the stage", (g.theorem,),
-                            f"{s0.count} runs", f"({text_up(g.eps)}, {text_up(g.delta)})-DP", g.conditions)
+                link = Link(
+                    "advanced DP composition of the stage",
+                    (g.theorem,),
+                    f"{s0.count} runs",
+                    f"({text_up(g.eps)}, {text_up(g.delta)})-DP",
+                    g.conditions,
+                )
             if g.eps == 0:  # delta_total already covers the whole privacy curve
-                cands.append(Candidate(f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
-                              "composed eps is 0: RRST Thm 3.1 needs eps > 0"))
+                cands.append(
+                    Candidate(
+                        f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
+                        None,
+                        "composed eps is 0: RRST Thm 3.1 needs eps > 0",
+                    )
+                )
                 continue
             if g.eps > THM31_EPS_MAX:  # outside RRST Thm 3.1
-                cands.append(Candidate(f"DP first stage at delta={text_up(dt)} (RRST-3.1)", None,
-                              f"composed eps {text_up(g.eps)} > 1/2: outside RRST Thm 3.1"))
+                cands.append(
+                    Candidate(
+                        f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
+                        None,
+                        f"composed eps {text_up(g.eps)} > 1/2: outside RRST Thm 3.1",
+                    )
+                )
                 continue
             if _pruned(study, g.eps, results, cands, dt):
                 continue
-            consider(f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
-                     _maxinfo_route(study, stages, g, link,
-                                    f"tight DP composition (delta={text_up(dt)}) then RRST Thm 3.1"))
+            consider(
+                f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
+                _maxinfo_route(study, stages, g, link, f"tight DP composition (delta={text_up(dt)}) then RRST Thm 3.1"),
+            )
     if all(isinstance(st, DPStage) and st.pure for st in stages) and results:
         # I <= I_inf <= k (Thm 1.4a) gives Cor C.2 a k' > k and a beta > 0, so the MI route's
         # gamma is below alpha 2^-k, which the max-information route already reaches
-        cands.append(Candidate("mutual information", None,
-                      "dominated: every stage is pure DP, whose RRST Thm 1.4a bound the "
-                      "max-information route uses directly"))
+        cands.append(
+            Candidate(
+                "mutual information",
+                None,
+                "dominated: every stage is pure DP, whose RRST Thm 1.4a bound the max-information route uses directly",
+            )
+        )
     else:
         consider("mutual information", _mi_route(study, stages))
     if not results:
@@ -485,5 +617,3 @@ def plan(study: Study) -> PlanResult:
     gamma, best = max(results, key=lambda t: t[0])
     notes = tuple(c.note for c in cands if c.note and c.gamma is None)
     return replace(best, candidates=tuple(cands), notes=notes)
-
-

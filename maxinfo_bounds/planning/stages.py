@@ -35,8 +35,19 @@ def text_down(x: float) -> str:
     return decimal_text(x, "down")
 
 
-__all__ = ["Link", "Stage", "DPStage", "DPRuns", "DescriptionStage", "MIStage", "stages_of",
-           "step_dp", "MAX_DESCRIPTION_BITS", "text_up", "text_down"]
+__all__ = [
+    "Link",
+    "Stage",
+    "DPStage",
+    "DPRuns",
+    "DescriptionStage",
+    "MIStage",
+    "stages_of",
+    "step_dp",
+    "MAX_DESCRIPTION_BITS",
+    "text_up",
+    "text_down",
+]
 
 #: a description stage above this many bits of output is refused (its bound is vacuous)
 MAX_DESCRIPTION_BITS = 100_000
@@ -65,8 +76,13 @@ def step_dp(study: Study, i: int, st: DPStep) -> tuple[DPGuarantee, Link]:
         raise
     except InvalidParameter as exc:
         raise PlanError(where(study.source, f"steps[{i}]"), str(exc)) from None
-    return g, Link(_label(i, st), (g.theorem,), st.inputs_text(),
-                   f"({text_up(g.eps)}, {text_up(g.delta)})-DP per run", g.conditions)
+    return g, Link(
+        _label(i, st),
+        (g.theorem,),
+        st.inputs_text(),
+        f"({text_up(g.eps)}, {text_up(g.delta)})-DP per run",
+        g.conditions,
+    )
 
 
 @dataclass(frozen=True)
@@ -130,8 +146,7 @@ def stages_of(study: Study) -> list[Stage]:
         last = stages[-1] if stages else None
         if isinstance(st, DPStep):
             g, link = step_dp(study, i, st)
-            link = replace(link, output=link.output + (f", x{st.times} adaptively"
-                                                       if st.times > 1 else ""))
+            link = replace(link, output=link.output + (f", x{st.times} adaptively" if st.times > 1 else ""))
             run = DPRuns(g.eps, g.delta, st.times)
             if isinstance(last, DPStage):
                 stages[-1] = DPStage((*last.steps, i), (*last.links, link), (*last.runs, run))
@@ -141,13 +156,14 @@ def stages_of(study: Study) -> list[Stage]:
             size = last.range_size if isinstance(last, DescriptionStage) else 1
             rs = st.range_size
             if size.bit_length() + st.times * math.log2(rs) > MAX_DESCRIPTION_BITS:
-                raise PlanError(where(study.source, f"steps[{i}]"),
-                                f"the description stage would have more than "
-                                f"{MAX_DESCRIPTION_BITS} bits of output (range_size^times): its "
-                                "max-information bound is vacuous; lower range_size or times")
-            m = rs ** st.times
-            link = Link(_label(i, st), ("DFHPRR-6",), f"range_size={rs}, times={st.times}",
-                        f"{m} possible outputs")
+                raise PlanError(
+                    where(study.source, f"steps[{i}]"),
+                    f"the description stage would have more than "
+                    f"{MAX_DESCRIPTION_BITS} bits of output (range_size^times): its "
+                    "max-information bound is vacuous; lower range_size or times",
+                )
+            m = rs**st.times
+            link = Link(_label(i, st), ("DFHPRR-6",), f"range_size={rs}, times={st.times}", f"{m} possible outputs")
             if isinstance(last, DescriptionStage):
                 stages[-1] = DescriptionStage((*last.steps, i), (*last.links, link), size * m)
             else:
@@ -155,8 +171,18 @@ def stages_of(study: Study) -> list[Stage]:
         else:
             assert isinstance(st, MutualInformation)
             m_total = float_up(Fraction(st.mi_bits) * st.times)
-            stages.append(MIStage((i,), (Link(_label(i, st), ("RRST-1.5a",),
-                                              f"mi_bits={st.mi_bits!r}, times={st.times}",
-                                              f"I <= {text_up(m_total)} bits (chain rule)"),),
-                                  m_total))
+            stages.append(
+                MIStage(
+                    (i,),
+                    (
+                        Link(
+                            _label(i, st),
+                            ("RRST-1.5a",),
+                            f"mi_bits={st.mi_bits!r}, times={st.times}",
+                            f"I <= {text_up(m_total)} bits (chain rule)",
+                        ),
+                    ),
+                    m_total,
+                )
+            )
     return stages

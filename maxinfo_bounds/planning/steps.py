@@ -55,9 +55,24 @@ from ..theorems.holdout import thresholdout_dp
 from .errors import PlanError
 
 __all__ = [
-    "Step", "DPStep", "Laplace", "Gaussian", "Exponential", "ReportNoisyMax", "SparseVector",
-    "Thresholdout", "GenericDP", "Description", "MutualInformation", "STEP_CLASSES", "MAX_TIMES",
-    "step_from_mapping", "check_real", "check_int", "check_bool", "shown_value",
+    "Step",
+    "DPStep",
+    "Laplace",
+    "Gaussian",
+    "Exponential",
+    "ReportNoisyMax",
+    "SparseVector",
+    "Thresholdout",
+    "GenericDP",
+    "Description",
+    "MutualInformation",
+    "STEP_CLASSES",
+    "MAX_TIMES",
+    "step_from_mapping",
+    "check_real",
+    "check_int",
+    "check_bool",
+    "shown_value",
 ]
 
 #: the largest ``times`` of a step (also the default upper end of ``solve``)
@@ -81,8 +96,7 @@ def check_real(name: str, v: object, domain: Domain) -> float:
     to 2^53, a numpy float32, a Fraction such as 1/4): rounding an eps or a delta to the nearest
     float could move it to the unsafe side, so such a value is refused and left to the caller to
     round to its own safe side."""
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, Fraction, np.integer,
-                                                             np.floating)):
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, Fraction, np.integer, np.floating)):
         raise PlanError(name, f"must be a number, got {shown_value(v)}")
     try:
         f = domain.check_float(name, v)
@@ -90,8 +104,11 @@ def check_real(name: str, v: object, domain: Domain) -> float:
         raise PlanError(name, f"{shown_value(v)} is invalid: must be {exc.allowed}") from None
     exact = Fraction(int(v)) if isinstance(v, (int, np.integer)) else Fraction(*v.as_integer_ratio())
     if type(v) is not float and exact != Fraction(f):
-        raise PlanError(name, f"{shown_value(v)} is invalid: must be a number a float represents "
-                        "exactly (round it to its safe side first)")
+        raise PlanError(
+            name,
+            f"{shown_value(v)} is invalid: must be a number a float represents "
+            "exactly (round it to its safe side first)",
+        )
     return f
 
 
@@ -151,27 +168,34 @@ class Step:
 
     def __post_init__(self) -> None:
         if not self.type_name:
-            raise PlanError("Step", "is the base class: build one of "
-                            + ", ".join(c.__name__ for c in STEP_CLASSES.values()))
+            raise PlanError(
+                "Step", "is the base class: build one of " + ", ".join(c.__name__ for c in STEP_CLASSES.values())
+            )
         need = " or ".join("(" + ", ".join(f) + ")" for f in self.forms)
         given = {f.name for f in self._param_fields() if getattr(self, f.name) is not None}
         full = [f for f in self.forms if set(f) <= given]
         if not full:
             raise PlanError("step", f"type {self.type_name!r} needs {need}")
         # fields of another form would be silently ignored: a contradiction, refused
-        extra = sorted({k for f in self.forms for k in f} - set(full[0]) - set(self.optional)
-                       & given)
+        extra = sorted({k for f in self.forms for k in f} - set(full[0]) - set(self.optional) & given)
         if extra:
-            raise PlanError(extra[0], f"given with ({', '.join(full[0])}), which already fixes "
-                            f"the step; type {self.type_name!r} takes exactly one of {need}")
+            raise PlanError(
+                extra[0],
+                f"given with ({', '.join(full[0])}), which already fixes "
+                f"the step; type {self.type_name!r} takes exactly one of {need}",
+            )
         for f in self._param_fields():
             v = getattr(self, f.name)
             if v is None:
                 continue
             dom = f.metadata["domain"]
-            new: object = (check_bool(f.name, v) if dom is bool else
-                           check_int(f.name, v, low=int(dom.lo)) if dom.integer else
-                           check_real(f.name, v, dom))
+            new: object = (
+                check_bool(f.name, v)
+                if dom is bool
+                else check_int(f.name, v, low=int(dom.lo))
+                if dom.integer
+                else check_real(f.name, v, dom)
+            )
             object.__setattr__(self, f.name, new)
         object.__setattr__(self, "times", check_int("times", self.times, high=MAX_TIMES))
         if not isinstance(self.label, str):
@@ -189,21 +213,26 @@ class Step:
     @classmethod
     def integer_keys(cls) -> frozenset[str]:
         """The integer-valued parameters (and ``times``)."""
-        return frozenset({"times"} | {f.name for f in cls._param_fields()
-                                      if isinstance(f.metadata["domain"], Domain)
-                                      and f.metadata["domain"].integer})
+        return frozenset(
+            {"times"}
+            | {
+                f.name
+                for f in cls._param_fields()
+                if isinstance(f.metadata["domain"], Domain) and f.metadata["domain"].integer
+            }
+        )
 
     @property
     def params(self) -> dict[str, float | int | bool]:
         """The parameters given (fields left at None omitted), in declaration order."""
-        return {f.name: getattr(self, f.name) for f in self._param_fields()
-                if getattr(self, f.name) is not None}
+        return {f.name: getattr(self, f.name) for f in self._param_fields() if getattr(self, f.name) is not None}
 
     def with_value(self, key: str, value: object) -> Step:
         """This step with one parameter (or ``times``) set, validated as at construction."""
         if key != "times" and key not in self.params:
-            raise PlanError(key, f"is not a parameter of this {self.type_name} step; it has "
-                            + ", ".join([*self.params, "times"]))
+            raise PlanError(
+                key, f"is not a parameter of this {self.type_name} step; it has " + ", ".join([*self.params, "times"])
+            )
         changes: dict[str, Any] = {key: value}
         return dataclasses.replace(self, **changes)
 
@@ -240,21 +269,18 @@ class Laplace(DPStep):
 
     type_name: ClassVar[str] = "laplace"
     forms: ClassVar[tuple[tuple[str, ...], ...]] = (("sensitivity", "eps"), ("sensitivity", "scale"))
-    summary: ClassVar[str] = ("Laplace noise on a query of L1 sensitivity `sensitivity`: eps, or "
-                              "the scale b")
+    summary: ClassVar[str] = "Laplace noise on a query of L1 sensitivity `sensitivity`: eps, or the scale b"
 
     @classmethod
     def from_eps(cls, sensitivity: float, eps: float, *, times: int = 1, label: str = "") -> Laplace:
         return cls(sensitivity=sensitivity, eps=eps, times=times, label=label)
 
     @classmethod
-    def from_scale(cls, sensitivity: float, scale: float, *, times: int = 1,
-                   label: str = "") -> Laplace:
+    def from_scale(cls, sensitivity: float, scale: float, *, times: int = 1, label: str = "") -> Laplace:
         return cls(sensitivity=sensitivity, scale=scale, times=times, label=label)
 
     def guarantee(self, n: int) -> DPGuarantee:
-        e = (laplace_epsilon(self.sensitivity, self.scale) if self.scale is not None
-             else _eps(self.eps))
+        e = laplace_epsilon(self.sensitivity, self.scale) if self.scale is not None else _eps(self.eps)
         return DPGuarantee(e, 0.0, "DR-3.6")
 
 
@@ -270,20 +296,19 @@ class Gaussian(DPStep):
     eps: float | None = _param(POSITIVE)
 
     type_name: ClassVar[str] = "gaussian"
-    forms: ClassVar[tuple[tuple[str, ...], ...]] = (("sensitivity", "sigma", "delta"),
-                                                    ("sensitivity", "eps", "delta"))
-    summary: ClassVar[str] = ("Gaussian noise N(0, sigma^2) on a query of L2 sensitivity; delta "
-                              "chooses the point of its exact (Balle-Wang) privacy curve; or a "
-                              "target (eps, delta), calibrated by the analytic Gaussian mechanism")
+    forms: ClassVar[tuple[tuple[str, ...], ...]] = (("sensitivity", "sigma", "delta"), ("sensitivity", "eps", "delta"))
+    summary: ClassVar[str] = (
+        "Gaussian noise N(0, sigma^2) on a query of L2 sensitivity; delta "
+        "chooses the point of its exact (Balle-Wang) privacy curve; or a "
+        "target (eps, delta), calibrated by the analytic Gaussian mechanism"
+    )
 
     @classmethod
-    def from_sigma(cls, sensitivity: float, sigma: float, delta: float, *, times: int = 1,
-                   label: str = "") -> Gaussian:
+    def from_sigma(cls, sensitivity: float, sigma: float, delta: float, *, times: int = 1, label: str = "") -> Gaussian:
         return cls(sensitivity=sensitivity, sigma=sigma, delta=delta, times=times, label=label)
 
     @classmethod
-    def from_eps(cls, sensitivity: float, eps: float, delta: float, *, times: int = 1,
-                 label: str = "") -> Gaussian:
+    def from_eps(cls, sensitivity: float, eps: float, delta: float, *, times: int = 1, label: str = "") -> Gaussian:
         return cls(sensitivity=sensitivity, eps=eps, delta=delta, times=times, label=label)
 
     def noise_sigma(self) -> float:
@@ -314,15 +339,13 @@ class Exponential(DPStep):
     type_name: ClassVar[str] = "exponential"
     forms: ClassVar[tuple[tuple[str, ...], ...]] = (("eps",), ("sensitivity", "coefficient"))
     optional: ClassVar[tuple[str, ...]] = ("monotone",)
-    summary: ClassVar[str] = ("exponential mechanism: eps, or the coefficient c of exp(c u) with "
-                              "the score's sensitivity")
+    summary: ClassVar[str] = "exponential mechanism: eps, or the coefficient c of exp(c u) with the score's sensitivity"
 
     def guarantee(self, n: int) -> DPGuarantee:
         if self.eps is not None:
             return DPGuarantee(self.eps, 0.0, "DR-3.10")
         assert self.sensitivity is not None and self.coefficient is not None
-        return exponential_mechanism_epsilon(self.sensitivity, self.coefficient,
-                                             monotone=bool(self.monotone))
+        return exponential_mechanism_epsilon(self.sensitivity, self.coefficient, monotone=bool(self.monotone))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -360,8 +383,7 @@ class SparseVector(DPStep):
     sensitivity: float | None = _param(POSITIVE)
 
     type_name: ClassVar[str] = "sparse_vector"
-    forms: ClassVar[tuple[tuple[str, ...], ...]] = (("c", "eps"),
-                                                    ("c", "threshold_scale", "query_scale"))
+    forms: ClassVar[tuple[tuple[str, ...], ...]] = (("c", "eps"), ("c", "threshold_scale", "query_scale"))
     optional: ClassVar[tuple[str, ...]] = ("delta", "sensitivity")
     summary: ClassVar[str] = "AboveThreshold with c positive answers (Dwork-Roth 'Sparse')"
 
@@ -435,9 +457,20 @@ class MutualInformation(Step):
 
 
 #: the study file's step types and their classes
-STEP_CLASSES: dict[str, type[Step]] = {c.type_name: c for c in (
-    Laplace, Gaussian, Exponential, ReportNoisyMax, SparseVector, Thresholdout, GenericDP,
-    Description, MutualInformation)}
+STEP_CLASSES: dict[str, type[Step]] = {
+    c.type_name: c
+    for c in (
+        Laplace,
+        Gaussian,
+        Exponential,
+        ReportNoisyMax,
+        SparseVector,
+        Thresholdout,
+        GenericDP,
+        Description,
+        MutualInformation,
+    )
+}
 
 
 def step_from_mapping(raw: Mapping[str, object]) -> Step:
@@ -451,13 +484,11 @@ def step_from_mapping(raw: Mapping[str, object]) -> Step:
     typ = raw.get("type")
     cls = STEP_CLASSES.get(typ) if isinstance(typ, str) else None
     if cls is None:
-        raise PlanError("type", f"{shown_value(typ)} is not a step type; allowed: "
-                        + ", ".join(STEP_CLASSES))
+        raise PlanError("type", f"{shown_value(typ)} is not a step type; allowed: " + ", ".join(STEP_CLASSES))
     known = {*cls.keys(), "type", "label", "times"}
     for key in raw:
         if key not in known:
-            raise PlanError(str(key), f"unknown key for type {typ!r}; allowed: "
-                            + ", ".join(sorted(known - {"type"})))
+            raise PlanError(str(key), f"unknown key for type {typ!r}; allowed: " + ", ".join(sorted(known - {"type"})))
     kwargs = {k: v for k, v in raw.items() if k != "type"}
     if "label" in kwargs and not isinstance(kwargs["label"], str):
         raise PlanError("label", f"must be a string, got {shown_value(kwargs['label'])}")

@@ -47,8 +47,23 @@ from .steps import (
     step_from_mapping,
 )
 
-__all__ = ["PlanError", "PowerSpec", "FinalTest", "Alternative", "Study", "TESTS", "ALTERNATIVES",
-           "MAX_TIMES", "MAX_N", "MIN_ALPHA", "check_n", "check_alpha", "parse_study", "load_study", "where"]
+__all__ = [
+    "PlanError",
+    "PowerSpec",
+    "FinalTest",
+    "Alternative",
+    "Study",
+    "TESTS",
+    "ALTERNATIVES",
+    "MAX_TIMES",
+    "MAX_N",
+    "MIN_ALPHA",
+    "check_n",
+    "check_alpha",
+    "parse_study",
+    "load_study",
+    "where",
+]
 
 #: the largest number of records (every integer up to 2^53 is exact in a float)
 MAX_N = 2**53
@@ -121,25 +136,32 @@ class PowerSpec:
         eff = check_real("effect_size", self.effect_size, _REAL)
         target = check_real("target", self.target, _OPEN_UNIT)
         split = check_real("split_fraction", self.split_fraction, _OPEN_UNIT)
-        for name, v in (("test", test), ("alternative", alt), ("effect_size", eff),
-                        ("target", target), ("split_fraction", split)):
+        for name, v in (
+            ("test", test),
+            ("alternative", alt),
+            ("effect_size", eff),
+            ("target", target),
+            ("split_fraction", split),
+        ):
             object.__setattr__(self, name, v)
         if eff == 0:
             raise PlanError("effect_size", "0 is invalid: must be non-zero (the effect to detect)")
         if (alt is Alternative.LARGER and eff < 0) or (alt is Alternative.SMALLER and eff > 0):
-            raise PlanError("effect_size",
-                            f"{eff!r} is invalid: a one-sided test ({alt.value!r}) detects only an "
-                            f"effect of sign {'+' if alt is Alternative.LARGER else '-'}")
+            raise PlanError(
+                "effect_size",
+                f"{eff!r} is invalid: a one-sided test ({alt.value!r}) detects only an "
+                f"effect of sign {'+' if alt is Alternative.LARGER else '-'}",
+            )
         if test is FinalTest.PROPORTION:
             if self.p0 is None:
-                raise PlanError("p0", "None is invalid: the null proportion of a 'proportion' "
-                                "test, in (0, 1)")
+                raise PlanError("p0", "None is invalid: the null proportion of a 'proportion' test, in (0, 1)")
             p0 = check_real("p0", self.p0, _OPEN_UNIT)
             object.__setattr__(self, "p0", p0)
             if not 0 < p0 + eff < 1:
-                raise PlanError("effect_size",
-                                f"{eff!r} is invalid: p0 + effect_size (the true proportion) must "
-                                f"be in (0, 1), p0 = {p0!r}")
+                raise PlanError(
+                    "effect_size",
+                    f"{eff!r} is invalid: p0 + effect_size (the true proportion) must be in (0, 1), p0 = {p0!r}",
+                )
         elif self.p0 is not None:
             raise PlanError("p0", f"only for test = 'proportion', not {test.value!r}")
 
@@ -177,18 +199,25 @@ class Study:
         object.__setattr__(self, "alpha", check_alpha(self.alpha))
         raw: object = self.steps
         if not isinstance(raw, (tuple, list)) or not raw:
-            raise PlanError("steps", "must be a non-empty sequence of steps ("
-                            + ", ".join(c.__name__ for c in STEP_CLASSES.values()) + f"), got "
-                            f"{shown_value(self.steps)}")
+            raise PlanError(
+                "steps",
+                "must be a non-empty sequence of steps ("
+                + ", ".join(c.__name__ for c in STEP_CLASSES.values())
+                + f"), got "
+                f"{shown_value(self.steps)}",
+            )
         steps = tuple(raw)
         for i, st in enumerate(steps):
             if not isinstance(st, Step):
-                raise PlanError(f"steps[{i}]", f"must be a step (Laplace, Gaussian, ..., "
-                                f"Description), got {shown_value(st)}")
+                raise PlanError(
+                    f"steps[{i}]", f"must be a step (Laplace, Gaussian, ..., Description), got {shown_value(st)}"
+                )
             if isinstance(st, Thresholdout) and st.holdout_n not in (None, n):
-                raise PlanError(f"steps[{i}].holdout_n",
-                                f"{st.holdout_n} differs from data.n = {n}: describe the holdout "
-                                "set (the data the final test uses) in [data]")
+                raise PlanError(
+                    f"steps[{i}].holdout_n",
+                    f"{st.holdout_n} differs from data.n = {n}: describe the holdout "
+                    "set (the data the final test uses) in [data]",
+                )
         object.__setattr__(self, "steps", steps)
         if self.family_size is not None:
             object.__setattr__(self, "family_size", check_int("family_size", self.family_size))
@@ -198,9 +227,12 @@ class Study:
         if self.power is not None and not isinstance(self.power, PowerSpec):
             raise PlanError("power", f"must be a PowerSpec or None, got {shown_value(self.power)}")
         if self.power is not None and self.power.target <= self.alpha:
-            raise PlanError("power.target", f"{self.power.target!r} is invalid: must be above "
-                            f"test.alpha = {self.alpha!r} (a test at level alpha that ignores the "
-                            "data already rejects with probability alpha)")
+            raise PlanError(
+                "power.target",
+                f"{self.power.target!r} is invalid: must be above "
+                f"test.alpha = {self.alpha!r} (a test at level alpha that ignores the "
+                "data already rejects with probability alpha)",
+            )
 
     def description_bits(self) -> float:
         """log2 of the number of outputs of the analysis when every step is a description
@@ -209,8 +241,7 @@ class Study:
 
         if not all(isinstance(st, Description) for st in self.steps):
             return math.inf
-        return sum(st.times * math.log2(st.range_size) for st in self.steps
-                   if isinstance(st, Description))
+        return sum(st.times * math.log2(st.range_size) for st in self.steps if isinstance(st, Description))
 
 
 def check_n(value: object) -> int:
@@ -228,9 +259,16 @@ def check_alpha(value: object) -> float:
 # ------------------------------------------------------------------------------------------
 
 #: a Study or PowerSpec argument -> the study file's key
-_FILE_KEY = {"n": "data.n", "iid": "data.iid", "alpha": "test.alpha",
-             "family_size": "study.family_size", "name": "study.name", "steps": "steps",
-             "source": "source", "power": "power"}
+_FILE_KEY = {
+    "n": "data.n",
+    "iid": "data.iid",
+    "alpha": "test.alpha",
+    "family_size": "study.family_size",
+    "name": "study.name",
+    "steps": "steps",
+    "source": "source",
+    "power": "power",
+}
 
 _POWER_KEYS = ("test", "alternative", "effect_size", "p0", "target", "split_fraction")
 
@@ -273,10 +311,16 @@ def parse_study(doc: Mapping[str, object], source: str = "<study>") -> Study:
     steps = tuple(_parse_step(source, i, s) for i, s in enumerate(raw_steps))
     power = _parse_power(source, doc["power"]) if "power" in doc else None
     name = meta.get("name", Path(source).stem)
-    args: dict[str, Any] = {"n": data["n"], "iid": data.get("iid", False), "alpha": test["alpha"],
-                            "steps": steps, "family_size": meta.get("family_size"),
-                            "name": name if isinstance(name, str) else str(name),
-                            "source": source, "power": power}
+    args: dict[str, Any] = {
+        "n": data["n"],
+        "iid": data.get("iid", False),
+        "alpha": test["alpha"],
+        "steps": steps,
+        "family_size": meta.get("family_size"),
+        "name": name if isinstance(name, str) else str(name),
+        "source": source,
+        "power": power,
+    }
     try:
         return Study(**args)
     except PlanError as exc:
@@ -291,9 +335,15 @@ def _parse_power(src: str, raw: object) -> PowerSpec:
     _keys(src, raw, "power", _POWER_KEYS)
     for key in ("test", "effect_size"):
         if key not in raw:
-            raise PlanError(where(src, f"power.{key}"), "missing" + (
-                f": one of {', '.join(TESTS)}" if key == "test" else
-                ": Cohen's d (z, t, t2) or p1 - p0 (proportion)"))
+            raise PlanError(
+                where(src, f"power.{key}"),
+                "missing"
+                + (
+                    f": one of {', '.join(TESTS)}"
+                    if key == "test"
+                    else ": Cohen's d (z, t, t2) or p1 - p0 (proportion)"
+                ),
+            )
     args: dict[str, Any] = dict(raw)
     try:
         return PowerSpec(**args)
@@ -308,8 +358,7 @@ def _parse_step(src: str, i: int, raw: object) -> Step:
     try:
         st = step_from_mapping(raw)
     except PlanError as exc:
-        raise PlanError(where(src, at if exc.name == "step" else f"{at}.{exc.name}"),
-                        exc.allowed) from None
+        raise PlanError(where(src, at if exc.name == "step" else f"{at}.{exc.name}"), exc.allowed) from None
     if not st.label:
         st = st.with_label(f"{at} ({st.type_name})")
     return st
@@ -330,8 +379,7 @@ def load_study(path: str | Path) -> Study:
     except OSError as exc:
         raise PlanError(str(p), f"cannot be read ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:
-        raise PlanError(str(p), f"not a UTF-8 text file (byte {exc.start}): a study file is "
-                        "TOML text") from None
+        raise PlanError(str(p), f"not a UTF-8 text file (byte {exc.start}): a study file is TOML text") from None
     except tomllib.TOMLDecodeError as exc:
         raise PlanError(str(p), f"not valid TOML ({exc})") from None
     return parse_study(doc, str(p))

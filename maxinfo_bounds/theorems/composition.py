@@ -70,34 +70,55 @@ def compose_max_information(bounds: Sequence[Bound], *, strict: bool = True) -> 
             raise InvalidParameter(f"bounds[{i}]", b, "a maxinfo_bounds.catalog.Bound")
         if i > 0 and b.product_only:
             raise RegimeError(
-                "RRST Thm A.3", f"bounds[{i}]", f"{b.theorem} (product_only)",
+                "RRST Thm A.3",
+                f"bounds[{i}]",
+                f"{b.theorem} (product_only)",
                 "only the first step to have a product-only bound (RRST §4: a later step sees "
-                "data conditioned on earlier outputs, not a product distribution)")
+                "data conditioned on earlier outputs, not a product distribution)",
+            )
         if not b.in_regime:
             if strict:
-                raise RegimeError("RRST Thm A.3", f"bounds[{i}]", f"{b.theorem} (out of regime)",
-                                  "every composed bound to be proven (in its theorem's regime)")
+                raise RegimeError(
+                    "RRST Thm A.3",
+                    f"bounds[{i}]",
+                    f"{b.theorem} (out of regime)",
+                    "every composed bound to be proven (in its theorem's regime)",
+                )
             in_regime = False
     # a vacuous step (k = inf: no bound) makes the sum vacuous; the exact sum takes finite k only
     k = math.inf if any(b.k == math.inf for b in items) else float_up(COMPOSE.exact(*(b.k for b in items)))
     # a beta of 1 or more makes any k true (every probability is at most 1): capped at 1
     beta = min(float_up(COMPOSE.exact(*(b.beta for b in items))), 1.0)
-    return Bound(k=k, beta=beta, theorem="RRST-A.3", product_only=items[0].product_only,
-                 in_regime=in_regime, conditions=(
-                     f"{len(items)} adaptive steps: " + " then ".join(b.theorem for b in items),
-                     "only the first step may be product-only"))
+    return Bound(
+        k=k,
+        beta=beta,
+        theorem="RRST-A.3",
+        product_only=items[0].product_only,
+        in_regime=in_regime,
+        conditions=(
+            f"{len(items)} adaptive steps: " + " then ".join(b.theorem for b in items),
+            "only the first step may be product-only",
+        ),
+    )
 
 
-register(Theorem(
-    id="RRST-A.3", paper="RRST", number="Thm A.3; DFHPRR Lemma 5",
-    title="Adaptive composition of approximate max-information",
-    formula=COMPOSE, lhs=r"I^{\beta_1+\beta_2}_\infty(A_2(X, A_1(X)), n) \le",
-    conditions=("I^{beta_1}_inf(A_1, n) <= k_1 and I^{beta_2}_inf(A_2(., y), n) <= k_2 for every y",
-                "each step's bound holds for every output of the previous steps",
-                "a product-only bound (i.i.d. data) may only be the first step (RRST §4)"),
-    units="k in bits",
-    params=(Param("bounds", "non-empty list of Bound", "the steps, in order", list),),
-    evaluator=compose_max_information,
-    returns="Bound(sum of k rounded up, sum of beta rounded up)",
-    notes="Not callable from `maxinfo bound` (its input is a list of bounds); use Python or the planner.",
-))
+register(
+    Theorem(
+        id="RRST-A.3",
+        paper="RRST",
+        number="Thm A.3; DFHPRR Lemma 5",
+        title="Adaptive composition of approximate max-information",
+        formula=COMPOSE,
+        lhs=r"I^{\beta_1+\beta_2}_\infty(A_2(X, A_1(X)), n) \le",
+        conditions=(
+            "I^{beta_1}_inf(A_1, n) <= k_1 and I^{beta_2}_inf(A_2(., y), n) <= k_2 for every y",
+            "each step's bound holds for every output of the previous steps",
+            "a product-only bound (i.i.d. data) may only be the first step (RRST §4)",
+        ),
+        units="k in bits",
+        params=(Param("bounds", "non-empty list of Bound", "the steps, in order", list),),
+        evaluator=compose_max_information,
+        returns="Bound(sum of k rounded up, sum of beta rounded up)",
+        notes="Not callable from `maxinfo bound` (its input is a list of bounds); use Python or the planner.",
+    )
+)

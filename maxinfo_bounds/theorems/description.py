@@ -38,12 +38,10 @@ def description_length_max_information(range_size: IntLike, beta: RealLike) -> B
 
 
 @overload
-def description_length_max_information(range_size: IntOrArray,
-                                       beta: RealOrArray) -> FloatArray: ...
+def description_length_max_information(range_size: IntOrArray, beta: RealOrArray) -> FloatArray: ...
 
 
-def description_length_max_information(range_size: IntOrArray,
-                                       beta: RealOrArray) -> Bound | FloatArray:
+def description_length_max_information(range_size: IntOrArray, beta: RealOrArray) -> Bound | FloatArray:
     r"""β-approximate max-information bound log2(|Y|/β) for a range of ``range_size`` values.
 
     .. math:: I^{\beta}_\infty(A, n) \le \log_2(|Y|/\beta)
@@ -66,22 +64,25 @@ def description_length_max_information(range_size: IntOrArray,
     if is_array(range_size, beta):
         return fast_up(DESCRIPTION.array(RANGE_SIZE.check_array(range_size), BETA.check_array(beta)))
     mi, b = RANGE_SIZE.check(range_size), positive_float_down(BETA, beta)  # echoed: rounded down
-    try:   # exact when |Y|/beta is a power of two (beta read at its exact binary value)
+    try:  # exact when |Y|/beta is a power of two (beta read at its exact binary value)
         k = float_up(DESCRIPTION.exact(mi, b))
     except NotExact:
         k = DESCRIPTION.up(mi, b, prec=128 + (Fraction(mi) / Fraction(b)).numerator.bit_length() // 8)
-    return Bound(k=k, beta=b, theorem="DFHPRR-6",
-                 conditions=(RANGE_SIZE.condition(), BETA.condition()))
+    return Bound(k=k, beta=b, theorem="DFHPRR-6", conditions=(RANGE_SIZE.condition(), BETA.condition()))
 
 
-register(Theorem(
-    id="DFHPRR-6", paper="DFHPRR", number="Thm 6",
-    title="Description length bounds approximate max-information",
-    formula=DESCRIPTION, lhs=r"I^{\beta}_\infty(\mathcal{A}, n) \le",
-    conditions=("A outputs one of |Y| = range_size values",
-                "any distribution of the data"),
-    units="k in bits",
-    params=(RANGE_SIZE, BETA),
-    evaluator=description_length_max_information,
-    returns="Bound(k bits rounded up, beta)",
-))
+register(
+    Theorem(
+        id="DFHPRR-6",
+        paper="DFHPRR",
+        number="Thm 6",
+        title="Description length bounds approximate max-information",
+        formula=DESCRIPTION,
+        lhs=r"I^{\beta}_\infty(\mathcal{A}, n) \le",
+        conditions=("A outputs one of |Y| = range_size values", "any distribution of the data"),
+        units="k in bits",
+        params=(RANGE_SIZE, BETA),
+        evaluator=description_length_max_information,
+        returns="Bound(k bits rounded up, beta)",
+    )
+)

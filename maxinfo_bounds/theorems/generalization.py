@@ -64,8 +64,7 @@ DEVIATION = Param("tau", Real(0, lo_open=True), "deviation")
 DELTA = Param("delta", Real(0, 1, lo_open=True), "DP parameter")
 # RRST Thm B.2's regime: the interval ends are the theorem's, the relations are checked exactly
 EPS_B2 = Param("eps", Real(0, 1 / 3, lo_open=True, hi_open=True, units="nats"), "DP parameter, nats")
-DELTA_B2 = Param("delta", Real(0, 1, lo_open=True, hi_open=True, relation="delta < eps/4"),
-                 "DP parameter")
+DELTA_B2 = Param("delta", Real(0, 1, lo_open=True, hi_open=True, relation="delta < eps/4"), "DP parameter")
 N_B2 = Param("n", Int(1, relation="n >= ln(4 eps/delta)/eps^2"), "number of records")
 
 
@@ -82,12 +81,20 @@ def _mcdiarmid_body(c: Context, k: Any, beta: Any, tau: Any, n: Any, sens: Any, 
 
 #: DFHPRR Thm 4 + Hoeffding and RRST Thm D.1 (each variant), written once
 HOEFFDING = Formula(_hoeffding_body, ("k", "beta", "tau", "n"), integer=("n",))
-MCDIARMID = {v: Formula(_mcdiarmid_body, ("k", "beta", "tau", "n", "Delta"), integer=("n",),
-                        kwargs={"variant": v}) for v in ("sound", "paper")}
+MCDIARMID = {
+    v: Formula(_mcdiarmid_body, ("k", "beta", "tau", "n", "Delta"), integer=("n",), kwargs={"variant": v})
+    for v in ("sound", "paper")
+}
 
 
-def _tail_array(formula: Formula, scalar: Callable[..., float], addends: Callable[..., Any],
-                k: FloatArray, beta: FloatArray, *rest: FloatArray) -> FloatArray:
+def _tail_array(
+    formula: Formula,
+    scalar: Callable[..., float],
+    addends: Callable[..., Any],
+    k: FloatArray,
+    beta: FloatArray,
+    *rest: FloatArray,
+) -> FloatArray:
     """``2^k c e^{-x} + beta`` (``formula``, args ``k, beta, *rest``) on arrays, rounded up and
     capped at 1, within 1e-12 relative of the exact value.
 
@@ -118,17 +125,25 @@ def _tail_array(formula: Formula, scalar: Callable[..., float], addends: Callabl
 
 
 @overload
-def hoeffding_transfer(k: RealLike, beta: RealLike, tau: RealLike, n: IntLike, *,  # type: ignore[overload-overlap]
-                       dps: int = ...) -> float: ...
+def hoeffding_transfer(  # type: ignore[overload-overlap]
+    k: RealLike,
+    beta: RealLike,
+    tau: RealLike,
+    n: IntLike,
+    *,
+    dps: int = ...,
+) -> float: ...
 
 
 @overload
-def hoeffding_transfer(k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: IntOrArray, *,
-                       dps: int = ...) -> FloatArray: ...
+def hoeffding_transfer(
+    k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: IntOrArray, *, dps: int = ...
+) -> FloatArray: ...
 
 
-def hoeffding_transfer(k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: IntOrArray, *,
-                       dps: int = 30) -> float | FloatArray:
+def hoeffding_transfer(
+    k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: IntOrArray, *, dps: int = 30
+) -> float | FloatArray:
     r"""Probability that an adaptively chosen [0,1]-loss estimate is off by more than τ.
 
     .. math:: \Pr[|\hat L - L| > \tau] \le 2^{k}\cdot 2 e^{-2\tau^2 n} + \beta
@@ -147,24 +162,35 @@ def hoeffding_transfer(k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: I
     """
     if is_array(k, beta, tau, n):
         ka, ba, ta, na = K.check_array(k), BETA.check_array(beta), TAU.check_array(tau), N.check_array(n)
-        return _tail_array(HOEFFDING,
-                           lambda k_, b_, t_, n_: hoeffding_transfer(k_, b_, t_, int(n_), dps=dps),
-                           lambda k_, t_, n_: np.abs(k_ * math.log(2)) + 2 * t_ * t_ * n_,
-                           ka, ba, ta, na)
-    args = (K.check(k), BETA.check(beta), TAU.check(tau), N.check(n))   # exact inputs
+        return _tail_array(
+            HOEFFDING,
+            lambda k_, b_, t_, n_: hoeffding_transfer(k_, b_, t_, int(n_), dps=dps),
+            lambda k_, t_, n_: np.abs(k_ * math.log(2)) + 2 * t_ * t_ * n_,
+            ka,
+            ba,
+            ta,
+            na,
+        )
+    args = (K.check(k), BETA.check(beta), TAU.check(tau), N.check(n))  # exact inputs
     return min(HOEFFDING.up(*args, prec=iv_prec(dps)), 1.0)
 
 
-register(Theorem(
-    id="DFHPRR-4", value_name="probability", paper="DFHPRR", number="Thm 4 with Hoeffding (after Lemma 5)",
-    title="Max-information transfers Hoeffding's bound to adaptively chosen estimates",
-    formula=HOEFFDING, lhs=r"\Pr[|\hat L - L| > \tau] \le",
-    conditions=("the selection has I^beta_inf <= k bits", "[0, 1]-valued loss, n i.i.d. samples"),
-    units="k in bits; the result is a probability",
-    params=(K, BETA, TAU, N),
-    evaluator=hoeffding_transfer,
-    returns="float probability bound, rounded up (capped at 1)",
-))
+register(
+    Theorem(
+        id="DFHPRR-4",
+        value_name="probability",
+        paper="DFHPRR",
+        number="Thm 4 with Hoeffding (after Lemma 5)",
+        title="Max-information transfers Hoeffding's bound to adaptively chosen estimates",
+        formula=HOEFFDING,
+        lhs=r"\Pr[|\hat L - L| > \tau] \le",
+        conditions=("the selection has I^beta_inf <= k bits", "[0, 1]-valued loss, n i.i.d. samples"),
+        units="k in bits; the result is a probability",
+        params=(K, BETA, TAU, N),
+        evaluator=hoeffding_transfer,
+        returns="float probability bound, rounded up (capped at 1)",
+    )
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -173,24 +199,31 @@ register(Theorem(
 
 #: RRST Thm B.2 (BNSSSU), written once: the deviation 18 eps Delta n, the probability
 #: delta/eps, and the sample size n0 = ln(4 eps/delta)/eps^2 of its regime
-B2_DEVIATION = Formula(lambda c, e, s, n: 18 * e * s * n, ("epsilon", "Delta", "n"),
-                       integer=("n",))
+B2_DEVIATION = Formula(lambda c, e, s, n: 18 * e * s * n, ("epsilon", "Delta", "n"), integer=("n",))
 B2_PROBABILITY = Formula(lambda c, e, d: d / e, ("epsilon", "delta"))
-B2_N0 = Formula(lambda c, e, d: c.log(4 * e / d) / e ** 2, ("epsilon", "delta"))
+B2_N0 = Formula(lambda c, e, d: c.log(4 * e / d) / e**2, ("epsilon", "delta"))
 
 
 @overload
-def bnsssu_transfer(eps: RealLike, delta: RealLike, n: IntLike, sensitivity: RealLike, *,  # type: ignore[overload-overlap]
-                    strict: bool = ...) -> TailBound: ...
+def bnsssu_transfer(  # type: ignore[overload-overlap]
+    eps: RealLike,
+    delta: RealLike,
+    n: IntLike,
+    sensitivity: RealLike,
+    *,
+    strict: bool = ...,
+) -> TailBound: ...
 
 
 @overload
-def bnsssu_transfer(eps: RealOrArray, delta: RealOrArray, n: IntOrArray, sensitivity: RealOrArray,
-                    *, strict: bool = ...) -> tuple[FloatArray, FloatArray]: ...
+def bnsssu_transfer(
+    eps: RealOrArray, delta: RealOrArray, n: IntOrArray, sensitivity: RealOrArray, *, strict: bool = ...
+) -> tuple[FloatArray, FloatArray]: ...
 
 
-def bnsssu_transfer(eps: RealOrArray, delta: RealOrArray, n: IntOrArray, sensitivity: RealOrArray,
-                    *, strict: bool = True) -> TailBound | tuple[FloatArray, FloatArray]:
+def bnsssu_transfer(
+    eps: RealOrArray, delta: RealOrArray, n: IntOrArray, sensitivity: RealOrArray, *, strict: bool = True
+) -> TailBound | tuple[FloatArray, FloatArray]:
     r"""Generalization of (ε, δ)-DP selection of Δ-sensitive queries (Bassily et al.).
 
     .. math:: \Pr\bigl[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge 18\varepsilon\Delta n\bigr] < \delta/\varepsilon
@@ -208,15 +241,14 @@ def bnsssu_transfer(eps: RealOrArray, delta: RealOrArray, n: IntOrArray, sensiti
     """
     if is_array(eps, delta, n, sensitivity):
         ea, da, na, sa = np.broadcast_arrays(
-            EPS.check_array(eps), DELTA.check_array(delta), N.check_array(n),
-            SENS.check_array(sensitivity))
+            EPS.check_array(eps), DELTA.check_array(delta), N.check_array(n), SENS.check_array(sensitivity)
+        )
         # n0 with a safe upward margin: an entry passing here passes the certified test
         bad = ~EPS_B2.mask(ea) | (da >= ea / 4) | ~(na >= fast_up(B2_N0.array(ea, da)))
         if strict and bad.any():
-            for _, (ei, di, ni, si) in each_entry(bad, ea, da, na, sa):   # the scalar path
-                bnsssu_transfer(ei, di, int(ni), si)                       # decides, certified
-        return (fast_up(B2_DEVIATION.array(ea, sa, na)),
-                np.minimum(fast_up(B2_PROBABILITY.array(ea, da)), 1.0))
+            for _, (ei, di, ni, si) in each_entry(bad, ea, da, na, sa):  # the scalar path
+                bnsssu_transfer(ei, di, int(ni), si)  # decides, certified
+        return (fast_up(B2_DEVIATION.array(ea, sa, na)), np.minimum(fast_up(B2_PROBABILITY.array(ea, da)), 1.0))
     e, d, ni, s = EPS.check(eps), DELTA.check(delta), N.check(n), SENS.check(sensitivity)
     bad = []
     if not 0 < e < Fraction(1, 3):
@@ -229,25 +261,51 @@ def bnsssu_transfer(eps: RealOrArray, delta: RealOrArray, n: IntOrArray, sensiti
         raise RegimeError("RRST Thm B.2", bad[0][0], bad[0][2], bad[0][1])
     dev = float_up(B2_DEVIATION.exact(e, s, ni))
     prob = float_up(B2_PROBABILITY.exact(e, d))
-    return TailBound(deviation=dev, probability=min(prob, 1.0), theorem="RRST-B.2",
-                     conditions=(*(p.condition() for p in (EPS_B2, DELTA_B2, N_B2)), "i.i.d. data"),
-                     in_regime=not bad)
+    return TailBound(
+        deviation=dev,
+        probability=min(prob, 1.0),
+        theorem="RRST-B.2",
+        conditions=(*(p.condition() for p in (EPS_B2, DELTA_B2, N_B2)), "i.i.d. data"),
+        in_regime=not bad,
+    )
 
 
 @overload
-def mcdiarmid_transfer(k: RealLike, beta: RealLike, tau: RealLike, n: IntLike,  # type: ignore[overload-overlap]
-                       sensitivity: RealLike, *, variant: str = ..., dps: int = ...) -> float: ...
+def mcdiarmid_transfer(  # type: ignore[overload-overlap]
+    k: RealLike,
+    beta: RealLike,
+    tau: RealLike,
+    n: IntLike,
+    sensitivity: RealLike,
+    *,
+    variant: str = ...,
+    dps: int = ...,
+) -> float: ...
 
 
 @overload
-def mcdiarmid_transfer(k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: IntOrArray,
-                       sensitivity: RealOrArray, *, variant: str = ...,
-                       dps: int = ...) -> FloatArray: ...
+def mcdiarmid_transfer(
+    k: RealOrArray,
+    beta: RealOrArray,
+    tau: RealOrArray,
+    n: IntOrArray,
+    sensitivity: RealOrArray,
+    *,
+    variant: str = ...,
+    dps: int = ...,
+) -> FloatArray: ...
 
 
-def mcdiarmid_transfer(k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: IntOrArray,
-                       sensitivity: RealOrArray, *, variant: str = "sound",
-                       dps: int = 30) -> float | FloatArray:
+def mcdiarmid_transfer(
+    k: RealOrArray,
+    beta: RealOrArray,
+    tau: RealOrArray,
+    n: IntOrArray,
+    sensitivity: RealOrArray,
+    *,
+    variant: str = "sound",
+    dps: int = 30,
+) -> float | FloatArray:
     r"""Max-information transfers McDiarmid's inequality to adaptively chosen Δ-sensitive queries.
 
     .. math::
@@ -272,11 +330,16 @@ def mcdiarmid_transfer(k: RealOrArray, beta: RealOrArray, tau: RealOrArray, n: I
     if is_array(k, beta, tau, n, sensitivity):
         ka, ba, ta, na = K.check_array(k), BETA.check_array(beta), TAU.check_array(tau), N.check_array(n)
         sa = SENS.check_array(sensitivity)
-        return _tail_array(MCDIARMID[variant],
-                           lambda k_, b_, t_, n_, s_: mcdiarmid_transfer(
-                               k_, b_, t_, int(n_), s_, variant=variant, dps=dps),
-                           lambda k_, t_, n_, s_: np.abs(k_ * math.log(2)) + 2 * t_ * t_ / (n_ * s_ * s_),
-                           ka, ba, ta, na, sa)
+        return _tail_array(
+            MCDIARMID[variant],
+            lambda k_, b_, t_, n_, s_: mcdiarmid_transfer(k_, b_, t_, int(n_), s_, variant=variant, dps=dps),
+            lambda k_, t_, n_, s_: np.abs(k_ * math.log(2)) + 2 * t_ * t_ / (n_ * s_ * s_),
+            ka,
+            ba,
+            ta,
+            na,
+            sa,
+        )
     args = (K.check(k), BETA.check(beta), TAU.check(tau), N.check(n), SENS.check(sensitivity))
     return min(MCDIARMID[variant].up(*args, prec=iv_prec(dps)), 1.0)
 
@@ -295,12 +358,10 @@ def pvalue_sensitivity_lower_bound(n: IntLike, *, variant: str = ..., dps: int =
 
 
 @overload
-def pvalue_sensitivity_lower_bound(n: IntOrArray, *, variant: str = ...,
-                                   dps: int = ...) -> FloatArray: ...
+def pvalue_sensitivity_lower_bound(n: IntOrArray, *, variant: str = ..., dps: int = ...) -> FloatArray: ...
 
 
-def pvalue_sensitivity_lower_bound(n: IntOrArray, *, variant: str = "optimal",
-                                   dps: int = 30) -> float | FloatArray:
+def pvalue_sensitivity_lower_bound(n: IntOrArray, *, variant: str = "optimal", dps: int = 30) -> float | FloatArray:
     r"""Lower bound on the sensitivity of any p-value ``p o phi`` on n records.
 
     .. math:: \Delta \ge \frac{1/2 - \delta}{\sqrt{\tfrac{n}{2}\ln(1/\delta)}}\ \ \forall\,\delta\in(0, 1/2);
@@ -329,40 +390,61 @@ def pvalue_sensitivity_lower_bound(n: IntOrArray, *, variant: str = "optimal",
     return B1.down(d_best, ni, prec=iv_prec(dps))
 
 
+register(
+    Theorem(
+        id="RRST-B.1",
+        value_name="sensitivity_lower_bound",
+        value_rounding="down",
+        paper="RRST",
+        number="Lemma B.1",
+        title="p-values have sensitivity at least 0.37/sqrt(n)",
+        formula=B1,
+        lhs=r"\Delta(p\circ\phi) \ge",
+        conditions=("phi a test statistic with a continuous null distribution (p o phi uniform)",),
+        units="sensitivity of a [0, 1]-valued function",
+        params=(N_RECORDS,),
+        evaluator=pvalue_sensitivity_lower_bound,
+        returns="float lower bound, rounded down (variant 'optimal' (default) or 'paper')",
+    )
+)
 
-register(Theorem(
-    id="RRST-B.1", value_name="sensitivity_lower_bound", value_rounding="down",
-    paper="RRST", number="Lemma B.1",
-    title="p-values have sensitivity at least 0.37/sqrt(n)",
-    formula=B1, lhs=r"\Delta(p\circ\phi) \ge",
-    conditions=("phi a test statistic with a continuous null distribution (p o phi uniform)",),
-    units="sensitivity of a [0, 1]-valued function",
-    params=(N_RECORDS,),
-    evaluator=pvalue_sensitivity_lower_bound,
-    returns="float lower bound, rounded down (variant 'optimal' (default) or 'paper')",
-))
+register(
+    Theorem(
+        id="RRST-B.2",
+        value_name="probability",
+        paper="RRST",
+        number="Thm B.2 (BNSSSU)",
+        title="(eps, delta)-DP selection of low-sensitivity queries generalizes",
+        formula=B2_PROBABILITY,
+        lhs=lambda: (
+            rf"\Pr\left[|q(\mathcal{{P}}^n) - q(\mathbf{{X}})| \ge {B2_DEVIATION.latex()}"
+            r"\right] <"
+        ),
+        conditions=("A (eps, delta)-DP choosing a Delta-sensitive query q", "i.i.d. data"),
+        units="eps in nats",
+        params=(EPS_B2, DELTA_B2, N_B2, SENS),
+        evaluator=bnsssu_transfer,
+        returns="TailBound(deviation rounded up, probability rounded up)",
+    )
+)
 
-register(Theorem(
-    id="RRST-B.2", value_name="probability", paper="RRST", number="Thm B.2 (BNSSSU)",
-    title="(eps, delta)-DP selection of low-sensitivity queries generalizes",
-    formula=B2_PROBABILITY,
-    lhs=lambda: (rf"\Pr\left[|q(\mathcal{{P}}^n) - q(\mathbf{{X}})| \ge {B2_DEVIATION.latex()}"
-                 r"\right] <"),
-    conditions=("A (eps, delta)-DP choosing a Delta-sensitive query q", "i.i.d. data"),
-    units="eps in nats",
-    params=(EPS_B2, DELTA_B2, N_B2, SENS),
-    evaluator=bnsssu_transfer,
-    returns="TailBound(deviation rounded up, probability rounded up)",
-))
-
-register(Theorem(
-    id="RRST-D.1", value_name="probability", paper="RRST", number="Thm D.1 (max-information + McDiarmid)",
-    title="Max-information transfers McDiarmid's inequality to adaptive queries",
-    formula=MCDIARMID["sound"], lhs=r"\Pr[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge \tau] \le",
-    conditions=("the selection has I^beta_inf <= k bits on i.i.d. data", "q Delta-sensitive",
-                "sound variant: two-sided McDiarmid (factor 2); paper: without it"),
-    units="k in bits",
-    params=(K, BETA, DEVIATION, N_RECORDS, SENS),
-    evaluator=mcdiarmid_transfer,
-    returns="float probability bound, rounded up (capped at 1)",
-))
+register(
+    Theorem(
+        id="RRST-D.1",
+        value_name="probability",
+        paper="RRST",
+        number="Thm D.1 (max-information + McDiarmid)",
+        title="Max-information transfers McDiarmid's inequality to adaptive queries",
+        formula=MCDIARMID["sound"],
+        lhs=r"\Pr[|q(\mathcal{P}^n) - q(\mathbf{X})| \ge \tau] \le",
+        conditions=(
+            "the selection has I^beta_inf <= k bits on i.i.d. data",
+            "q Delta-sensitive",
+            "sound variant: two-sided McDiarmid (factor 2); paper: without it",
+        ),
+        units="k in bits",
+        params=(K, BETA, DEVIATION, N_RECORDS, SENS),
+        evaluator=mcdiarmid_transfer,
+        returns="float probability bound, rounded up (capped at 1)",
+    )
+)

@@ -69,16 +69,16 @@ MEAN = Param("mean", Real(), "an empirical mean (any finite real: Thresholdout.a
 
 # -- the formulas, each written once (see maxinfo_bounds.arith) -------------------------------
 #: Notes, Thresholdout lemma: eps = 2B/(sigma n) (pure); 2/(sigma n) per unit of budget
-THRESHOLDOUT = Formula(lambda c, b, sigma, n: 2 * b / (sigma * n), ("B", "sigma", "n"),
-                       integer=("B", "n"))
+THRESHOLDOUT = Formula(lambda c, b, sigma, n: 2 * b / (sigma * n), ("B", "sigma", "n"), integer=("B", "n"))
 #: Notes, Thresholdout lemma (= Dwork & Roth Cor 3.21): sqrt(32 B ln(2/delta)) / (sigma n)
 THRESHOLDOUT_APPROX = Formula(
     lambda c, b, sigma, n, delta: c.sqrt(32 * b * c.log(2 / delta)) / (sigma * n),
-    ("B", "sigma", "n", "delta"), integer=("B", "n"))
+    ("B", "sigma", "n", "delta"),
+    integer=("B", "n"),
+)
 #: DFHPRR Thm 9: T = 3 tau / 4 and sigma = tau / (96 ln(4m/beta))
 THM9_T = Formula(lambda c, tau: c.num(Fraction(3, 4)) * tau, ("tau",))
-THM9_SIGMA = Formula(lambda c, tau, m, beta: tau / (96 * c.log(4 * m / beta)),
-                     ("tau", "m", "beta"), integer=("m",))
+THM9_SIGMA = Formula(lambda c, tau, m, beta: tau / (96 * c.log(4 * m / beta)), ("tau", "m", "beta"), integer=("m",))
 
 
 #: the holdout set's type (SparseValidate passes it to each query unchanged)
@@ -94,12 +94,12 @@ def _rng(rng: Any) -> np.random.Generator:
         return rng
     if isinstance(rng, (int, np.integer, np.random.SeedSequence)):
         return np.random.default_rng(rng)
-    raise InvalidParameter("rng", rng, "a numpy Generator or an integer seed "
-                           "(results must be reproducible)")
+    raise InvalidParameter("rng", rng, "a numpy Generator or an integer seed (results must be reproducible)")
 
 
-def thresholdout_dp(budget: int, sigma: float, n: int, *, delta: float = 0.0,
-                    variant: Literal["sound", "paper"] = "sound") -> DPGuarantee:
+def thresholdout_dp(
+    budget: int, sigma: float, n: int, *, delta: float = 0.0, variant: Literal["sound", "paper"] = "sound"
+) -> DPGuarantee:
     r"""Privacy of Thresholdout with budget B, noise rate sigma, holdout size n (Laplace noise).
 
     Each over-threshold answer is an AboveThreshold run (threshold noise Lap(2σ), query noise
@@ -116,7 +116,7 @@ def thresholdout_dp(budget: int, sigma: float, n: int, *, delta: float = 0.0,
     2.0
     """
     b, s, ni = BUDGET.check(budget), SIGMA.check(sigma), N.check(n)
-    d = float_down(DELTA.check(delta))   # a Fraction delta: never report one above it
+    d = float_down(DELTA.check(delta))  # a Fraction delta: never report one above it
     if variant not in ("sound", "paper"):
         raise InvalidParameter("variant", variant, "'sound' or 'paper'")
     step = float_up(THRESHOLDOUT.exact(1, s, ni))
@@ -127,8 +127,12 @@ def thresholdout_dp(budget: int, sigma: float, n: int, *, delta: float = 0.0,
         e = THRESHOLDOUT_APPROX.up(b, s, ni, d)
         adv = compose_dp({(step, 0.0): b}, d).eps
         if not adv <= e:  # the closed form is only a theorem where advanced composition backs it
-            raise RegimeError("Notes Thresholdout lemma (Dwork-Roth Cor 3.21)", "delta", d,
-                              "a delta at which the closed form is at least advanced composition")
+            raise RegimeError(
+                "Notes Thresholdout lemma (Dwork-Roth Cor 3.21)",
+                "delta",
+                d,
+                "a delta at which the closed form is at least advanced composition",
+            )
         return DPGuarantee(e, d, "Notes-Thresholdout", (*conds, "paper closed form"))
     g = compose_dp({(step, 0.0): b}, d)
     return DPGuarantee(g.eps, g.delta, "Notes-Thresholdout", (*conds, *g.conditions))
@@ -146,14 +150,21 @@ class Theorem9Parameters:
     sigma: float
     #: ln(m/beta)/tau^2 * min(B, sqrt(B ln(ln(m/beta)/tau))): n0 up to the unstated constant
     n0_shape: float
-    note: str = ("DFHPRR Thm 9 states n >= n0 = O(n0_shape) without the constant, so no "
-                 "explicit sample size follows from it; n0_shape is the bound's shape only.")
+    note: str = (
+        "DFHPRR Thm 9 states n >= n0 = O(n0_shape) without the constant, so no "
+        "explicit sample size follows from it; n0_shape is the bound's shape only."
+    )
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready (the result fields; the inputs are the caller's)."""
-        return {"theorem": "DFHPRR-9", "threshold": self.threshold, "sigma": self.sigma,
-                "sigma_rounding": "down (within an ulp)", "n0_shape": self.n0_shape,
-                "note": self.note}
+        return {
+            "theorem": "DFHPRR-9",
+            "threshold": self.threshold,
+            "sigma": self.sigma,
+            "sigma_rounding": "down (within an ulp)",
+            "n0_shape": self.n0_shape,
+            "note": self.note,
+        }
 
 
 def thresholdout_theorem9(tau: float, m: int, budget: int, beta: float) -> Theorem9Parameters:
@@ -174,8 +185,8 @@ def thresholdout_theorem9(tau: float, m: int, budget: int, beta: float) -> Theor
     tx, mm = TAU.check(tau), M.check(m)
     bb, bx = BUDGET_M.check(budget, hi=mm), BETA.check(beta)
     t, be = float(tx), float(bx)
-    thr = float_down(THM9_T.exact(tx))   # exact for a float tau (unless it underflows)
-    sig = THM9_SIGMA.down(tx, mm, bx)     # exact inputs (Fractions, big integers)
+    thr = float_down(THM9_T.exact(tx))  # exact for a float tau (unless it underflows)
+    sig = THM9_SIGMA.down(tx, mm, bx)  # exact inputs (Fractions, big integers)
     lm = math.log(mm / be)
     inner = math.log(lm / t) if lm / t > 1 else 0.0
     shape = lm / t**2 * min(bb, math.sqrt(bb * inner))
@@ -209,9 +220,18 @@ class Thresholdout:
     answer ξ then a fresh γ.
     """
 
-    def __init__(self, train: ArrayLike, holdout: ArrayLike, *, threshold: float, sigma: float, budget: int,
-                 rng: Any, noise: Literal["laplace", "gaussian"] = "laplace",
-                 on_exhausted: Literal["bottom", "raise"] = "bottom") -> None:
+    def __init__(
+        self,
+        train: ArrayLike,
+        holdout: ArrayLike,
+        *,
+        threshold: float,
+        sigma: float,
+        budget: int,
+        rng: Any,
+        noise: Literal["laplace", "gaussian"] = "laplace",
+        on_exhausted: Literal["bottom", "raise"] = "bottom",
+    ) -> None:
         self._train = np.asarray(train)
         self._holdout = np.asarray(holdout)
         if self._train.ndim == 0 or len(self._train) == 0:
@@ -262,12 +282,15 @@ class Thresholdout:
         queries at once (e.g. the DFHPRR experiment's correlations, which are not in [0, 1]:
         the DP guarantee then needs the query's own sensitivity, see :func:`thresholdout_dp`).
         """
-        e_t, e_h = MEAN.check_float(train_mean, label="train_mean"), MEAN.check_float(
-            holdout_mean, label="holdout_mean")
+        e_t, e_h = (
+            MEAN.check_float(train_mean, label="train_mean"),
+            MEAN.check_float(holdout_mean, label="holdout_mean"),
+        )
         if self.remaining_budget < 1:
             if self.on_exhausted == "raise":
-                raise BudgetExhausted(f"Thresholdout budget B = {self.budget} is spent "
-                                      f"after {self.queries_answered} answers")
+                raise BudgetExhausted(
+                    f"Thresholdout budget B = {self.budget} is spent after {self.queries_answered} answers"
+                )
             return None
         self.queries_answered += 1
         eta = self._draw(4.0)
@@ -289,32 +312,35 @@ class Thresholdout:
             raise InvalidParameter(name, "values outside [0, 1]", "[0, 1] (phi: X -> [0, 1])")
         return arr
 
-    def dp_guarantee(self, delta: float = 0.0, *,
-                     variant: Literal["sound", "paper"] = "sound") -> DPGuarantee:
+    def dp_guarantee(self, delta: float = 0.0, *, variant: Literal["sound", "paper"] = "sound") -> DPGuarantee:
         """The run's (eps, delta)-DP over the whole budget (see :func:`thresholdout_dp`)."""
         if self.noise != "laplace":
-            raise RegimeError("Notes Thresholdout lemma", "noise", self.noise,
-                              "'laplace' (no DP guarantee is claimed for the Gaussian variant)")
-        return thresholdout_dp(self.budget, self.sigma, self.n_holdout, delta=delta,
-                               variant=variant)
+            raise RegimeError(
+                "Notes Thresholdout lemma",
+                "noise",
+                self.noise,
+                "'laplace' (no DP guarantee is claimed for the Gaussian variant)",
+            )
+        return thresholdout_dp(self.budget, self.sigma, self.n_holdout, delta=delta, variant=variant)
 
-    def max_information(self, *, delta: float = 0.0, iid: bool = False,
-                        beta: float | None = None) -> Bound:
+    def max_information(self, *, delta: float = 0.0, iid: bool = False, beta: float | None = None) -> Bound:
         """Max-information (bits) of the transcript about the holdout set (RRST Thm 1.4 / 3.1)."""
         return dp_max_information(self.dp_guarantee(delta), self.n_holdout, iid=iid, beta=beta)
 
     def __repr__(self) -> str:
-        return (f"Thresholdout(n_holdout={self.n_holdout}, threshold={self.threshold!r}, "
-                f"sigma={self.sigma!r}, budget={self.budget}, remaining={self.remaining_budget}, "
-                f"noise={self.noise!r})")
+        return (
+            f"Thresholdout(n_holdout={self.n_holdout}, threshold={self.threshold!r}, "
+            f"sigma={self.sigma!r}, budget={self.budget}, remaining={self.remaining_budget}, "
+            f"noise={self.noise!r})"
+        )
 
 
 # --------------------------------------------------------------------------------------------
 # SparseValidate (DFHPRR Thm 10)
 # --------------------------------------------------------------------------------------------
 
-def sparse_validate_factor(i: int, budget: int, *,
-                           variant: Literal["paper", "histories"] = "paper") -> int:
+
+def sparse_validate_factor(i: int, budget: int, *, variant: Literal["paper", "histories"] = "paper") -> int:
     r"""The union-bound factor of DFHPRR Thm 10 for the i-th query, exactly.
 
     ``variant="paper"``: l_i = Σ_{j=0}^{min(i-1, B)} C(i, j), as stated (≤ m^B).
@@ -370,8 +396,9 @@ class _BinomialsSympy:
         return sympy.Min(a, b)
 
 
-def sparse_validate_bound(i: int, budget: int, beta_i: float, *,
-                          variant: Literal["paper", "histories"] = "paper") -> float:
+def sparse_validate_bound(
+    i: int, budget: int, beta_i: float, *, variant: Literal["paper", "histories"] = "paper"
+) -> float:
     r"""DFHPRR Thm 10: P[psi_i(S) = 1] <= l_i beta_i (capped at 1), rounded up.
 
     Theorem: DFHPRR Thm 10 (each query psi_i from a set Psi_i whose members each fail on a
@@ -393,8 +420,7 @@ class SparseValidate(Generic[H]):
     (False, True, None)
     """
 
-    def __init__(self, holdout: H, *, m: int, budget: int,
-                 on_exhausted: Literal["bottom", "raise"] = "bottom") -> None:
+    def __init__(self, holdout: H, *, m: int, budget: int, on_exhausted: Literal["bottom", "raise"] = "bottom") -> None:
         self._holdout = holdout
         self.m: int = M.check(m)
         self.budget: int = BUDGET_M.check(budget, hi=self.m)
@@ -414,8 +440,7 @@ class SparseValidate(Generic[H]):
             raise InvalidParameter("psi", psi, "a callable mapping the holdout set to a bit")
         if self.exhausted:
             if self.on_exhausted == "raise":
-                raise BudgetExhausted(f"SparseValidate budgets spent (m = {self.m}, "
-                                      f"B = {self.budget})")
+                raise BudgetExhausted(f"SparseValidate budgets spent (m = {self.m}, B = {self.budget})")
             return None
         bit = psi(self._holdout)
         if bit not in (0, 1, True, False):
@@ -439,18 +464,27 @@ def _sv_bound(i: int, budget: int, beta_i: float) -> float:
     return sparse_validate_bound(i, budget, beta_i)
 
 
-register(Theorem(
-    id="Notes-Thresholdout", paper="Notes", number="Thresholdout lemma",
-    title="Thresholdout is (2B/(sigma n), 0)-DP",
-    formula=THRESHOLDOUT, lhs=r"\varepsilon =",
-    conditions=("Laplace noise as in DFHPRR's pseudocode", "statistical queries phi: X -> [0, 1]",
-                "holdout of n records; the training set is fixed"),
-    units="eps in nats",
-    params=(BUDGET, SIGMA, N),
-    evaluator=_thresholdout_eps,
-    returns="DPGuarantee(eps rounded up, 0)",
-    value_name="eps_nats",
-))
+register(
+    Theorem(
+        id="Notes-Thresholdout",
+        paper="Notes",
+        number="Thresholdout lemma",
+        title="Thresholdout is (2B/(sigma n), 0)-DP",
+        formula=THRESHOLDOUT,
+        lhs=r"\varepsilon =",
+        conditions=(
+            "Laplace noise as in DFHPRR's pseudocode",
+            "statistical queries phi: X -> [0, 1]",
+            "holdout of n records; the training set is fixed",
+        ),
+        units="eps in nats",
+        params=(BUDGET, SIGMA, N),
+        evaluator=_thresholdout_eps,
+        returns="DPGuarantee(eps rounded up, 0)",
+        value_name="eps_nats",
+    )
+)
+
 
 def _sv_statement() -> Any:
     import sympy  # statements only (keeps sympy out of the calculator's import)
@@ -459,21 +493,27 @@ def _sv_statement() -> Any:
     return _sv_factor_body(_BinomialsSympy(), i, i, b) * sympy.Symbol("beta_i", nonnegative=True)
 
 
-register(Theorem(
-    id="DFHPRR-10", paper="DFHPRR", number="Thm 10",
-    title="SparseValidate: a query's failure probability grows by at most l_i",
-    latex=r"\Pr[\psi_i(S)=1] \le \ell_i\beta_i,\ \ell_i = \sum_{j=0}^{\min(i-1,B)}\binom{i}{j}",
-    conditions=("each candidate psi in Psi_i fails on a fresh sample w.p. <= beta_i",
-                "validator budgets m (queries) and B (ones)"),
-    units="probability",
-    params=(INDEX, BUDGET_ONES, BETA_I),
-    evaluator=_sv_bound,
-    # a sum with a symbolic number of terms: the statement and the evaluator's exact integer
-    # sum (sparse_validate_factor) come from one body, _sv_factor_body
-    statement=_sv_statement,
-    returns="probability bound rounded up (at most 1)",
-    value_name="probability",
-))
+register(
+    Theorem(
+        id="DFHPRR-10",
+        paper="DFHPRR",
+        number="Thm 10",
+        title="SparseValidate: a query's failure probability grows by at most l_i",
+        latex=r"\Pr[\psi_i(S)=1] \le \ell_i\beta_i,\ \ell_i = \sum_{j=0}^{\min(i-1,B)}\binom{i}{j}",
+        conditions=(
+            "each candidate psi in Psi_i fails on a fresh sample w.p. <= beta_i",
+            "validator budgets m (queries) and B (ones)",
+        ),
+        units="probability",
+        params=(INDEX, BUDGET_ONES, BETA_I),
+        evaluator=_sv_bound,
+        # a sum with a symbolic number of terms: the statement and the evaluator's exact integer
+        # sum (sparse_validate_factor) come from one body, _sv_factor_body
+        statement=_sv_statement,
+        returns="probability bound rounded up (at most 1)",
+        value_name="probability",
+    )
+)
 
 
 def _thm9(tau: float, m: int, budget: int, beta: float) -> Theorem9Parameters:
@@ -481,15 +521,24 @@ def _thm9(tau: float, m: int, budget: int, beta: float) -> Theorem9Parameters:
     return thresholdout_theorem9(tau, m, budget, beta)
 
 
-register(Theorem(
-    id="DFHPRR-9", paper="DFHPRR", number="Thm 9",
-    title="Thresholdout parameters: T = 3 tau/4, sigma = tau/(96 ln(4m/beta))",
-    formula=THM9_SIGMA, lhs=r"T = \tfrac{3\tau}{4},\ \sigma =",
-    conditions=("holdout of n i.i.d. records", "m queries phi: X -> [0, 1]",
-                "n >= n0 = O(ln(m/beta)/tau^2 min(B, sqrt(B ln(ln(m/beta)/tau)))); "
-                "n0's constant is not stated: no sample size is derived"),
-    units="T and sigma in the query's units",
-    params=(TAU, M, BUDGET_M, BETA),
-    evaluator=_thm9,
-    returns="Theorem9Parameters(threshold, sigma rounded down, n0_shape)", value_name="sigma",
-))
+register(
+    Theorem(
+        id="DFHPRR-9",
+        paper="DFHPRR",
+        number="Thm 9",
+        title="Thresholdout parameters: T = 3 tau/4, sigma = tau/(96 ln(4m/beta))",
+        formula=THM9_SIGMA,
+        lhs=r"T = \tfrac{3\tau}{4},\ \sigma =",
+        conditions=(
+            "holdout of n i.i.d. records",
+            "m queries phi: X -> [0, 1]",
+            "n >= n0 = O(ln(m/beta)/tau^2 min(B, sqrt(B ln(ln(m/beta)/tau)))); "
+            "n0's constant is not stated: no sample size is derived",
+        ),
+        units="T and sigma in the query's units",
+        params=(TAU, M, BUDGET_M, BETA),
+        evaluator=_thm9,
+        returns="Theorem9Parameters(threshold, sigma rounded down, n0_shape)",
+        value_name="sigma",
+    )
+)

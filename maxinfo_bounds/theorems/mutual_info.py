@@ -92,14 +92,14 @@ def mi_beta_exact(m: float, k: float, *, dps: int = 30) -> float:
     >>> mi_beta_exact(1.0, 10.0) < (1.0 + 0.54) / 10.0     # never worse than the paper
     True
     """
-    mx, kx = M_BITS.check(m), K_BITS.check(k)     # exact (Fractions, big integers) for the check
+    mx, kx = M_BITS.check(m), K_BITS.check(k)  # exact (Fractions, big integers) for the check
     mf, kf = M_BITS.check_float(m), K_BITS.check_float(k)
     b = mi_beta_float(mf, kf)
-    if b == 1.0:   # vacuous
+    if b == 1.0:  # vacuous
         return b
     if mx == 0 and enclosure(lambda iv: Interval(iv).num(kx) * Interval(iv).ln2, prec=iv_prec(dps))[0] >= 1:
-        return 0.0   # exact: k ln 2 >= 1 (k >= log2 e, decided in interval arithmetic), f_k >= 0
-    if b == 0.0:   # a root below what the float search resolves: beta* >= m/k (f_k(b) <= k b)
+        return 0.0  # exact: k ln 2 >= 1 (k >= log2 e, decided in interval arithmetic), f_k >= 0
+    if b == 0.0:  # a root below what the float search resolves: beta* >= m/k (f_k(b) <= k b)
         # (also m = 0 with k below log2 e by less than the float test sees, e.g. the float
         # log2(e) = 1.44269504088896338..., below the real one: beta* ~ 2.8e-17, not 0)
         b = max(mf / kf, 5e-324)
@@ -116,8 +116,16 @@ def _root(m: float, k: float, lo_b: float, hi_b: float) -> float:
     # xtol relative to the root's scale (beta* >= m/k) down to 1e-300; below it (subnormal
     # scales, where f_k is too coarse for brentq) the bracket of mi_beta_float already pins the
     # root within a factor k/(k - log2 e)
-    return float(brentq(lambda b: _f_float(b, k) - m, lo_b, hi_b, xtol=max(m / k * 2**-60, 1e-300),
-                        rtol=4 * np.finfo(float).eps, maxiter=400))
+    return float(
+        brentq(
+            lambda b: _f_float(b, k) - m,
+            lo_b,
+            hi_b,
+            xtol=max(m / k * 2**-60, 1e-300),
+            rtol=4 * np.finfo(float).eps,
+            maxiter=400,
+        )
+    )
 
 
 def mi_beta_float(m: float, k: float) -> float:
@@ -139,7 +147,7 @@ def mi_beta_float(m: float, k: float) -> float:
         # each end widened by 1e-12 relative against its own rounding
         lo_b = max(lo_b, m / k * (1 - 1e-12))
         hi_b = min(hi_b, m / (k - math.log2(math.e)) * (1 + 1e-12))
-        if not _f_float(hi_b, k) >= m:   # rounding at the ends: fall back to the whole range
+        if not _f_float(hi_b, k) >= m:  # rounding at the ends: fall back to the whole range
             lo_b, hi_b = 0.0, 1.0 - 2.0**-53
     return _root(m, k, lo_b, hi_b)
 
@@ -156,21 +164,28 @@ def mi_k_float(m: float, beta: float) -> float:
         return math.inf
     if beta >= 1.0:
         return 0.0
-    return (m - MI_CURVE.estimate(beta, 0.0)) / beta   # f_k(beta) = k beta + f_0(beta) = m
+    return (m - MI_CURVE.estimate(beta, 0.0)) / beta  # f_k(beta) = k beta + f_0(beta) = m
 
 
 @overload
-def mi_to_approx_max_information(m: RealLike, k: RealLike, *, variant: str = ...,  # type: ignore[overload-overlap]
-                                 dps: int = ...) -> Bound: ...
+def mi_to_approx_max_information(  # type: ignore[overload-overlap]
+    m: RealLike,
+    k: RealLike,
+    *,
+    variant: str = ...,
+    dps: int = ...,
+) -> Bound: ...
 
 
 @overload
-def mi_to_approx_max_information(m: RealOrArray, k: RealOrArray, *, variant: str = ...,
-                                 dps: int = ...) -> FloatArray: ...
+def mi_to_approx_max_information(
+    m: RealOrArray, k: RealOrArray, *, variant: str = ..., dps: int = ...
+) -> FloatArray: ...
 
 
-def mi_to_approx_max_information(m: RealOrArray, k: RealOrArray, *, variant: str = "exact",
-                                 dps: int = 30) -> Bound | FloatArray:
+def mi_to_approx_max_information(
+    m: RealOrArray, k: RealOrArray, *, variant: str = "exact", dps: int = 30
+) -> Bound | FloatArray:
     r"""A (k, β) max-information bound from a mutual-information bound ``m`` bits.
 
     .. math:: I(X;Y) \le m \implies I^{\beta(k)}_\infty(X;Y) \le k,\quad \beta(k) = \frac{m+0.54}{k}\ (\text{paper})
@@ -202,30 +217,43 @@ def mi_to_approx_max_information(m: RealOrArray, k: RealOrArray, *, variant: str
         if variant == "paper":
             return np.minimum(fast_up(MI_PAPER_BETA.array(ma, ka)), 1.0)
         mb, kb = np.broadcast_arrays(ma, ka)
-        return np.array([mi_beta_exact(float(a), float(b), dps=dps)
-                         for a, b in zip(mb.ravel(), kb.ravel())]).reshape(mb.shape)
+        return np.array([mi_beta_exact(float(a), float(b), dps=dps) for a, b in zip(mb.ravel(), kb.ravel())]).reshape(
+            mb.shape
+        )
     mx, kx = M_BITS.check(m), K_BITS.check(k)
     if variant == "paper":
         beta = min(float_up(MI_PAPER_BETA.exact(mx, kx)), 1.0)  # rational: exact inputs, rounded up
     else:
         beta = mi_beta_exact(mx, kx, dps=dps)
     # the reported k at or above the exact one (beta(k) was certified at the exact k)
-    return Bound(k=float_up(kx), beta=beta, theorem="RRST-1.5a", variant=variant,
-                 conditions=("I(X;Y) <= m bits", M_BITS.condition(), K_BITS.condition()))
+    return Bound(
+        k=float_up(kx),
+        beta=beta,
+        theorem="RRST-1.5a",
+        variant=variant,
+        conditions=("I(X;Y) <= m bits", M_BITS.condition(), K_BITS.condition()),
+    )
 
 
-register(Theorem(
-    id="RRST-1.5a", value_name="beta", paper="RRST", number="Lemma 1.5 (first part)",
-    title="Mutual information bounds approximate max-information",
-    formula=MI_PAPER_BETA,
-    lhs=r"I(X;Y) \le m \implies I^{\beta(k)}_\infty(X;Y) \le k,\ \beta(k) \le \beta_{\mathrm{paper}}(k) =",
-    conditions=("I(X;Y) <= m (bits)",
-                "exact variant: beta(k) = root of k b + (1 - b) log2(1 - b) = m (never larger)"),
-    units="m and k in bits",
-    params=(M_BITS, K_BITS),
-    evaluator=mi_to_approx_max_information,
-    returns="Bound(k, beta rounded up; variant 'exact' (default) or 'paper')",
-))
+register(
+    Theorem(
+        id="RRST-1.5a",
+        value_name="beta",
+        paper="RRST",
+        number="Lemma 1.5 (first part)",
+        title="Mutual information bounds approximate max-information",
+        formula=MI_PAPER_BETA,
+        lhs=r"I(X;Y) \le m \implies I^{\beta(k)}_\infty(X;Y) \le k,\ \beta(k) \le \beta_{\mathrm{paper}}(k) =",
+        conditions=(
+            "I(X;Y) <= m (bits)",
+            "exact variant: beta(k) = root of k b + (1 - b) log2(1 - b) = m (never larger)",
+        ),
+        units="m and k in bits",
+        params=(M_BITS, K_BITS),
+        evaluator=mi_to_approx_max_information,
+        returns="Bound(k, beta rounded up; variant 'exact' (default) or 'paper')",
+    )
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -234,7 +262,7 @@ register(Theorem(
 
 def _to_mi_body(c: Context, k: Any, beta: Any, support: Any, *, variant: str, unit: str) -> Any:
     """RRST Lemma 1.5 (second part): 2k ln 2 + the beta term, in nats (then in ``unit``)."""
-    one_minus = -c.expm1(-k * c.ln2)                                # 1 - 2^{-k}
+    one_minus = -c.expm1(-k * c.ln2)  # 1 - 2^{-k}
     if variant == "paper":
         # 2 beta log2(|Sigma|/(2 beta)) / (1 - 2^{-k}), the paper's log2 read literally
         nats = 2 * k * c.ln2 + c.xlog(2 * beta, support) * c.log2e / one_minus
@@ -245,30 +273,57 @@ def _to_mi_body(c: Context, k: Any, beta: Any, support: Any, *, variant: str, un
 
 
 #: RRST Lemma 1.5 (second part), each variant and unit, written once
-TO_MI = {(v, u): Formula(_to_mi_body, ("k", "beta", "Sigma"), kwargs={"variant": v, "unit": u})
-         for v in ("sound", "paper") for u in ("bits", "nats")}
+TO_MI = {
+    (v, u): Formula(_to_mi_body, ("k", "beta", "Sigma"), kwargs={"variant": v, "unit": u})
+    for v in ("sound", "paper")
+    for u in ("bits", "nats")
+}
 K_POS = Param("k", Real(0, lo_open=True, units="bits"), "max-information bound, bits")
-BETA_TO_MI = Param("beta", Real(0, 1, relation="paper: beta <= 3(1 - 2^-k)/20; sound: "
-                                                "beta/(1 - 2^-k) <= 1/e"), "approximation parameter")
+BETA_TO_MI = Param(
+    "beta",
+    Real(0, 1, relation="paper: beta <= 3(1 - 2^-k)/20; sound: beta/(1 - 2^-k) <= 1/e"),
+    "approximation parameter",
+)
 SUPPORT = Param("support_size", Int(1), "number of values of X")
 DOMAIN_SIZE = Param("domain_size", Int(1), "number of values of one record")
 
 
 @overload
-def approx_max_information_to_mi(k: RealLike, beta: RealLike, support_size: IntLike, *,  # type: ignore[overload-overlap]
-                                 variant: str = ..., unit: str = ..., strict: bool = ...,
-                                 dps: int = ...) -> float: ...
+def approx_max_information_to_mi(  # type: ignore[overload-overlap]
+    k: RealLike,
+    beta: RealLike,
+    support_size: IntLike,
+    *,
+    variant: str = ...,
+    unit: str = ...,
+    strict: bool = ...,
+    dps: int = ...,
+) -> float: ...
 
 
 @overload
-def approx_max_information_to_mi(k: RealOrArray, beta: RealOrArray, support_size: IntOrArray, *,
-                                 variant: str = ..., unit: str = ..., strict: bool = ...,
-                                 dps: int = ...) -> FloatArray: ...
+def approx_max_information_to_mi(
+    k: RealOrArray,
+    beta: RealOrArray,
+    support_size: IntOrArray,
+    *,
+    variant: str = ...,
+    unit: str = ...,
+    strict: bool = ...,
+    dps: int = ...,
+) -> FloatArray: ...
 
 
-def approx_max_information_to_mi(k: RealOrArray, beta: RealOrArray, support_size: IntOrArray, *,
-                                 variant: str = "sound", unit: str = "bits", strict: bool = True,
-                                 dps: int = 30) -> float | FloatArray:
+def approx_max_information_to_mi(
+    k: RealOrArray,
+    beta: RealOrArray,
+    support_size: IntOrArray,
+    *,
+    variant: str = "sound",
+    unit: str = "bits",
+    strict: bool = True,
+    dps: int = 30,
+) -> float | FloatArray:
     r"""A mutual-information bound from ``I^beta_infty(X; Y) <= k`` bits; X on ``support_size`` values.
 
     .. math:: I(X;Y) \le 2k\ln 2 + \frac{2\beta\log_2(|\Sigma|/2\beta)}{1 - 2^{-k}}\quad(\text{paper; in nats})
@@ -303,7 +358,7 @@ def approx_max_information_to_mi(k: RealOrArray, beta: RealOrArray, support_size
         raise InvalidParameter("unit", unit, "'bits' or 'nats'")
     if is_array(k, beta, support_size):
         return _to_mi_vectorised(k, beta, support_size, variant, unit, strict)
-    kx, bx, s = K_POS.check(k), BETA_TO_MI.check(beta), SUPPORT.check(support_size)   # exact
+    kx, bx, s = K_POS.check(k), BETA_TO_MI.check(beta), SUPPORT.check(support_size)  # exact
     if strict and not _to_mi_inside(kx, bx, variant):
         raise RegimeError("RRST Lemma 1.5 (second part)", "beta", beta, _TO_MI_CONDITION[variant])
     return TO_MI[variant, unit].up(kx, bx, s, prec=iv_prec(dps))
@@ -315,7 +370,7 @@ _TO_MI_CONDITION = {"paper": "0 <= beta <= 3(1 - 2^-k)/20", "sound": "beta/(1 - 
 def _to_mi_edge(c: Context, k: Any, variant: str) -> Any:
     """The largest beta inside Lemma 1.5 (second part)'s regime, written once (``c``: the
     float64 context for arrays, the interval one for the exact decision)."""
-    one_minus = -c.expm1(-c.num(k) * c.ln2)     # 1 - 2^-k without cancellation at small k
+    one_minus = -c.expm1(-c.num(k) * c.ln2)  # 1 - 2^-k without cancellation at small k
     return 3 * one_minus / 20 if variant == "paper" else one_minus / c.exp(c.num(1))
 
 
@@ -328,16 +383,14 @@ def _to_mi_inside(k: Any, beta: Any, variant: str) -> bool:
     kf, bf = Fraction(k), Fraction(beta)
     with np.errstate(all="ignore"):
         edge, b = float(_to_mi_edge(NUMPY, float(kf), variant)), float(bf)
-    if abs(b - edge) > 1e-12 * edge:   # float64 decides away from the edge (its error: a few ulp)
+    if abs(b - edge) > 1e-12 * edge:  # float64 decides away from the edge (its error: a few ulp)
         return b < edge
     if variant == "paper" and kf.denominator == 1 and kf < 4096:
         return bool(bf <= 3 * (1 - Fraction(1, 2 ** int(kf))) / 20)
-    return bool(bf == 0 or enclosure(
-        lambda iv: _to_mi_edge(Interval(iv), kf, variant) - Interval(iv).num(bf))[0] >= 0)
+    return bool(bf == 0 or enclosure(lambda iv: _to_mi_edge(Interval(iv), kf, variant) - Interval(iv).num(bf))[0] >= 0)
 
 
-def _to_mi_vectorised(k: Any, beta: Any, support_size: Any, variant: str, unit: str,
-                      strict: bool) -> FloatArray:
+def _to_mi_vectorised(k: Any, beta: Any, support_size: Any, variant: str, unit: str, strict: bool) -> FloatArray:
     ka, ba = K_POS.check_array(k), BETA_TO_MI.check_array(beta)
     ka, ba, sa = np.broadcast_arrays(ka, ba, SUPPORT.check_array(support_size))
     with np.errstate(all="ignore"):
@@ -349,28 +402,43 @@ def _to_mi_vectorised(k: Any, beta: Any, support_size: Any, variant: str, unit: 
         ok.ravel()[j] = _to_mi_inside(float(ka.ravel()[j]), float(ba.ravel()[j]), variant)
     if strict and not ok.all():
         i = int(np.flatnonzero(~ok.ravel())[0])
-        raise RegimeError("RRST Lemma 1.5 (second part)", f"beta[{i}]", float(ba.ravel()[i]),
-                          _TO_MI_CONDITION[variant])
+        raise RegimeError("RRST Lemma 1.5 (second part)", f"beta[{i}]", float(ba.ravel()[i]), _TO_MI_CONDITION[variant])
     return fast_up(TO_MI[variant, unit].array(ka, ba, sa))
 
 
-register(Theorem(
-    id="RRST-1.5b", value_name="m_bits", paper="RRST", number="Lemma 1.5 (second part)",
-    title="Approximate max-information bounds mutual information",
-    formula=TO_MI["sound", "bits"], lhs=r"I(X;Y)\ [\text{bits}] \le",
-    conditions=("I^beta_inf(X;Y) <= k bits", "X takes |Sigma| = support_size values",
-                "paper: 0 <= beta <= 3(1 - 2^-k)/20; sound: beta/(1 - 2^-k) <= 1/e",
-                "the bound is on I in nats (the proof's unit); returned in bits by default"),
-    units="k in bits; result in bits (unit='nats' available)",
-    params=(K_POS, BETA_TO_MI, SUPPORT),
-    evaluator=approx_max_information_to_mi,
-    returns="float upper bound on I(X;Y), rounded up (variant 'sound' (default) or 'paper')",
-))
+register(
+    Theorem(
+        id="RRST-1.5b",
+        value_name="m_bits",
+        paper="RRST",
+        number="Lemma 1.5 (second part)",
+        title="Approximate max-information bounds mutual information",
+        formula=TO_MI["sound", "bits"],
+        lhs=r"I(X;Y)\ [\text{bits}] \le",
+        conditions=(
+            "I^beta_inf(X;Y) <= k bits",
+            "X takes |Sigma| = support_size values",
+            "paper: 0 <= beta <= 3(1 - 2^-k)/20; sound: beta/(1 - 2^-k) <= 1/e",
+            "the bound is on I in nats (the proof's unit); returned in bits by default",
+        ),
+        units="k in bits; result in bits (unit='nats' available)",
+        params=(K_POS, BETA_TO_MI, SUPPORT),
+        evaluator=approx_max_information_to_mi,
+        returns="float upper bound on I(X;Y), rounded up (variant 'sound' (default) or 'paper')",
+    )
+)
 
 
-def approx_dp_mutual_information(eps: float, delta: float, n: int, domain_size: int, *,
-                                 beta: float | None = None, variant: str = "sound",
-                                 unit: str = "bits") -> float:
+def approx_dp_mutual_information(
+    eps: float,
+    delta: float,
+    n: int,
+    domain_size: int,
+    *,
+    beta: float | None = None,
+    variant: str = "sound",
+    unit: str = "bits",
+) -> float:
     r"""Mutual information of an (ε, δ)-DP algorithm on n i.i.d. records, explicit.
 
     RRST Cor 1.6 states ``I(X; A(X)) = O(n eps^2 + n sqrt(delta/eps)(1 + ln(...) + n log|X|))``
@@ -398,11 +466,13 @@ def approx_dp_mutual_information(eps: float, delta: float, n: int, domain_size: 
     for target in np.geomspace(1e-12, 0.3, 25):  # each candidate is a certified bound
         try:
             b = approx_dp_max_information(eps, delta, ni, beta=float(target), variant=variant)
-            best = min(best, float(approx_max_information_to_mi(
-                b.k, b.beta, d**ni, variant=variant, unit=unit)))
+            best = min(best, float(approx_max_information_to_mi(b.k, b.beta, d**ni, variant=variant, unit=unit)))
         except (InvalidParameter, RegimeError):
             continue
     if best == math.inf:
-        raise InvalidParameter("delta", delta, "small enough that some beta <= 0.3 is reachable "
-                               "by RRST Thm 3.1 (roughly n sqrt(delta/eps) << 1)")
+        raise InvalidParameter(
+            "delta",
+            delta,
+            "small enough that some beta <= 0.3 is reachable by RRST Thm 3.1 (roughly n sqrt(delta/eps) << 1)",
+        )
     return best

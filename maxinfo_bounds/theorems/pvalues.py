@@ -31,8 +31,7 @@ from ..types import FloatArray, RealLike, RealOrArray
 from .mutual_info import PAPER_CONSTANT, mi_beta_exact, mi_beta_float
 from .registry import M_BITS, Param, Theorem, register
 
-__all__ = ["pvalue_correction", "mi_pvalue_correction", "mi_pvalue_choice", "MiChoice",
-           "russo_zou_pvalue_correction"]
+__all__ = ["pvalue_correction", "mi_pvalue_correction", "mi_pvalue_choice", "MiChoice", "russo_zou_pvalue_correction"]
 
 
 ALPHA = Param("alpha", Real(0, 1), "significance level")
@@ -50,17 +49,20 @@ PVALUE_CORRECTION = Formula(_gamma_body, ("alpha", "k", "beta"))
 
 
 @overload
-def pvalue_correction(alpha: RealLike, k: RealLike, beta: RealLike, *,  # type: ignore[overload-overlap]
-                      dps: int = ...) -> float: ...
+def pvalue_correction(  # type: ignore[overload-overlap]
+    alpha: RealLike,
+    k: RealLike,
+    beta: RealLike,
+    *,
+    dps: int = ...,
+) -> float: ...
 
 
 @overload
-def pvalue_correction(alpha: RealOrArray, k: RealOrArray, beta: RealOrArray, *,
-                      dps: int = ...) -> FloatArray: ...
+def pvalue_correction(alpha: RealOrArray, k: RealOrArray, beta: RealOrArray, *, dps: int = ...) -> FloatArray: ...
 
 
-def pvalue_correction(alpha: RealOrArray, k: RealOrArray, beta: RealOrArray, *,
-                      dps: int = 30) -> float | FloatArray:
+def pvalue_correction(alpha: RealOrArray, k: RealOrArray, beta: RealOrArray, *, dps: int = 30) -> float | FloatArray:
     r"""Corrected significance threshold γ(α) = max((α − β)/2^k, 0), rounded down.
 
     .. math:: \gamma(\alpha) = \max\bigl((\alpha - \beta)\,2^{-k},\ 0\bigr)
@@ -83,9 +85,8 @@ def pvalue_correction(alpha: RealOrArray, k: RealOrArray, beta: RealOrArray, *,
     0.0
     """
     if is_array(alpha, k, beta):
-        return fast_down(PVALUE_CORRECTION.array(ALPHA.check_array(alpha), K.check_array(k),
-                                                 BETA.check_array(beta)))
-    a, kx, b = ALPHA.check(alpha), K.check(k), BETA.check(beta)   # exact inputs
+        return fast_down(PVALUE_CORRECTION.array(ALPHA.check_array(alpha), K.check_array(k), BETA.check_array(beta)))
+    a, kx, b = ALPHA.check(alpha), K.check(k), BETA.check(beta)  # exact inputs
     if a <= b or kx == math.inf:
         return 0.0
     # 2^-k exact: the formula is rational. (The cutoff only picks between two certified paths
@@ -95,17 +96,23 @@ def pvalue_correction(alpha: RealOrArray, k: RealOrArray, beta: RealOrArray, *,
     return max(PVALUE_CORRECTION.down(a, kx, b, prec=iv_prec(dps)), 0.0)
 
 
-register(Theorem(
-    id="RRST-1.3", value_name="gamma", value_rounding="down", paper="RRST",
-    number="Thm 1.3 (product data); Thm C.1 (any data)",
-    title="p-value correction from a max-information bound",
-    formula=PVALUE_CORRECTION, lhs=r"\gamma(\alpha) =",
-    conditions=("the selection procedure has I^beta_inf <= k bits (I^beta_inf,P for Thm 1.3)",),
-    units="k in bits; gamma and alpha are probabilities",
-    params=(ALPHA, K, BETA),
-    evaluator=pvalue_correction,
-    returns="float gamma, rounded down",
-))
+register(
+    Theorem(
+        id="RRST-1.3",
+        value_name="gamma",
+        value_rounding="down",
+        paper="RRST",
+        number="Thm 1.3 (product data); Thm C.1 (any data)",
+        title="p-value correction from a max-information bound",
+        formula=PVALUE_CORRECTION,
+        lhs=r"\gamma(\alpha) =",
+        conditions=("the selection procedure has I^beta_inf <= k bits (I^beta_inf,P for Thm 1.3)",),
+        units="k in bits; gamma and alpha are probabilities",
+        params=(ALPHA, K, BETA),
+        evaluator=pvalue_correction,
+        returns="float gamma, rounded down",
+    )
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -134,17 +141,22 @@ RZ_LEVEL = Formula(_rz_level_body, ("gamma", "m"))
 
 
 @overload
-def mi_pvalue_correction(alpha: RealLike, m: RealLike, *, variant: str = ...,  # type: ignore[overload-overlap]
-                         dps: int = ...) -> float: ...
+def mi_pvalue_correction(  # type: ignore[overload-overlap]
+    alpha: RealLike,
+    m: RealLike,
+    *,
+    variant: str = ...,
+    dps: int = ...,
+) -> float: ...
 
 
 @overload
-def mi_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, variant: str = ...,
-                         dps: int = ...) -> FloatArray: ...
+def mi_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, variant: str = ..., dps: int = ...) -> FloatArray: ...
 
 
-def mi_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, variant: str = "optimal",
-                         dps: int = 30) -> float | FloatArray:
+def mi_pvalue_correction(
+    alpha: RealOrArray, m: RealOrArray, *, variant: str = "optimal", dps: int = 30
+) -> float | FloatArray:
     r"""p-value correction for a selection with mutual information at most ``m`` bits.
 
     .. math:: \gamma(\alpha) = \frac{\alpha}{2}\, 2^{-\frac{2}{\alpha}(m + 0.54)} \quad(\text{paper})
@@ -174,14 +186,15 @@ def mi_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, variant: str = "
     if is_array(alpha, m):
         aa, ma = np.broadcast_arrays(ALPHA.check_array(alpha), M_BITS.check_array(m))
         if variant == "paper":
-            g = MI_PVALUE_PAPER.array(aa, ma)   # 0 at alpha = 0 (2^-inf)
+            g = MI_PVALUE_PAPER.array(aa, ma)  # 0 at alpha = 0 (2^-inf)
             with np.errstate(divide="ignore", invalid="ignore"):
                 # the size of the computed exponent (for the margin), read off the result:
                 # a power of 2, so in nats x ln 2
                 x = np.where(g > 0, np.log(2 * g / aa), 0.0)
             return fast_down(g, exp_arg=x)
-        return np.array([mi_pvalue_choice(float(x), float(y), dps=dps).gamma
-                         for x, y in zip(aa.ravel(), ma.ravel())]).reshape(aa.shape)
+        return np.array(
+            [mi_pvalue_choice(float(x), float(y), dps=dps).gamma for x, y in zip(aa.ravel(), ma.ravel())]
+        ).reshape(aa.shape)
     ax, mx = ALPHA.check(alpha), M_BITS.check(m)
     if variant == "paper":
         return 0.0 if ax == 0 else max(MI_PVALUE_PAPER.down(ax, mx, prec=iv_prec(dps)), 0.0)
@@ -209,7 +222,7 @@ def mi_pvalue_choice(alpha: RealLike, m: RealLike, *, dps: int = 30) -> MiChoice
     True
     """
     ax, mx = ALPHA.check(alpha), M_BITS.check(m)
-    a, mf = float(ax), float(mx)   # the search; the closed form reads the exact inputs
+    a, mf = float(ax), float(mx)  # the search; the closed form reads the exact inputs
     if a == 0.0:
         return MiChoice(0.0, None, None)
     best = MiChoice(max(MI_PVALUE_PAPER.down(ax, mx, prec=iv_prec(dps)), 0.0), None, None)
@@ -226,7 +239,7 @@ def mi_pvalue_choice(alpha: RealLike, m: RealLike, *, dps: int = 30) -> MiChoice
     candidates = (*minimise(neg_log_gamma, max(mf / a, 1e-9), 4 * k_paper + 64), k_paper)
     # pragma: no mutate end
     for k in candidates:
-        b = mi_beta_exact(mx, k, dps=dps)   # certified at the exact m and alpha
+        b = mi_beta_exact(mx, k, dps=dps)  # certified at the exact m and alpha
         if b < ax:
             g = pvalue_correction(ax, k, b, dps=dps)
             if g > best.gamma:
@@ -239,12 +252,10 @@ def russo_zou_pvalue_correction(alpha: RealLike, m: RealLike, *, dps: int = ...)
 
 
 @overload
-def russo_zou_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *,
-                                dps: int = ...) -> FloatArray: ...
+def russo_zou_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, dps: int = ...) -> FloatArray: ...
 
 
-def russo_zou_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *,
-                                dps: int = 30) -> float | FloatArray:
+def russo_zou_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *, dps: int = 30) -> float | FloatArray:
     r"""The largest γ that Russo–Zou's mutual-information bound certifies at level α.
 
     .. math:: \Pr[p \le \gamma] \le \gamma + \sqrt{\frac{m_{\mathrm{nats}}}{\ln(1/(2\gamma))}} \le \alpha
@@ -267,8 +278,9 @@ def russo_zou_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *,
     """
     if is_array(alpha, m):
         aa, ma = np.broadcast_arrays(ALPHA.check_array(alpha), M_BITS.check_array(m))
-        return np.array([russo_zou_pvalue_correction(float(x), float(y), dps=dps)
-                         for x, y in zip(aa.ravel(), ma.ravel())]).reshape(aa.shape)
+        return np.array(
+            [russo_zou_pvalue_correction(float(x), float(y), dps=dps) for x, y in zip(aa.ravel(), ma.ravel())]
+        ).reshape(aa.shape)
     ax, mx = ALPHA.check(alpha), M_BITS.check(m)
     if mx == 0:
         return float_down(ax)
@@ -281,6 +293,7 @@ def russo_zou_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *,
     # against the 60-digit root: test_russo_zou_is_a_valid_threshold_and_never_crashes).
     # ln(m ln 2) for the search (an m below the floats searches from the smallest one)
     log_m = math.log(max(mf, 5e-324)) + math.log(math.log(2))
+
     # in s = ln u, u = ln(1/(2 gamma)) > 0: h = e^{-u}/2 + sqrt(m/u) - alpha decreases in s;
     # sqrt(m/u) = e^{(ln m - s)/2} has no underflow; at s = ln m - 10 it is e^5 > 1 >= alpha
     def h(s: float) -> float:
@@ -290,40 +303,58 @@ def russo_zou_pvalue_correction(alpha: RealOrArray, m: RealOrArray, *,
     while h(s_hi) > 0:
         s_hi += 2.0
     s_star = brentq(h, s_lo, s_hi, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)
-    g = 0.5 * math.exp(-math.exp(min(s_star, 709.0)))   # 0 when gamma is below the floats
+    g = 0.5 * math.exp(-math.exp(min(s_star, 709.0)))  # 0 when gamma is below the floats
     # pragma: no mutate end
     prec = iv_prec(dps)
 
     def certified_valid(x: float) -> bool:
         if x <= 0.0:
             return True
-        if x >= 0.5:   # the bound needs ln(1/(2 gamma)) > 0
+        if x >= 0.5:  # the bound needs ln(1/(2 gamma)) > 0
             return False
         return bool(RZ_LEVEL.up(x, mx, prec=prec) <= ax)
 
     return max(first_true(g, certified_valid, up=False), 0.0)
 
 
-register(Theorem(
-    id="RRST-C.2", value_name="gamma", value_rounding="down", paper="RRST", number="Cor C.2 (Lemma 1.5 with Thm C.1)",
-    title="p-value correction from a mutual-information bound",
-    formula=MI_PVALUE_PAPER, lhs=r"\gamma(\alpha) \ge",
-    conditions=("I(X; A(X)) <= m bits",
-                "optimal variant: max over k of (alpha - beta*(k))/2^k, never below the paper's"),
-    units="m in bits",
-    params=(ALPHA, M_BITS),
-    evaluator=mi_pvalue_correction,
-    returns="float gamma, rounded down (variant 'optimal' (default) or 'paper')",
-))
+register(
+    Theorem(
+        id="RRST-C.2",
+        value_name="gamma",
+        value_rounding="down",
+        paper="RRST",
+        number="Cor C.2 (Lemma 1.5 with Thm C.1)",
+        title="p-value correction from a mutual-information bound",
+        formula=MI_PVALUE_PAPER,
+        lhs=r"\gamma(\alpha) \ge",
+        conditions=(
+            "I(X; A(X)) <= m bits",
+            "optimal variant: max over k of (alpha - beta*(k))/2^k, never below the paper's",
+        ),
+        units="m in bits",
+        params=(ALPHA, M_BITS),
+        evaluator=mi_pvalue_correction,
+        returns="float gamma, rounded down (variant 'optimal' (default) or 'paper')",
+    )
+)
 
-register(Theorem(
-    id="RRST-C.3", value_name="gamma", value_rounding="down", paper="RRST", number="Thm C.3 (Russo & Zou Prop. 7)",
-    title="Russo-Zou p-value correction from mutual information (baseline)",
-    formula=RZ_LEVEL, lhs=r"\Pr[p \le \gamma] \le",
-    conditions=("I(X; A(X)) <= m bits (m ln 2 nats inside the formula)",
-                "gamma: the largest with Pr[p <= gamma] <= alpha, gamma < 1/2"),
-    units="m in bits (nats inside the formula)",
-    params=(ALPHA, M_BITS),
-    evaluator=russo_zou_pvalue_correction,
-    returns="float gamma, rounded down",
-))
+register(
+    Theorem(
+        id="RRST-C.3",
+        value_name="gamma",
+        value_rounding="down",
+        paper="RRST",
+        number="Thm C.3 (Russo & Zou Prop. 7)",
+        title="Russo-Zou p-value correction from mutual information (baseline)",
+        formula=RZ_LEVEL,
+        lhs=r"\Pr[p \le \gamma] \le",
+        conditions=(
+            "I(X; A(X)) <= m bits (m ln 2 nats inside the formula)",
+            "gamma: the largest with Pr[p <= gamma] <= alpha, gamma < 1/2",
+        ),
+        units="m in bits (nats inside the formula)",
+        params=(ALPHA, M_BITS),
+        evaluator=russo_zou_pvalue_correction,
+        returns="float gamma, rounded down",
+    )
+)

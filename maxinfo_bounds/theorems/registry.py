@@ -57,8 +57,7 @@ class Param:
         ``hi`` tightens the upper end where the domain's relation ties it to another argument
         (``budget <= m``: ``check(budget, hi=m)``); the error then states the actual range."""
         assert isinstance(self.domain, Domain)
-        d = self.domain if hi is None else replace(self.domain, hi=min(self.domain.hi, hi),
-                                                   hi_open=False)
+        d = self.domain if hi is None else replace(self.domain, hi=min(self.domain.hi, hi), hi_open=False)
         return d.check(label or self.name, x)
 
     def check_float(self, x: object, *, label: str | None = None) -> float:
@@ -85,10 +84,12 @@ def positive_float_down(param: Param, x: object) -> float:
     exact = param.check(x)
     v = float_down(exact)
     if v == 0.0 and exact != 0:
-        raise InvalidParameter(param.name, x, "at least the smallest positive float 5e-324 "
-                               "(a smaller value cannot be reported in the result)")
+        raise InvalidParameter(
+            param.name,
+            x,
+            "at least the smallest positive float 5e-324 (a smaller value cannot be reported in the result)",
+        )
     return v
-
 
 
 # Parameters several theorem families share with the same domain and meaning, declared once
@@ -96,6 +97,7 @@ def positive_float_down(param: Param, x: object) -> float:
 N_RECORDS = Param("n", Int(1), "number of records")
 EPS_POSITIVE = Param("eps", Real(0, lo_open=True, units="nats"), "DP parameter, nats")
 M_BITS = Param("m", Real(0, units="bits"), "mutual information bound, bits")
+
 
 @dataclass(frozen=True)
 class Theorem:
@@ -144,14 +146,14 @@ class Theorem:
         calculator command prints: theorem, source, the inputs with units in their names,
         then the result's fields (a result type's ``as_dict()``, or the scalar under
         ``value_name`` with its rounding)."""
-        values = {k: v for k, v in values.items() if v is not None or
-                  k not in {p.name for p in self.optional}}
+        values = {k: v for k, v in values.items() if v is not None or k not in {p.name for p in self.optional}}
         res = self.evaluator(**values)
         out: dict[str, Any] = {"theorem": self.id, "source": f"{self.paper} {self.number}"}
         out.update({self.report_key(p): values[p.name] for p in self.params if p.name in values})
         # an optional input is a request (a target beta), the result may differ: its own key
-        out.update({f"target_{self.report_key(p)}": values[p.name] for p in self.optional
-                    if values.get(p.name) is not None})
+        out.update(
+            {f"target_{self.report_key(p)}": values[p.name] for p in self.optional if values.get(p.name) is not None}
+        )
         if isinstance(res, Reportable):
             d = res.as_dict()
             d.pop("theorem", None)
@@ -185,15 +187,17 @@ class Theorem:
 
     def explain(self) -> str:
         """A plain-text explanation (what ``maxinfo explain ID`` prints)."""
-        lines = [f"{self.id}: {self.title}", f"  source: {self.paper} {self.number}",
-                 f"  statement: {self.statement_latex()}", f"  units: {self.units}",
-                 "  conditions:"]
+        lines = [
+            f"{self.id}: {self.title}",
+            f"  source: {self.paper} {self.number}",
+            f"  statement: {self.statement_latex()}",
+            f"  units: {self.units}",
+            "  conditions:",
+        ]
         lines += [f"    * {c}" for c in self.all_conditions()]
         lines.append("  parameters:")
-        lines += [f"    --{p.name.replace('_', '-')} ({p.domain_text}): {p.help}"
-                  for p in self.params]
-        lines += [f"    [--{p.name.replace('_', '-')}] ({p.domain_text}, optional): {p.help}"
-                  for p in self.optional]
+        lines += [f"    --{p.name.replace('_', '-')} ({p.domain_text}): {p.help}" for p in self.params]
+        lines += [f"    [--{p.name.replace('_', '-')}] ({p.domain_text}, optional): {p.help}" for p in self.optional]
         lines.append(f"  returns: {self.returns}")
         lines.append(f"  sympy: {self.sympy_statement()}")
         if self.notes:

@@ -51,12 +51,14 @@ def _k_of(eps: float, n: int, beta: float | None) -> float:
 
 
 def _targets(alpha: float, target_gamma: float, beta: float | None) -> tuple[float, float, float]:
-    return (ALPHA.check_float(alpha), TARGET_GAMMA.check_float(target_gamma),
-            0.0 if beta is None else BETA.check_float(beta))
+    return (
+        ALPHA.check_float(alpha),
+        TARGET_GAMMA.check_float(target_gamma),
+        0.0 if beta is None else BETA.check_float(beta),
+    )
 
 
-def max_eps_for_gamma(alpha: float, target_gamma: float, n: int, *,
-                      beta: float | None = None) -> float:
+def max_eps_for_gamma(alpha: float, target_gamma: float, n: int, *, beta: float | None = None) -> float:
     """Largest pure-DP ``eps`` (nats) whose corrected threshold is at least ``target_gamma``.
 
     Route: RRST Thm 1.4 (first part, any data; or second part with ``beta``, i.i.d. data)
@@ -75,9 +77,11 @@ def max_eps_for_gamma(alpha: float, target_gamma: float, n: int, *,
 
     tiny = 1e-300
     if not ok(tiny):
-        raise InvalidParameter("target_gamma", target_gamma,
-                               f"below what eps -> 0 allows, (alpha - beta)/2^k(0+) "
-                               f"~ {pvalue_correction(a, _k_of(tiny, ni, beta), b)!r}")
+        raise InvalidParameter(
+            "target_gamma",
+            target_gamma,
+            f"below what eps -> 0 allows, (alpha - beta)/2^k(0+) ~ {pvalue_correction(a, _k_of(tiny, ni, beta), b)!r}",
+        )
     return _largest_float(ok, tiny, 1e6)
 
 
@@ -98,8 +102,7 @@ def max_k_for_gamma(alpha: float, beta: float, target_gamma: float) -> float:
     return _largest_float(ok, 0.0, 1e6)
 
 
-def max_n_for_gamma(alpha: float, target_gamma: float, eps: float, *,
-                    beta: float | None = None) -> int:
+def max_n_for_gamma(alpha: float, target_gamma: float, eps: float, *, beta: float | None = None) -> int:
     """Largest number of records ``n`` for which an ``eps``-DP selection keeps γ ≥ target.
 
     Route as in :func:`max_eps_for_gamma`; certified at the returned ``n``. Raises
@@ -136,6 +139,5 @@ def max_n_for_k(target_k: float, eps: float, *, beta: float | None = None) -> in
         return _k_of(e, n, beta) <= kt
 
     if not ok(1):
-        raise InvalidParameter("target_k", target_k, "at least the bound at n = 1 "
-                               f"({_k_of(e, 1, beta)!r} bits)")
+        raise InvalidParameter("target_k", target_k, f"at least the bound at n = 1 ({_k_of(e, 1, beta)!r} bits)")
     return _largest_int(ok, 1, 10**15)

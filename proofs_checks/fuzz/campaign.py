@@ -39,8 +39,18 @@ from ..simulate.runner import Unit, local_workers, run_units
 from . import references as R
 from .cases import CASES, Case
 
-__all__ = ["DEFAULT_POINTS", "QUICK_POINTS", "DEFAULT_SEED", "CHUNK", "FAILURES", "run_chunk",
-           "run", "passed", "records", "markdown"]
+__all__ = [
+    "DEFAULT_POINTS",
+    "QUICK_POINTS",
+    "DEFAULT_SEED",
+    "CHUNK",
+    "FAILURES",
+    "run_chunk",
+    "run",
+    "passed",
+    "records",
+    "markdown",
+]
 
 DEFAULT_POINTS = 1_000_000
 QUICK_POINTS = 20_000
@@ -52,31 +62,41 @@ _EXAMPLES = 5
 _REF_TOL = mpmath.mpf(10) ** -60
 _FLOAT_MAX = mpmath.mpf(np.finfo(np.float64).max)
 _TINY = mpmath.mpf(2) ** -1022
-_CLASSES = ("ok", "wrong_side", "nan", "inf_where_finite", "crash", "refused",
-            "refused_documented", "claimed_outside", "outside_refused", "reference_error")
+_CLASSES = (
+    "ok",
+    "wrong_side",
+    "nan",
+    "inf_where_finite",
+    "crash",
+    "refused",
+    "refused_documented",
+    "claimed_outside",
+    "outside_refused",
+    "reference_error",
+)
 
 
 def _fraction_of(rng: np.random.Generator, x: float) -> Fraction:
     """An exact rational near x that is not a float (denominator not a power of two)."""
     if x == 0.0 or not math.isfinite(x):
         return Fraction(x) if math.isfinite(x) else Fraction(10**400)
-    q = int(rng.integers(3, 10**6)) | 1   # odd: p/q is a float only when q divides p
+    q = int(rng.integers(3, 10**6)) | 1  # odd: p/q is a float only when q divides p
     p = round(Fraction(x) * q)
     if p == 0:
         return Fraction(1, max(2, round(1 / Fraction(x))) | 1)
     if Fraction(p, q) in (0, 1) or (Fraction(p, q) > 1) != (x > 1):
-        return Fraction(x)   # do not move a value across 0 or 1 (an edge of many domains)
+        return Fraction(x)  # do not move a value across 0 or 1 (an edge of many domains)
     return Fraction(p, q)
 
 
 def _variant(case: Case, rng: np.random.Generator, x: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     u = rng.uniform()
     if case.reals and u < 0.15:
-        return "fraction", {k: (_fraction_of(rng, v) if k in case.reals and isinstance(v, float)
-                                else v) for k, v in x.items()}
+        return "fraction", {
+            k: (_fraction_of(rng, v) if k in case.reals and isinstance(v, float) else v) for k, v in x.items()
+        }
     if case.ints and u < 0.25:
-        return "bigint", {k: (int(rng.integers(2**53, 10**18)) | 1 if k in case.ints else v)
-                          for k, v in x.items()}
+        return "bigint", {k: (int(rng.integers(2**53, 10**18)) | 1 if k in case.ints else v) for k, v in x.items()}
     return "float", x
 
 
@@ -84,7 +104,7 @@ def _classify(case: Case, out: Any, refs: tuple[Any, ...]) -> tuple[str, float]:
     """('ok', worst relative slack) or (failure class, 0)."""
     worst = 0.0
     for o, r, side in zip(out, refs, case.sides):
-        o = float(o)
+        o = float(o)  # noqa: PLW2901 (the output as a float from here on)
         if math.isnan(o):
             return "nan", 0.0
         if side == "exact":
@@ -94,7 +114,7 @@ def _classify(case: Case, out: Any, refs: tuple[Any, ...]) -> tuple[str, float]:
                 continue
             return "inf_where_finite", 0.0
         if mpmath.isinf(r):
-            return "wrong_side", 0.0   # finite where the truth is infinite
+            return "wrong_side", 0.0  # finite where the truth is infinite
         d = mpmath.mpf(o) - r
         tol = abs(r) * _REF_TOL
         if (side == "up" and d < -tol) or (side == "down" and d > tol):
@@ -110,16 +130,16 @@ def _short(msg: str) -> str:
 
 
 def _point_json(x: dict[str, Any]) -> dict[str, str]:
-    return {k: (f"Fraction({v.numerator}, {v.denominator})" if isinstance(v, Fraction) else repr(v))
-            for k, v in x.items()}
+    return {
+        k: (f"Fraction({v.numerator}, {v.denominator})" if isinstance(v, Fraction) else repr(v)) for k, v in x.items()
+    }
 
 
 def run_chunk(case_index: int, chunk: int, points: int, seed: int) -> dict[str, Any]:
     """Check ``points`` points of one case (seeded by (seed, case, chunk)); a JSON-able summary."""
     case = CASES[case_index]
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(case_index, chunk)))
-    counts: dict[str, dict[str, int]] = {"scalar": dict.fromkeys(_CLASSES, 0),
-                                         "array": dict.fromkeys(_CLASSES, 0)}
+    counts: dict[str, dict[str, int]] = {"scalar": dict.fromkeys(_CLASSES, 0), "array": dict.fromkeys(_CLASSES, 0)}
     examples: dict[str, list[dict[str, Any]]] = {}
     slack: dict[str, list[float]] = {"scalar": [], "array": []}
     worst: dict[str, dict[str, Any]] = {}
@@ -135,21 +155,24 @@ def run_chunk(case_index: int, chunk: int, points: int, seed: int) -> dict[str, 
     def judge(path: str, x: dict[str, Any], out: tuple[float, ...], refs: tuple[Any, ...]) -> None:
         cls, s = _classify(case, out, refs)
         if cls != "ok":
-            note(path, cls, x, f"result {tuple(float(o) for o in out)!r} reference "
-                               f"{tuple(mpmath.nstr(r, 20) for r in refs)}")
+            note(
+                path,
+                cls,
+                x,
+                f"result {tuple(float(o) for o in out)!r} reference {tuple(mpmath.nstr(r, 20) for r in refs)}",
+            )
             return
         counts[path]["ok"] += 1
         slack[path].append(s)
         w = worst.get(path)
         if w is None or s > w["slack"]:
-            worst[path] = {"slack": s, "inputs": _point_json(x),
-                           "result": [float(o) for o in out]}
+            worst[path] = {"slack": s, "inputs": _point_json(x), "result": [float(o) for o in out]}
 
     for _ in range(points):
         base = case.sample(rng)
         kind, x = _variant(case, rng, base)
         kinds[kind] += 1
-        with mpmath.workdps(R.DPS):   # exact conversion needs the references' precision
+        with mpmath.workdps(R.DPS):  # exact conversion needs the references' precision
             xm = {k: R.exact(v) if not isinstance(v, str) else v for k, v in x.items()}
         try:
             out = case.call(**x)
@@ -167,7 +190,7 @@ def run_chunk(case_index: int, chunk: int, points: int, seed: int) -> dict[str, 
             else:
                 note("scalar", "claimed_outside", x, f"returned {out!r}; reference: {o}")
             continue
-        except R.Marginal as m:   # (only from case.valid) valid, but a refusal is by design
+        except R.Marginal as m:  # (only from case.valid) valid, but a refusal is by design
             note("scalar", "refused_documented", x, f"{type(err).__name__}: {err} [{m}]")
             continue
         except R.Rejected as e:  # the output breaks a stated promise (e.g. beta above its target)
@@ -179,28 +202,37 @@ def run_chunk(case_index: int, chunk: int, points: int, seed: int) -> dict[str, 
         if out is None:
             msg = str(err)
             reason = case.documented_reason(msg)
-            note("scalar", "refused_documented" if reason else "refused", x,
-                 f"{type(err).__name__}: {msg}" + (f" [{reason}]" if reason else ""))
+            note(
+                "scalar",
+                "refused_documented" if reason else "refused",
+                x,
+                f"{type(err).__name__}: {msg}" + (f" [{reason}]" if reason else ""),
+            )
             continue
         judge("scalar", x, out, refs)
-        if kind == "float" and case.array is not None and all(
-                isinstance(v, float) or (isinstance(v, int) and abs(v) <= 2**53)
-                for v in x.values()):
+        if (
+            kind == "float"
+            and case.array is not None
+            and all(isinstance(v, float) or (isinstance(v, int) and abs(v) <= 2**53) for v in x.values())
+        ):
             array_pts.append((x, refs))
 
     if array_pts and case.array is not None:
         names = list(array_pts[0][0])
-        cols = {k: np.array([p[0][k] for p in array_pts],
-                            dtype=np.int64 if isinstance(array_pts[0][0][k], int) else np.float64)
-                for k in names}
+        cols = {
+            k: np.array(
+                [p[0][k] for p in array_pts], dtype=np.int64 if isinstance(array_pts[0][0][k], int) else np.float64
+            )
+            for k in names
+        }
         try:
             outs: Any = case.array(**cols)
             rows: list[Any] = list(zip(*[np.asarray(o, dtype=np.float64).ravel() for o in outs]))
         except ValueError:
             rows = []
-            for i in range(len(array_pts)):   # attribute the refusal entry by entry
+            for i in range(len(array_pts)):  # attribute the refusal entry by entry
                 try:
-                    o1 = case.array(**{k: v[i:i + 1] for k, v in cols.items()})
+                    o1 = case.array(**{k: v[i : i + 1] for k, v in cols.items()})
                     rows.append(tuple(float(np.asarray(o).ravel()[0]) for o in o1))
                 except ValueError as e:
                     rows.append(e)
@@ -216,14 +248,19 @@ def run_chunk(case_index: int, chunk: int, points: int, seed: int) -> dict[str, 
                 note("array", "refused_documented" if reason else "refused", x, str(row))
             else:
                 judge("array", x, row, refs)
-    return {"case": case.name, "points": points, "kinds": kinds, "counts": counts,
-            "examples": examples, "worst": worst,
-            "slack": {p: _slack_summary(v) for p, v in slack.items()}}
+    return {
+        "case": case.name,
+        "points": points,
+        "kinds": kinds,
+        "counts": counts,
+        "examples": examples,
+        "worst": worst,
+        "slack": {p: _slack_summary(v) for p, v in slack.items()},
+    }
 
 
 #: the classes that fail the campaign
-FAILURES = ("wrong_side", "nan", "inf_where_finite", "crash", "refused", "claimed_outside",
-            "reference_error")
+FAILURES = ("wrong_side", "nan", "inf_where_finite", "crash", "refused", "claimed_outside", "reference_error")
 
 
 def passed(summary: dict[str, Any]) -> bool:
@@ -239,9 +276,14 @@ def records(summary: dict[str, Any]) -> list[dict[str, object]]:
             if sum(cnt.values()) == 0:
                 continue
             bad = sum(cnt[k] for k in FAILURES)
-            out.append({"id": f"fuzz/{name}/{path}", "check": "fuzz",
-                        "verdict": "HOLDS" if bad == 0 else "FAILS",
-                        "note": ", ".join(f"{k} {v}" for k, v in cnt.items() if v)})
+            out.append(
+                {
+                    "id": f"fuzz/{name}/{path}",
+                    "check": "fuzz",
+                    "verdict": "HOLDS" if bad == 0 else "FAILS",
+                    "note": ", ".join(f"{k} {v}" for k, v in cnt.items() if v),
+                }
+            )
     return out
 
 
@@ -250,9 +292,15 @@ def _slack_summary(v: list[float]) -> dict[str, Any]:
         return {"n": 0}
     a = np.array(v)
     fin = a[np.isfinite(a)]
-    return {"n": len(v), "median": float(np.median(a)), "max": float(a.max()),
-            "p99": float(np.quantile(a, 0.99)), "infinite": int((~np.isfinite(a)).sum()),
-            "sum_log10": float(np.log10(np.maximum(fin, 1e-300)).sum()), "n_finite": int(fin.size)}
+    return {
+        "n": len(v),
+        "median": float(np.median(a)),
+        "max": float(a.max()),
+        "p99": float(np.quantile(a, 0.99)),
+        "infinite": int((~np.isfinite(a)).sum()),
+        "sum_log10": float(np.log10(np.maximum(fin, 1e-300)).sum()),
+        "n_finite": int(fin.size),
+    }
 
 
 def _allocation(points: int) -> list[int]:
@@ -260,24 +308,41 @@ def _allocation(points: int) -> list[int]:
     return [max(CHUNK // 4, round(points * c.weight / total)) for c in CASES]
 
 
-def run(out: Path, *, points: int = DEFAULT_POINTS, seed: int = DEFAULT_SEED,
-        workers: int | None = None, progress: bool = True, fresh: bool = False) -> dict[str, Any]:
+def run(
+    out: Path,
+    *,
+    points: int = DEFAULT_POINTS,
+    seed: int = DEFAULT_SEED,
+    workers: int | None = None,
+    progress: bool = True,
+    fresh: bool = False,
+) -> dict[str, Any]:
     """Run (or resume) the campaign; write ``fuzz.json`` and ``fuzz.md`` to ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     units = []
     for ci, n in enumerate(_allocation(points)):
         for j in range(math.ceil(n / CHUNK)):
-            units.append(Unit(key=f"{ci}:{j}", func=run_chunk,
-                              kwargs={"case_index": ci, "chunk": j,
-                                      "points": min(CHUNK, n - j * CHUNK), "seed": seed},
-                              seed={"seed": seed, "spawn_key": [ci, j]},
-                              params={"case": CASES[ci].name}))
-    config = {"campaign": "fuzz", "points": points, "seed": seed, "chunk": CHUNK,
-              "reference_dps": R.DPS, "cases": [c.name for c in CASES]}
+            units.append(
+                Unit(
+                    key=f"{ci}:{j}",
+                    func=run_chunk,
+                    kwargs={"case_index": ci, "chunk": j, "points": min(CHUNK, n - j * CHUNK), "seed": seed},
+                    seed={"seed": seed, "spawn_key": [ci, j]},
+                    params={"case": CASES[ci].name},
+                )
+            )
+    config = {
+        "campaign": "fuzz",
+        "points": points,
+        "seed": seed,
+        "chunk": CHUNK,
+        "reference_dps": R.DPS,
+        "cases": [c.name for c in CASES],
+    }
     t0 = time.monotonic()
-    recs = run_units(units, out / "fuzz.jsonl", config,
-                     workers=local_workers(workers),
-                     label="fuzz", progress=progress, fresh=fresh)
+    recs = run_units(
+        units, out / "fuzz.jsonl", config, workers=local_workers(workers), label="fuzz", progress=progress, fresh=fresh
+    )
     summary = _merge([r["result"] for r in recs.values()])
     summary.update(parameters=config, versions=versions(), seconds=round(time.monotonic() - t0, 1))
     (out / "fuzz.json").write_text(json.dumps(summary, indent=1))
@@ -288,8 +353,7 @@ def run(out: Path, *, points: int = DEFAULT_POINTS, seed: int = DEFAULT_SEED,
 def _merge(results: list[dict[str, Any]]) -> dict[str, Any]:
     by: dict[str, dict[str, Any]] = {}
     for r in results:
-        c = by.setdefault(r["case"], {"points": 0, "kinds": {}, "counts": {}, "examples": {},
-                                      "worst": {}, "slack": {}})
+        c = by.setdefault(r["case"], {"points": 0, "kinds": {}, "counts": {}, "examples": {}, "worst": {}, "slack": {}})
         c["points"] += r["points"]
         for k, v in r["kinds"].items():
             c["kinds"][k] = c["kinds"].get(k, 0) + v
@@ -313,15 +377,14 @@ def _merge(results: list[dict[str, Any]]) -> dict[str, Any]:
     totals = dict.fromkeys(_CLASSES, 0)
     evaluations = 0
     for c in by.values():
-        for path, d in c["slack"].items():
+        for d in c["slack"].values():
             meds = d.pop("medians")
             d["median_of_chunk_medians"] = float(np.median(meds)) if meds else None
         for cnt in c["counts"].values():
             for k, v in cnt.items():
                 totals[k] += v
                 evaluations += v
-    return {"points": sum(c["points"] for c in by.values()), "evaluations": evaluations,
-            "totals": totals, "cases": by}
+    return {"points": sum(c["points"] for c in by.values()), "evaluations": evaluations, "totals": totals, "cases": by}
 
 
 def markdown(s: dict[str, Any]) -> str:
@@ -329,15 +392,18 @@ def markdown(s: dict[str, Any]) -> str:
     p = s["parameters"]
     t = s["totals"]
     lines = [
-        "# Fuzz campaign: every evaluator against 70-digit references", "",
+        "# Fuzz campaign: every evaluator against 70-digit references",
+        "",
         f"{s['points']:,} input points, {s['evaluations']:,} evaluations (scalar + array paths); "
         f"seed {p['seed']}, references at {p['reference_dps']} digits; {s.get('seconds', '?')} s.",
-        f"Versions: {', '.join(f'{k} {v}' for k, v in s['versions'].items())}.", "",
+        f"Versions: {', '.join(f'{k} {v}' for k, v in s['versions'].items())}.",
+        "",
         "| wrong side | NaN | inf where finite | crashes | refused (undocumented) | "
         "refused (documented) | claimed outside conditions | ok |",
         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         f"| {t['wrong_side']} | {t['nan']} | {t['inf_where_finite']} | {t['crash']} | "
-        f"{t['refused']} | {t['refused_documented']} | {t['claimed_outside']} | {t['ok']:,} |", "",
+        f"{t['refused']} | {t['refused_documented']} | {t['claimed_outside']} | {t['ok']:,} |",
+        "",
         "| case | path | points | ok | wrong side | NaN | inf | crash | refused | documented | "
         "claimed outside | slack median | slack max |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -352,9 +418,14 @@ def markdown(s: dict[str, Any]) -> str:
                 f"| {name} | {path} | {sum(cnt.values()):,} | {cnt['ok']:,} | {cnt['wrong_side']} | "
                 f"{cnt['nan']} | {cnt['inf_where_finite']} | {cnt['crash']} | {cnt['refused']} | "
                 f"{cnt['refused_documented']} | {cnt['claimed_outside']} | "
-                f"{'' if med is None else f'{med:.1e}'} | {sl.get('max', 0.0):.1e} |")
-    lines += ["", "Slack is the outward relative distance |result - reference|/max(|reference|, 2^-1022) "
-              "(median of the chunks' medians; maximum).", ""]
+                f"{'' if med is None else f'{med:.1e}'} | {sl.get('max', 0.0):.1e} |"
+            )
+    lines += [
+        "",
+        "Slack is the outward relative distance |result - reference|/max(|reference|, 2^-1022) "
+        "(median of the chunks' medians; maximum).",
+        "",
+    ]
     for name, c in sorted(s["cases"].items()):
         ex = {k: v for k, v in c["examples"].items() if not k.endswith("refused_documented")}
         if not ex:

@@ -47,8 +47,7 @@ class Sampler:
         return float(10.0 ** rng.uniform(np.log10(lo), np.log10(hi)))
 
     @staticmethod
-    def prob(rng: Gen, lo: float = 1e-300, *, zero: bool = False, one: bool = False,
-             below: float = 1.0) -> float:
+    def prob(rng: Gen, lo: float = 1e-300, *, zero: bool = False, one: bool = False, below: float = 1.0) -> float:
         """A probability in (0, below): log-uniform down to ``lo``, sometimes subnormal, near
         ``below``, or exactly 0 / ``below`` where allowed."""
         u = rng.uniform()
@@ -56,9 +55,9 @@ class Sampler:
             return 0.0
         if one and u < 0.06:
             return below
-        if u < 0.12:   # gradual underflow
+        if u < 0.12:  # gradual underflow
             return float(rng.integers(1, 2**52)) * 2.0**-1074
-        if u < 0.2:    # just below the upper end
+        if u < 0.2:  # just below the upper end
             return below * (1.0 - Sampler.logu(rng, 1e-16, 0.5))
         return below * Sampler.logu(rng, lo / below if lo < below else 1e-300, 1.0)
 
@@ -128,8 +127,13 @@ S = Sampler
 
 def _s_pvalue(rng: Gen) -> Inputs:
     u = rng.uniform()
-    k = 0.0 if u < 0.03 else (float("inf") if u < 0.05 else
-                                (10**int(rng.integers(300, 500)) if u < 0.08 else S.logu(rng, 1e-12, 5e3)))
+    k = (
+        0.0
+        if u < 0.03
+        else (
+            float("inf") if u < 0.05 else (10 ** int(rng.integers(300, 500)) if u < 0.08 else S.logu(rng, 1e-12, 5e3))
+        )
+    )
     return {"alpha": S.prob(rng, zero=True, one=True), "k": k, "beta": S.prob(rng, zero=True, one=True)}
 
 
@@ -142,8 +146,7 @@ def _s_thm31(rng: Gen) -> Inputs:
     delta = S.prob(rng, below=eps)
     # delta_hat: log-uniform in (1e-300, a bit beyond the sound regime's edge)
     dh = S.logu(rng, 1e-300, 1.0) * min(eps, 1.0)
-    return {"eps": eps, "delta": delta, "n": S.integer(rng, 1, 10**15),
-            "t": S.logu(rng, 1e-3, 40.0), "delta_hat": dh}
+    return {"eps": eps, "delta": delta, "n": S.integer(rng, 1, 10**15), "t": S.logu(rng, 1e-3, 40.0), "delta_hat": dh}
 
 
 def _s_thm31_default(rng: Gen) -> Inputs:
@@ -153,16 +156,24 @@ def _s_thm31_default(rng: Gen) -> Inputs:
 
 def _s_thm31_beta(rng: Gen) -> Inputs:
     eps = _eps(rng, 1e-9, 0.5)
-    return {"eps": eps, "delta": S.prob(rng, 1e-300, below=eps) * 1e-6,
-            "n": S.integer(rng, 1, 10**9), "beta": S.prob(rng, 1e-12)}
+    return {
+        "eps": eps,
+        "delta": S.prob(rng, 1e-300, below=eps) * 1e-6,
+        "n": S.integer(rng, 1, 10**9),
+        "beta": S.prob(rng, 1e-12),
+    }
 
 
 def _s_b2(rng: Gen) -> Inputs:
     e = S.logu(rng, 1e-6, 1 / 3)
     d = S.prob(rng, below=e / 4)
-    n0 = np.log(4 * e / d) / e**2   # n around and above Thm B.2's n0
-    return {"eps": e, "delta": d, "n": int(min(np.ceil(n0 * S.logu(rng, 0.9, 1e3)), 10**18)),
-            "sensitivity": S.logu(rng, 1e-8, 10.0)}
+    n0 = np.log(4 * e / d) / e**2  # n around and above Thm B.2's n0
+    return {
+        "eps": e,
+        "delta": d,
+        "n": int(min(np.ceil(n0 * S.logu(rng, 0.9, 1e3)), 10**18)),
+        "sensitivity": S.logu(rng, 1e-8, 10.0),
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -182,14 +193,17 @@ def _product_ref(x: Inputs, out: tuple[float, ...]) -> tuple[Any, ...]:
 def _thm31_ref(variant: str) -> Callable[[Inputs, tuple[float, ...]], tuple[Any, ...]]:
     def ref(x: Inputs, out: tuple[float, ...]) -> tuple[Any, ...]:
         return R.thm31(x["eps"], x["delta"], x["n"], x["t"], x["delta_hat"], variant)
+
     return ref
 
 
 def _thm31_chosen(variant: str) -> Callable[..., tuple[float, ...]]:
     """The default / beta-target paths: the outputs plus the (t, delta_hat) chosen."""
+
     def call(**kw: Any) -> tuple[float, ...]:
         b = mb.approx_dp_max_information(**kw, variant=variant)
         return float(b.k), float(b.beta), _cond(b, "t"), _cond(b, "delta_hat")
+
     return call
 
 
@@ -199,6 +213,7 @@ def _thm31_chosen_ref(variant: str, target: bool) -> Callable[[Inputs, tuple[flo
         if target and R.exact(out[1]) > x["beta"]:
             raise R.Rejected("beta above the target")
         return k, b, R.exact(out[2]), R.exact(out[3])
+
     return ref
 
 
@@ -215,6 +230,7 @@ def _thm31_target_check(variant: str) -> Callable[[Inputs], None]:
             raise R.Outside(f"target beta at or below the theorem's infimum {mpmath.nstr(floor, 8)}")
         if x["beta"] <= floor * (1 + mpmath.mpf(10) ** -6):
             raise R.Marginal("target beta within 1e-6 relative of the theorem's infimum")
+
     return check
 
 
@@ -223,6 +239,7 @@ def _c2_ref(variant: str) -> Callable[[Inputs, tuple[float, ...]], tuple[Any, ..
         if variant == "paper":
             return (R.mi_pvalue_paper(x["alpha"], x["m"]),)
         return (R.mi_pvalue_optimal(x["alpha"], x["m"]),)
+
     return ref
 
 
@@ -234,7 +251,7 @@ def _advanced_ref(x: Inputs, out: tuple[float, ...]) -> tuple[Any, ...]:
     return R.advanced(x["eps"], x["delta"], x["k"], x["delta_prime"])
 
 
-_G = 3   # groups of equal steps in the heterogeneous composition case
+_G = 3  # groups of equal steps in the heterogeneous composition case
 
 
 def _s_hetero(rng: Gen) -> Inputs:
@@ -255,8 +272,7 @@ def _hetero_call(**x: Any) -> tuple[float, ...]:
 
 
 def _hetero_ref(x: Inputs, out: tuple[float, ...]) -> tuple[Any, ...]:
-    return R.advanced_groups([(x[f"eps{i}"], x[f"delta{i}"], int(x[f"k{i}"])) for i in range(_G)],
-                             x["delta_prime"])
+    return R.advanced_groups([(x[f"eps{i}"], x[f"delta{i}"], int(x[f"k{i}"])) for i in range(_G)], x["delta_prime"])
 
 
 def _compose_call(**x: Any) -> tuple[float, ...]:
@@ -276,13 +292,14 @@ def _thresholdout_paper_check(x: Inputs) -> None:
 
 def _thresholdout_ref(variant: str) -> Callable[[Inputs, tuple[float, ...]], tuple[Any, ...]]:
     def ref(x: Inputs, out: tuple[float, ...]) -> tuple[Any, ...]:
-        d = R.exact(out[1])     # eps is checked at the delta reported, which is <= the one asked
+        d = R.exact(out[1])  # eps is checked at the delta reported, which is <= the one asked
         if variant == "paper":
             _thresholdout_paper_check(x)
             e = mpmath.sqrt(32 * x["budget"] * mpmath.log(2 / d)) / (x["sigma"] * x["n"])
         else:
             e = R.runs_eps(2 / (x["sigma"] * x["n"]), x["budget"], d)
         return e, x["delta"]
+
     return ref
 
 
@@ -290,256 +307,531 @@ def _arr(f: Callable[..., Any]) -> Callable[..., tuple[Any, ...]]:
     def g(**kw: Any) -> tuple[Any, ...]:
         r = f(**{k: np.asarray(v) for k, v in kw.items()})
         return r if isinstance(r, tuple) else (r,)
+
     return g
 
 
 REGIME = (r"RRST Thm 3\.1|Lemma 1\.5|outside", "outside the theorem's stated conditions")
 
 CASES: tuple[Case, ...] = (
-    Case("RRST-1.3 pvalue_correction", _s_pvalue,
-         lambda alpha, k, beta: (mb.pvalue_correction(alpha, k, beta),), _pvalue_ref, ("down",),
-         reals=("alpha", "k", "beta"), array=_arr(mb.pvalue_correction), weight=3),
-    Case("RRST-1.4a pure_dp_max_information",
-         lambda rng: {"eps": _eps(rng), "n": S.integer(rng, 1, 10**15)},
-         lambda eps, n: _bound(mb.pure_dp_max_information(eps, n)),
-         lambda x, out: (R.pure_dp(x["eps"], x["n"]), mpmath.mpf(0)), ("up", "up"),
-         reals=("eps",), ints=("n",),
-         array=lambda eps, n: (mb.pure_dp_max_information(np.asarray(eps), np.asarray(n)),), weight=3),
-    Case("RRST-1.4b pure_dp_max_information_product",
-         lambda rng: {"eps": _eps(rng), "n": S.integer(rng, 1, 10**15),
-                      "beta": S.prob(rng, below=1.0)},
-         lambda eps, n, beta: _bound(mb.pure_dp_max_information_product(eps, n, beta)),
-         _product_ref, ("up", "down"), reals=("eps", "beta"), ints=("n",),
-         array=lambda eps, n, beta: (mb.pure_dp_max_information_product(
-             np.asarray(eps), np.asarray(n), np.asarray(beta)), np.asarray(beta)), weight=3),
-    Case("RRST-1.5a mi_to_approx_max_information exact",
-         lambda rng: {"m": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-300, 1e4),
-                      "k": S.logu(rng, 1e-6, 1e6)},
-         lambda m, k: (float(mb.mi_to_approx_max_information(m, k).beta),),
-         lambda x, out: (R.mi_beta_star(x["m"], x["k"]),), ("up",), reals=("m", "k"),
-         array=_arr(mb.mi_to_approx_max_information), weight=1),
-    Case("RRST-1.5a mi_to_approx_max_information paper",
-         lambda rng: {"m": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-300, 1e4),
-                      "k": S.logu(rng, 1e-6, 1e6)},
-         lambda m, k: (float(mb.mi_to_approx_max_information(m, k, variant="paper").beta),),
-         lambda x, out: (R.mi_paper_beta(x["m"], x["k"]),), ("up",), reals=("m", "k"),
-         array=lambda m, k: (mb.mi_to_approx_max_information(np.asarray(m), np.asarray(k),
-                                                              variant="paper"),), weight=2),
-    *(Case(f"RRST-1.5b approx_max_information_to_mi {v}",
-           lambda rng: {"k": S.logu(rng, 1e-6, 1e4), "beta": S.prob(rng, zero=True, below=0.4),
-                        "support_size": S.integer(rng, 1, 10**18)},
-           (lambda v: lambda k, beta, support_size: (
-               mb.approx_max_information_to_mi(k, beta, support_size, variant=v),))(v),
-           (lambda v: lambda x, out: (R.to_mi(x["k"], x["beta"], x["support_size"], v),))(v),
-           ("up",), reals=("k", "beta"), ints=("support_size",),
-           array=(lambda v: lambda k, beta, support_size: (mb.approx_max_information_to_mi(
-               np.asarray(k), np.asarray(beta), np.asarray(support_size), variant=v),))(v),
-           weight=2, documented=(REGIME,)) for v in ("sound", "paper")),
-    *(Case(f"RRST-3.1 approx_dp_max_information {v} (t, delta_hat)", _s_thm31,
-           (lambda v: lambda **kw: _bound(mb.approx_dp_max_information(**kw, variant=v)))(v),
-           _thm31_ref(v), ("up", "up"), reals=("eps", "delta", "t", "delta_hat"), ints=("n",),
-           array=(lambda v: lambda **kw: mb.approx_dp_max_information(
-               **{a: np.asarray(b) for a, b in kw.items()}, variant=v))(v),
-           weight=3, documented=(REGIME,)) for v in ("sound", "paper")),
-    *(Case(f"RRST-3.1 approx_dp_max_information {v} (paper's t, delta_hat)", _s_thm31_default,
-           _thm31_chosen(v), _thm31_chosen_ref(v, False), ("up", "up", "exact", "exact"),
-           reals=("eps", "delta"), ints=("n",), weight=1, documented=(REGIME,),
-           check=_thm31_check)
-      for v in ("sound", "paper")),
-    *(Case(f"RRST-3.1 approx_dp_max_information {v} (beta target)", _s_thm31_beta,
-           _thm31_chosen(v), _thm31_chosen_ref(v, True), ("up", "up", "exact", "exact"),
-           reals=("eps", "delta", "beta"), ints=("n",), weight=0.15,
-           check=_thm31_target_check(v))
-      for v in ("sound", "paper")),
-    Case("DFHPRR-6 description_length_max_information",
-         lambda rng: {"range_size": S.integer(rng, 1, 10**18), "beta": S.prob(rng, one=True)},
-         lambda range_size, beta: _bound(mb.description_length_max_information(range_size, beta)),
-         lambda x, out: (R.description(x["range_size"], R.exact(out[1])), x["beta"]),
-         ("up", "down"), reals=("beta",), ints=("range_size",),
-         array=lambda range_size, beta: (mb.description_length_max_information(
-             np.asarray(range_size), np.asarray(beta)), np.asarray(beta)), weight=2),
-    Case("DFHPRR-4 hoeffding_transfer",
-         lambda rng: {"k": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-12, 1e4),
-                      "beta": S.prob(rng, zero=True, one=True), "tau": S.logu(rng, 1e-6, 10.0),
-                      "n": S.integer(rng, 1, 10**15)},
-         lambda k, beta, tau, n: (mb.hoeffding_transfer(k, beta, tau, n),),
-         lambda x, out: (R.hoeffding(x["k"], x["beta"], x["tau"], x["n"]),), ("up",),
-         reals=("k", "beta", "tau"), ints=("n",), array=_arr(mb.hoeffding_transfer), weight=2),
-    *(Case(f"RRST-D.1 mcdiarmid_transfer {v}",
-           lambda rng: {"k": S.logu(rng, 1e-12, 1e4), "beta": S.prob(rng, zero=True),
-                        "tau": S.logu(rng, 1e-6, 1e3), "n": S.integer(rng, 1, 10**15),
-                        "sensitivity": S.logu(rng, 1e-8, 10.0)},
-           (lambda v: lambda **kw: (mb.mcdiarmid_transfer(**kw, variant=v),))(v),
-           (lambda v: lambda x, out: (R.mcdiarmid(x["k"], x["beta"], x["tau"], x["n"],
-                                                  x["sensitivity"], v),))(v),
-           ("up",), reals=("k", "beta", "tau", "sensitivity"), ints=("n",),
-           array=(lambda v: lambda **kw: (mb.mcdiarmid_transfer(
-               **{a: np.asarray(b) for a, b in kw.items()}, variant=v),))(v), weight=1)
-      for v in ("sound", "paper")),
-    *(Case(f"RRST-B.1 pvalue_sensitivity_lower_bound {v}",
-           lambda rng: {"n": S.integer(rng, 1, 10**15)},
-           (lambda v: lambda n: (mb.pvalue_sensitivity_lower_bound(n, variant=v),))(v),
-           (lambda v: lambda x, out: ((R.b1_paper if v == "paper" else R.b1_optimal)(x["n"]),))(v),
-           ("down",), ints=("n",),
-           array=(lambda v: lambda n: (mb.pvalue_sensitivity_lower_bound(np.asarray(n),
-                                                                         variant=v),))(v),
-           weight=0.5) for v in ("paper", "optimal")),
-    Case("RRST-B.2 bnsssu_transfer", _s_b2,
-         lambda **kw: (lambda t: (float(t.deviation), float(t.probability)))(mb.bnsssu_transfer(**kw)),
-         lambda x, out: R.bnsssu(x["eps"], x["delta"], x["n"], x["sensitivity"]), ("up", "up"),
-         reals=("eps", "delta", "sensitivity"), ints=("n",),
-         array=lambda **kw: mb.bnsssu_transfer(**{a: np.asarray(b) for a, b in kw.items()}),
-         weight=1, documented=((r"RRST Thm B\.2|n=.*ln\(4", "n below the theorem's n0"),)),
-    Case("RRST-C.2 mi_pvalue_correction paper",
-         lambda rng: {"alpha": S.prob(rng, zero=True, one=True), "m": S.logu(rng, 1e-300, 1e4)},
-         lambda alpha, m: (mb.mi_pvalue_correction(alpha, m, variant="paper"),),
-         _c2_ref("paper"), ("down",), reals=("alpha", "m"),
-         array=lambda alpha, m: (mb.mi_pvalue_correction(np.asarray(alpha), np.asarray(m),
-                                                         variant="paper"),), weight=2),
-    Case("RRST-C.2 mi_pvalue_correction optimal",
-         lambda rng: {"alpha": S.logu(rng, 1e-6, 1.0), "m": S.logu(rng, 1e-6, 1e2)},
-         lambda alpha, m: (mb.mi_pvalue_correction(alpha, m),),
-         _c2_ref("optimal"), ("down",), reals=("alpha", "m"), weight=0.02),
-    Case("RRST-C.3 russo_zou_pvalue_correction",
-         lambda rng: {"alpha": S.prob(rng, zero=True, one=True),
-                      "m": 0.0 if rng.uniform() < 0.03 else S.logu(rng, 1e-300, 1e4)},
-         lambda alpha, m: (mb.russo_zou_pvalue_correction(alpha, m),),
-         lambda x, out: (R.russo_zou(x["alpha"], x["m"]),), ("down",), reals=("alpha", "m"),
-         weight=0.3),
-    Case("DR-3.6 laplace_epsilon",
-         lambda rng: {"sensitivity": S.logu(rng, 1e-300, 1e300), "scale": S.logu(rng, 1e-300, 1e300)},
-         lambda sensitivity, scale: (dp.laplace_epsilon(sensitivity, scale),),
-         lambda x, out: (x["sensitivity"] / x["scale"],), ("up",), reals=("sensitivity", "scale")),
-    Case("DR-3.6 laplace_scale",
-         lambda rng: {"sensitivity": S.logu(rng, 1e-300, 1e300), "eps": S.logu(rng, 1e-300, 1e300)},
-         lambda sensitivity, eps: (dp.laplace_scale(sensitivity, eps),),
-         lambda x, out: (x["sensitivity"] / x["eps"],), ("up",), reals=("sensitivity", "eps")),
-    Case("DR-A.1 gaussian_sigma",
-         lambda rng: {"sensitivity": S.logu(rng, 1e-100, 1e100), "eps": S.logu(rng, 1e-12, 1.0),
-                      "delta": S.prob(rng)},
-         lambda **kw: (dp.gaussian_sigma(**kw),),
-         lambda x, out: (R.classic_gaussian(x["sensitivity"], x["eps"], x["delta"]),), ("up",),
-         reals=("sensitivity", "eps", "delta"), documented=((r"Thm A\.1", "eps >= 1"),)),
-    Case("BW18-8 analytic_gaussian_sigma",
-         lambda rng: {"sensitivity": S.logu(rng, 1e-6, 1e6), "eps": S.logu(rng, 1e-8, 50.0),
-                      "delta": S.logu(rng, 1e-300, 0.5)},
-         lambda **kw: (dp.analytic_gaussian_sigma(**kw),),
-         lambda x, out: (R.ag_sigma(x["sensitivity"], x["eps"], x["delta"]),), ("up",),
-         reals=("sensitivity", "eps", "delta"), weight=0.1),
-    Case("BW18-8 gaussian_delta",
-         lambda rng: {"sigma": S.logu(rng, 1e-3, 1e3), "sensitivity": S.logu(rng, 1e-3, 1e3),
-                      "eps": S.logu(rng, 1e-8, 50.0)},
-         lambda **kw: (dp.gaussian_delta(**kw),),
-         lambda x, out: (R.ag_delta(x["sensitivity"], x["sigma"], x["eps"]),), ("up",),
-         reals=("sigma", "sensitivity", "eps"), weight=0.3),
-    Case("BW18-8 gaussian_epsilon",
-         lambda rng: {"sigma": S.logu(rng, 1e-2, 1e8), "sensitivity": S.logu(rng, 1e-2, 1e2),
-                      "delta": S.logu(rng, 1e-200, 0.5)},
-         lambda **kw: (dp.gaussian_epsilon(**kw),),
-         lambda x, out: (R.ag_epsilon(x["sigma"], x["sensitivity"], x["delta"]),), ("up",),
-         reals=("sigma", "sensitivity", "delta"), weight=0.1),
-    *(Case(f"DR-3.10 exponential_mechanism_epsilon monotone={mono}",
-           lambda rng: {"sensitivity": S.logu(rng, 1e-150, 1e150),
-                        "coefficient": S.logu(rng, 1e-150, 1e150)},
-           (lambda mono: lambda **kw: (dp.exponential_mechanism_epsilon(**kw, monotone=mono).eps,))(mono),
-           (lambda mono: lambda x, out: ((1 if mono else 2) * x["sensitivity"] * x["coefficient"],))(mono),
-           ("up",), reals=("sensitivity", "coefficient"), weight=0.5) for mono in (False, True)),
-    Case("DR-3.10 exponential_mechanism_coefficient",
-         lambda rng: {"sensitivity": S.logu(rng, 1e-150, 1e150), "eps": S.logu(rng, 1e-150, 1e150)},
-         lambda **kw: (dp.exponential_mechanism_coefficient(**kw),),
-         lambda x, out: (x["eps"] / (2 * x["sensitivity"]),), ("down",),
-         reals=("sensitivity", "eps"), weight=0.5),
-    Case("DR-3.9 report_noisy_max_epsilon",
-         lambda rng: {"sensitivity": S.logu(rng, 1e-150, 1e150), "scale": S.logu(rng, 1e-150, 1e150)},
-         lambda **kw: (dp.report_noisy_max_epsilon(**kw).eps,),
-         lambda x, out: (2 * x["sensitivity"] / x["scale"],), ("up",),
-         reals=("sensitivity", "scale"), weight=0.5),
-    Case("DR-3.23 above_threshold_epsilon",
-         lambda rng: {"sensitivity": S.logu(rng, 1e-100, 1e100),
-                      "threshold_scale": S.logu(rng, 1e-100, 1e100),
-                      "query_scale": S.logu(rng, 1e-100, 1e100)},
-         lambda **kw: (dp.above_threshold_epsilon(**kw),),
-         lambda x, out: (x["sensitivity"] / x["threshold_scale"] + 2 * x["sensitivity"] / x["query_scale"],),
-         ("up",), reals=("sensitivity", "threshold_scale", "query_scale"), weight=0.5),
-    Case("DR-3.25 sparse_vector",
-         lambda rng: {"c": S.integer(rng, 1, 10**6), "threshold_scale": S.logu(rng, 1e-50, 1e50),
-                      "query_scale": S.logu(rng, 1e-50, 1e50), "sensitivity": S.logu(rng, 1e-50, 1e50)},
-         lambda **kw: (dp.sparse_vector(**kw).eps,),
-         lambda x, out: (x["c"] * (x["sensitivity"] / x["threshold_scale"]
-                                   + 2 * x["sensitivity"] / x["query_scale"]),),
-         ("up",), reals=("threshold_scale", "query_scale", "sensitivity"), ints=("c",), weight=0.5),
-    Case("DR-3.16 basic_composition",
-         lambda rng: {"eps": _eps(rng, 1e-12, 50), "delta": S.prob(rng, zero=True),
-                      "k": S.integer(rng, 1, 10**4)},
-         lambda eps, delta, k: (lambda g: (g.eps, g.delta))(dp.basic_composition([(eps, delta)] * k)),
-         lambda x, out: (x["k"] * x["eps"], min(x["k"] * x["delta"], mpmath.mpf(1))), ("up", "up"),
-         reals=("eps", "delta"), weight=0.3),
-    Case("DR-3.20 advanced composition (k equal steps)",
-         lambda rng: {"eps": _eps(rng, 1e-12, 50), "delta": S.prob(rng, zero=True) * 1e-3,
-                      "k": S.integer(rng, 1, 10**4), "delta_prime": S.prob(rng, 1e-300)},
-         lambda eps, delta, k, delta_prime: (lambda g: (g.eps, g.delta))(
-             dp.advanced_composition([(eps, delta)] * k, delta_prime)),
-         _advanced_ref, ("up", "up"), reals=("eps", "delta", "delta_prime"), weight=0.3),
-    Case("KOV15-3.3 optimal_composition",
-         lambda rng: {"eps": _eps(rng, 1e-10, 5.0), "delta": S.prob(rng, 1e-300, zero=True) * 1e-4,
-                      "k": S.integer(rng, 1, 300), "delta_total": S.prob(rng, 1e-30, below=0.5)},
-         lambda **kw: (dp.optimal_composition(**kw).eps,),
-         _kov_ref, ("up",), reals=("eps", "delta", "delta_total"), weight=0.05,
-         documented=((r"delta_total=.*at least 1 - \(1 - delta\)\^k", "delta_total below the "
-                                                                      "floor 1 - (1-delta)^k"),)),
-    *(Case(f"Notes-Thresholdout thresholdout_dp {v} (delta > 0)",
-           lambda rng: {"budget": S.integer(rng, 1, 10**9), "sigma": S.logu(rng, 1e-6, 1e6),
-                        "n": S.integer(rng, 1, 10**15), "delta": S.prob(rng, 1e-300, below=0.5)},
-           (lambda v: lambda budget, sigma, n, delta: (lambda g: (g.eps, g.delta))(
-               holdout.thresholdout_dp(budget, sigma, n, delta=delta, variant=v)))(v),
-           _thresholdout_ref(v), ("up", "down"), reals=("sigma", "delta"), ints=("budget", "n"),
-           weight=0.3, check=_thresholdout_paper_check if v == "paper" else None)
-      for v in ("sound", "paper")),
-    Case("DR-3.20 advanced composition (heterogeneous groups)", _s_hetero, _hetero_call,
-         _hetero_ref, ("up", "up"), reals=tuple(f"{a}{i}" for a in ("eps", "delta")
-                                                 for i in range(_G)) + ("delta_prime",),
-         ints=tuple(f"k{i}" for i in range(_G)), weight=0.3),
-    Case("KOV15-3.3 optimal_composition_delta",
-         lambda rng: (lambda e, k: {"eps": e, "delta": S.prob(rng, 1e-300, zero=True) * 1e-4,
-                                    "k": k, "eps_total": k * e * S.prob(rng, 1e-6, zero=True,
-                                                                         one=True)})(
-             _eps(rng, 1e-4, 5.0), S.integer(rng, 1, 300)),
-         lambda **kw: (dp.optimal_composition_delta(**kw),),
-         lambda x, out: (R.kov_delta(x["eps"], x["delta"], int(x["k"]), x["eps_total"]),),
-         ("up",), reals=("eps", "delta", "eps_total"), weight=0.1),
-    Case("DR-3.25 sparse_vector_scales",
-         lambda rng: {"c": S.integer(rng, 1, 10**9), "eps": S.logu(rng, 1e-12, 50.0),
-                      "sensitivity": S.logu(rng, 1e-50, 1e50),
-                      "delta": 0.0 if rng.uniform() < 0.4 else S.prob(rng, 1e-300, below=0.5)},
-         lambda c, eps, sensitivity, delta: dp.sparse_vector_scales(
-             c, eps, sensitivity=sensitivity, delta=delta),
-         lambda x, out: R.sparse_vector_scales(x["c"], x["eps"], x["sensitivity"], x["delta"]),
-         ("up", "up"), reals=("eps", "sensitivity", "delta"), ints=("c",), weight=0.2),
-    Case("RRST-A.3 compose_max_information",
-         lambda rng: {**{f"k{i}": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-12, 1e6)
-                         for i in range(_G)},
-                      **{f"beta{i}": S.prob(rng, zero=True) for i in range(_G)}},
-         _compose_call,
-         lambda x, out: (sum(x[f"k{i}"] for i in range(_G)),
-                         min(sum(x[f"beta{i}"] for i in range(_G)), mpmath.mpf(1))),
-         ("up", "up"), weight=0.3),
-    Case("Notes-Thresholdout thresholdout_dp",
-         lambda rng: {"budget": S.integer(rng, 1, 10**9), "sigma": S.logu(rng, 1e-100, 1e100),
-                      "n": S.integer(rng, 1, 10**15)},
-         lambda **kw: (holdout.thresholdout_dp(**kw).eps,),
-         lambda x, out: (2 * x["budget"] / (x["sigma"] * x["n"]),), ("up",),
-         reals=("sigma",), ints=("budget", "n"), weight=0.5),
-    Case("DFHPRR-9 thresholdout_theorem9 sigma",
-         lambda rng: (lambda m: {"tau": S.logu(rng, 1e-100, 1e100), "m": m,
-                                 "budget": S.integer(rng, 1, m), "beta": S.prob(rng)})(
-             S.integer(rng, 1, 10**15)),
-         lambda **kw: (holdout.thresholdout_theorem9(**kw).sigma,),
-         lambda x, out: (x["tau"] / (96 * mpmath.log(4 * x["m"] / x["beta"])),), ("down",),
-         reals=("tau", "beta"), ints=("m",), weight=0.5),
-    Case("DFHPRR-10 sparse_validate_bound",
-         lambda rng: {"i": S.integer(rng, 1, 2000), "budget": S.integer(rng, 1, 2000) - 1,
-                      "beta_i": S.prob(rng, zero=True, one=True)},
-         lambda **kw: (holdout.sparse_validate_bound(**kw),),
-         lambda x, out: (min(R.sv_factor(int(x["i"]), int(x["budget"])) * x["beta_i"], mpmath.mpf(1)),),
-         ("up",), reals=("beta_i",), weight=0.3),
+    Case(
+        "RRST-1.3 pvalue_correction",
+        _s_pvalue,
+        lambda alpha, k, beta: (mb.pvalue_correction(alpha, k, beta),),
+        _pvalue_ref,
+        ("down",),
+        reals=("alpha", "k", "beta"),
+        array=_arr(mb.pvalue_correction),
+        weight=3,
+    ),
+    Case(
+        "RRST-1.4a pure_dp_max_information",
+        lambda rng: {"eps": _eps(rng), "n": S.integer(rng, 1, 10**15)},
+        lambda eps, n: _bound(mb.pure_dp_max_information(eps, n)),
+        lambda x, out: (R.pure_dp(x["eps"], x["n"]), mpmath.mpf(0)),
+        ("up", "up"),
+        reals=("eps",),
+        ints=("n",),
+        array=lambda eps, n: (mb.pure_dp_max_information(np.asarray(eps), np.asarray(n)),),
+        weight=3,
+    ),
+    Case(
+        "RRST-1.4b pure_dp_max_information_product",
+        lambda rng: {"eps": _eps(rng), "n": S.integer(rng, 1, 10**15), "beta": S.prob(rng, below=1.0)},
+        lambda eps, n, beta: _bound(mb.pure_dp_max_information_product(eps, n, beta)),
+        _product_ref,
+        ("up", "down"),
+        reals=("eps", "beta"),
+        ints=("n",),
+        array=lambda eps, n, beta: (
+            mb.pure_dp_max_information_product(np.asarray(eps), np.asarray(n), np.asarray(beta)),
+            np.asarray(beta),
+        ),
+        weight=3,
+    ),
+    Case(
+        "RRST-1.5a mi_to_approx_max_information exact",
+        lambda rng: {"m": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-300, 1e4), "k": S.logu(rng, 1e-6, 1e6)},
+        lambda m, k: (float(mb.mi_to_approx_max_information(m, k).beta),),
+        lambda x, out: (R.mi_beta_star(x["m"], x["k"]),),
+        ("up",),
+        reals=("m", "k"),
+        array=_arr(mb.mi_to_approx_max_information),
+        weight=1,
+    ),
+    Case(
+        "RRST-1.5a mi_to_approx_max_information paper",
+        lambda rng: {"m": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-300, 1e4), "k": S.logu(rng, 1e-6, 1e6)},
+        lambda m, k: (float(mb.mi_to_approx_max_information(m, k, variant="paper").beta),),
+        lambda x, out: (R.mi_paper_beta(x["m"], x["k"]),),
+        ("up",),
+        reals=("m", "k"),
+        array=lambda m, k: (mb.mi_to_approx_max_information(np.asarray(m), np.asarray(k), variant="paper"),),
+        weight=2,
+    ),
+    *(
+        Case(
+            f"RRST-1.5b approx_max_information_to_mi {v}",
+            lambda rng: {
+                "k": S.logu(rng, 1e-6, 1e4),
+                "beta": S.prob(rng, zero=True, below=0.4),
+                "support_size": S.integer(rng, 1, 10**18),
+            },
+            (
+                lambda v: (
+                    lambda k, beta, support_size: (mb.approx_max_information_to_mi(k, beta, support_size, variant=v),)
+                )
+            )(v),
+            (lambda v: lambda x, out: (R.to_mi(x["k"], x["beta"], x["support_size"], v),))(v),
+            ("up",),
+            reals=("k", "beta"),
+            ints=("support_size",),
+            array=(
+                lambda v: (
+                    lambda k, beta, support_size: (
+                        mb.approx_max_information_to_mi(
+                            np.asarray(k), np.asarray(beta), np.asarray(support_size), variant=v
+                        ),
+                    )
+                )
+            )(v),
+            weight=2,
+            documented=(REGIME,),
+        )
+        for v in ("sound", "paper")
+    ),
+    *(
+        Case(
+            f"RRST-3.1 approx_dp_max_information {v} (t, delta_hat)",
+            _s_thm31,
+            (lambda v: lambda **kw: _bound(mb.approx_dp_max_information(**kw, variant=v)))(v),
+            _thm31_ref(v),
+            ("up", "up"),
+            reals=("eps", "delta", "t", "delta_hat"),
+            ints=("n",),
+            array=(
+                lambda v: (
+                    lambda **kw: mb.approx_dp_max_information(**{a: np.asarray(b) for a, b in kw.items()}, variant=v)
+                )
+            )(v),
+            weight=3,
+            documented=(REGIME,),
+        )
+        for v in ("sound", "paper")
+    ),
+    *(
+        Case(
+            f"RRST-3.1 approx_dp_max_information {v} (paper's t, delta_hat)",
+            _s_thm31_default,
+            _thm31_chosen(v),
+            _thm31_chosen_ref(v, False),
+            ("up", "up", "exact", "exact"),
+            reals=("eps", "delta"),
+            ints=("n",),
+            weight=1,
+            documented=(REGIME,),
+            check=_thm31_check,
+        )
+        for v in ("sound", "paper")
+    ),
+    *(
+        Case(
+            f"RRST-3.1 approx_dp_max_information {v} (beta target)",
+            _s_thm31_beta,
+            _thm31_chosen(v),
+            _thm31_chosen_ref(v, True),
+            ("up", "up", "exact", "exact"),
+            reals=("eps", "delta", "beta"),
+            ints=("n",),
+            weight=0.15,
+            check=_thm31_target_check(v),
+        )
+        for v in ("sound", "paper")
+    ),
+    Case(
+        "DFHPRR-6 description_length_max_information",
+        lambda rng: {"range_size": S.integer(rng, 1, 10**18), "beta": S.prob(rng, one=True)},
+        lambda range_size, beta: _bound(mb.description_length_max_information(range_size, beta)),
+        lambda x, out: (R.description(x["range_size"], R.exact(out[1])), x["beta"]),
+        ("up", "down"),
+        reals=("beta",),
+        ints=("range_size",),
+        array=lambda range_size, beta: (
+            mb.description_length_max_information(np.asarray(range_size), np.asarray(beta)),
+            np.asarray(beta),
+        ),
+        weight=2,
+    ),
+    Case(
+        "DFHPRR-4 hoeffding_transfer",
+        lambda rng: {
+            "k": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-12, 1e4),
+            "beta": S.prob(rng, zero=True, one=True),
+            "tau": S.logu(rng, 1e-6, 10.0),
+            "n": S.integer(rng, 1, 10**15),
+        },
+        lambda k, beta, tau, n: (mb.hoeffding_transfer(k, beta, tau, n),),
+        lambda x, out: (R.hoeffding(x["k"], x["beta"], x["tau"], x["n"]),),
+        ("up",),
+        reals=("k", "beta", "tau"),
+        ints=("n",),
+        array=_arr(mb.hoeffding_transfer),
+        weight=2,
+    ),
+    *(
+        Case(
+            f"RRST-D.1 mcdiarmid_transfer {v}",
+            lambda rng: {
+                "k": S.logu(rng, 1e-12, 1e4),
+                "beta": S.prob(rng, zero=True),
+                "tau": S.logu(rng, 1e-6, 1e3),
+                "n": S.integer(rng, 1, 10**15),
+                "sensitivity": S.logu(rng, 1e-8, 10.0),
+            },
+            (lambda v: lambda **kw: (mb.mcdiarmid_transfer(**kw, variant=v),))(v),
+            (lambda v: lambda x, out: (R.mcdiarmid(x["k"], x["beta"], x["tau"], x["n"], x["sensitivity"], v),))(v),
+            ("up",),
+            reals=("k", "beta", "tau", "sensitivity"),
+            ints=("n",),
+            array=(
+                lambda v: lambda **kw: (mb.mcdiarmid_transfer(**{a: np.asarray(b) for a, b in kw.items()}, variant=v),)
+            )(v),
+            weight=1,
+        )
+        for v in ("sound", "paper")
+    ),
+    *(
+        Case(
+            f"RRST-B.1 pvalue_sensitivity_lower_bound {v}",
+            lambda rng: {"n": S.integer(rng, 1, 10**15)},
+            (lambda v: lambda n: (mb.pvalue_sensitivity_lower_bound(n, variant=v),))(v),
+            (lambda v: lambda x, out: ((R.b1_paper if v == "paper" else R.b1_optimal)(x["n"]),))(v),
+            ("down",),
+            ints=("n",),
+            array=(lambda v: lambda n: (mb.pvalue_sensitivity_lower_bound(np.asarray(n), variant=v),))(v),
+            weight=0.5,
+        )
+        for v in ("paper", "optimal")
+    ),
+    Case(
+        "RRST-B.2 bnsssu_transfer",
+        _s_b2,
+        lambda **kw: (lambda t: (float(t.deviation), float(t.probability)))(mb.bnsssu_transfer(**kw)),
+        lambda x, out: R.bnsssu(x["eps"], x["delta"], x["n"], x["sensitivity"]),
+        ("up", "up"),
+        reals=("eps", "delta", "sensitivity"),
+        ints=("n",),
+        array=lambda **kw: mb.bnsssu_transfer(**{a: np.asarray(b) for a, b in kw.items()}),
+        weight=1,
+        documented=((r"RRST Thm B\.2|n=.*ln\(4", "n below the theorem's n0"),),
+    ),
+    Case(
+        "RRST-C.2 mi_pvalue_correction paper",
+        lambda rng: {"alpha": S.prob(rng, zero=True, one=True), "m": S.logu(rng, 1e-300, 1e4)},
+        lambda alpha, m: (mb.mi_pvalue_correction(alpha, m, variant="paper"),),
+        _c2_ref("paper"),
+        ("down",),
+        reals=("alpha", "m"),
+        array=lambda alpha, m: (mb.mi_pvalue_correction(np.asarray(alpha), np.asarray(m), variant="paper"),),
+        weight=2,
+    ),
+    Case(
+        "RRST-C.2 mi_pvalue_correction optimal",
+        lambda rng: {"alpha": S.logu(rng, 1e-6, 1.0), "m": S.logu(rng, 1e-6, 1e2)},
+        lambda alpha, m: (mb.mi_pvalue_correction(alpha, m),),
+        _c2_ref("optimal"),
+        ("down",),
+        reals=("alpha", "m"),
+        weight=0.02,
+    ),
+    Case(
+        "RRST-C.3 russo_zou_pvalue_correction",
+        lambda rng: {
+            "alpha": S.prob(rng, zero=True, one=True),
+            "m": 0.0 if rng.uniform() < 0.03 else S.logu(rng, 1e-300, 1e4),
+        },
+        lambda alpha, m: (mb.russo_zou_pvalue_correction(alpha, m),),
+        lambda x, out: (R.russo_zou(x["alpha"], x["m"]),),
+        ("down",),
+        reals=("alpha", "m"),
+        weight=0.3,
+    ),
+    Case(
+        "DR-3.6 laplace_epsilon",
+        lambda rng: {"sensitivity": S.logu(rng, 1e-300, 1e300), "scale": S.logu(rng, 1e-300, 1e300)},
+        lambda sensitivity, scale: (dp.laplace_epsilon(sensitivity, scale),),
+        lambda x, out: (x["sensitivity"] / x["scale"],),
+        ("up",),
+        reals=("sensitivity", "scale"),
+    ),
+    Case(
+        "DR-3.6 laplace_scale",
+        lambda rng: {"sensitivity": S.logu(rng, 1e-300, 1e300), "eps": S.logu(rng, 1e-300, 1e300)},
+        lambda sensitivity, eps: (dp.laplace_scale(sensitivity, eps),),
+        lambda x, out: (x["sensitivity"] / x["eps"],),
+        ("up",),
+        reals=("sensitivity", "eps"),
+    ),
+    Case(
+        "DR-A.1 gaussian_sigma",
+        lambda rng: {"sensitivity": S.logu(rng, 1e-100, 1e100), "eps": S.logu(rng, 1e-12, 1.0), "delta": S.prob(rng)},
+        lambda **kw: (dp.gaussian_sigma(**kw),),
+        lambda x, out: (R.classic_gaussian(x["sensitivity"], x["eps"], x["delta"]),),
+        ("up",),
+        reals=("sensitivity", "eps", "delta"),
+        documented=((r"Thm A\.1", "eps >= 1"),),
+    ),
+    Case(
+        "BW18-8 analytic_gaussian_sigma",
+        lambda rng: {
+            "sensitivity": S.logu(rng, 1e-6, 1e6),
+            "eps": S.logu(rng, 1e-8, 50.0),
+            "delta": S.logu(rng, 1e-300, 0.5),
+        },
+        lambda **kw: (dp.analytic_gaussian_sigma(**kw),),
+        lambda x, out: (R.ag_sigma(x["sensitivity"], x["eps"], x["delta"]),),
+        ("up",),
+        reals=("sensitivity", "eps", "delta"),
+        weight=0.1,
+    ),
+    Case(
+        "BW18-8 gaussian_delta",
+        lambda rng: {
+            "sigma": S.logu(rng, 1e-3, 1e3),
+            "sensitivity": S.logu(rng, 1e-3, 1e3),
+            "eps": S.logu(rng, 1e-8, 50.0),
+        },
+        lambda **kw: (dp.gaussian_delta(**kw),),
+        lambda x, out: (R.ag_delta(x["sensitivity"], x["sigma"], x["eps"]),),
+        ("up",),
+        reals=("sigma", "sensitivity", "eps"),
+        weight=0.3,
+    ),
+    Case(
+        "BW18-8 gaussian_epsilon",
+        lambda rng: {
+            "sigma": S.logu(rng, 1e-2, 1e8),
+            "sensitivity": S.logu(rng, 1e-2, 1e2),
+            "delta": S.logu(rng, 1e-200, 0.5),
+        },
+        lambda **kw: (dp.gaussian_epsilon(**kw),),
+        lambda x, out: (R.ag_epsilon(x["sigma"], x["sensitivity"], x["delta"]),),
+        ("up",),
+        reals=("sigma", "sensitivity", "delta"),
+        weight=0.1,
+    ),
+    *(
+        Case(
+            f"DR-3.10 exponential_mechanism_epsilon monotone={mono}",
+            lambda rng: {"sensitivity": S.logu(rng, 1e-150, 1e150), "coefficient": S.logu(rng, 1e-150, 1e150)},
+            (lambda mono: lambda **kw: (dp.exponential_mechanism_epsilon(**kw, monotone=mono).eps,))(mono),
+            (lambda mono: lambda x, out: ((1 if mono else 2) * x["sensitivity"] * x["coefficient"],))(mono),
+            ("up",),
+            reals=("sensitivity", "coefficient"),
+            weight=0.5,
+        )
+        for mono in (False, True)
+    ),
+    Case(
+        "DR-3.10 exponential_mechanism_coefficient",
+        lambda rng: {"sensitivity": S.logu(rng, 1e-150, 1e150), "eps": S.logu(rng, 1e-150, 1e150)},
+        lambda **kw: (dp.exponential_mechanism_coefficient(**kw),),
+        lambda x, out: (x["eps"] / (2 * x["sensitivity"]),),
+        ("down",),
+        reals=("sensitivity", "eps"),
+        weight=0.5,
+    ),
+    Case(
+        "DR-3.9 report_noisy_max_epsilon",
+        lambda rng: {"sensitivity": S.logu(rng, 1e-150, 1e150), "scale": S.logu(rng, 1e-150, 1e150)},
+        lambda **kw: (dp.report_noisy_max_epsilon(**kw).eps,),
+        lambda x, out: (2 * x["sensitivity"] / x["scale"],),
+        ("up",),
+        reals=("sensitivity", "scale"),
+        weight=0.5,
+    ),
+    Case(
+        "DR-3.23 above_threshold_epsilon",
+        lambda rng: {
+            "sensitivity": S.logu(rng, 1e-100, 1e100),
+            "threshold_scale": S.logu(rng, 1e-100, 1e100),
+            "query_scale": S.logu(rng, 1e-100, 1e100),
+        },
+        lambda **kw: (dp.above_threshold_epsilon(**kw),),
+        lambda x, out: (x["sensitivity"] / x["threshold_scale"] + 2 * x["sensitivity"] / x["query_scale"],),
+        ("up",),
+        reals=("sensitivity", "threshold_scale", "query_scale"),
+        weight=0.5,
+    ),
+    Case(
+        "DR-3.25 sparse_vector",
+        lambda rng: {
+            "c": S.integer(rng, 1, 10**6),
+            "threshold_scale": S.logu(rng, 1e-50, 1e50),
+            "query_scale": S.logu(rng, 1e-50, 1e50),
+            "sensitivity": S.logu(rng, 1e-50, 1e50),
+        },
+        lambda **kw: (dp.sparse_vector(**kw).eps,),
+        lambda x, out: (x["c"] * (x["sensitivity"] / x["threshold_scale"] + 2 * x["sensitivity"] / x["query_scale"]),),
+        ("up",),
+        reals=("threshold_scale", "query_scale", "sensitivity"),
+        ints=("c",),
+        weight=0.5,
+    ),
+    Case(
+        "DR-3.16 basic_composition",
+        lambda rng: {"eps": _eps(rng, 1e-12, 50), "delta": S.prob(rng, zero=True), "k": S.integer(rng, 1, 10**4)},
+        lambda eps, delta, k: (lambda g: (g.eps, g.delta))(dp.basic_composition([(eps, delta)] * k)),
+        lambda x, out: (x["k"] * x["eps"], min(x["k"] * x["delta"], mpmath.mpf(1))),
+        ("up", "up"),
+        reals=("eps", "delta"),
+        weight=0.3,
+    ),
+    Case(
+        "DR-3.20 advanced composition (k equal steps)",
+        lambda rng: {
+            "eps": _eps(rng, 1e-12, 50),
+            "delta": S.prob(rng, zero=True) * 1e-3,
+            "k": S.integer(rng, 1, 10**4),
+            "delta_prime": S.prob(rng, 1e-300),
+        },
+        lambda eps, delta, k, delta_prime: (lambda g: (g.eps, g.delta))(
+            dp.advanced_composition([(eps, delta)] * k, delta_prime)
+        ),
+        _advanced_ref,
+        ("up", "up"),
+        reals=("eps", "delta", "delta_prime"),
+        weight=0.3,
+    ),
+    Case(
+        "KOV15-3.3 optimal_composition",
+        lambda rng: {
+            "eps": _eps(rng, 1e-10, 5.0),
+            "delta": S.prob(rng, 1e-300, zero=True) * 1e-4,
+            "k": S.integer(rng, 1, 300),
+            "delta_total": S.prob(rng, 1e-30, below=0.5),
+        },
+        lambda **kw: (dp.optimal_composition(**kw).eps,),
+        _kov_ref,
+        ("up",),
+        reals=("eps", "delta", "delta_total"),
+        weight=0.05,
+        documented=((r"delta_total=.*at least 1 - \(1 - delta\)\^k", "delta_total below the floor 1 - (1-delta)^k"),),
+    ),
+    *(
+        Case(
+            f"Notes-Thresholdout thresholdout_dp {v} (delta > 0)",
+            lambda rng: {
+                "budget": S.integer(rng, 1, 10**9),
+                "sigma": S.logu(rng, 1e-6, 1e6),
+                "n": S.integer(rng, 1, 10**15),
+                "delta": S.prob(rng, 1e-300, below=0.5),
+            },
+            (
+                lambda v: (
+                    lambda budget, sigma, n, delta: (lambda g: (g.eps, g.delta))(
+                        holdout.thresholdout_dp(budget, sigma, n, delta=delta, variant=v)
+                    )
+                )
+            )(v),
+            _thresholdout_ref(v),
+            ("up", "down"),
+            reals=("sigma", "delta"),
+            ints=("budget", "n"),
+            weight=0.3,
+            check=_thresholdout_paper_check if v == "paper" else None,
+        )
+        for v in ("sound", "paper")
+    ),
+    Case(
+        "DR-3.20 advanced composition (heterogeneous groups)",
+        _s_hetero,
+        _hetero_call,
+        _hetero_ref,
+        ("up", "up"),
+        reals=tuple(f"{a}{i}" for a in ("eps", "delta") for i in range(_G)) + ("delta_prime",),
+        ints=tuple(f"k{i}" for i in range(_G)),
+        weight=0.3,
+    ),
+    Case(
+        "KOV15-3.3 optimal_composition_delta",
+        lambda rng: (
+            lambda e, k: {
+                "eps": e,
+                "delta": S.prob(rng, 1e-300, zero=True) * 1e-4,
+                "k": k,
+                "eps_total": k * e * S.prob(rng, 1e-6, zero=True, one=True),
+            }
+        )(_eps(rng, 1e-4, 5.0), S.integer(rng, 1, 300)),
+        lambda **kw: (dp.optimal_composition_delta(**kw),),
+        lambda x, out: (R.kov_delta(x["eps"], x["delta"], int(x["k"]), x["eps_total"]),),
+        ("up",),
+        reals=("eps", "delta", "eps_total"),
+        weight=0.1,
+    ),
+    Case(
+        "DR-3.25 sparse_vector_scales",
+        lambda rng: {
+            "c": S.integer(rng, 1, 10**9),
+            "eps": S.logu(rng, 1e-12, 50.0),
+            "sensitivity": S.logu(rng, 1e-50, 1e50),
+            "delta": 0.0 if rng.uniform() < 0.4 else S.prob(rng, 1e-300, below=0.5),
+        },
+        lambda c, eps, sensitivity, delta: dp.sparse_vector_scales(c, eps, sensitivity=sensitivity, delta=delta),
+        lambda x, out: R.sparse_vector_scales(x["c"], x["eps"], x["sensitivity"], x["delta"]),
+        ("up", "up"),
+        reals=("eps", "sensitivity", "delta"),
+        ints=("c",),
+        weight=0.2,
+    ),
+    Case(
+        "RRST-A.3 compose_max_information",
+        lambda rng: {
+            **{f"k{i}": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-12, 1e6) for i in range(_G)},
+            **{f"beta{i}": S.prob(rng, zero=True) for i in range(_G)},
+        },
+        _compose_call,
+        lambda x, out: (sum(x[f"k{i}"] for i in range(_G)), min(sum(x[f"beta{i}"] for i in range(_G)), mpmath.mpf(1))),
+        ("up", "up"),
+        weight=0.3,
+    ),
+    Case(
+        "Notes-Thresholdout thresholdout_dp",
+        lambda rng: {
+            "budget": S.integer(rng, 1, 10**9),
+            "sigma": S.logu(rng, 1e-100, 1e100),
+            "n": S.integer(rng, 1, 10**15),
+        },
+        lambda **kw: (holdout.thresholdout_dp(**kw).eps,),
+        lambda x, out: (2 * x["budget"] / (x["sigma"] * x["n"]),),
+        ("up",),
+        reals=("sigma",),
+        ints=("budget", "n"),
+        weight=0.5,
+    ),
+    Case(
+        "DFHPRR-9 thresholdout_theorem9 sigma",
+        lambda rng: (
+            lambda m: {"tau": S.logu(rng, 1e-100, 1e100), "m": m, "budget": S.integer(rng, 1, m), "beta": S.prob(rng)}
+        )(S.integer(rng, 1, 10**15)),
+        lambda **kw: (holdout.thresholdout_theorem9(**kw).sigma,),
+        lambda x, out: (x["tau"] / (96 * mpmath.log(4 * x["m"] / x["beta"])),),
+        ("down",),
+        reals=("tau", "beta"),
+        ints=("m",),
+        weight=0.5,
+    ),
+    Case(
+        "DFHPRR-10 sparse_validate_bound",
+        lambda rng: {
+            "i": S.integer(rng, 1, 2000),
+            "budget": S.integer(rng, 1, 2000) - 1,
+            "beta_i": S.prob(rng, zero=True, one=True),
+        },
+        lambda **kw: (holdout.sparse_validate_bound(**kw),),
+        lambda x, out: (min(R.sv_factor(int(x["i"]), int(x["budget"])) * x["beta_i"], mpmath.mpf(1)),),
+        ("up",),
+        reals=("beta_i",),
+        weight=0.3,
+    ),
 )

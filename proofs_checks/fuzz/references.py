@@ -86,8 +86,7 @@ def bisect_root(f: Callable[[Any], Any], lo: Any, hi: Any, *, rel: float = 1e-50
     return (lo + hi) / 2
 
 
-def maximise(f: Callable[[Any], Any], lo: Any, hi: Any, *, grid: int = 200,
-             rel: float = 1e-30) -> Any:
+def maximise(f: Callable[[Any], Any], lo: Any, hi: Any, *, grid: int = 200, rel: float = 1e-30) -> Any:
     """The maximum of a unimodal function on [lo, hi] (lo > 0): a geometric grid, then golden
     section in log space around the best grid point. The value is accurate to far better
     than a float's spacing (the maximum is flat: a relative error r in the argument costs
@@ -204,17 +203,18 @@ def thm31(eps: Any, delta: Any, n: Any, t: Any, dh: Any, variant: str) -> tuple[
         beta = mpmath.exp(-t * t / 2) + n * (d1 + d2)
         e6 = mpmath.exp(6 * eps)
         # eq. (7), the paper's log read as log2 (log e = log2 e)
-        nu = (72 * eps**2 + dh * (24 * e6 / (1 - mpmath.exp(-3 * eps)) + (2 * e3 + 1) / ln2())
-              + dh**2 * 2 * (4 * e6**2 + 4 * e6 * e3 - 3 * e6 - 2 * e3 + 1)
-              / (ln2() * (e3 - 1) ** 2))
+        nu = (
+            72 * eps**2
+            + dh * (24 * e6 / (1 - mpmath.exp(-3 * eps)) + (2 * e3 + 1) / ln2())
+            + dh**2 * 2 * (4 * e6**2 + 4 * e6 * e3 - 3 * e6 - 2 * e3 + 1) / (ln2() * (e3 - 1) ** 2)
+        )
         k = n * nu + 6 * t * eps * mpmath.sqrt(n)
     else:
         if not (e3 * d2 + dh < 1):
             raise Outside("e^{3 eps} delta'' + delta_hat >= 1")
         beta = mpmath.exp(-t * t / 2) + n * (d1 + d2 - d1 * d2)
         c6 = 6 * eps / ln2()
-        nu = (c6 * (mpmath.exp(6 * eps) / (1 - d2) - 1)
-              + log2((1 - d2) / (1 - e3 * d2 - dh)))
+        nu = c6 * (mpmath.exp(6 * eps) / (1 - d2) - 1) + log2((1 - d2) / (1 - e3 * d2 - dh))
         k = n * nu + c6 * t * mpmath.sqrt(n)
     return k, min(beta, mpf(1))
 
@@ -240,7 +240,7 @@ def thm31_beta_floor(eps: Any, delta: Any, n: Any, variant: str) -> Any:
 
     def neg(dh: Any) -> Any:
         d1, d2 = d12(dh)
-        return -(d1 + d2 - d1 * d2) if d1 < 1 else -(d1 + d2)   # past d' = 1: beta >= 1
+        return -(d1 + d2 - d1 * d2) if d1 < 1 else -(d1 + d2)  # past d' = 1: beta >= 1
 
     return -n * maximise(neg, min(delta * mpf(10) ** -3, hi / 2), hi * (1 - mpf(10) ** -30))
 
@@ -272,8 +272,9 @@ _B1_MAX: dict[int, Any] = {}
 def b1_optimal(n: Any) -> Any:
     """RRST Lemma B.1's proof at its best delta: max_delta (1/2 - delta)/sqrt(n ln(1/delta)/2)."""
     if DPS not in _B1_MAX:
-        _B1_MAX[DPS] = maximise(lambda d: (mpf(1) / 2 - d) / mpmath.sqrt(mpmath.log(1 / d) / 2),
-                                mpf(10) ** -6, mpf(1) / 2 - mpf(10) ** -6)
+        _B1_MAX[DPS] = maximise(
+            lambda d: (mpf(1) / 2 - d) / mpmath.sqrt(mpmath.log(1 / d) / 2), mpf(10) ** -6, mpf(1) / 2 - mpf(10) ** -6
+        )
     return _B1_MAX[DPS] / mpmath.sqrt(n)
 
 
@@ -318,7 +319,7 @@ def russo_zou(alpha: Any, m: Any) -> Any:
         return mpf(0)
     mn = m * ln2()
 
-    def h(u: Any) -> Any:   # u = ln(1/(2 gamma)) > 0, decreasing
+    def h(u: Any) -> Any:  # u = ln(1/(2 gamma)) > 0, decreasing
         return mpmath.exp(-u) / 2 + mpmath.sqrt(mn / u) - alpha
 
     hi = mpf(1)
@@ -376,8 +377,9 @@ def advanced_groups(groups: list[tuple[Any, Any, int]], dp: Any) -> tuple[Any, A
     eps' = min(sum k_i eps_i, sqrt(2 ln(1/delta') sum k_i eps_i^2) + sum k_i eps_i (e^eps_i - 1)),
     delta_total = sum k_i delta_i + delta' (at most 1)."""
     basic = sum(k * e for e, _, k in groups)
-    adv = (mpmath.sqrt(2 * mpmath.log(1 / dp) * sum(k * e * e for e, _, k in groups))
-           + sum(k * e * mpmath.expm1(e) for e, _, k in groups))
+    adv = mpmath.sqrt(2 * mpmath.log(1 / dp) * sum(k * e * e for e, _, k in groups)) + sum(
+        k * e * mpmath.expm1(e) for e, _, k in groups
+    )
     return min(adv, basic), min(sum(k * d for _, d, k in groups) + dp, mpf(1))
 
 

@@ -49,8 +49,15 @@ from numpy.typing import NDArray
 from maxinfo_bounds.numeric import InvalidParameter, check_int, check_real
 from maxinfo_bounds.theorems.holdout import Thresholdout
 
-__all__ = ["HoldoutConfig", "SETTINGS", "VARIANTS", "run_repetition", "thresholdout_gaussian",
-           "memory_per_repetition", "draw_only"]
+__all__ = [
+    "HoldoutConfig",
+    "SETTINGS",
+    "VARIANTS",
+    "run_repetition",
+    "thresholdout_gaussian",
+    "memory_per_repetition",
+    "draw_only",
+]
 
 SETTINGS = ("nosignal", "signal")
 VARIANTS = ("standard", "thresholdout-gaussian", "thresholdout-laplace")
@@ -64,11 +71,11 @@ class HoldoutConfig:
     n: int = 10_000
     d: int = 10_000
     ks: tuple[int, ...] = PAPER_KS
-    threshold: float = 0.04          # T = 4/sqrt(n)
-    tolerance: float = 0.01          # tau = 1/sqrt(n): the Gaussian variant's noise scale
-    laplace_sigma: float = 0.0025    # sigma = tau/4: Lap(4 sigma) comparison noise has scale tau
+    threshold: float = 0.04  # T = 4/sqrt(n)
+    tolerance: float = 0.01  # tau = 1/sqrt(n): the Gaussian variant's noise scale
+    laplace_sigma: float = 0.0025  # sigma = tau/4: Lap(4 sigma) comparison noise has scale tau
     n_signal: int = 20
-    signal: float = 0.06             # 6/sqrt(n): added to the signal attributes times y
+    signal: float = 0.06  # 6/sqrt(n): added to the signal attributes times y
     block: int = 500
     settings: tuple[str, ...] = SETTINGS
 
@@ -81,8 +88,7 @@ class HoldoutConfig:
         check_real("tolerance", self.tolerance, low=0.0, low_open=True)
         check_real("laplace_sigma", self.laplace_sigma, low=0.0, low_open=True)
         check_real("signal", self.signal, low=0.0)
-        if not self.ks or any(int(k) != k or k < 0 for k in self.ks) or list(self.ks) != sorted(
-                set(self.ks)):
+        if not self.ks or any(int(k) != k or k < 0 for k in self.ks) or list(self.ks) != sorted(set(self.ks)):
             raise InvalidParameter("ks", self.ks, "a non-empty increasing tuple of integers >= 0")
         if max(self.ks) > self.d:
             raise InvalidParameter("ks", self.ks, f"values <= d = {self.d}")
@@ -103,13 +109,16 @@ def memory_per_repetition(cfg: HoldoutConfig) -> int:
     """Bytes one repetition holds at its peak (blocks, candidate pool, fresh rows, sums)."""
     kmax = max(cfg.ks)
     pool = 3 * kmax + cfg.block
-    return (2 * cfg.n * (cfg.block + pool) * 4 + 3 * kmax * cfg.n * 4
-            + cfg.n * max(kmax, 1) * 8 * 2 + 64 * cfg.d)
+    return 2 * cfg.n * (cfg.block + pool) * 4 + 3 * kmax * cfg.n * 4 + cfg.n * max(kmax, 1) * 8 * 2 + 64 * cfg.d
 
 
-def thresholdout_gaussian(train: NDArray[np.float64], holdout: NDArray[np.float64],
-                          threshold: float, tolerance: float,
-                          rng: np.random.Generator) -> NDArray[np.float64]:
+def thresholdout_gaussian(
+    train: NDArray[np.float64],
+    holdout: NDArray[np.float64],
+    threshold: float,
+    tolerance: float,
+    rng: np.random.Generator,
+) -> NDArray[np.float64]:
     """The paper experiment's Thresholdout, vectorised over queries answered in order.
 
     Returns ``train`` where |train − holdout| ≤ T + N(0, τ²) and holdout + N(0, τ²) elsewhere.
@@ -143,20 +152,20 @@ class _Pool:
         if self.size + m > self.rows.shape[1]:
             raise RuntimeError("candidate pool overflow")  # capacity is checked by the caller
         for s in range(2):
-            self.rows[s, self.size:self.size + m] = blocks[s][local]
-        self.features[self.size:self.size + m] = local + j0
+            self.rows[s, self.size : self.size + m] = blocks[s][local]
+        self.features[self.size : self.size + m] = local + j0
         self.size += m
 
     def keep(self, features: NDArray[np.int64]) -> None:
         """Keep only the given features (a subset of those held), in place."""
-        pos = np.flatnonzero(np.isin(self.features[:self.size], features))
+        pos = np.flatnonzero(np.isin(self.features[: self.size], features))
         m = len(pos)
         self.rows[:, :m] = self.rows[:, pos]
         self.features[:m] = self.features[pos]
         self.size = m
 
     def positions(self, features: NDArray[np.int64]) -> NDArray[np.int64]:
-        held = self.features[:self.size]
+        held = self.features[: self.size]
         order = np.argsort(held)
         return order[np.searchsorted(held[order], features)]
 
@@ -171,8 +180,9 @@ def _top(score: NDArray[np.float64], kmax: int) -> NDArray[np.int64]:
     return pos[order].astype(np.int64)
 
 
-def run_repetition(cfg: HoldoutConfig, setting: str, seed: np.random.SeedSequence | int, *,
-                   details: bool = False) -> dict[str, Any]:
+def run_repetition(
+    cfg: HoldoutConfig, setting: str, seed: np.random.SeedSequence | int, *, details: bool = False
+) -> dict[str, Any]:
     """One repetition of the experiment in one setting; all three variants on the same data.
 
     Returns, per variant, the training, reported holdout and fresh accuracies at every k, the
@@ -190,7 +200,7 @@ def run_repetition(cfg: HoldoutConfig, setting: str, seed: np.random.SeedSequenc
     s_data, s_gauss, s_lap, s_fresh = ss.spawn(4)
     rng = np.random.default_rng(s_data)
     rng_g = np.random.default_rng(s_gauss)
-    n, d, kmax = cfg.n, cfg.d, max(max(cfg.ks), 1)
+    n, d, kmax = cfg.n, cfg.d, max(*cfg.ks, 1)
     cut = cfg.cutoff
     bias = np.float32(cfg.signal)
     ys = [(rng.integers(0, 2, n, dtype=np.int8) * 2 - 1).astype(np.float32) for _ in range(2)]
@@ -209,13 +219,12 @@ def run_repetition(cfg: HoldoutConfig, setting: str, seed: np.random.SeedSequenc
         for s in range(2):
             rng.standard_normal(out=blocks[s], dtype=np.float32)
             if setting == "signal" and j0 < cfg.n_signal:
-                blocks[s][:min(cfg.n_signal, j1) - j0] += bias * ys[s]
+                blocks[s][: min(cfg.n_signal, j1) - j0] += bias * ys[s]
         ct = (blocks[0] @ ys[0]).astype(np.float64) / n
         ch = (blocks[1] @ ys[1]).astype(np.float64) / n
         c_train[j0:j1] = ct
         answers["standard"][j0:j1] = ch
-        answers["thresholdout-gaussian"][j0:j1] = thresholdout_gaussian(
-            ct, ch, cfg.threshold, cfg.tolerance, rng_g)
+        answers["thresholdout-gaussian"][j0:j1] = thresholdout_gaussian(ct, ch, cfg.threshold, cfg.tolerance, rng_g)
         answers["thresholdout-laplace"][j0:j1] = [_answer(lap, a, b) for a, b in zip(ct, ch)]
         new: list[NDArray[np.int64]] = []
         for v in VARIANTS:
@@ -238,8 +247,12 @@ def run_repetition(cfg: HoldoutConfig, setting: str, seed: np.random.SeedSequenc
     xf = rng_f.standard_normal((len(union), n), dtype=np.float32)
     if setting == "signal":
         xf[union < cfg.n_signal] += bias * y_f
-    out: dict[str, Any] = {"setting": setting, "ks": list(cfg.ks), "variants": {},
-                           "normals": 2 * d * n + len(union) * n}
+    out: dict[str, Any] = {
+        "setting": setting,
+        "ks": list(cfg.ks),
+        "variants": {},
+        "normals": 2 * d * n + len(union) * n,
+    }
     for v in VARIANTS:
         top = tops[v]
         signs = np.sign(c_train[top])
@@ -247,16 +260,19 @@ def run_repetition(cfg: HoldoutConfig, setting: str, seed: np.random.SeedSequenc
         tr = _accuracy(pool.rows[0], pos, signs, ys[0], cfg.ks)
         ho = _accuracy(pool.rows[1], pos, signs, ys[1], cfg.ks)
         fr = _accuracy(xf, np.searchsorted(union, top), signs, y_f, cfg.ks)
-        asked = np.array(cfg.ks) > 0   # k = 0 is not a query (recorded as 0.5)
+        asked = np.array(cfg.ks) > 0  # k = 0 is not a query (recorded as 0.5)
         rep = ho.copy()
         if v == "thresholdout-gaussian":
-            rep[asked] = thresholdout_gaussian(tr[asked], ho[asked], cfg.threshold,
-                                               cfg.tolerance, rng_g)
+            rep[asked] = thresholdout_gaussian(tr[asked], ho[asked], cfg.threshold, cfg.tolerance, rng_g)
         elif v == "thresholdout-laplace":
             rep[asked] = [_answer(lap, a, b) for a, b in zip(tr[asked], ho[asked])]
-        out["variants"][v] = {"train": tr.tolist(), "holdout_reported": rep.tolist(),
-                              "holdout_exact": ho.tolist(), "fresh": fr.tolist(),
-                              "kept_variables": int(np.count_nonzero(scores[v]))}
+        out["variants"][v] = {
+            "train": tr.tolist(),
+            "holdout_reported": rep.tolist(),
+            "holdout_exact": ho.tolist(),
+            "fresh": fr.tolist(),
+            "kept_variables": int(np.count_nonzero(scores[v])),
+        }
     out["variants"]["thresholdout-laplace"]["over_threshold"] = lap.over_threshold
     out["variants"]["thresholdout-laplace"]["queries"] = lap.queries_answered
     if details:
@@ -264,12 +280,18 @@ def run_repetition(cfg: HoldoutConfig, setting: str, seed: np.random.SeedSequenc
     return out
 
 
-def _laplace_thresholdout(cfg: HoldoutConfig, seed: np.random.SeedSequence,
-                          budget: int) -> Thresholdout:
+def _laplace_thresholdout(cfg: HoldoutConfig, seed: np.random.SeedSequence, budget: int) -> Thresholdout:
     # the datasets are not needed: queries are answered from their means (answer_means)
     placeholder = np.zeros(cfg.n)
-    return Thresholdout(placeholder, placeholder, threshold=cfg.threshold, sigma=cfg.laplace_sigma,
-                        budget=budget, rng=np.random.default_rng(seed), noise="laplace")
+    return Thresholdout(
+        placeholder,
+        placeholder,
+        threshold=cfg.threshold,
+        sigma=cfg.laplace_sigma,
+        budget=budget,
+        rng=np.random.default_rng(seed),
+        noise="laplace",
+    )
 
 
 def _answer(t: Thresholdout, train: float, holdout: float) -> float:
@@ -279,8 +301,13 @@ def _answer(t: Thresholdout, train: float, holdout: float) -> float:
     return a
 
 
-def _accuracy(rows: NDArray[np.float32], pos: NDArray[np.int64], signs: NDArray[np.float64],
-              y: NDArray[np.float32], ks: tuple[int, ...]) -> NDArray[np.float64]:
+def _accuracy(
+    rows: NDArray[np.float32],
+    pos: NDArray[np.int64],
+    signs: NDArray[np.float64],
+    y: NDArray[np.float32],
+    ks: tuple[int, ...],
+) -> NDArray[np.float64]:
     """Accuracy of the nested top-k sign classifiers (features ``rows[pos]`` in order), every
     k of the grid from running float64 sums over the segments between grid points."""
     accs = np.full(len(ks), 0.5)
@@ -300,8 +327,9 @@ def _accuracy(rows: NDArray[np.float32], pos: NDArray[np.int64], signs: NDArray[
     return accs
 
 
-def draw_only(cfg: HoldoutConfig, setting: str, seed: np.random.SeedSequence | int, *,
-              fresh_rows: int = 0) -> dict[str, Any]:
+def draw_only(
+    cfg: HoldoutConfig, setting: str, seed: np.random.SeedSequence | int, *, fresh_rows: int = 0
+) -> dict[str, Any]:
     """The benchmark floor: draw the normals (and labels) a repetition draws, in the same
     float32 blocks, plus ``fresh_rows`` fresh features (the repetition reports how many it
     used), and do nothing else."""

@@ -47,16 +47,15 @@ class Unit:
     key: str
     func: Callable[..., dict[str, Any]]
     kwargs: dict[str, Any] = field(default_factory=dict)
-    seed: dict[str, Any] = field(default_factory=dict)     # recorded with the result
-    params: dict[str, Any] = field(default_factory=dict)   # the unit's own parameters, too
+    seed: dict[str, Any] = field(default_factory=dict)  # recorded with the result
+    params: dict[str, Any] = field(default_factory=dict)  # the unit's own parameters, too
 
 
 class Interrupted(RuntimeError):
     """The run was interrupted; finished units are saved in the log."""
 
     def __init__(self, done: int, total: int, log: Path) -> None:
-        super().__init__(f"interrupted: {done} of {total} units are saved in {log}; "
-                         "rerun the same command to resume")
+        super().__init__(f"interrupted: {done} of {total} units are saved in {log}; rerun the same command to resume")
         self.done, self.total, self.log = done, total, log
 
 
@@ -75,7 +74,7 @@ def _load(log: Path, chash: str) -> tuple[dict[str, dict[str, Any]], int]:
                 continue
             try:
                 rec = json.loads(line)
-            except json.JSONDecodeError:   # a line cut by a hard kill: that unit reruns
+            except json.JSONDecodeError:  # a line cut by a hard kill: that unit reruns
                 continue
             if rec.get("config") == chash:
                 done[rec["unit"]] = rec
@@ -99,10 +98,18 @@ def _init_worker() -> None:  # pragma: no cover - runs in the worker processes
         os.environ[var] = "1"
 
 
-def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, workers: int = 1,
-              scheduler: str | None = None, label: str = "simulate",
-              progress: bool = True, stats: dict[str, int] | None = None,
-              fresh: bool = False) -> dict[str, dict[str, Any]]:
+def run_units(
+    units: Sequence[Unit],
+    log: Path,
+    config: dict[str, Any],
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    label: str = "simulate",
+    progress: bool = True,
+    stats: dict[str, int] | None = None,
+    fresh: bool = False,
+) -> dict[str, dict[str, Any]]:
     """Run the units not yet in ``log`` (for this ``config`` and this code); return every
     unit's log record.
 
@@ -125,9 +132,16 @@ def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, worke
 
     def record(u: Unit, res: dict[str, Any], secs: float, fh: Any) -> None:
         nonlocal n_new
-        rec = {"unit": u.key, "config": chash, "code": code_identity(),
-               "parameters": {**config, **u.params},
-               "seed": u.seed, "seconds": round(secs, 4), "versions": vers, "result": res}
+        rec = {
+            "unit": u.key,
+            "config": chash,
+            "code": code_identity(),
+            "parameters": {**config, **u.params},
+            "seed": u.seed,
+            "seconds": round(secs, 4),
+            "versions": vers,
+            "result": res,
+        }
         fh.write(json.dumps(rec) + "\n")
         fh.flush()
         done[u.key] = rec
@@ -163,8 +177,7 @@ def run_units(units: Sequence[Unit], log: Path, config: dict[str, Any], *, worke
     return {k: done[k] for k in keys}
 
 
-def _run_pool(units: Iterable[Unit], workers: int,
-              on_done: Callable[[Unit, dict[str, Any], float], None]) -> None:
+def _run_pool(units: Iterable[Unit], workers: int, on_done: Callable[[Unit, dict[str, Any], float], None]) -> None:
     ctx = mp.get_context("spawn")
     ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker)
     futs: dict[Future[tuple[dict[str, Any], float]], Unit] = {}
@@ -183,8 +196,7 @@ def _run_pool(units: Iterable[Unit], workers: int,
     ex.shutdown(wait=True)
 
 
-def _run_dask(units: Sequence[Unit], address: str,
-              on_done: Callable[[Unit, dict[str, Any], float], None]) -> None:
+def _run_dask(units: Sequence[Unit], address: str, on_done: Callable[[Unit, dict[str, Any], float], None]) -> None:
     try:
         from distributed import Client, as_completed
     except ImportError as exc:  # pragma: no cover - distributed is a declared dependency
@@ -192,11 +204,11 @@ def _run_dask(units: Sequence[Unit], address: str,
     try:
         client = Client(address, timeout="20s")  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:
-        raise ValueError(f"scheduler={address!r} is invalid: cannot connect to a Dask "
-                         f"scheduler there ({type(exc).__name__})") from None
+        raise ValueError(
+            f"scheduler={address!r} is invalid: cannot connect to a Dask scheduler there ({type(exc).__name__})"
+        ) from None
     with client:
-        futs = {client.submit(_call, u.func, u.kwargs, pure=False, key=f"{u.key}-{id(u)}"): u
-                for u in units}
+        futs = {client.submit(_call, u.func, u.kwargs, pure=False, key=f"{u.key}-{id(u)}"): u for u in units}
         try:
             for f in as_completed(list(futs)):  # type: ignore[no-untyped-call]
                 res, secs = f.result()

@@ -46,8 +46,7 @@ from maxinfo_bounds.theorems.dp_accounting import (
     report_noisy_max_epsilon,
 )
 
-__all__ = ["SelectionConfig", "Procedure", "procedures", "run_chunk", "clopper_pearson",
-           "exact_naive_rate"]
+__all__ = ["SelectionConfig", "Procedure", "procedures", "run_chunk", "clopper_pearson", "exact_naive_rate"]
 
 KINDS = ("argmax", "topm", "rnm", "expmech", "gauss")
 
@@ -59,9 +58,9 @@ class SelectionConfig:
     n: int = 10_000
     d: int = 20
     alpha: float = 0.05
-    reps: int = 1_000_000        # per selection rule
-    chunk: int = 50_000          # repetitions per unit of work
-    confidence: float = 0.999    # one-sided, for each confidence bound
+    reps: int = 1_000_000  # per selection rule
+    chunk: int = 50_000  # repetitions per unit of work
+    confidence: float = 0.999  # one-sided, for each confidence bound
     eps: tuple[float, ...] = (0.003, 0.01, 0.03)
     gaussian: tuple[tuple[float, float], ...] = ((0.001, 1e-20), (0.003, 1e-20))
 
@@ -70,7 +69,7 @@ class SelectionConfig:
         check_int("d", self.d, low=3)
         check_real("alpha", self.alpha, low=0.0, high=1.0, low_open=True, high_open=True)
         check_int("reps", self.reps, low=1)
-        check_int("chunk", self.chunk, low=1, high=10**6)   # 10^6 x d x 8 bytes per array
+        check_int("chunk", self.chunk, low=1, high=10**6)  # 10^6 x d x 8 bytes per array
         check_real("confidence", self.confidence, low=0.5, high=1.0, high_open=True)
 
 
@@ -103,18 +102,24 @@ def procedures(cfg: SelectionConfig) -> list[Procedure]:
     for e in cfg.eps:
         b = 2.0 / e
         eps = report_noisy_max_epsilon(1.0, b).eps
-        add(f"report-noisy-max eps={e:g}", "rnm", {"scale": b}, f"({eps:g}, 0)-DP",
-            eps=eps, n=n, iid=True)
+        add(f"report-noisy-max eps={e:g}", "rnm", {"scale": b}, f"({eps:g}, 0)-DP", eps=eps, n=n, iid=True)
     for e in cfg.eps:
         coef = exponential_mechanism_coefficient(1.0, e)
         eps = exponential_mechanism_epsilon(1.0, coef).eps
-        add(f"exponential eps={e:g}", "expmech", {"coefficient": coef}, f"({eps:g}, 0)-DP",
-            eps=eps, n=n, iid=True)
-    l2 = float(np.nextafter(math.sqrt(d), math.inf))   # sqrt(d) rounded up
+        add(f"exponential eps={e:g}", "expmech", {"coefficient": coef}, f"({eps:g}, 0)-DP", eps=eps, n=n, iid=True)
+    l2 = float(np.nextafter(math.sqrt(d), math.inf))  # sqrt(d) rounded up
     for e, dl in cfg.gaussian:
         sigma = analytic_gaussian_sigma(l2, e, dl)
-        add(f"gaussian-noisy-max eps={e:g} delta={dl:g}", "gauss", {"sigma": sigma},
-            f"({e:g}, {dl:g})-DP", eps=e, delta=dl, n=n, iid=True)
+        add(
+            f"gaussian-noisy-max eps={e:g} delta={dl:g}",
+            "gauss",
+            {"sigma": sigma},
+            f"({e:g}, {dl:g})-DP",
+            eps=e,
+            delta=dl,
+            n=n,
+            iid=True,
+        )
     return out
 
 
@@ -124,8 +129,16 @@ def _sf_table(n: int) -> np.ndarray:
     return np.asarray(stats.binom.sf(s - 1, n, 0.5), dtype=np.float64)
 
 
-def run_chunk(kind: str, params: dict[str, float], n: int, d: int, thresholds: list[float],
-              reps: int, entropy: int, spawn_key: list[int]) -> dict[str, Any]:
+def run_chunk(
+    kind: str,
+    params: dict[str, float],
+    n: int,
+    d: int,
+    thresholds: list[float],
+    reps: int,
+    entropy: int,
+    spawn_key: list[int],
+) -> dict[str, Any]:
     """Simulate ``reps`` repetitions of one rule; count rejections at each threshold."""
     if kind not in KINDS:
         raise InvalidParameter("kind", kind, f"one of {KINDS}")

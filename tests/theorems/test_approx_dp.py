@@ -26,12 +26,15 @@ def _ref(eps, delta, n, t, dh, variant):
         d2 = 2 * H / (1 - mpmath.exp(-3 * E))
         a = mpmath.exp(3 * E)
         if variant == "paper":
-            nu = (72 * E**2 + H * (24 * a**2 / (1 - 1 / a) + L * (2 * a + 1))
-                  + H**2 * 2 * L * (4 * a**4 + 4 * a**3 - 3 * a**2 - 2 * a + 1) / (a**2 - 2 * a + 1))
-            return n * nu + 6 * T * E * mpmath.sqrt(n), mpmath.exp(-T**2 / 2) + n * (d1 + d2)
+            nu = (
+                72 * E**2
+                + H * (24 * a**2 / (1 - 1 / a) + L * (2 * a + 1))
+                + H**2 * 2 * L * (4 * a**4 + 4 * a**3 - 3 * a**2 - 2 * a + 1) / (a**2 - 2 * a + 1)
+            )
+            return n * nu + 6 * T * E * mpmath.sqrt(n), mpmath.exp(-(T**2) / 2) + n * (d1 + d2)
         c = 6 * E * L
         nu = c * (a**2 / (1 - d2) - 1) + mpmath.log((1 - d2) / (1 - a * d2 - H), 2)
-        return n * nu + c * T * mpmath.sqrt(n), mpmath.exp(-T**2 / 2) + n * (d1 + d2 - d1 * d2)
+        return n * nu + c * T * mpmath.sqrt(n), mpmath.exp(-(T**2) / 2) + n * (d1 + d2 - d1 * d2)
 
 
 @pytest.mark.slow
@@ -59,10 +62,11 @@ def test_lemma_3_7_step_fails_above_0_2094():
             E = mpmath.mpf(eps)
             assert (6 * E * (mpmath.exp(6 * E) - 1) <= 72 * E**2) == holds
     # consequence: at eps = 0.5 the sound bound exceeds the paper's, at small eps it is smaller
-    assert approx_dp_max_information(0.5, 1e-18, 500).k > approx_dp_max_information(
-        0.5, 1e-18, 500, variant="paper").k
-    assert approx_dp_max_information(0.05, 1e-20, 10**4).k < approx_dp_max_information(
-        0.05, 1e-20, 10**4, variant="paper").k
+    assert approx_dp_max_information(0.5, 1e-18, 500).k > approx_dp_max_information(0.5, 1e-18, 500, variant="paper").k
+    assert (
+        approx_dp_max_information(0.05, 1e-20, 10**4).k
+        < approx_dp_max_information(0.05, 1e-20, 10**4, variant="paper").k
+    )
 
 
 @pytest.mark.parametrize("variant", ["paper", "sound"])
@@ -100,12 +104,19 @@ def _grid_best_k(eps, delta, n, beta, variant, points=2000):
     return best
 
 
-@pytest.mark.parametrize("variant, eps, delta, n, beta", [
-    ("sound", 0.1, 1e-14, 1000, 0.01), ("paper", 0.1, 1e-14, 1000, 0.01),
-    ("sound", 0.5, 1e-10, 100, 0.05),
-    # large delta: the sound optimum delta_hat = 0.0138 lies above eps/15 = 0.0067 (the paper
-    # variant's range only); the paper optimum sits on its boundary eps/15
-    ("sound", 0.1, 1e-3, 1, 0.3), ("sound", 0.2, 1e-3, 1, 0.2), ("paper", 0.1, 1e-3, 1, 0.4)])
+@pytest.mark.parametrize(
+    "variant, eps, delta, n, beta",
+    [
+        ("sound", 0.1, 1e-14, 1000, 0.01),
+        ("paper", 0.1, 1e-14, 1000, 0.01),
+        ("sound", 0.5, 1e-10, 100, 0.05),
+        # large delta: the sound optimum delta_hat = 0.0138 lies above eps/15 = 0.0067 (the paper
+        # variant's range only); the paper optimum sits on its boundary eps/15
+        ("sound", 0.1, 1e-3, 1, 0.3),
+        ("sound", 0.2, 1e-3, 1, 0.2),
+        ("paper", 0.1, 1e-3, 1, 0.4),
+    ],
+)
 def test_optimiser_at_a_target_beta_beats_a_fine_grid(variant, eps, delta, n, beta):
     """With a target beta, the (t, delta_hat) search is at least as good as 2,000 delta_hat
     values tried here (each certified), within 1e-6 relative: a search range cut to the paper

@@ -37,13 +37,17 @@ from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction, pvalue_correct
 CASES: list[tuple[str, Callable[..., Any], dict[str, Any], tuple[Any, ...], tuple[Any, ...]]] = [
     ("hoeffding", hoeffding_transfer, {}, (3.0, 0.001, 0.1, 2000), (5.0, 0.002, 0.12, 3000)),
     ("mcdiarmid", mcdiarmid_transfer, {}, (3.0, 0.001, 0.1, 2000, 0.001), (5.0, 0.002, 0.12, 3000, 0.0011)),
-    ("mcdiarmid-paper", mcdiarmid_transfer, {"variant": "paper"}, (3.0, 0.001, 0.1, 2000, 0.001),
-     (5.0, 0.002, 0.12, 3000, 0.0011)),
+    (
+        "mcdiarmid-paper",
+        mcdiarmid_transfer,
+        {"variant": "paper"},
+        (3.0, 0.001, 0.1, 2000, 0.001),
+        (5.0, 0.002, 0.12, 3000, 0.0011),
+    ),
     ("bnsssu", bnsssu_transfer, {}, (0.1, 1e-6, 2000, 0.001), (0.2, 2e-6, 3000, 0.002)),
     ("sensitivity-lower", pvalue_sensitivity_lower_bound, {}, (1000,), (4000,)),
     ("thm31", approx_dp_max_information, {}, (0.01, 1e-20, 10_000), (0.012, 1e-19, 20_000)),
-    ("thm31-paper", approx_dp_max_information, {"variant": "paper"}, (0.01, 1e-20, 10_000),
-     (0.012, 1e-19, 20_000)),
+    ("thm31-paper", approx_dp_max_information, {"variant": "paper"}, (0.01, 1e-20, 10_000), (0.012, 1e-19, 20_000)),
     ("pure", pure_dp_max_information, {}, (0.1, 10), (0.2, 30)),
     ("pure-product", pure_dp_max_information_product, {}, (0.1, 10, 1e-3), (0.2, 30, 1e-2)),
     ("mi-to-max", mi_to_approx_max_information, {}, (0.1, 10.0), (0.2, 12.0)),
@@ -80,9 +84,9 @@ def _close(array_value: float, scalar_value: float) -> bool:
 def test_an_array_in_any_one_argument(name, fn, kw, args, other):
     for pos in range(len(args)):
         pair = np.array([args[pos], other[pos]])
-        out = fn(*args[:pos], pair, *args[pos + 1:], **kw)
+        out = fn(*args[:pos], pair, *args[pos + 1 :], **kw)
         for i, v in enumerate((args[pos], other[pos])):
-            scalar = _values(fn(*args[:pos], v, *args[pos + 1:], **kw))
+            scalar = _values(fn(*args[:pos], v, *args[pos + 1 :], **kw))
             got = _array_values(out, i)
             # the arrays return the main number(s): (k, beta) for Thm 3.1, k or beta otherwise
             if len(got) < len(scalar):
@@ -101,16 +105,22 @@ def test_thm31_with_t_and_delta_hat_an_array_in_any_one_argument():
             assert _close(float(k[i]), b.k) and _close(float(beta[i]), b.beta), (name, v)
 
 
-REFUSALS = [   # (arguments, the refusal, word for word)
-    (dict(eps=np.array([0.01, 0.02]), delta=1e-20, n=10**4, beta=0.5),
-     "beta=0.5 is invalid: must be omitted on the vectorised path (use the paper's choice or explicit "
-     "t and delta_hat arrays)"),
+REFUSALS = [  # (arguments, the refusal, word for word)
+    (
+        dict(eps=np.array([0.01, 0.02]), delta=1e-20, n=10**4, beta=0.5),
+        "beta=0.5 is invalid: must be omitted on the vectorised path (use the paper's choice or explicit "
+        "t and delta_hat arrays)",
+    ),
     (dict(eps=0.01, delta=1e-20, n=10**4, t=3.0), "delta_hat=None is invalid: must be given together with the other"),
     (dict(eps=0.01, delta=1e-20, n=10**4, delta_hat=1e-12), "t=None is invalid: must be given together with the other"),
-    (dict(eps=0.01, delta=1e-20, n=10**4, t=3.0, delta_hat=1e-12, beta=0.5),
-     "beta=0.5 is invalid: must be omitted when t and delta_hat are given"),
-    (dict(eps=0.01, delta=1e-20, n=10**4, beta=1e-30),
-     "beta=1e-30 is invalid: must be reachable with a certified beta(t, delta_hat)"),
+    (
+        dict(eps=0.01, delta=1e-20, n=10**4, t=3.0, delta_hat=1e-12, beta=0.5),
+        "beta=0.5 is invalid: must be omitted when t and delta_hat are given",
+    ),
+    (
+        dict(eps=0.01, delta=1e-20, n=10**4, beta=1e-30),
+        "beta=1e-30 is invalid: must be reachable with a certified beta(t, delta_hat)",
+    ),
 ]
 
 
@@ -124,13 +134,20 @@ def test_thm31_refusals_word_for_word(kw, text):
 def test_thm31_implied_refusal_and_out_of_domain_surrogate():
     with pytest.raises(InvalidParameter) as e:
         approx_dp_max_information_implied(0.01, 1e-3, 10**4, 0.01)
-    assert str(e.value) == ("beta=0.01 is invalid: must be reachable by RRST Thm 3.1 at some eps' in "
-                            "[0.01, 1/2] (n = 10000, delta = 0.001)")
+    assert str(e.value) == (
+        "beta=0.01 is invalid: must be reachable by RRST Thm 3.1 at some eps' in [0.01, 1/2] (n = 10000, delta = 0.001)"
+    )
     # outside its domain the float surrogate reports "no point" (k = inf), never a number
-    for args in [(0.01, 1e-20, 10**4, 0.0), (0.01, 1e-20, 10**4, 1.0), (-0.01, 1e-20, 10**4, 0.5),
-                 (0.01, 0.0, 10**4, 0.5), (0.01, 0.5, 10**4, 0.5), (0.6, 1e-20, 10**4, 0.5)]:
+    for args in [
+        (0.01, 1e-20, 10**4, 0.0),
+        (0.01, 1e-20, 10**4, 1.0),
+        (-0.01, 1e-20, 10**4, 0.5),
+        (0.01, 0.0, 10**4, 0.5),
+        (0.01, 0.5, 10**4, 0.5),
+        (0.6, 1e-20, 10**4, 0.5),
+    ]:
         assert thm31_implied_float_k(*args)[0] == math.inf, args
-    assert math.isfinite(thm31_implied_float_k(0.0, 1e-20, 10**4, 0.5)[0])    # eps = 0 is inside
+    assert math.isfinite(thm31_implied_float_k(0.0, 1e-20, 10**4, 0.5)[0])  # eps = 0 is inside
 
 
 def test_thm31_implied_surrogate_against_a_brute_force_grid():

@@ -23,18 +23,24 @@ SYMPY_CASES = [
     ("RRST-1.4a", dict(epsilon=0.3, n=17), lambda: get("RRST-1.4a").evaluator(0.3, 17).k),
     ("RRST-1.4b", dict(epsilon=0.3, n=17, beta=1e-4), lambda: get("RRST-1.4b").evaluator(0.3, 17, 1e-4).k),
     ("RRST-1.5a", dict(m=2.0, k=9.0), lambda: mi_to_approx_max_information(2.0, 9.0, variant="paper").beta),
-    ("RRST-1.5b", dict(k=3.0, beta=0.02, Sigma=1000),
-     lambda: approx_max_information_to_mi(3.0, 0.02, 1000)),
+    ("RRST-1.5b", dict(k=3.0, beta=0.02, Sigma=1000), lambda: approx_max_information_to_mi(3.0, 0.02, 1000)),
     ("RRST-C.2", dict(alpha=0.05, m=0.7), lambda: mi_pvalue_correction(0.05, 0.7, variant="paper")),
-    ("DFHPRR-4", dict(k=3.0, beta=0.001, tau=0.05, n=2000),
-     lambda: get("DFHPRR-4").evaluator(3.0, 0.001, 0.05, 2000)),
-    ("RRST-D.1", dict(k=3.0, beta=0.001, tau=0.1, n=2000, Delta=0.001),
-     lambda: mcdiarmid_transfer(3.0, 0.001, 0.1, 2000, 0.001)),
-    ("RRST-3.1", dict(epsilon=0.1, delta=1e-14, n=1000, t=0.1 * math.sqrt(2000),
-                      delta_hat=math.sqrt(0.1 * 1e-14) / 15),
-     lambda: get("RRST-3.1").evaluator(0.1, 1e-14, 1000).k),
-    ("Notes-Thresholdout", dict(B=10, sigma=0.003, n=977),
-     lambda: get("Notes-Thresholdout").evaluator(10, 0.003, 977).eps),
+    ("DFHPRR-4", dict(k=3.0, beta=0.001, tau=0.05, n=2000), lambda: get("DFHPRR-4").evaluator(3.0, 0.001, 0.05, 2000)),
+    (
+        "RRST-D.1",
+        dict(k=3.0, beta=0.001, tau=0.1, n=2000, Delta=0.001),
+        lambda: mcdiarmid_transfer(3.0, 0.001, 0.1, 2000, 0.001),
+    ),
+    (
+        "RRST-3.1",
+        dict(epsilon=0.1, delta=1e-14, n=1000, t=0.1 * math.sqrt(2000), delta_hat=math.sqrt(0.1 * 1e-14) / 15),
+        lambda: get("RRST-3.1").evaluator(0.1, 1e-14, 1000).k,
+    ),
+    (
+        "Notes-Thresholdout",
+        dict(B=10, sigma=0.003, n=977),
+        lambda: get("Notes-Thresholdout").evaluator(10, 0.003, 977).eps,
+    ),
     ("DR-3.25", dict(c=5, Delta=0.7, b1=2.5, b2=3.0), lambda: get("DR-3.25").evaluator(5, 2.5, 3.0, 0.7).eps),
     ("DFHPRR-10", dict(i=7, B=3, beta_i=0.001), lambda: get("DFHPRR-10").evaluator(7, 3, 0.001)),
     ("DR-3.6", dict(Delta=0.3, b=7.0), lambda: get("DR-3.6").evaluator(0.3, 7.0)),
@@ -62,14 +68,22 @@ def test_thm31_paper_variant_against_hand_written_eq7():
 
     e, d, n, t, dh = sympy.symbols("epsilon delta n t delta_hat", positive=True)
     E = sympy.exp
-    nu = (72 * e**2 + dh * (24 * E(6 * e) / (1 - E(-3 * e)) + (2 * E(3 * e) + 1) / sympy.log(2))
-          + dh**2 * 2 / sympy.log(2) * (4 * E(12 * e) + 4 * E(9 * e) - 3 * E(6 * e) - 2 * E(3 * e) + 1)
-          / (E(6 * e) - 2 * E(3 * e) + 1))
+    nu = (
+        72 * e**2
+        + dh * (24 * E(6 * e) / (1 - E(-3 * e)) + (2 * E(3 * e) + 1) / sympy.log(2))
+        + dh**2
+        * 2
+        / sympy.log(2)
+        * (4 * E(12 * e) + 4 * E(9 * e) - 3 * E(6 * e) - 2 * E(3 * e) + 1)
+        / (E(6 * e) - 2 * E(3 * e) + 1)
+    )
     k_eq7 = n * nu + 6 * t * e * sympy.sqrt(n)
     d1, d2 = 2 * d / dh + 2 * d / (1 - E(-e)), 2 * dh / (1 - E(-3 * e))
-    beta_eq = E(-t**2 / 2) + n * (d1 + d2)
-    for vals in (dict(epsilon=0.1, delta=1e-14, n=1000, t=4.47, delta_hat=2e-9),
-                 dict(epsilon=0.4, delta=1e-8, n=37, t=1.5, delta_hat=1e-3)):
+    beta_eq = E(-(t**2) / 2) + n * (d1 + d2)
+    for vals in (
+        dict(epsilon=0.1, delta=1e-14, n=1000, t=4.47, delta_hat=2e-9),
+        dict(epsilon=0.4, delta=1e-8, n=37, t=1.5, delta_hat=1e-3),
+    ):
         args = [vals[s] for s in ("epsilon", "delta", "n", "t", "delta_hat")]
         for part, ref_expr in (("k", k_eq7), ("beta", beta_eq)):
             ref = sympy_value(ref_expr, **vals)
@@ -90,11 +104,18 @@ def test_lemma15b_paper_variant_against_hand_written_statement():
         assert mp(got) >= ref and mp(got) - ref <= abs(ref) * mpmath.mpf(2) ** -50
 
 
-@pytest.mark.parametrize("tid, call, values, target", [
-    ("KOV15-3.3", lambda: get("KOV15-3.3").evaluator(0.3, 1e-4, 12, 1e-2).eps,
-     dict(epsilon=0.3, delta=1e-4, k=12), 1e-2),
-    ("BW18-8", lambda: get("BW18-8").evaluator(0.8, 0.5, 1e-6), dict(Delta=0.8, epsilon=0.5), 1e-6),
-])
+@pytest.mark.parametrize(
+    "tid, call, values, target",
+    [
+        (
+            "KOV15-3.3",
+            lambda: get("KOV15-3.3").evaluator(0.3, 1e-4, 12, 1e-2).eps,
+            dict(epsilon=0.3, delta=1e-4, k=12),
+            1e-2,
+        ),
+        ("BW18-8", lambda: get("BW18-8").evaluator(0.8, 0.5, 1e-6), dict(Delta=0.8, epsilon=0.5), 1e-6),
+    ],
+)
 def test_sympy_statement_at_solved_value(tid, call, values, target):
     """Entries whose evaluator solves the statement for one variable: the statement, evaluated
     by sympy at the returned value, meets the target (and is within 1e-9 relative of it)."""
@@ -152,8 +173,11 @@ def test_sweep_d1_b2_scalar():
     rng = np.random.default_rng(54)
     for _ in range(SWEEP):
         k, b = float(rng.uniform(0, 40)), float(rng.uniform(0, 0.1))
-        tau, n, s = float(log_uniform(rng, 1e-3, 1, 1)[0]), int(log_uniform(rng, 1, 1e8, 1)[0]), \
-            float(log_uniform(rng, 1e-6, 0.1, 1)[0])
+        tau, n, s = (
+            float(log_uniform(rng, 1e-3, 1, 1)[0]),
+            int(log_uniform(rng, 1, 1e8, 1)[0]),
+            float(log_uniform(rng, 1e-6, 0.1, 1)[0]),
+        )
         with mpmath.workdps(DPS):
             core = mpmath.exp(mp(k) * mpmath.log(2) - 2 * mp(tau) ** 2 / (n * mp(s) ** 2))
         check_up(mcdiarmid_transfer(k, b, tau, n, s), min(2 * core + mp(b), mpmath.mpf(1)), 2**-50)

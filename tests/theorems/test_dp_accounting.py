@@ -49,8 +49,9 @@ def test_advanced_sweep_50_digits():
         dp = float(log_uniform(rng, 1e-300, 0.5, 1)[0])
         g = advanced_composition([(e, 0.0) for e, c in zip(eps, counts) for _ in range(c)], dp)
         with mpmath.workdps(DPS):
-            adv = mpmath.sqrt(2 * mpmath.log(1 / mp(dp)) * sum(c * mp(e) ** 2 for e, c in zip(eps, counts))) \
-                + sum(c * mp(e) * (mpmath.exp(mp(e)) - 1) for e, c in zip(eps, counts))
+            adv = mpmath.sqrt(2 * mpmath.log(1 / mp(dp)) * sum(c * mp(e) ** 2 for e, c in zip(eps, counts))) + sum(
+                c * mp(e) * (mpmath.exp(mp(e)) - 1) for e, c in zip(eps, counts)
+            )
             basic = sum(c * mp(e) for e, c in zip(eps, counts))
         check_up(g.eps, min(adv, basic), 2**-50)
         assert g.delta >= dp
@@ -60,7 +61,7 @@ def test_basic_and_budget():
     g = basic_composition([(0.5, 1e-6)] * 4)
     assert F(g.eps) >= 4 * F(0.5) and F(g.delta) >= 4 * F(1e-6)
     c = compose_dp([(0.1, 1e-8)] * 100, 1e-5)
-    assert c.delta <= 1e-5 and c.eps < 100 * 0.1     # the budget itself, never an ulp over
+    assert c.delta <= 1e-5 and c.eps < 100 * 0.1  # the budget itself, never an ulp over
     # budgets whose remainder delta_total - sum(delta_i) rounds up as a float: delta' must be
     # taken an ulp below it, so that the total stays within the budget
     rounded_up = 0
@@ -68,7 +69,7 @@ def test_basic_and_budget():
         slack = F(dt) - 100 * F(1e-8)
         rounded_up += F(float(slack)) > slack
         assert compose_dp([(0.1, 1e-8)] * 100, dt).delta <= dt
-    assert rounded_up >= 1   # the case is exercised
+    assert rounded_up >= 1  # the case is exercised
     assert compose_dp([(0.1, 1e-8)] * 100, F(100) * F(1e-8)).theorem == "DR-3.16"  # no slack: basic
     with pytest.raises(InvalidParameter, match="delta_total"):
         compose_dp([(0.1, 1e-8)] * 100, 1e-7)
@@ -89,8 +90,11 @@ def test_composition_of_steps_sharing_an_eps_or_a_delta():
     a = advanced_composition(steps, 1e-5)
     with mpmath.workdps(DPS):
         e1, e2 = mp(0.01), mp(0.02)
-        ref = (mpmath.sqrt(2 * mpmath.log(1 / mp(1e-5)) * (1000 * e1**2 + 200 * e2**2))
-               + 1000 * e1 * (mpmath.exp(e1) - 1) + 200 * e2 * (mpmath.exp(e2) - 1))
+        ref = (
+            mpmath.sqrt(2 * mpmath.log(1 / mp(1e-5)) * (1000 * e1**2 + 200 * e2**2))
+            + 1000 * e1 * (mpmath.exp(e1) - 1)
+            + 200 * e2 * (mpmath.exp(e2) - 1)
+        )
     check_up(a.eps, ref, 2**-50)
     assert 2.2171 < a.eps < 2.2172
     assert F(a.delta) >= 700 * F(1e-8) + 500 * F(1e-9) + F(1e-5) and a.delta <= 1.75e-5 * (1 + 1e-15)
@@ -117,6 +121,7 @@ def test_gaussian_sigma():
 # ---------------------------------------------------------------------------------------------
 # Optimal homogeneous composition (KOV15 Thm 3.3)
 # ---------------------------------------------------------------------------------------------
+
 
 def _rr_pair(e, d):
     """The (eps, delta) randomized response pair of KOV15 (4 outcomes), 60 digits."""
@@ -197,7 +202,7 @@ def test_kov_sweep_certified_tight_and_below_advanced():
         # reference delta of the composition at the returned eps, and slightly below it
         ref_at = _kov_ref(e, d, k, g.eps)
         assert ref_at <= mp(dt)
-        if g.eps > 0:   # tight to the float: the search's float surrogates only steer it
+        if g.eps > 0:  # tight to the float: the search's float surrogates only steer it
             assert _kov_ref(e, d, k, math.nextafter(g.eps, 0.0)) > mp(dt)
         if d * k < dt:
             assert g.eps <= compose_dp([(e, d)] * k, dt).eps * (1 + 1e-12)
@@ -212,7 +217,7 @@ def _kov_ref(e, d, k, eg):
         c = mpmath.exp(mp(eg))
         s = mpmath.mpf(0)
         for l in range(k + 1):
-            t = mpmath.binomial(k, l) * (p ** (k - l) * q ** l - c * p ** l * q ** (k - l))
+            t = mpmath.binomial(k, l) * (p ** (k - l) * q**l - c * p**l * q ** (k - l))
             if t > 0:
                 s += t
         keep = (1 - mp(d)) ** k
@@ -233,6 +238,7 @@ def test_kov_errors_and_monotone():
 # ---------------------------------------------------------------------------------------------
 # Analytic Gaussian (Balle-Wang 2018 Thm 8)
 # ---------------------------------------------------------------------------------------------
+
 
 def _bw_delta(s, sigma, e):
     with mpmath.workdps(DPS):
@@ -295,17 +301,21 @@ def test_from_dp_event_below_the_pld_tail_mass_is_refused_with_the_reason():
     import dp_accounting
 
     ev = dp_accounting.GaussianDpEvent(noise_multiplier=5000.0)
-    with pytest.raises(InvalidParameter, match=r"delta=1e-16 .*PLD tail mass.*eps = inf.*"
-                                               r"gaussian_epsilon") as exc:
+    with pytest.raises(
+        InvalidParameter,
+        match=r"delta=1e-16 .*PLD tail mass.*eps = inf.*"
+        r"gaussian_epsilon",
+    ) as exc:
         from_dp_event(ev, 1e-16)
     assert "\n" not in str(exc.value)
-    assert 1e-3 < gaussian_epsilon(5000.0, 1.0, 1e-16) < 2e-3   # finite, by the exact route
-    assert from_dp_event(ev, 1e-14).eps < 2e-3                  # above the tail mass: finite
+    assert 1e-3 < gaussian_epsilon(5000.0, 1.0, 1e-16) < 2e-3  # finite, by the exact route
+    assert from_dp_event(ev, 1e-14).eps < 2e-3  # above the tail mass: finite
 
 
 # ---------------------------------------------------------------------------------------------
 # Exponential mechanism, report noisy max, sparse vector
 # ---------------------------------------------------------------------------------------------
+
 
 def test_exponential_mechanism_exact_dp_on_small_tables():
     """Random score tables on neighbouring datasets (scores differ by at most Delta): the exact
@@ -403,7 +413,7 @@ def test_kov_monotone_and_dominated(e, k, dt, factor):
 @given(st.floats(1e-2, 10.0), _delta, st.floats(1.01, 10.0))
 def test_analytic_gaussian_monotone(e, d, factor):
     s = analytic_gaussian_sigma(1.0, e, d)
-    assert analytic_gaussian_sigma(1.0, e * factor, d) <= s   # more eps, less noise
+    assert analytic_gaussian_sigma(1.0, e * factor, d) <= s  # more eps, less noise
     assert analytic_gaussian_sigma(1.0, e, min(d * factor, 0.9)) <= s
     assert analytic_gaussian_sigma(2.0, e, d) == pytest.approx(2 * s, rel=1e-12)  # scale invariance
     assert gaussian_delta(s, 1.0, e) <= d
@@ -420,8 +430,9 @@ def test_limits():
     assert 0.5 * e * math.sqrt(2 * k * math.log(1 / dt)) < kov < advanced_composition([(e, 0.0)] * k, dt).eps
 
 
-@pytest.mark.parametrize("e, d, k, slack", [(0.5, 1e-3, 4, 0.05), (0.2, 0.0, 7, 0.01),
-                                             (1.0, 1e-4, 3, 0.2), (0.1, 1e-5, 8, 1e-3)])
+@pytest.mark.parametrize(
+    "e, d, k, slack", [(0.5, 1e-3, 4, 0.05), (0.2, 0.0, 7, 0.01), (1.0, 1e-4, 3, 0.2), (0.1, 1e-5, 8, 1e-3)]
+)
 def test_basic_and_advanced_composition_against_brute_force(e, d, k, slack):
     """Ground truth for DR 3.16 and 3.20 that neither formula produces: the k-fold product of
     KOV's randomized-response pair is the worst case of k (e, d)-DP steps (KOV15 Thm 3.3), and
@@ -455,6 +466,7 @@ def test_laplace_epsilon_against_the_density_ratio():
 # (a geometric tail bound) and keep running states every 512 terms; k <= 300 above never gets
 # there. The reference sums every term at 60 digits (proofs_checks.fuzz.references).
 # ---------------------------------------------------------------------------------------------
+
 
 def test_kov_large_k_against_the_full_sum():
     from proofs_checks.fuzz import references as R
@@ -510,7 +522,7 @@ def test_kov_skipped_terms_are_enclosed_by_the_geometric_tail():
             lo, a, b, sa, sb = kd._start(mpmath.iv, top)
             assert 1024 <= lo < top
             with mpmath.workdps(60):
-                E, c = mpmath.exp(mp(e)), mpmath.mpf(1)     # c = C(k, j)
+                E, c = mpmath.exp(mp(e)), mpmath.mpf(1)  # c = C(k, j)
                 skipped_a = skipped_b = whole_a = whole_b = mpmath.mpf(0)
                 for j in range(top):
                     if j == lo:

@@ -148,15 +148,16 @@ def test_lemma_b1_against_the_binomial_test():
     for n in (1, 2, 5, 10, 100, 1000, 10_000, 100_000):
         sens = float(binom.pmf(np.arange(n + 1), n, 0.5).max())
         assert pvalue_sensitivity_lower_bound(n) <= sens
-        assert pvalue_sensitivity_lower_bound(n) * 3 > sens * 1     # within a factor 3
+        assert pvalue_sensitivity_lower_bound(n) * 3 > sens * 1  # within a factor 3
 
 
 def test_lemma_b1_constants():
     with mpmath.workdps(DPS):
         at_008 = (mpmath.mpf("0.5") - mpmath.mpf("0.08")) / mpmath.sqrt(mpmath.log(1 / mpmath.mpf("0.08")) / 2)
         assert mpmath.mpf("0.37") < at_008 < mpmath.mpf("0.373742")  # the paper's step (50 digits)
-        best = mpmath.findroot(lambda d: mpmath.diff(
-            lambda x: (mpmath.mpf(1) / 2 - x) / mpmath.sqrt(mpmath.log(1 / x) / 2), d), 0.08)
+        best = mpmath.findroot(
+            lambda d: mpmath.diff(lambda x: (mpmath.mpf(1) / 2 - x) / mpmath.sqrt(mpmath.log(1 / x) / 2), d), 0.08
+        )
         c_best = (mpmath.mpf(1) / 2 - best) / mpmath.sqrt(mpmath.log(1 / best) / 2)
     for n in (1, 7, 10**6, 10**12):
         lo = pvalue_sensitivity_lower_bound(n)
@@ -164,7 +165,7 @@ def test_lemma_b1_constants():
         assert mp(lo) >= c_best / mpmath.sqrt(n) * (1 - mpmath.mpf(10) ** -12)  # and essentially at it
         paper = pvalue_sensitivity_lower_bound(n, variant="paper")
         with mpmath.workdps(DPS):
-            ref = mpmath.mpf(37) / 100 / mpmath.sqrt(n)           # the paper's 0.37/sqrt(n), hand
+            ref = mpmath.mpf(37) / 100 / mpmath.sqrt(n)  # the paper's 0.37/sqrt(n), hand
         assert mp(paper) <= ref and mp(paper) >= ref * (1 - mpmath.mpf(10) ** -15)
     # RRST's conclusion: 18 eps (0.37) sqrt(n) >= 1 on Thm B.2's range n >= ln(4eps/delta)/eps^2
     for eps, delta in [(0.3, 1e-3), (0.1, 1e-6), (0.01, 1e-9)]:
@@ -200,6 +201,6 @@ def test_solver_widens_past_its_first_bracket():
 
     n = max_n_for_gamma(0.05, 1e-3, 1e-20)
     with mpmath.workdps(50):
-        n_true = int(mpmath.floor(mpmath.log(50) / mpmath.mpf(1e-20)))   # gamma = 0.05 e^{-eps n}
+        n_true = int(mpmath.floor(mpmath.log(50) / mpmath.mpf(1e-20)))  # gamma = 0.05 e^{-eps n}
     # never above the true boundary; below it only by the certified rounding (~1e-16 relative)
     assert n_true * (1 - 1e-15) <= n <= n_true

@@ -27,22 +27,22 @@ from .reference import DPS, check_up, mp
 def _pseudocode(train_means, hold_means, T, sigma, B, seed):
     """DFHPRR §3's pseudocode, line by line (Laplace noise), on precomputed query means."""
     rng = np.random.default_rng(seed)
-    gamma = rng.laplace(0.0, 2 * sigma)            # 1. sample gamma ~ Lap(2 sigma)
+    gamma = rng.laplace(0.0, 2 * sigma)  # 1. sample gamma ~ Lap(2 sigma)
     T_hat = T + gamma
     out = []
-    for et, eh in zip(train_means, hold_means):    # 2. for each query
-        if B < 1:                                  # (a) if B < 1 output bottom
+    for et, eh in zip(train_means, hold_means):  # 2. for each query
+        if B < 1:  # (a) if B < 1 output bottom
             out.append(None)
             continue
-        eta = rng.laplace(0.0, 4 * sigma)          # i. eta ~ Lap(4 sigma)
-        if abs(eh - et) > T_hat + eta:             # ii.
-            xi = rng.laplace(0.0, sigma)           # A. xi ~ Lap(sigma), gamma ~ Lap(2 sigma)
+        eta = rng.laplace(0.0, 4 * sigma)  # i. eta ~ Lap(4 sigma)
+        if abs(eh - et) > T_hat + eta:  # ii.
+            xi = rng.laplace(0.0, sigma)  # A. xi ~ Lap(sigma), gamma ~ Lap(2 sigma)
             gamma = rng.laplace(0.0, 2 * sigma)
-            B -= 1                                 # B.
+            B -= 1  # B.
             T_hat = T + gamma
-            out.append(eh + xi)                    # C.
+            out.append(eh + xi)  # C.
         else:
-            out.append(et)                         # iii.
+            out.append(et)  # iii.
     return out
 
 
@@ -62,8 +62,7 @@ def test_answers_match_pseudocode_on_fixed_seeds():
 
 
 def test_budget_accounting_and_refusal():
-    th = Thresholdout(np.zeros(100), np.ones(100), threshold=0.01, sigma=1e-4, budget=3, rng=0,
-                      on_exhausted="raise")
+    th = Thresholdout(np.zeros(100), np.ones(100), threshold=0.01, sigma=1e-4, budget=3, rng=0, on_exhausted="raise")
     for i in range(3):
         assert th.query_values(np.zeros(100), np.ones(100)) == pytest.approx(1.0, abs=0.01)
         assert th.remaining_budget == 2 - i
@@ -81,8 +80,7 @@ def test_noise_has_the_stated_scale(noise):
     """Always over threshold: every answer is the holdout mean (1) plus xi; xi must be
     Lap(sigma) (resp. N(0, sigma^2)): Kolmogorov-Smirnov on 4,000 answers, fixed seed."""
     sigma = 0.003
-    th = Thresholdout(np.zeros(10), np.ones(10), threshold=0.0, sigma=sigma, budget=4000, rng=11,
-                      noise=noise)
+    th = Thresholdout(np.zeros(10), np.ones(10), threshold=0.0, sigma=sigma, budget=4000, rng=11, noise=noise)
     xs = np.array([th.query_values(np.zeros(10), np.ones(10)) for _ in range(4000)]) - 1.0
     dist = stats.laplace(scale=sigma) if noise == "laplace" else stats.norm(scale=sigma)
     assert stats.kstest(xs, dist.cdf).pvalue > 1e-3
@@ -103,12 +101,12 @@ def test_threshold_noise_rate():
     for c, seed in [(0.0, 3), (0.04, 4)]:
         lap2, lap4 = stats.laplace(scale=2 * sigma), stats.laplace(scale=4 * sigma)
         m1 = quad(lambda g: lap2.pdf(g) / lap4.cdf(c - g), -1, 1, points=[0.0, c], limit=200)[0]
-        m2 = quad(lambda g: lap2.pdf(g) * (2 - lap4.cdf(c - g)) / lap4.cdf(c - g) ** 2, -1, 1,
-                  points=[0.0, c], limit=200)[0]
+        m2 = quad(
+            lambda g: lap2.pdf(g) * (2 - lap4.cdf(c - g)) / lap4.cdf(c - g) ** 2, -1, 1, points=[0.0, c], limit=200
+        )[0]
         if c == 0:
             assert m1 == pytest.approx(4 * math.log(2), rel=1e-9)
-        th = Thresholdout(np.zeros(4), np.full(4, 0.5 + c), threshold=0.5, sigma=sigma,
-                          budget=10**6, rng=seed)
+        th = Thresholdout(np.zeros(4), np.full(4, 0.5 + c), threshold=0.5, sigma=sigma, budget=10**6, rng=seed)
         over = sum(th.query_values(np.zeros(4), np.full(4, 0.5 + c)) != 0.0 for _ in range(n_q))
         rel_sd = math.sqrt((m2 - m1 * m1) / (n_q / m1)) / m1
         assert abs(over / n_q * m1 - 1) < 4 * rel_sd, (over / n_q, 1 / m1, rel_sd)
@@ -123,22 +121,24 @@ def test_dp_parameters():
             check_up(paper.eps, mpmath.sqrt(32 * B * mpmath.log(2 / mp(d))) / (mp(s) * n), 2**-50)
         sound = thresholdout_dp(B, s, n, delta=d)
         assert sound.eps <= paper.eps and sound.delta <= d
-        assert sound.eps == advanced_composition([(2 / (s * n) * (1 + 2**-52), 0.0)] * B, d).eps or \
-            sound.eps <= advanced_composition([(2 / (s * n) * (1 + 2**-50), 0.0)] * B, d).eps
+        assert (
+            sound.eps == advanced_composition([(2 / (s * n) * (1 + 2**-52), 0.0)] * B, d).eps
+            or sound.eps <= advanced_composition([(2 / (s * n) * (1 + 2**-50), 0.0)] * B, d).eps
+        )
     th = Thresholdout(np.zeros(1000), np.zeros(1000), threshold=0.04, sigma=0.01, budget=10, rng=0)
     assert th.dp_guarantee().eps == 2.0
     # RRST Thm 1.4a: k = log2(e) eps n = log2(e) * 2B/sigma bits
     with mpmath.workdps(DPS):
         check_up(th.max_information().k, 2.0 * 1000 / mpmath.log(2), 2**-48)
-    g = Thresholdout(np.zeros(10), np.zeros(10), threshold=0.04, sigma=0.01, budget=1, rng=0,
-                     noise="gaussian")
+    g = Thresholdout(np.zeros(10), np.zeros(10), threshold=0.04, sigma=0.01, budget=1, rng=0, noise="gaussian")
     with pytest.raises(RegimeError, match="noise"):
         g.dp_guarantee()
 
 
-
-@pytest.mark.parametrize("B, s, n, d", [(100, 0.01, 10_000, 1e-6), (1000, 0.05, 50_000, 1e-9),
-                                         (3, 0.2, 100, 1e-3), (400, 0.002, 10**6, 1e-12)])
+@pytest.mark.parametrize(
+    "B, s, n, d",
+    [(100, 0.01, 10_000, 1e-6), (1000, 0.05, 50_000, 1e-9), (3, 0.2, 100, 1e-3), (400, 0.002, 10**6, 1e-12)],
+)
 def test_sound_thresholdout_eps_against_hand_composition(B, s, n, d):
     """The sound (eps, delta) of Thresholdout against Dwork & Roth Thm 3.16 / 3.20 written out
     here at 50 digits with the per-answer cost 2/(sigma n) of the Notes' lemma (Laplace
@@ -188,10 +188,11 @@ def test_bad_inputs():
 # SparseValidate
 # ---------------------------------------------------------------------------------------------
 
+
 def test_sparse_validate_factor_exact():
     # hand: i = 3, B = 1: C(3,0) + C(3,1) = 4 ; i = 5, B = 2: 1 + 5 + 10 = 16
     assert sparse_validate_factor(3, 1) == 4 and sparse_validate_factor(5, 2) == 16
-    assert sparse_validate_factor(1, 5) == 1            # min(i - 1, B) = 0
+    assert sparse_validate_factor(1, 5) == 1  # min(i - 1, B) = 0
     big = sparse_validate_factor(1000, 40)
     assert big == sum(math.comb(1000, j) for j in range(41)) and big.bit_length() > 200
     # 'histories' is the number of answer strings of length i-1 with at most B ones (brute force)
@@ -205,10 +206,10 @@ def test_sparse_validate_factor_exact():
 def test_sparse_validate_paper_bound_m_to_the_B_fails_at_B_1():
     """DFHPRR Thm 10 also states l_i <= m^B; at B = 1, l_m = 1 + m > m (docs/errata.md)."""
     for m in range(2, 50):
-        assert sparse_validate_factor(m, 1) == m + 1 > m ** 1
+        assert sparse_validate_factor(m, 1) == m + 1 > m**1
     for m in range(2, 30):
         for B in range(2, 6):
-            assert sparse_validate_factor(m, B) <= m ** B  # B >= 2: the stated bound holds here
+            assert sparse_validate_factor(m, B) <= m**B  # B >= 2: the stated bound holds here
 
 
 def test_sparse_validate_run():
@@ -281,8 +282,8 @@ def test_thresholdout_threshold_is_redrawn_after_each_over_threshold_answer():
     gamma = -1/8 the same query is over it (T = 1/4, sigma = 1/64, hand)."""
     rng = _Scripted([1 / 8, 0.0, 0.0, -1 / 8, 0.0, 0.0, 0.0])
     th = Thresholdout(np.zeros(2), np.zeros(2), threshold=0.25, sigma=1 / 64, budget=5, rng=rng)
-    assert th.answer_means(0.0, 0.5) == 0.5          # 1/2 > 3/8: over; gamma -> -1/8
-    assert th.answer_means(0.25, 0.5) == 0.5         # 1/4 > 1/8 + 0: over (under gamma_0 it was not)
+    assert th.answer_means(0.0, 0.5) == 0.5  # 1/2 > 3/8: over; gamma -> -1/8
+    assert th.answer_means(0.25, 0.5) == 0.5  # 1/4 > 1/8 + 0: over (under gamma_0 it was not)
     assert th.over_threshold == 2
 
 
@@ -292,8 +293,8 @@ def test_sparse_validate_bound_variant_and_cap():
     assert sparse_validate_bound(3, 1, 0.01) == 0.04
     assert sparse_validate_bound(3, 1, 0.125, variant="histories") == 0.375
     assert sparse_validate_bound(3, 1, 0.125) == 0.5
-    assert sparse_validate_bound(3, 1, 0.5) == 1.0            # 4 * 0.5 = 2: capped at 1
-    assert sparse_validate_bound(3, 1, 0.25) == 1.0           # exactly 1
+    assert sparse_validate_bound(3, 1, 0.5) == 1.0  # 4 * 0.5 = 2: capped at 1
+    assert sparse_validate_bound(3, 1, 0.25) == 1.0  # exactly 1
     # a bit psi may return as 0/1 or False/True; 0 and False are accepted
     sv = SparseValidate(np.array([0, 1]), m=3, budget=2)
     assert sv.query(lambda s: 0) is False and sv.query(lambda s: False) is False
@@ -303,8 +304,7 @@ def test_sparse_validate_bound_variant_and_cap():
 def test_thresholdout_dp_guarantee_passes_its_arguments():
     th = Thresholdout(np.zeros(1000), np.zeros(1000), threshold=0.04, sigma=0.01, budget=10, rng=0)
     for variant in ("sound", "paper"):
-        assert th.dp_guarantee(1e-6, variant=variant) == thresholdout_dp(10, 0.01, 1000, delta=1e-6,
-                                                                          variant=variant)
+        assert th.dp_guarantee(1e-6, variant=variant) == thresholdout_dp(10, 0.01, 1000, delta=1e-6, variant=variant)
     assert th.dp_guarantee(1e-6, variant="paper").conditions[-1] == "paper closed form"
     # 0-d datasets are refused by name (not by numpy's "len() of unsized object")
     for train, hold, name in ((np.float64(1.0), np.zeros(3), "train"), (np.zeros(3), 5, "holdout")):

@@ -55,8 +55,7 @@ def test_scalar_rounded_up_50_digits():
     eps, n, beta = _points(1)
     for e, nn, b in zip(eps[:N_POINTS], n, beta):
         check_up(pure_dp_max_information(float(e), int(nn)).k, _ref_pure(e, int(nn)), 2**-51)
-        check_up(pure_dp_max_information_product(float(e), int(nn), float(b)).k,
-                 _ref_product(e, int(nn), b), 2**-51)
+        check_up(pure_dp_max_information_product(float(e), int(nn), float(b)).k, _ref_product(e, int(nn), b), 2**-51)
 
 
 def test_vectorised_rounded_up_50_digits():
@@ -72,8 +71,7 @@ def test_extremes_finite_and_correct():
     b = pure_dp_max_information_product(1e-12, 10**12, 1e-300)
     check_up(b.k, _ref_product(1e-12, 10**12, 1e-300), 2**-51)
     assert 0 < pure_dp_max_information(1e-12, 1).k < 1.5e-12
-    arr = pure_dp_max_information_product(np.array([1e-12, 10.0]), np.array([1e12, 1.0]),
-                                          np.array([1e-300, 0.5]))
+    arr = pure_dp_max_information_product(np.array([1e-12, 10.0]), np.array([1e12, 1.0]), np.array([1e-300, 0.5]))
     assert np.all(np.isfinite(arr)) and np.all(arr > 0)
 
 
@@ -112,16 +110,19 @@ def test_bound_holds_on_randomized_response_exactly(n):
         assert approx_max_information(J, beta).le(pure_dp_max_information_product(eps, n, float(beta)).k)
 
 
-@pytest.mark.parametrize("call", [
-    lambda: pure_dp_max_information(0.0, 1),
-    lambda: pure_dp_max_information(math.inf, 1),
-    lambda: pure_dp_max_information(0.1, 0),
-    lambda: pure_dp_max_information(0.1, 2.5),
-    lambda: pure_dp_max_information_product(0.1, 10, 0.0),
-    lambda: pure_dp_max_information_product(0.1, 10, 1.0),
-    lambda: pure_dp_max_information_product(np.array([0.1, -1.0]), 10, 0.5),
-    lambda: pure_dp_max_information(np.array([0.1, 0.2]), np.array([1.0, 1.5])),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: pure_dp_max_information(0.0, 1),
+        lambda: pure_dp_max_information(math.inf, 1),
+        lambda: pure_dp_max_information(0.1, 0),
+        lambda: pure_dp_max_information(0.1, 2.5),
+        lambda: pure_dp_max_information_product(0.1, 10, 0.0),
+        lambda: pure_dp_max_information_product(0.1, 10, 1.0),
+        lambda: pure_dp_max_information_product(np.array([0.1, -1.0]), 10, 0.5),
+        lambda: pure_dp_max_information(np.array([0.1, 0.2]), np.array([1.0, 1.5])),
+    ],
+)
 def test_bad_input(call):
     with pytest.raises(InvalidParameter, match="is invalid: must be"):
         call()

@@ -91,8 +91,7 @@ def test_mi_pvalue_optimal_dominates_and_is_valid(a, m):
     assert opt >= mi_pvalue_correction(a, m, variant="paper")
     # validity: some k with certified beta*(k) < a reproduces at least this gamma
     ks = np.linspace(0.5, 4 * 2 * (m + 0.54) / a + 64, SWEEP * 2 // 5)  # 4,000 (200 in mutation runs)
-    best = max(pvalue_correction(a, float(k), b) for k in ks
-               if (b := mi_beta_exact(m, float(k))) < a)
+    best = max(pvalue_correction(a, float(k), b) for k in ks if (b := mi_beta_exact(m, float(k))) < a)
     assert opt >= best * (1 - 1e-6)  # the optimiser is at least as good as a fine grid
 
 
@@ -102,30 +101,48 @@ def _beta_star_50(m, k):
     with mpmath.workdps(DPS + 10):
         K, M = mp(k), mp(m)
         f = lambda b: K * b + (1 - b) * mpmath.log(1 - b) / mpmath.log(2)  # noqa: E731
-        lo = max(mp(0), 1 - mpmath.power(2, K - 1 / mpmath.log(2)))   # the minimum (f <= 0 <= m)
+        lo = max(mp(0), 1 - mpmath.power(2, K - 1 / mpmath.log(2)))  # the minimum (f <= 0 <= m)
         hi = 1 - mpmath.mpf(10) ** -(DPS + 5)
         if f(hi) <= M:
             return mp(1), mp(1)
         for _ in range(260):
             mid = (lo + hi) / 2
             lo, hi = (mid, hi) if f(mid) <= M else (lo, mid)
-        return lo, hi   # beta* in [lo, hi], hi - lo = 2^-260 (lo = 0 exactly when m = 0 < f)
+        return lo, hi  # beta* in [lo, hi], hi - lo = 2^-260 (lo = 0 exactly when m = 0 < f)
 
 
-@pytest.mark.parametrize("a, m", [(0.05, 1.0), (0.05, 0.05), (0.01, 0.05), (0.1, 5.0), (0.05, 0.0),
-                                  (0.2, 0.3), (0.01, 3.0), (0.5, 10.0), (0.05, 1e-6), (0.1, 0.7),
-                                  (0.03, 2.5), (0.3, 0.01), (0.07, 0.2), (0.02, 0.9), (0.15, 4.0),
-                                  (0.05, 20.0), (1.0, 1.0)])
+@pytest.mark.parametrize(
+    "a, m",
+    [
+        (0.05, 1.0),
+        (0.05, 0.05),
+        (0.01, 0.05),
+        (0.1, 5.0),
+        (0.05, 0.0),
+        (0.2, 0.3),
+        (0.01, 3.0),
+        (0.5, 10.0),
+        (0.05, 1e-6),
+        (0.1, 0.7),
+        (0.03, 2.5),
+        (0.3, 0.01),
+        (0.07, 0.2),
+        (0.02, 0.9),
+        (0.15, 4.0),
+        (0.05, 20.0),
+        (1.0, 1.0),
+    ],
+)
 def test_mi_pvalue_certificate_against_50_digit_beta_star(a, m):
     """The optimal correction's certificate (k, beta) holds against beta*(k) found here at 50
     digits: beta is at or above the true root and gamma <= (alpha - beta*) 2^-k. A plain float
     root in place of the certified one lands below the true root about half the time."""
     c = mi_pvalue_choice(a, m)
     assert c.gamma == mi_pvalue_correction(a, m)
-    assert c.k is not None and c.beta is not None   # the exact curve beats the closed form here
+    assert c.k is not None and c.beta is not None  # the exact curve beats the closed form here
     lo, hi = _beta_star_50(m, c.k)
     assert mp(c.beta) >= hi or (lo == 0 and c.beta == 0), (c.k, c.beta, lo, hi)
-    assert mp(c.beta) - lo <= lo * 1e-12 + mpmath.mpf(10) ** -300   # and tight
+    assert mp(c.beta) - lo <= lo * 1e-12 + mpmath.mpf(10) ** -300  # and tight
     with mpmath.workdps(DPS):
         assert mp(c.gamma) <= (mp(a) - hi) * mpmath.power(2, -mp(c.k))
 
@@ -173,7 +190,7 @@ def test_russo_zou_root_and_envelope():
     # alpha = 0: Pr[p <= gamma] <= 0 only at gamma = 0 (gamma + sqrt(...) > gamma for m > 0)
     assert russo_zou_pvalue_correction(0.0, 1.0) == 0.0
     assert russo_zou_pvalue_correction(0.0, 0.0) == 0.0
-    assert russo_zou_pvalue_correction(1.0, 0.0) == 1.0    # the range's closed end
+    assert russo_zou_pvalue_correction(1.0, 0.0) == 1.0  # the range's closed end
 
 
 def test_russo_zou_statement_is_what_the_evaluator_solves():
@@ -192,8 +209,9 @@ def test_russo_zou_statement_is_what_the_evaluator_solves():
         g = russo_zou_pvalue_correction(a, m)
         at = sympy.N(expr.subs({gam: sympy.Rational(g), m_s: sympy.Rational(m)}), 50)
         assert at <= a
-        above = sympy.N(expr.subs({gam: sympy.Rational(g) * (1 + sympy.Rational(1, 10**9)),
-                                   m_s: sympy.Rational(m)}), 50)
+        above = sympy.N(
+            expr.subs({gam: sympy.Rational(g) * (1 + sympy.Rational(1, 10**9)), m_s: sympy.Rational(m)}), 50
+        )
         assert above > a
 
 
@@ -312,7 +330,7 @@ def test_cor_1_6_route():
         approx_dp_mutual_information(0.9, 1e-30, 100, 2)
 
 
-LOG2E_FLOAT = math.log2(math.e)   # 1.44269504088896338..., below the real log2 e = 1.44269504088896340...
+LOG2E_FLOAT = math.log2(math.e)  # 1.44269504088896338..., below the real log2 e = 1.44269504088896340...
 
 
 @pytest.mark.parametrize("k", [0.5, 1.0, LOG2E_FLOAT, 1.5, 2.0, 10.0, 100.0])
@@ -334,7 +352,7 @@ def test_mi_beta_certified_and_tight_on_a_grid(k):
             assert x == 0.0
         else:
             assert float((R.exact(x) - ref) / ref) < 1e-12, (m, k)
-            if k != LOG2E_FLOAT:   # the float surrogate (for optimisers), away from its degenerate k
+            if k != LOG2E_FLOAT:  # the float surrogate (for optimisers), away from its degenerate k
                 assert float(abs(R.exact(mi_beta_float(m, k)) - ref) / ref) < 1e-9, (m, k)
     if k == LOG2E_FLOAT:
         assert 2.82e-17 < mi_beta_exact(0.0, k) < 2.83e-17
@@ -354,17 +372,19 @@ def test_approx_dp_mutual_information_composes_thm31_and_lemma15b():
             route = float(approx_max_information_to_mi(b.k, b.beta, size**n, variant=variant, unit=unit))
             assert approx_dp_mutual_information(e, d, n, size, beta=0.01, variant=variant, unit=unit) == route
         routes: dict[str, list[float]] = {"bits": [], "nats": []}
-        for target in np.geomspace(1e-12, 0.3, 25):    # the documented grid of targets
+        for target in np.geomspace(1e-12, 0.3, 25):  # the documented grid of targets
             try:
                 b = approx_dp_max_information(e, d, n, beta=float(target), variant=variant)
-                both = {unit: float(approx_max_information_to_mi(b.k, b.beta, size**n, variant=variant,
-                                                                 unit=unit)) for unit in routes}
-            except (InvalidParameter, RegimeError):      # a target out of reach or out of regime
+                both = {
+                    unit: float(approx_max_information_to_mi(b.k, b.beta, size**n, variant=variant, unit=unit))
+                    for unit in routes
+                }
+            except (InvalidParameter, RegimeError):  # a target out of reach or out of regime
                 continue
             for unit in routes:
                 routes[unit].append(both[unit])
         assert len(routes["bits"]) >= 5
-        for unit in routes:   # nats: each route's bound in nats, not the bits figure relabelled
+        for unit in routes:  # nats: each route's bound in nats, not the bits figure relabelled
             assert approx_dp_mutual_information(e, d, n, size, variant=variant, unit=unit) == min(routes[unit])
 
 

@@ -55,12 +55,15 @@ def test_description_length_exact_powers_of_two():
     assert description_length_max_information(1, 1.0).k == 0.0
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"alpha": 1.5, "k": 1.0, "beta": 0.0}, "alpha"),
-    ({"alpha": 0.05, "k": -1.0, "beta": 0.0}, "k"),
-    ({"alpha": 0.05, "k": math.nan, "beta": 0.0}, "k"),
-    ({"alpha": 0.05, "k": 1.0, "beta": -0.1}, "beta"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"alpha": 1.5, "k": 1.0, "beta": 0.0}, "alpha"),
+        ({"alpha": 0.05, "k": -1.0, "beta": 0.0}, "k"),
+        ({"alpha": 0.05, "k": math.nan, "beta": 0.0}, "k"),
+        ({"alpha": 0.05, "k": 1.0, "beta": -0.1}, "beta"),
+    ],
+)
 def test_pvalue_bad_input(kwargs, name):
     with pytest.raises(InvalidParameter, match=rf"^{name}="):
         pvalue_correction(**kwargs)
@@ -93,8 +96,9 @@ def _pvalue_points(seed):
     alpha = rng.uniform(0, 1, N_POINTS)
     beta = alpha * rng.uniform(0, 1.2, N_POINTS) * (rng.random(N_POINTS) < 0.9)
     beta = np.minimum(beta, 1.0)
-    k = np.where(rng.random(N_POINTS) < 0.2, np.floor(rng.uniform(0, 60, N_POINTS)),
-                 log_uniform(rng, 1e-12, 900, N_POINTS))
+    k = np.where(
+        rng.random(N_POINTS) < 0.2, np.floor(rng.uniform(0, 60, N_POINTS)), log_uniform(rng, 1e-12, 900, N_POINTS)
+    )
     return alpha, k, beta
 
 

@@ -25,11 +25,14 @@ EPS_TEXT = "RRST Thm B.2 does not apply: it requires eps in (0, 1/3), got eps=0.
 def test_b2_scalar_edges_and_texts():
     b = bnsssu_transfer(0.1, 1e-6, 1290, 1e-3)
     assert b.in_regime and b.theorem == "RRST-B.2"
-    assert b.deviation == pytest.approx(18 * 0.1 * 1e-3 * 1290, rel=1e-15)   # 2.322
-    assert b.probability == pytest.approx(1e-5, rel=1e-15)                   # delta/eps
+    assert b.deviation == pytest.approx(18 * 0.1 * 1e-3 * 1290, rel=1e-15)  # 2.322
+    assert b.probability == pytest.approx(1e-5, rel=1e-15)  # delta/eps
     assert b.conditions[-1] == "i.i.d. data" and len(b.conditions) == 4
-    for args, text in [((0.1, 1e-6, 1289, 1e-3), N_TEXT), ((0.1, 0.025, 10**6, 1e-3), DELTA_TEXT),
-                       ((0.34, 1e-6, 10**6, 1e-3), EPS_TEXT)]:
+    for args, text in [
+        ((0.1, 1e-6, 1289, 1e-3), N_TEXT),
+        ((0.1, 0.025, 10**6, 1e-3), DELTA_TEXT),
+        ((0.34, 1e-6, 10**6, 1e-3), EPS_TEXT),
+    ]:
         with pytest.raises(RegimeError) as e:
             bnsssu_transfer(*args)
         assert str(e.value) == text
@@ -50,7 +53,7 @@ def test_b2_scalar_edges_and_texts():
 
 def test_b2_out_of_regime_is_marked_and_capped():
     b = bnsssu_transfer(0.1, 0.5, 10, 1e-3, strict=False)
-    assert not b.in_regime and b.probability == 1.0      # delta/eps = 5, capped at 1
+    assert not b.in_regime and b.probability == 1.0  # delta/eps = 5, capped at 1
     assert b.deviation == pytest.approx(18 * 0.1 * 1e-3 * 10, rel=1e-15)
     assert bnsssu_transfer(0.1, 1e-6, 1289, 1e-3, strict=False).in_regime is False
     assert bnsssu_transfer(0.34, 1e-6, 10**6, 1e-3, strict=False).in_regime is False
@@ -59,14 +62,16 @@ def test_b2_out_of_regime_is_marked_and_capped():
 def test_b2_array_edges():
     dev, prob = bnsssu_transfer(np.array([0.1, 0.1]), 1e-6, np.array([1290, 5000]), 1e-3)
     assert dev == pytest.approx([2.322, 9.0], rel=1e-12) and prob == pytest.approx([1e-5, 1e-5], rel=1e-12)
-    for eps, delta, n, text in [(0.1, 1e-6, 1289, N_TEXT), (0.1, 0.025, 10**6, DELTA_TEXT),
-                                (0.34, 1e-6, 10**6, EPS_TEXT)]:
-        with pytest.raises(RegimeError) as e:   # one bad entry among good ones
+    for eps, delta, n, text in [
+        (0.1, 1e-6, 1289, N_TEXT),
+        (0.1, 0.025, 10**6, DELTA_TEXT),
+        (0.34, 1e-6, 10**6, EPS_TEXT),
+    ]:
+        with pytest.raises(RegimeError) as e:  # one bad entry among good ones
             bnsssu_transfer(np.array([0.1, eps]), np.array([1e-6, delta]), np.array([10**6, n]), 1e-3)
         assert str(e.value) == text
     # strict=False: values everywhere, the probability capped at 1
-    dev, prob = bnsssu_transfer(np.array([0.1, 0.1]), np.array([1e-6, 0.5]), np.array([10, 10]), 1e-3,
-                                strict=False)
+    dev, prob = bnsssu_transfer(np.array([0.1, 0.1]), np.array([1e-6, 0.5]), np.array([10, 10]), 1e-3, strict=False)
     assert prob[1] == 1.0 and prob[0] == pytest.approx(1e-5, rel=1e-12)
 
 
@@ -75,7 +80,7 @@ def _rz_gamma_50(alpha: float, m: float) -> mpmath.mpf:
     bits), by bisection at 50 digits (the level increases in gamma on (0, 1/2))."""
     with mpmath.workdps(60):
         a, mm = mpmath.mpf(alpha), mpmath.mpf(m) * mpmath.log(2)
-        level = lambda g: g + mpmath.sqrt(mm / mpmath.log(1 / (2 * g)))   # noqa: E731
+        level = lambda g: g + mpmath.sqrt(mm / mpmath.log(1 / (2 * g)))  # noqa: E731
         lo, hi = mpmath.mpf(10) ** -300, mpmath.mpf(1) / 2 - mpmath.mpf(10) ** -55
         for _ in range(400):
             mid = (lo + hi) / 2
@@ -86,7 +91,7 @@ def _rz_gamma_50(alpha: float, m: float) -> mpmath.mpf:
 def test_russo_zou_at_alpha_one_and_on_2d_arrays():
     g = russo_zou_pvalue_correction(1.0, 1.0)
     ref = _rz_gamma_50(1.0, 1.0)
-    assert 0 < g <= ref and (ref - g) <= ref * 1e-14        # valid (at or below) and tight
+    assert 0 < g <= ref and (ref - g) <= ref * 1e-14  # valid (at or below) and tight
     grid = russo_zou_pvalue_correction(np.array([[0.05, 0.1], [0.2, 1.0]]), np.array([[0.001], [1.0]]))
     assert grid.shape == (2, 2)
     assert grid[1, 1] == g and grid[0, 0] == russo_zou_pvalue_correction(0.05, 0.001)
@@ -95,6 +100,7 @@ def test_russo_zou_at_alpha_one_and_on_2d_arrays():
 # ---------------------------------------------------------------------------------------------
 # RRST Thm 3.1: Lemma 3.7's delta_hat condition at its edge, on the scalar and the array path
 # ---------------------------------------------------------------------------------------------
+
 
 def _sound_edge(eps: float) -> mpmath.mpf:
     """The largest delta_hat with e^{3 eps} delta'' + delta_hat < 1, delta'' = 2 delta_hat /
@@ -147,19 +153,24 @@ def test_thm31_paper_delta_hat_edge_is_exact():
     inside, outside = _ulps(0.025, -1), 0.025
     assert a31(0.375, 1e-12, 100, t=1.0, delta_hat=inside, variant="paper").in_regime
     assert a31(Fraction(3, 8), Fraction(1, 10**12), 100, t=1, delta_hat=Fraction(1, 40), variant="paper").in_regime
-    assert not a31(Fraction(3, 8), Fraction(1, 10**12), 100, t=1, delta_hat=Fraction(1, 40) + Fraction(1, 10**30),
-                   variant="paper", strict=False).in_regime
+    assert not a31(
+        Fraction(3, 8),
+        Fraction(1, 10**12),
+        100,
+        t=1,
+        delta_hat=Fraction(1, 40) + Fraction(1, 10**30),
+        variant="paper",
+        strict=False,
+    ).in_regime
     with pytest.raises(RegimeError, match=r"eps/15\] \(Lemma 3.7\), got delta_hat=0.025$"):
         a31(0.375, 1e-12, 100, t=1.0, delta_hat=outside, variant="paper")
     # between eps/16 and eps/15: inside
     assert a31(0.375, 1e-12, 100, t=1.0, delta_hat=0.024, variant="paper").in_regime
     # the array path agrees, entry by entry
-    k, _ = a31(np.array([0.375, 0.375]), 1e-12, 100, t=np.ones(2), delta_hat=np.array([inside, 0.024]),
-               variant="paper")
+    k, _ = a31(np.array([0.375, 0.375]), 1e-12, 100, t=np.ones(2), delta_hat=np.array([inside, 0.024]), variant="paper")
     assert np.all(np.isfinite(k))
     with pytest.raises(RegimeError, match=r"got delta_hat(\[1\])?=0.025$"):
-        a31(np.array([0.375, 0.375]), 1e-12, 100, t=np.ones(2), delta_hat=np.array([inside, outside]),
-            variant="paper")
+        a31(np.array([0.375, 0.375]), 1e-12, 100, t=np.ones(2), delta_hat=np.array([inside, outside]), variant="paper")
 
 
 def test_thm31_exact_inputs_are_echoed_exactly():
@@ -212,9 +223,10 @@ def test_lemma_15b_regime_edges_are_exact():
     with mpmath.workdps(40):
         assert mpmath.mpf(0.5 / math.e) > 1 / (2 * mpmath.e) > mpmath.mpf(float(np.nextafter(0.5 / math.e, 0)))
     above, below = 0.5 / math.e, float(np.nextafter(0.5 / math.e, 0))
-    for variant, inside, outside in [("sound", [below, Fraction(1, 6)], [above, Fraction(3, 16)]),
-                                     ("paper", [0.075, Fraction(3, 40)],
-                                      [float(np.nextafter(0.075, 1)), Fraction(3, 40) + Fraction(1, 10**30)])]:
+    for variant, inside, outside in [
+        ("sound", [below, Fraction(1, 6)], [above, Fraction(3, 16)]),
+        ("paper", [0.075, Fraction(3, 40)], [float(np.nextafter(0.075, 1)), Fraction(3, 40) + Fraction(1, 10**30)]),
+    ]:
         for b in inside:
             assert np.isfinite(to_mi(1, b, 100, variant=variant))
         for b in outside:

@@ -87,8 +87,10 @@ def test_d1_and_b1_vectorised():
     v = mcdiarmid_transfer(k, b, tau, n, s)
     for i in range(N):
         with mpmath.workdps(DPS):
-            ref = min(2 * mpmath.exp(mp(k[i]) * mpmath.log(2) - 2 * mp(tau[i]) ** 2 / (int(n[i]) * mp(s[i]) ** 2))
-                      + mp(b[i]), mpmath.mpf(1))
+            ref = min(
+                2 * mpmath.exp(mp(k[i]) * mpmath.log(2) - 2 * mp(tau[i]) ** 2 / (int(n[i]) * mp(s[i]) ** 2)) + mp(b[i]),
+                mpmath.mpf(1),
+            )
         check_up(v[i], ref, rel_exp(k[i] * math.log(2) + 2 * tau[i] ** 2 / (n[i] * s[i] ** 2)))
     ns = np.floor(log_uniform(rng, 1, 1e12, N))
     lo = pvalue_sensitivity_lower_bound(ns)

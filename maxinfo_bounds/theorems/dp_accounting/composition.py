@@ -44,7 +44,7 @@ def _advanced_body(c: Context, delta_prime: Any, *groups: Any) -> Any:
     # Dwork & Roth Thm 3.20 (heterogeneous form as in KOV15):
     # sqrt(2 ln(1/delta') sum_i eps_i^2) + sum_i eps_i (e^eps_i - 1)
     g = _groups(groups)
-    s2 = sum((k * e ** 2 for e, k in g), c.num(0))
+    s2 = sum((k * e**2 for e, k in g), c.num(0))
     lin = sum((k * e * c.expm1(e) for e, k in g), c.num(0))
     return c.sqrt(2 * c.log(1 / delta_prime) * s2) + lin
 
@@ -99,8 +99,12 @@ def _steps(steps: Steps) -> Groups:
             raise InvalidParameter(f"steps[{i}]", st, "an (eps, delta) pair") from exc
         # a sequence's step counts once; a mapping's count is validated (None is not a count)
         n = 1 if k is _ONE else int(K.check(k, label=f"steps[{st!r}]"))
-        out[(EPS.check(e, label=f"steps[{i}].eps"),   # exact: summed exactly below
-             DELTA.check(d, label=f"steps[{i}].delta"))] += n
+        out[
+            (
+                EPS.check(e, label=f"steps[{i}].eps"),  # exact: summed exactly below
+                DELTA.check(d, label=f"steps[{i}].delta"),
+            )
+        ] += n
     return out
 
 
@@ -152,9 +156,12 @@ def _advanced(g: Groups, dp: Any, dps: int) -> DPGuarantee:
     adv = ADVANCED.up(dp, *_flat(g, 0), prec=iv_prec(dps))
     basic = _basic(g)
     d = float_up(_sum_body(g, 1) + Fraction(dp))
-    return DPGuarantee(min(adv, basic.eps), min(d, 1.0), "DR-3.20",
-                       (f"{_count(g)} adaptive steps", f"delta' = {dp!r}",
-                        "min with basic composition"))
+    return DPGuarantee(
+        min(adv, basic.eps),
+        min(d, 1.0),
+        "DR-3.20",
+        (f"{_count(g)} adaptive steps", f"delta' = {dp!r}", "min with basic composition"),
+    )
 
 
 def compose_dp(steps: Steps, delta_total: float, *, dps: int = 30) -> DPGuarantee:
@@ -172,8 +179,7 @@ def compose_dp(steps: Steps, delta_total: float, *, dps: int = 30) -> DPGuarante
     dt = Fraction(DELTA_TOTAL.check(delta_total))
     used = _sum_body(g, 1)
     if dt < used:
-        raise InvalidParameter("delta_total", delta_total,
-                               f"at least the steps' total delta {float(used)!r}")
+        raise InvalidParameter("delta_total", delta_total, f"at least the steps' total delta {float(used)!r}")
     if dt == used:
         return _basic(g)
     slack = dt - used
@@ -188,18 +194,26 @@ def _advanced_homogeneous(eps: float, delta: float, k: int, delta_prime: float) 
     return advanced_composition({(eps, delta): int(K.check(k))}, delta_prime)
 
 
-register(Theorem(
-    id="DR-3.20", paper="Dwork-Roth", number="Thm 3.20 (advanced composition, DRV10)",
-    title="Advanced composition of adaptive (eps, delta)-DP steps",
-    formula=ADVANCED, lhs=r"\varepsilon' =",
-    conditions=("k adaptive steps, each (eps, delta)-DP", "delta_total = k delta + delta'",
-                "eps returned is the smaller of advanced and basic"),
-    units="eps in nats",
-    params=(EPS, DELTA, K, DELTA_PRIME),
-    evaluator=_advanced_homogeneous,
-    returns="DPGuarantee(eps rounded up, delta rounded up)",
-    value_name="eps_nats",
-))
+register(
+    Theorem(
+        id="DR-3.20",
+        paper="Dwork-Roth",
+        number="Thm 3.20 (advanced composition, DRV10)",
+        title="Advanced composition of adaptive (eps, delta)-DP steps",
+        formula=ADVANCED,
+        lhs=r"\varepsilon' =",
+        conditions=(
+            "k adaptive steps, each (eps, delta)-DP",
+            "delta_total = k delta + delta'",
+            "eps returned is the smaller of advanced and basic",
+        ),
+        units="eps in nats",
+        params=(EPS, DELTA, K, DELTA_PRIME),
+        evaluator=_advanced_homogeneous,
+        returns="DPGuarantee(eps rounded up, delta rounded up)",
+        value_name="eps_nats",
+    )
+)
 
 
 def _basic_homogeneous(eps: float, delta: float, k: int) -> DPGuarantee:
@@ -207,13 +221,19 @@ def _basic_homogeneous(eps: float, delta: float, k: int) -> DPGuarantee:
     return basic_composition({(eps, delta): int(K.check(k))})
 
 
-register(Theorem(
-    id="DR-3.16", paper="Dwork-Roth", number="Thm 3.16 (basic composition)",
-    title="k adaptive (eps, delta)-DP steps are (k eps, k delta)-DP",
-    formula=BASIC, lhs=r"\varepsilon' =",
-    conditions=("k adaptive steps, step i (eps_i, delta_i)-DP", "delta' = k delta (same sum)"),
-    units="eps in nats",
-    params=(EPS, DELTA, K),
-    evaluator=_basic_homogeneous,
-    returns="DPGuarantee(eps rounded up, delta rounded up)", value_name="eps_nats",
-))
+register(
+    Theorem(
+        id="DR-3.16",
+        paper="Dwork-Roth",
+        number="Thm 3.16 (basic composition)",
+        title="k adaptive (eps, delta)-DP steps are (k eps, k delta)-DP",
+        formula=BASIC,
+        lhs=r"\varepsilon' =",
+        conditions=("k adaptive steps, step i (eps_i, delta_i)-DP", "delta' = k delta (same sum)"),
+        units="eps in nats",
+        params=(EPS, DELTA, K),
+        evaluator=_basic_homogeneous,
+        returns="DPGuarantee(eps rounded up, delta rounded up)",
+        value_name="eps_nats",
+    )
+)

@@ -13,12 +13,10 @@ from ..registry import N_RECORDS as N
 from ..registry import Param
 
 DELTA = Param("delta", Real(0, 1, lo_open=True, hi_open=True), "the delta eps is asked at")
-VDI = Param("value_discretization_interval", Real(0, lo_open=True),
-            "dp_accounting's PLD discretisation step")
+VDI = Param("value_discretization_interval", Real(0, lo_open=True), "dp_accounting's PLD discretisation step")
 
 
-def dp_max_information(guarantee: DPGuarantee, n: int, *, iid: bool = False,
-                       beta: float | None = None) -> Bound:
+def dp_max_information(guarantee: DPGuarantee, n: int, *, iid: bool = False, beta: float | None = None) -> Bound:
     """The best max-information bound (bits) of the catalog for an (eps, delta)-DP step on n records.
 
     * delta = 0: RRST Thm 1.4a (any data, beta = 0); with ``iid=True`` and a ``beta``, also
@@ -42,18 +40,21 @@ def dp_max_information(guarantee: DPGuarantee, n: int, *, iid: bool = False,
     if beta is not None:
         BETA.check(beta)
         if not iid:
-            raise InvalidParameter("beta", beta, "omitted unless iid=True (beta is the i.i.d. "
-                                   "bounds' parameter: RRST Thm 1.4b / 3.1)")
+            raise InvalidParameter(
+                "beta", beta, "omitted unless iid=True (beta is the i.i.d. bounds' parameter: RRST Thm 1.4b / 3.1)"
+            )
     if guarantee.delta > 0:
         if not iid:
-            raise RegimeError("RRST Thm 3.1 / §4", "iid", False,
-                              "iid=True (approximate DP bounds max-information only for "
-                              "i.i.d. data)")
+            raise RegimeError(
+                "RRST Thm 3.1 / §4",
+                "iid",
+                False,
+                "iid=True (approximate DP bounds max-information only for i.i.d. data)",
+            )
         approx: Bound = approx_dp_max_information(guarantee.eps, guarantee.delta, ni, beta=beta)
         return approx
     if guarantee.eps == 0:
-        return Bound(k=0.0, beta=0.0, theorem="RRST-1.4a", conditions=("eps = 0",),
-                     variant="exact")
+        return Bound(k=0.0, beta=0.0, theorem="RRST-1.4a", conditions=("eps = 0",), variant="exact")
     best: Bound = pure_dp_max_information(guarantee.eps, ni)
     if iid and beta is not None:
         prod: Bound = pure_dp_max_information_product(guarantee.eps, ni, beta)
@@ -62,8 +63,7 @@ def dp_max_information(guarantee: DPGuarantee, n: int, *, iid: bool = False,
     return best
 
 
-def from_dp_event(event: object, delta: float, *,
-                  value_discretization_interval: float = 1e-4) -> DPGuarantee:
+def from_dp_event(event: object, delta: float, *, value_discretization_interval: float = 1e-4) -> DPGuarantee:
     """(eps, delta) of a Google ``dp_accounting`` DpEvent, from its PLD accountant.
 
     Needs the optional extra: ``pip install "maxinfo_bounds[accounting]"``. The accountant uses
@@ -78,8 +78,7 @@ def from_dp_event(event: object, delta: float, *,
     try:
         from dp_accounting import pld
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("from_dp_event needs dp_accounting: "
-                          "pip install 'maxinfo_bounds[accounting]'") from exc
+        raise ImportError("from_dp_event needs dp_accounting: pip install 'maxinfo_bounds[accounting]'") from exc
     d = DELTA.check_float(delta)
     acc = pld.PLDAccountant(value_discretization_interval=VDI.check_float(value_discretization_interval))
     try:
@@ -94,9 +93,15 @@ def from_dp_event(event: object, delta: float, *,
         floor = getattr(getattr(acc, "_pld", None), "get_delta_for_epsilon", None)
         at = f" (about {floor(math.inf):.2g} for this event)" if callable(floor) else ""
         raise InvalidParameter(
-            "delta", d, f"above dp_accounting's PLD tail mass{at}: its accountant returns eps = "
+            "delta",
+            d,
+            f"above dp_accounting's PLD tail mass{at}: its accountant returns eps = "
             "inf below it; give a larger delta, or for a Gaussian mechanism use "
-            "maxinfo_bounds' analytic Gaussian (gaussian_epsilon), exact at any delta")
-    return DPGuarantee(math.nextafter(max(eps, 0.0), math.inf), d, "dp_accounting PLD",
-                       ("pessimistic PLD discretisation",
-                        f"value_discretization_interval = {value_discretization_interval!r}"))
+            "maxinfo_bounds' analytic Gaussian (gaussian_epsilon), exact at any delta",
+        )
+    return DPGuarantee(
+        math.nextafter(max(eps, 0.0), math.inf),
+        d,
+        "dp_accounting PLD",
+        ("pessimistic PLD discretisation", f"value_discretization_interval = {value_discretization_interval!r}"),
+    )

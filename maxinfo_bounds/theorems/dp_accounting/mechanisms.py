@@ -46,14 +46,15 @@ B2 = Param("query_scale", _POSITIVE, "Laplace scale b2 of each query")
 LAPLACE = Formula(lambda c, s, b: s / b, ("Delta", "b"))
 #: Dwork & Roth Thm A.1: sigma = Delta sqrt(2 ln(1.25/delta)) / eps
 GAUSS_CLASSIC = Formula(
-    lambda c, s, e, d: s * c.sqrt(2 * c.log(c.num(Fraction(5, 4)) / d)) / e,
-    ("Delta", "epsilon", "delta"))
+    lambda c, s, e, d: s * c.sqrt(2 * c.log(c.num(Fraction(5, 4)) / d)) / e, ("Delta", "epsilon", "delta")
+)
 #: Dwork & Roth Thm 3.10 (McSherry–Talwar): eps = 2 c Delta_u; c Delta_u for monotone scores
-EXPMECH = {False: Formula(lambda c, s, coef: 2 * coef * s, ("Delta_u", "c")),
-           True: Formula(lambda c, s, coef: coef * s, ("Delta_u", "c"))}
+EXPMECH = {
+    False: Formula(lambda c, s, coef: 2 * coef * s, ("Delta_u", "c")),
+    True: Formula(lambda c, s, coef: coef * s, ("Delta_u", "c")),
+}
 #: Dwork & Roth Claim 3.9: eps = 2 Delta/b; Delta/b for monotone scores
-RNM = {False: Formula(lambda c, s, b: 2 * s / b, ("Delta", "b")),
-       True: Formula(lambda c, s, b: s / b, ("Delta", "b"))}
+RNM = {False: Formula(lambda c, s, b: 2 * s / b, ("Delta", "b")), True: Formula(lambda c, s, b: s / b, ("Delta", "b"))}
 
 
 def _above_threshold_body(c: Context, s: Any, b1: Any, b2: Any) -> Any:
@@ -63,8 +64,9 @@ def _above_threshold_body(c: Context, s: Any, b1: Any, b2: Any) -> Any:
 
 ABOVE_THRESHOLD = Formula(_above_threshold_body, ("Delta", "b1", "b2"))
 #: Dwork & Roth Thm 3.25: c runs of AboveThreshold, basic composition
-SPARSE = Formula(lambda c, runs, s, b1, b2: runs * _above_threshold_body(c, s, b1, b2),
-                 ("c", "Delta", "b1", "b2"), integer=("c",))
+SPARSE = Formula(
+    lambda c, runs, s, b1, b2: runs * _above_threshold_body(c, s, b1, b2), ("c", "Delta", "b1", "b2"), integer=("c",)
+)
 
 
 def laplace_epsilon(sensitivity: float, scale: float) -> float:
@@ -87,8 +89,7 @@ def laplace_scale(sensitivity: float, eps: float) -> float:
     return float_up(LAPLACE.exact(SENS_L1.check(sensitivity), EPS.check(eps)))
 
 
-def gaussian_sigma(sensitivity: float, eps: float, delta: float, *, strict: bool = True,
-                   dps: int = 30) -> float:
+def gaussian_sigma(sensitivity: float, eps: float, delta: float, *, strict: bool = True, dps: int = 30) -> float:
     r"""Classic Gaussian mechanism: σ ≥ Δ₂ sqrt(2 ln(1.25/δ))/ε gives (ε, δ)-DP for ε < 1.
 
     Theorem: Dwork & Roth Thm A.1. Conditions: ``eps`` in (0, 1) (RegimeError otherwise;
@@ -98,7 +99,7 @@ def gaussian_sigma(sensitivity: float, eps: float, delta: float, *, strict: bool
     >>> round(gaussian_sigma(1.0, 0.5, 1e-5), 6)     # 2 sqrt(2 ln 125000) = 9.68961... (30 digits)
     9.689611
     """
-    s, e, d = SENS_L2.check(sensitivity), EPS.check(eps), DELTA.check(delta)   # exact
+    s, e, d = SENS_L2.check(sensitivity), EPS.check(eps), DELTA.check(delta)  # exact
     if not e < 1 and strict:
         raise RegimeError("Dwork-Roth Thm A.1", "eps", eps, f"eps in {EPS_BELOW_1.domain_text}")
     return GAUSS_CLASSIC.up(s, e, d, prec=iv_prec(dps))
@@ -141,9 +142,13 @@ def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
     functions with guard digits to the working precision).
     """
     with mpmath.workdps(_AG_DPS):
-        t1, t2 = _ag_terms(_Mp(), *(mpmath.mpf(x.numerator) / x.denominator
-                                  if isinstance(x, Fraction) else mpmath.mpf(x)
-                                  for x in (s, sigma, eps)))
+        t1, t2 = _ag_terms(
+            _Mp(),
+            *(
+                mpmath.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else mpmath.mpf(x)
+                for x in (s, sigma, eps)
+            ),
+        )
         err = (t1 + t2) * mpmath.mpf(10) ** -40
         return t1 - t2 - err, t1 - t2 + err
 
@@ -172,10 +177,10 @@ def _ag_log_delta(s: float, sigma: float, eps: float) -> float:
     from scipy.special import erfcx, log_ndtr
 
     h = s / sigma
-    m = -eps * sigma / s               # the midpoint (a + b)/2
+    m = -eps * sigma / s  # the midpoint (a + b)/2
     a = m + h / 2
     pieces = math.ceil(h / 2)
-    if pieces > 256:                   # b far below a: e^eps Phi(b) is negligible next to Phi(a)
+    if pieces > 256:  # b far below a: e^eps Phi(b) is negligible next to Phi(a)
         d = eps + float(log_ndtr(a - h)) - float(log_ndtr(a))
     else:
         w = h / pieces
@@ -200,7 +205,7 @@ def gaussian_delta(sigma: float, sensitivity: float, eps: float) -> float:
     >>> gaussian_delta(1.0, 1.0, 0.0)                 # 2 Phi(1/2) - 1 = 0.382924922548026207...
     0.38292492254802624
     """
-    s, sg, e = SENS_L2.check(sensitivity), SIGMA.check(sigma), EPS0.check(eps)   # exact
+    s, sg, e = SENS_L2.check(sensitivity), SIGMA.check(sigma), EPS0.check(eps)  # exact
     return min(max(float_up(_ag_delta_bounds(s, sg, e)[1]), 0.0), 1.0)
 
 
@@ -216,18 +221,21 @@ def gaussian_epsilon(sigma: float, sensitivity: float, delta: float) -> float:
     True
     """
     sx, sgx, dx = SENS_L2.check(sensitivity), SIGMA.check(sigma), DELTA.check(delta)
-    s, sg, d = float(sx), float(sgx), float(dx)   # the search; the certificate reads sx, sgx, dx
+    s, sg, d = float(sx), float(sgx), float(dx)  # the search; the certificate reads sx, sgx, dx
 
     def ok(x: float) -> bool:
         return _at_most(_ag_delta_bounds(sx, sgx, x)[1], dx)
 
-    def too_small() -> InvalidParameter:   # sigma tiny next to the sensitivity
+    def too_small() -> InvalidParameter:  # sigma tiny next to the sensitivity
         mu = s / sg
         about = f"about {mu * mu / 2:.3g}" if mu < 1e150 else "more than 1e300"
         return InvalidParameter(
-            "sigma", sigma, f"large enough that the mechanism is (eps, {delta!r})-DP for "
+            "sigma",
+            sigma,
+            f"large enough that the mechanism is (eps, {delta!r})-DP for "
             f"some eps <= 1e12 nats (here sigma/sensitivity = {sg / s:.3g}; eps would be "
-            f"{about} nats)")
+            f"{about} nats)",
+        )
 
     # mu = s/sigma >= 1e7: for every eps <= 1e12, delta(eps) >= Phi(mu/2 - eps/mu) -
     # e^eps Phi(-mu/2 - eps/mu) >= Phi(4.9e6) - exp(eps/2 - mu^2/8) > 1 - 2^-53 > delta (Mills'
@@ -240,10 +248,9 @@ def gaussian_epsilon(sigma: float, sensitivity: float, delta: float) -> float:
     hi = 1.0
     while _ag_log_delta(s, sg, hi) > math.log(d):
         hi *= 2
-        if hi > 1e12:   # eps ~ (s/sigma)^2 / 2 nats
+        if hi > 1e12:  # eps ~ (s/sigma)^2 / 2 nats
             raise too_small()
-    x = float(brentq(lambda t: _ag_log_delta(s, sg, t) - math.log(d), 0.0, hi,
-                     xtol=1e-300, rtol=1e-15))
+    x = float(brentq(lambda t: _ag_log_delta(s, sg, t) - math.log(d), 0.0, hi, xtol=1e-300, rtol=1e-15))
     return first_true(x, ok, up=True)
 
 
@@ -259,7 +266,7 @@ def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> flo
     (7.031827, True)
     """
     sx, ex, dx = SENS_L2.check(sensitivity), EPS.check(eps), DELTA.check(delta)
-    s, e, d = float(sx), float(ex), float(dx)   # the search; the certificate reads sx, ex, dx
+    s, e, d = float(sx), float(ex), float(dx)  # the search; the certificate reads sx, ex, dx
 
     def ok(x: float) -> bool:
         return _at_most(_ag_delta_bounds(sx, x, ex)[1], dx)
@@ -269,13 +276,13 @@ def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> flo
         hi += 2.0
     while _ag_log_delta(s, math.exp(lo), e) < math.log(d):
         lo -= 2.0
-    x = math.exp(float(brentq(lambda t: _ag_log_delta(s, math.exp(t), e) - math.log(d), lo, hi,
-                              xtol=1e-15, rtol=1e-15)))
+    x = math.exp(
+        float(brentq(lambda t: _ag_log_delta(s, math.exp(t), e) - math.log(d), lo, hi, xtol=1e-15, rtol=1e-15))
+    )
     return first_true(x, ok, up=True, lo=5e-324)
 
 
-def exponential_mechanism_epsilon(sensitivity: float, coefficient: float, *,
-                                  monotone: bool = False) -> DPGuarantee:
+def exponential_mechanism_epsilon(sensitivity: float, coefficient: float, *, monotone: bool = False) -> DPGuarantee:
     r"""Privacy of the exponential mechanism that outputs r with probability ∝ exp(c·u(x, r)).
 
     With Δu the sensitivity of the score u: (2 c Δu, 0)-DP (McSherry–Talwar; Dwork & Roth
@@ -289,8 +296,7 @@ def exponential_mechanism_epsilon(sensitivity: float, coefficient: float, *,
     return DPGuarantee(e, 0.0, "DR-3.10", ("monotone scores",) if monotone else ())
 
 
-def exponential_mechanism_coefficient(sensitivity: float, eps: float, *,
-                                      monotone: bool = False) -> float:
+def exponential_mechanism_coefficient(sensitivity: float, eps: float, *, monotone: bool = False) -> float:
     """The coefficient c = eps / (2Δu) (eps/Δu if monotone) for eps-DP, rounded **down**.
 
     >>> exponential_mechanism_coefficient(1.0, 0.5)
@@ -301,8 +307,7 @@ def exponential_mechanism_coefficient(sensitivity: float, eps: float, *,
     return float_down(Fraction(EPS.check(eps)) / per_unit)
 
 
-def report_noisy_max_epsilon(sensitivity: float, scale: float, *,
-                             monotone: bool = False) -> DPGuarantee:
+def report_noisy_max_epsilon(sensitivity: float, scale: float, *, monotone: bool = False) -> DPGuarantee:
     r"""Report noisy max (the index of the largest of the scores plus i.i.d. Lap(b) noise).
 
     Theorem: Dwork & Roth Claim 3.9. (Δ/b, 0)-DP for monotone scores such as counting queries (stated
@@ -316,8 +321,7 @@ def report_noisy_max_epsilon(sensitivity: float, scale: float, *,
     return DPGuarantee(e, 0.0, "DR-3.9", ("monotone scores",) if monotone else ())
 
 
-def above_threshold_epsilon(sensitivity: float, threshold_scale: float,
-                            query_scale: float) -> float:
+def above_threshold_epsilon(sensitivity: float, threshold_scale: float, query_scale: float) -> float:
     r"""AboveThreshold (one positive answer): threshold noise Lap(b1), query noise Lap(b2).
 
     eps = Δ/b1 + 2Δ/b2 (Dwork & Roth Thm 3.23, stated for b1 = 2Δ/eps, b2 = 4Δ/eps; its proof
@@ -326,12 +330,14 @@ def above_threshold_epsilon(sensitivity: float, threshold_scale: float,
     >>> above_threshold_epsilon(1.0, 2.0, 4.0)      # Lap(2/eps), Lap(4/eps) at eps = 1
     1.0
     """
-    return float_up(ABOVE_THRESHOLD.exact(SENS_SCORE.check(sensitivity), B1.check(threshold_scale),
-                                          B2.check(query_scale)))
+    return float_up(
+        ABOVE_THRESHOLD.exact(SENS_SCORE.check(sensitivity), B1.check(threshold_scale), B2.check(query_scale))
+    )
 
 
-def sparse_vector(c: int, threshold_scale: float, query_scale: float, *,
-                  sensitivity: float | Fraction = 1.0, delta: float = 0.0) -> DPGuarantee:
+def sparse_vector(
+    c: int, threshold_scale: float, query_scale: float, *, sensitivity: float | Fraction = 1.0, delta: float = 0.0
+) -> DPGuarantee:
     r"""Sparse vector with c positive answers (Dwork & Roth Alg. 2 "Sparse": AboveThreshold
     restarted with fresh threshold noise after each positive answer).
 
@@ -346,13 +352,25 @@ def sparse_vector(c: int, threshold_scale: float, query_scale: float, *,
     cc = RUNS.check(c)
     s, b1, b2 = SENS_SCORE.check(sensitivity), B1.check(threshold_scale), B2.check(query_scale)
     d = DELTA0.check(delta)
-    if d == 0:   # Thm 3.25 itself: c (Delta/b1 + 2 Delta/b2), exact, rounded up
-        return DPGuarantee(float_up(SPARSE.exact(cc, s, b1, b2)), 0.0, "DR-3.25",
-                           (f"c = {cc} positive answers", "basic composition of the c runs"))
+    if d == 0:  # Thm 3.25 itself: c (Delta/b1 + 2 Delta/b2), exact, rounded up
+        return DPGuarantee(
+            float_up(SPARSE.exact(cc, s, b1, b2)),
+            0.0,
+            "DR-3.25",
+            (f"c = {cc} positive answers", "basic composition of the c runs"),
+        )
     e1 = above_threshold_epsilon(s, b1, b2)
-    return DPGuarantee(_runs_eps(cc, e1, d), float_up(d), "DR-3.26",
-                       (f"c = {cc} positive answers", f"per run eps = {e1!r}",
-                        f"delta' = {float_up(d)!r}", "min of basic and advanced composition"))
+    return DPGuarantee(
+        _runs_eps(cc, e1, d),
+        float_up(d),
+        "DR-3.26",
+        (
+            f"c = {cc} positive answers",
+            f"per run eps = {e1!r}",
+            f"delta' = {float_up(d)!r}",
+            "min of basic and advanced composition",
+        ),
+    )
 
 
 def _runs_eps(runs: int, e1: float, d: Any) -> float:
@@ -362,8 +380,7 @@ def _runs_eps(runs: int, e1: float, d: Any) -> float:
     return compose_dp({(e1, 0.0): runs}, d).eps
 
 
-def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0,
-                         delta: float = 0.0) -> tuple[float, float]:
+def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0, delta: float = 0.0) -> tuple[float, float]:
     """Noise scales (threshold b1, query b2 = 2 b1) making :func:`sparse_vector` (eps, delta)-DP.
 
     The per-run budget eps1 is the largest float whose composition over c runs is certified
@@ -376,7 +393,7 @@ def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0,
     cc, e = RUNS.check(c), float_down(EPS.check(eps))
     s, d = Fraction(SENS_SCORE.check(sensitivity)), float_down(DELTA0.check(delta))
 
-    def total(e1: float) -> float:   # (only searched with delta > 0: else basic's e/c)
+    def total(e1: float) -> float:  # (only searched with delta > 0: else basic's e/c)
         return _runs_eps(cc, e1, d)
 
     def ok(e1: float) -> bool:
@@ -393,7 +410,7 @@ def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0,
         lo, hi = math.log(guess), math.log(e)
         if total(e) <= e:
             guess = e
-        elif f(lo) < 0:    # (else basic composition's e/c is the answer, up to rounding)
+        elif f(lo) < 0:  # (else basic composition's e/c is the answer, up to rounding)
             guess = math.exp(float(brentq(f, lo, hi, xtol=1e-14)))
     e1 = first_true(guess, ok, up=False)
     return float_up(2 * s / Fraction(e1)), float_up(4 * s / Fraction(e1))
@@ -411,20 +428,29 @@ def _ag_statement() -> Any:
     return t1 - t2
 
 
-register(Theorem(
-    id="BW18-8", paper="Balle-Wang", number="Thm 8 (analytic Gaussian mechanism)",
-    title="Analytic calibration of the Gaussian mechanism",
-    latex=(r"\Phi\!\left(\tfrac{\Delta}{2\sigma}-\tfrac{\varepsilon\sigma}{\Delta}\right)"
-           r"- e^{\varepsilon}\Phi\!\left(-\tfrac{\Delta}{2\sigma}-\tfrac{\varepsilon\sigma}"
-           r"{\Delta}\right) \le \delta"),
-    conditions=("noise N(0, sigma^2) on a query of L2 sensitivity Delta",
-                "necessary and sufficient for (eps, delta)-DP"),
-    units="eps in nats; sigma in the query's units",
-    params=(SENS_L2, EPS, DELTA),
-    evaluator=_ag, statement=_ag_statement,
-    returns="smallest sigma, rounded up",
-    value_name="sigma",
-))
+register(
+    Theorem(
+        id="BW18-8",
+        paper="Balle-Wang",
+        number="Thm 8 (analytic Gaussian mechanism)",
+        title="Analytic calibration of the Gaussian mechanism",
+        latex=(
+            r"\Phi\!\left(\tfrac{\Delta}{2\sigma}-\tfrac{\varepsilon\sigma}{\Delta}\right)"
+            r"- e^{\varepsilon}\Phi\!\left(-\tfrac{\Delta}{2\sigma}-\tfrac{\varepsilon\sigma}"
+            r"{\Delta}\right) \le \delta"
+        ),
+        conditions=(
+            "noise N(0, sigma^2) on a query of L2 sensitivity Delta",
+            "necessary and sufficient for (eps, delta)-DP",
+        ),
+        units="eps in nats; sigma in the query's units",
+        params=(SENS_L2, EPS, DELTA),
+        evaluator=_ag,
+        statement=_ag_statement,
+        returns="smallest sigma, rounded up",
+        value_name="sigma",
+    )
+)
 
 
 def _sparse(c: int, threshold_scale: float, query_scale: float, sensitivity: float) -> DPGuarantee:
@@ -432,18 +458,26 @@ def _sparse(c: int, threshold_scale: float, query_scale: float, sensitivity: flo
     return sparse_vector(c, threshold_scale, query_scale, sensitivity=sensitivity)
 
 
-register(Theorem(
-    id="DR-3.25", paper="Dwork-Roth", number="Thm 3.23, 3.25 (sparse vector)",
-    title="Sparse vector: c AboveThreshold runs with threshold noise Lap(b1), query noise Lap(b2)",
-    formula=SPARSE, lhs=r"\varepsilon =",
-    conditions=("threshold noise redrawn after each positive answer (DR Alg. 2)",
-                "queries of sensitivity Delta", "stops after c positive answers"),
-    units="eps in nats",
-    params=(RUNS, B1, B2, SENS_SCORE),
-    evaluator=_sparse,
-    returns="DPGuarantee(eps rounded up, 0)",
-    value_name="eps_nats",
-))
+register(
+    Theorem(
+        id="DR-3.25",
+        paper="Dwork-Roth",
+        number="Thm 3.23, 3.25 (sparse vector)",
+        title="Sparse vector: c AboveThreshold runs with threshold noise Lap(b1), query noise Lap(b2)",
+        formula=SPARSE,
+        lhs=r"\varepsilon =",
+        conditions=(
+            "threshold noise redrawn after each positive answer (DR Alg. 2)",
+            "queries of sensitivity Delta",
+            "stops after c positive answers",
+        ),
+        units="eps in nats",
+        params=(RUNS, B1, B2, SENS_SCORE),
+        evaluator=_sparse,
+        returns="DPGuarantee(eps rounded up, 0)",
+        value_name="eps_nats",
+    )
+)
 
 
 def _laplace(sensitivity: float, scale: float) -> float:
@@ -451,16 +485,22 @@ def _laplace(sensitivity: float, scale: float) -> float:
     return laplace_epsilon(sensitivity, scale)
 
 
-register(Theorem(
-    id="DR-3.6", paper="Dwork-Roth", number="Thm 3.6 (Laplace mechanism)",
-    title="Laplace noise Lap(b) on an L1-sensitivity-Delta query is (Delta/b, 0)-DP",
-    formula=LAPLACE, lhs=r"\varepsilon =",
-    conditions=("L1 sensitivity Delta over neighbouring datasets", "noise Lap(b)"),
-    units="eps in nats",
-    params=(SENS_L1, SCALE),
-    evaluator=_laplace,
-    returns="eps rounded up", value_name="eps_nats",
-))
+register(
+    Theorem(
+        id="DR-3.6",
+        paper="Dwork-Roth",
+        number="Thm 3.6 (Laplace mechanism)",
+        title="Laplace noise Lap(b) on an L1-sensitivity-Delta query is (Delta/b, 0)-DP",
+        formula=LAPLACE,
+        lhs=r"\varepsilon =",
+        conditions=("L1 sensitivity Delta over neighbouring datasets", "noise Lap(b)"),
+        units="eps in nats",
+        params=(SENS_L1, SCALE),
+        evaluator=_laplace,
+        returns="eps rounded up",
+        value_name="eps_nats",
+    )
+)
 
 
 def _classic_gaussian(sensitivity: float, eps: float, delta: float) -> float:
@@ -468,16 +508,22 @@ def _classic_gaussian(sensitivity: float, eps: float, delta: float) -> float:
     return gaussian_sigma(sensitivity, eps, delta)
 
 
-register(Theorem(
-    id="DR-A.1", paper="Dwork-Roth", number="Thm A.1 (Gaussian mechanism)",
-    title="Classic Gaussian calibration sigma = Delta sqrt(2 ln(1.25/delta))/eps, eps < 1",
-    formula=GAUSS_CLASSIC, lhs=r"\sigma \ge",
-    conditions=("noise N(0, sigma^2) on a query of L2 sensitivity Delta",),
-    units="eps in nats; sigma in the query's units",
-    params=(SENS_L2, EPS_BELOW_1, DELTA),
-    evaluator=_classic_gaussian,
-    returns="sigma rounded up", value_name="sigma",
-))
+register(
+    Theorem(
+        id="DR-A.1",
+        paper="Dwork-Roth",
+        number="Thm A.1 (Gaussian mechanism)",
+        title="Classic Gaussian calibration sigma = Delta sqrt(2 ln(1.25/delta))/eps, eps < 1",
+        formula=GAUSS_CLASSIC,
+        lhs=r"\sigma \ge",
+        conditions=("noise N(0, sigma^2) on a query of L2 sensitivity Delta",),
+        units="eps in nats; sigma in the query's units",
+        params=(SENS_L2, EPS_BELOW_1, DELTA),
+        evaluator=_classic_gaussian,
+        returns="sigma rounded up",
+        value_name="sigma",
+    )
+)
 
 
 def _expmech(sensitivity: float, coefficient: float) -> DPGuarantee:
@@ -485,17 +531,25 @@ def _expmech(sensitivity: float, coefficient: float) -> DPGuarantee:
     return exponential_mechanism_epsilon(sensitivity, coefficient)
 
 
-register(Theorem(
-    id="DR-3.10", paper="Dwork-Roth", number="Thm 3.10 (exponential mechanism)",
-    title="Sampling r with probability proportional to exp(c u(x, r)) is (2 c Delta_u, 0)-DP",
-    formula=EXPMECH[False], lhs=r"\varepsilon =",
-    conditions=("score u of sensitivity Delta_u", "(c Delta_u for monotone scores: "
-                "exponential_mechanism_epsilon(monotone=True))"),
-    units="eps in nats",
-    params=(SENS_SCORE, COEF),
-    evaluator=_expmech,
-    returns="DPGuarantee(eps rounded up, 0)", value_name="eps_nats",
-))
+register(
+    Theorem(
+        id="DR-3.10",
+        paper="Dwork-Roth",
+        number="Thm 3.10 (exponential mechanism)",
+        title="Sampling r with probability proportional to exp(c u(x, r)) is (2 c Delta_u, 0)-DP",
+        formula=EXPMECH[False],
+        lhs=r"\varepsilon =",
+        conditions=(
+            "score u of sensitivity Delta_u",
+            "(c Delta_u for monotone scores: exponential_mechanism_epsilon(monotone=True))",
+        ),
+        units="eps in nats",
+        params=(SENS_SCORE, COEF),
+        evaluator=_expmech,
+        returns="DPGuarantee(eps rounded up, 0)",
+        value_name="eps_nats",
+    )
+)
 
 
 def _rnm(sensitivity: float, scale: float) -> DPGuarantee:
@@ -503,14 +557,23 @@ def _rnm(sensitivity: float, scale: float) -> DPGuarantee:
     return report_noisy_max_epsilon(sensitivity, scale)
 
 
-register(Theorem(
-    id="DR-3.9", paper="Dwork-Roth", number="Claim 3.9 (report noisy max)",
-    title="Report noisy max with Lap(b) noise is (2 Delta/b, 0)-DP (Delta/b for monotone scores)",
-    formula=RNM[False], lhs=r"\varepsilon =",
-    conditions=("scores of sensitivity Delta", "i.i.d. Lap(b) noise",
-                "(Delta/b for monotone scores, e.g. counts: report_noisy_max_epsilon(monotone=True))"),
-    units="eps in nats",
-    params=(SENS_SCORE, SCALE),
-    evaluator=_rnm,
-    returns="DPGuarantee(eps rounded up, 0)", value_name="eps_nats",
-))
+register(
+    Theorem(
+        id="DR-3.9",
+        paper="Dwork-Roth",
+        number="Claim 3.9 (report noisy max)",
+        title="Report noisy max with Lap(b) noise is (2 Delta/b, 0)-DP (Delta/b for monotone scores)",
+        formula=RNM[False],
+        lhs=r"\varepsilon =",
+        conditions=(
+            "scores of sensitivity Delta",
+            "i.i.d. Lap(b) noise",
+            "(Delta/b for monotone scores, e.g. counts: report_noisy_max_epsilon(monotone=True))",
+        ),
+        units="eps in nats",
+        params=(SENS_SCORE, SCALE),
+        evaluator=_rnm,
+        returns="DPGuarantee(eps rounded up, 0)",
+        value_name="eps_nats",
+    )
+)

@@ -23,8 +23,7 @@ from ...search import brentq, first_true
 from ..registry import Param, Theorem, register
 from .composition import DELTA_BELOW_1, EPS, K, advanced_composition  # noqa: F401 (doctest)
 
-DELTA_TOTAL_KOV = Param("delta_total", Real(0, 1, relation="delta_total >= 1 - (1 - delta)^k"),
-                        "target total delta")
+DELTA_TOTAL_KOV = Param("delta_total", Real(0, 1, relation="delta_total >= 1 - (1 - delta)^k"), "target total delta")
 EPS_TOTAL = Param("eps_total", Real(0, units="nats"), "total eps, nats")
 
 
@@ -42,6 +41,7 @@ def _kov_checked(eps: object, delta: object, k: object) -> tuple[Exact, Exact, i
 # lost = 1 - (1 - delta)^k, a_l = log C(k, l) + (k - l) eps, b_l = log C(k, l) + l eps,
 # z = k log(1 + e^eps). (The interval algorithm sums the terms by the ratio of consecutive
 # ones from a starting term the body gives, and takes (1 + e^eps)^k directly.)
+
 
 def _kov_lost_body(c: Context, delta: Any, k: Any) -> Any:
     """1 - (1 - delta)^k, the probability that some step's delta event occurs."""
@@ -100,7 +100,7 @@ class _KovDelta:
         """#{l in 0..k: (k - 2l) eps > eps_total}, exactly: l < (k - eps_total/eps)/2."""
         if self.fe == 0:
             return 0
-        q = (self.k - Fraction(eps_total) / self.fe) / 2   # <= k/2: eps_total >= 0
+        q = (self.k - Fraction(eps_total) / self.fe) / 2  # <= k/2: eps_total >= 0
         return max(math.ceil(q), 0)
 
     #: the prefix sums' running state is kept every this many terms, so a sum up to any
@@ -127,7 +127,7 @@ class _KovDelta:
         lo = min(top, peak) - int(sd * math.sqrt(2 * math.log(2) * (self.prec + 16))) - 64
         if lo >= 2 * self._EVERY:
             # pragma: no mutate end
-            r = lo * E / (k - lo + 1)           # the largest ratio of consecutive terms below lo
+            r = lo * E / (k - lo + 1)  # the largest ratio of consecutive terms below lo
             if r.b < 1:
                 c = Interval(iv)
                 la, lb = _kov_log_terms(c, c.num(self.eps), k, lo)
@@ -135,7 +135,7 @@ class _KovDelta:
                 rb = r / (E * E)
                 tail_a, tail_b = a * r / (1 - r), b * rb / (1 - rb)
                 return (lo, a, b, iv.mpf([0, tail_a.b]), iv.mpf([0, tail_b.b]))
-        return (0, E ** k, iv.mpf(1), iv.mpf(0), iv.mpf(0))
+        return (0, E**k, iv.mpf(1), iv.mpf(0), iv.mpf(0))
 
     def _prefix(self, iv: Any, top: int) -> tuple[Any, Any]:
         if top not in self._sums:
@@ -194,6 +194,7 @@ def _kov_delta_float(eps: float, delta: float, k: int, eps_total: float) -> floa
 
 def kov_eps_float(eps: float, delta: float, k: int, delta_total: float) -> float:
     """Float estimate of the optimal eps_total (not certified; root of the float surrogate)."""
+
     def f(x: float) -> float:
         return math.log(max(_kov_delta_float(eps, delta, k, x), 1e-320)) - math.log(delta_total)
 
@@ -201,11 +202,12 @@ def kov_eps_float(eps: float, delta: float, k: int, delta_total: float) -> float
     if f(0.0) <= 0:
         return 0.0
     return hi if f(hi) >= 0 else float(brentq(f, 0.0, hi, xtol=1e-300, rtol=1e-15))
+
+
 # pragma: no mutate end
 
 
-def optimal_composition_delta(eps: float, delta: float, k: int, eps_total: float, *,
-                              dps: int = 30) -> float:
+def optimal_composition_delta(eps: float, delta: float, k: int, eps_total: float, *, dps: int = 30) -> float:
     r"""The exact smallest delta such that every k-fold adaptive composition of (eps, delta)-DP
     mechanisms is (eps_total, delta)-DP.
 
@@ -227,8 +229,7 @@ def optimal_composition_delta(eps: float, delta: float, k: int, eps_total: float
     return min(_KovDelta(e, d, kk, iv_prec(dps))(g)[1], 1.0)
 
 
-def optimal_composition(eps: float, delta: float, k: int, delta_total: float, *,
-                        dps: int = 30) -> DPGuarantee:
+def optimal_composition(eps: float, delta: float, k: int, delta_total: float, *, dps: int = 30) -> DPGuarantee:
     r"""The smallest eps_total with which k adaptive (eps, delta)-DP steps are
     (eps_total, delta_total)-DP: the optimal homogeneous composition.
 
@@ -258,8 +259,7 @@ def optimal_composition(eps: float, delta: float, k: int, delta_total: float, *,
     full = float_up(kk * Fraction(e))
     if not ok(full):
         floor = enclosure(lambda iv: _kov_lost(Interval(iv), d, kk), prec=prec)[1]
-        raise InvalidParameter("delta_total", delta_total,
-                               f"at least 1 - (1 - delta)^k = {floor!r} (KOV15 Thm 3.3)")
+        raise InvalidParameter("delta_total", delta_total, f"at least 1 - (1 - delta)^k = {floor!r} (KOV15 Thm 3.3)")
     # (a float filter before the certified check; without the shortcut the search below
     # returns 0.0 too, first_true's lower limit)
     if _kov_delta_float(fe, fd, kk, 0.0) <= dt * (1 + 1e-9) and ok(0.0):  # pragma: no mutate
@@ -284,20 +284,26 @@ def _kov_statement() -> Any:
     c = SYMPY
     lost = _kov_lost_body(c, d, k)
     a, b = _kov_log_terms(c, e, k, l)
-    body = lost + (1 - lost) * sympy.Sum(c.pos(c.exp(a) - c.exp(eg + b)), (l, 0, k)) / c.exp(
-        _kov_log_norm(c, e, k))
-    return sympy.logcombine(body, force=True)   # e^{k log(1 - delta)} as (1 - delta)^k
+    body = lost + (1 - lost) * sympy.Sum(c.pos(c.exp(a) - c.exp(eg + b)), (l, 0, k)) / c.exp(_kov_log_norm(c, e, k))
+    return sympy.logcombine(body, force=True)  # e^{k log(1 - delta)} as (1 - delta)^k
 
 
-register(Theorem(
-    id="KOV15-3.3", paper="KOV15", number="Thm 3.3 (optimal composition)",
-    title="Optimal homogeneous composition of k adaptive (eps, delta)-DP steps",
-    latex=(r"\delta(\varepsilon_g) = 1-(1-\delta)^k + (1-\delta)^k \frac{\sum_{l}\binom{k}{l}"
-           r"(e^{(k-l)\varepsilon} - e^{\varepsilon_g+l\varepsilon})_+}{(1+e^\varepsilon)^k}"),
-    conditions=("k adaptive steps, each (eps, delta)-DP (same eps, delta)",),
-    units="eps in nats",
-    params=(EPS, DELTA_BELOW_1, K, DELTA_TOTAL_KOV),
-    evaluator=_kov, statement=_kov_statement,
-    returns="DPGuarantee(smallest eps_total rounded up, delta_total)",
-    value_name="eps_nats",
-))
+register(
+    Theorem(
+        id="KOV15-3.3",
+        paper="KOV15",
+        number="Thm 3.3 (optimal composition)",
+        title="Optimal homogeneous composition of k adaptive (eps, delta)-DP steps",
+        latex=(
+            r"\delta(\varepsilon_g) = 1-(1-\delta)^k + (1-\delta)^k \frac{\sum_{l}\binom{k}{l}"
+            r"(e^{(k-l)\varepsilon} - e^{\varepsilon_g+l\varepsilon})_+}{(1+e^\varepsilon)^k}"
+        ),
+        conditions=("k adaptive steps, each (eps, delta)-DP (same eps, delta)",),
+        units="eps in nats",
+        params=(EPS, DELTA_BELOW_1, K, DELTA_TOTAL_KOV),
+        evaluator=_kov,
+        statement=_kov_statement,
+        returns="DPGuarantee(smallest eps_total rounded up, delta_total)",
+        value_name="eps_nats",
+    )
+)

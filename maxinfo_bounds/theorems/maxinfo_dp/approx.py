@@ -35,8 +35,7 @@ from ..registry import N_RECORDS as N
 from ..registry import Param, Theorem, register
 
 EPS = Param("eps", Real(0, 0.5, lo_open=True, units="nats"), "DP parameter, nats")
-DELTA = Param("delta", Real(0, 1, lo_open=True, hi_open=True, relation="delta < eps"),
-              "DP parameter")
+DELTA = Param("delta", Real(0, 1, lo_open=True, hi_open=True, relation="delta < eps"), "DP parameter")
 T = Param("t", Real(0, lo_open=True), "Azuma deviation parameter")
 DELTA_HAT = Param("delta_hat", Real(0, 1, lo_open=True), "Lemma 3.7 parameter")
 BETA = Param("beta", Real(0, 1, lo_open=True, hi_open=True), "target approximation parameter")
@@ -46,26 +45,26 @@ EPS0 = Param("eps", Real(0, units="nats"), "DP parameter, nats")
 DELTA_BELOW_HALF = Param("delta", Real(0, 0.5, lo_open=True, hi_open=True), "DP parameter")
 
 
-def _thm31_body(c: Context, eps: Any, delta: Any, n: Any, t: Any, dhat: Any, *, variant: str,
-                part: str) -> Any:
+def _thm31_body(c: Context, eps: Any, delta: Any, n: Any, t: Any, dhat: Any, *, variant: str, part: str) -> Any:
     """RRST Thm 3.1 at (t, delta_hat), written once: ``part`` "k" (bits) or "beta".
 
     With expm1/log1p so that no step cancels in float64: 1 - e^{-x} = -expm1(-x),
     e^{6e} - 2e^{3e} + 1 = expm1(3e)^2, e^{6e}/(1 - d'') - 1 = (expm1(6e) + d'')/(1 - d''),
     log((1 - d'')/(1 - e^{3e} d'' - dh)) = log1p((expm1(3e) d'' + dh)/(1 - e^{3e} d'' - dh)).
     """
-    d1 = 2 * delta / dhat + 2 * delta / -c.expm1(-eps)           # delta'  (Claim 3.4, Lemma A.7)
-    d2 = 2 * dhat / -c.expm1(-3 * eps)                            # delta'' (Claim 3.5, Lemma A.6)
+    d1 = 2 * delta / dhat + 2 * delta / -c.expm1(-eps)  # delta'  (Claim 3.4, Lemma A.7)
+    d2 = 2 * dhat / -c.expm1(-3 * eps)  # delta'' (Claim 3.5, Lemma A.6)
     e3 = c.exp(3 * eps)
     if variant == "paper":
         # eq. (7) literally, with the paper's log = log2 (so log(e) = log2 e)
         if part == "beta":
             return c.exp(-t * t / 2) + n * (d1 + d2)
         e6 = e3 * e3
-        nu = (72 * eps * eps
-              + dhat * (24 * e6 / -c.expm1(-3 * eps) + c.log2e * (2 * e3 + 1))
-              + dhat * dhat * (2 * c.log2e * (4 * e6 * e6 + 4 * e6 * e3 - 3 * e6 - 2 * e3 + 1)
-                               / c.expm1(3 * eps) ** 2))
+        nu = (
+            72 * eps * eps
+            + dhat * (24 * e6 / -c.expm1(-3 * eps) + c.log2e * (2 * e3 + 1))
+            + dhat * dhat * (2 * c.log2e * (4 * e6 * e6 + 4 * e6 * e3 - 3 * e6 - 2 * e3 + 1) / c.expm1(3 * eps) ** 2)
+        )
         return n * nu + 6 * t * eps * c.sqrt(n)
     if part == "beta":
         # Claim 3.6, union bound: delta' + delta'' - delta' delta'' (as delta'(1 - delta'') +
@@ -75,15 +74,19 @@ def _thm31_body(c: Context, eps: Any, delta: Any, n: Any, t: Any, dhat: Any, *, 
     # Lemma 3.7 kept at its tightest form before the elementary inequalities:
     #   E[Z_i | F_i] <= c6 (e^{6 eps}/(1 - d'') - 1) + log2((1 - d'')/(1 - e^{3eps} d'' - dhat))
     c6 = 6 * eps * c.log2e
-    nu = (c6 * (c.expm1(6 * eps) + d2) / (1 - d2)
-          + c.log2e * c.log1p((c.expm1(3 * eps) * d2 + dhat) / (1 - e3 * d2 - dhat)))
+    nu = c6 * (c.expm1(6 * eps) + d2) / (1 - d2) + c.log2e * c.log1p(
+        (c.expm1(3 * eps) * d2 + dhat) / (1 - e3 * d2 - dhat)
+    )
     return n * nu + c6 * t * c.sqrt(n)
 
 
 _SYMS = ("epsilon", "delta", "n", "t", "delta_hat")
 #: RRST Thm 3.1 (k bits and beta), each variant, written once (see :mod:`maxinfo_bounds.arith`)
-THM31 = {(v, part): Formula(_thm31_body, _SYMS, integer=("n",), kwargs={"variant": v, "part": part})
-         for v in ("sound", "paper") for part in ("k", "beta")}
+THM31 = {
+    (v, part): Formula(_thm31_body, _SYMS, integer=("n",), kwargs={"variant": v, "part": part})
+    for v in ("sound", "paper")
+    for part in ("k", "beta")
+}
 
 
 def _paper_choice(eps: float, delta: float, n: int) -> tuple[float, float]:
@@ -104,9 +107,12 @@ def thm31_outside(eps: float, delta: float) -> bool:
 
 
 #: the conditions of RRST Thm 3.1 (delta_hat's depends on the variant)
-_CONDITIONS = {"eps": "eps in (0, 1/2]", "delta": "delta in (0, eps)",
-               "paper": "delta_hat in (0, eps/15] (Lemma 3.7)",
-               "sound": "e^{3eps} delta'' + delta_hat < 1 (Lemma 3.7's logarithm)"}
+_CONDITIONS = {
+    "eps": "eps in (0, 1/2]",
+    "delta": "delta in (0, eps)",
+    "paper": "delta_hat in (0, eps/15] (Lemma 3.7)",
+    "sound": "e^{3eps} delta'' + delta_hat < 1 (Lemma 3.7's logarithm)",
+}
 
 
 def _sound_regime_lhs(c: Context, eps: Any, dhat: Any) -> Any:
@@ -121,9 +127,11 @@ def _thm31_violations(eps: Any, delta: Any, dhat: Any, variant: str) -> list[tup
     with np.errstate(all="ignore"):
         e, d, dh = (np.asarray(x, dtype=np.float64) for x in (eps, delta, dhat))
         inside = dh <= e / 15 if variant == "paper" else _sound_regime_lhs(NUMPY, e, dh) < 1
-        return [("eps", _CONDITIONS["eps"], ~(e <= THM31_EPS_MAX)),
-                ("delta", _CONDITIONS["delta"], ~(d < e)),
-                ("delta_hat", _CONDITIONS[variant], ~inside)]
+        return [
+            ("eps", _CONDITIONS["eps"], ~(e <= THM31_EPS_MAX)),
+            ("delta", _CONDITIONS["delta"], ~(d < e)),
+            ("delta_hat", _CONDITIONS[variant], ~inside),
+        ]
 
 
 def _thm31_regime(eps: Any, delta: Any, dhat: Any, variant: str) -> list[tuple[str, str, Any]]:
@@ -154,13 +162,12 @@ def _thm31_regime(eps: Any, delta: Any, dhat: Any, variant: str) -> list[tuple[s
     return out
 
 
-def _thm31_certified(eps: Any, delta: Any, n: int, t: Any, dhat: Any, variant: str,
-                     dps: int) -> tuple[float, float]:
+def _thm31_certified(eps: Any, delta: Any, n: int, t: Any, dhat: Any, variant: str, dps: int) -> tuple[float, float]:
     args, prec = (eps, delta, n, t, dhat), iv_prec(dps)
     try:
         k = THM31[variant, "k"].up(*args, prec=prec)
-    except (ValueError, ZeroDivisionError, ArithmeticError):   # outside the regime
-        k = math.inf   # (strict=False): Lemma 3.7's logarithm is undefined, the bound vacuous
+    except (ValueError, ZeroDivisionError, ArithmeticError):  # outside the regime
+        k = math.inf  # (strict=False): Lemma 3.7's logarithm is undefined, the bound vacuous
     b = THM31[variant, "beta"].up(*args, prec=prec)
     # outside the regime (strict=False) the formula can be negative (delta >= eps): no bound
     # there, so the vacuous one (k = inf, beta = 1), never a negative k or beta
@@ -168,25 +175,47 @@ def _thm31_certified(eps: Any, delta: Any, n: int, t: Any, dhat: Any, variant: s
 
 
 @overload
-def approx_dp_max_information(eps: RealLike, delta: RealLike, n: IntLike, *,  # type: ignore[overload-overlap]
-                              beta: float | None = ..., t: float | None = ...,
-                              delta_hat: float | None = ..., variant: str = ...,
-                              strict: bool = ..., dps: int = ...) -> Bound: ...
+def approx_dp_max_information(  # type: ignore[overload-overlap]
+    eps: RealLike,
+    delta: RealLike,
+    n: IntLike,
+    *,
+    beta: float | None = ...,
+    t: float | None = ...,
+    delta_hat: float | None = ...,
+    variant: str = ...,
+    strict: bool = ...,
+    dps: int = ...,
+) -> Bound: ...
 
 
 @overload
-def approx_dp_max_information(eps: RealOrArray, delta: RealOrArray, n: IntOrArray, *,
-                              beta: float | None = ..., t: RealOrArray | None = ...,
-                              delta_hat: RealOrArray | None = ..., variant: str = ...,
-                              strict: bool = ...,
-                              dps: int = ...) -> tuple[FloatArray, FloatArray]: ...
+def approx_dp_max_information(
+    eps: RealOrArray,
+    delta: RealOrArray,
+    n: IntOrArray,
+    *,
+    beta: float | None = ...,
+    t: RealOrArray | None = ...,
+    delta_hat: RealOrArray | None = ...,
+    variant: str = ...,
+    strict: bool = ...,
+    dps: int = ...,
+) -> tuple[FloatArray, FloatArray]: ...
 
 
-def approx_dp_max_information(eps: RealOrArray, delta: RealOrArray, n: IntOrArray, *,
-                              beta: float | None = None, t: RealOrArray | None = None,
-                              delta_hat: RealOrArray | None = None, variant: str = "sound",
-                              strict: bool = True,
-                              dps: int = 30) -> Bound | tuple[FloatArray, FloatArray]:
+def approx_dp_max_information(
+    eps: RealOrArray,
+    delta: RealOrArray,
+    n: IntOrArray,
+    *,
+    beta: float | None = None,
+    t: RealOrArray | None = None,
+    delta_hat: RealOrArray | None = None,
+    variant: str = "sound",
+    strict: bool = True,
+    dps: int = 30,
+) -> Bound | tuple[FloatArray, FloatArray]:
     r"""β-approximate max-information of an (ε, δ)-DP algorithm on n i.i.d. records, in bits.
 
     .. math:: I^{\beta(t,\hat\delta)}_{\infty,P}(A, n) \le n\,\nu(\hat\delta) + 6 t\varepsilon\sqrt{n},
@@ -231,16 +260,18 @@ def approx_dp_max_information(eps: RealOrArray, delta: RealOrArray, n: IntOrArra
         raise InvalidParameter("variant", variant, "'sound' or 'paper'")
     if is_array(eps, delta, n, t, delta_hat):
         if beta is not None:
-            raise InvalidParameter("beta", beta, "omitted on the vectorised path (use the paper's "
-                                   "choice or explicit t and delta_hat arrays)")
+            raise InvalidParameter(
+                "beta",
+                beta,
+                "omitted on the vectorised path (use the paper's choice or explicit t and delta_hat arrays)",
+            )
         return _thm31_vectorised(eps, delta, n, t, delta_hat, variant, strict)
     ex = EPS_ANY.check(eps)
     dx, ni = DELTA.check(delta), N.check(n)
-    e, d = float(ex), float(dx)   # the float values steer the searches; the certified
+    e, d = float(ex), float(dx)  # the float values steer the searches; the certified
     # evaluation and the regime test below read the exact inputs (Fractions, big integers)
     if (t is None) != (delta_hat is None):
-        raise InvalidParameter("t" if t is None else "delta_hat", None,
-                               "given together with the other")
+        raise InvalidParameter("t" if t is None else "delta_hat", None, "given together with the other")
     if t is not None and beta is not None:
         raise InvalidParameter("beta", beta, "omitted when t and delta_hat are given")
     if t is not None:
@@ -249,7 +280,7 @@ def approx_dp_max_information(eps: RealOrArray, delta: RealOrArray, n: IntOrArra
         candidates = [_paper_choice(e, d, ni)]
     else:
         bt = BETA.check_float(beta)
-        candidates = _thm31_candidates(e, d, ni, bt, variant)   # never empty: the paper's point is one
+        candidates = _thm31_candidates(e, d, ni, bt, variant)  # never empty: the paper's point is one
     best: tuple[float, float, float, float] | None = None
     bad_all: list[tuple[str, str, float]] = []
     for tt, dh in candidates:
@@ -270,18 +301,31 @@ def approx_dp_max_information(eps: RealOrArray, delta: RealOrArray, n: IntOrArra
         raise InvalidParameter("beta", beta, "reachable with a certified beta(t, delta_hat)")
     k_hi, b_hi, tt, dh = best
     in_regime = not _thm31_regime(ex, dx, dh, variant)
-    return Bound(k=k_hi, beta=min(b_hi, 1.0), theorem="RRST-3.1", variant=variant,
-                 product_only=True, in_regime=in_regime,
-                 conditions=("eps in (0, 1/2]", "delta in (0, eps)", "n >= 1",
-                             f"t = {_txt(tt)}", f"delta_hat = {_txt(dh)}", "i.i.d. (product) data"))
+    return Bound(
+        k=k_hi,
+        beta=min(b_hi, 1.0),
+        theorem="RRST-3.1",
+        variant=variant,
+        product_only=True,
+        in_regime=in_regime,
+        conditions=(
+            "eps in (0, 1/2]",
+            "delta in (0, eps)",
+            "n >= 1",
+            f"t = {_txt(tt)}",
+            f"delta_hat = {_txt(dh)}",
+            "i.i.d. (product) data",
+        ),
+    )
 
 
 def _txt(x: Any) -> str:
     return str(x) if isinstance(x, Fraction) else repr(float(x))
 
 
-def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, variant: str,
-                      strict: bool, *, certify: bool = True) -> tuple[Any, Any]:
+def _thm31_vectorised(
+    eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, variant: str, strict: bool, *, certify: bool = True
+) -> tuple[Any, Any]:
     """(k, beta) float64 arrays from the one formula body, each pushed up by FAST_REL_MARGIN.
 
     Entries where float64 cannot be trusted to that margin go through the certified scalar
@@ -295,7 +339,7 @@ def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, vari
     if t is None:
         e, d, nn = np.broadcast_arrays(e, d, nn)
         tt, dh = e * np.sqrt(2 * nn), np.sqrt(e * d) / 15
-    else:   # all five broadcast together: an array in t or delta_hat alone sets the shape
+    else:  # all five broadcast together: an array in t or delta_hat alone sets the shape
         e, d, nn, tt, dh = np.broadcast_arrays(e, d, nn, T.check_array(t), DELTA_HAT.check_array(delta_hat))
     viol = _thm31_violations(e, d, dh, variant)
     bad = np.zeros(e.shape, dtype=bool)
@@ -323,25 +367,22 @@ def _thm31_vectorised(eps: Any, delta: Any, n: Any, t: Any, delta_hat: Any, vari
     k = np.where(k >= 0, k, np.inf)
     b_bad = ~(b >= 0)
     # the margin of e^{-t^2/2} scales with that term only (the body without it: t = inf)
-    with np.errstate(invalid="ignore"):   # inf - inf where beta overflows: no margin needed
-        e_part = np.nan_to_num(np.maximum(b - THM31[variant, "beta"].array(e, d, nn, np.inf, dh),
-                                          0.0), nan=0.0)
+    with np.errstate(invalid="ignore"):  # inf - inf where beta overflows: no margin needed
+        e_part = np.nan_to_num(np.maximum(b - THM31[variant, "beta"].array(e, d, nn, np.inf, dh), 0.0), nan=0.0)
         b = np.where(b_bad, 1.0, b)
         k, b = fast_up(k), np.minimum(fast_up(b, exp_arg=tt * tt / 2, exp_part=e_part), 1.0)
-    for i, (ei, di, ni, ti, dhi) in each_entry(delicate, e, d, nn, tt, dh):   # certified
+    for i, (ei, di, ni, ti, dhi) in each_entry(delicate, e, d, nn, tt, dh):  # certified
         try:
-            one = approx_dp_max_information(ei, di, int(ni), t=ti, delta_hat=dhi,
-                                            variant=variant)
+            one = approx_dp_max_information(ei, di, int(ni), t=ti, delta_hat=dhi, variant=variant)
         except RegimeError:
             if strict:
                 raise
-            continue   # outside the regime (strict=False): the formula's value, as elsewhere
+            continue  # outside the regime (strict=False): the formula's value, as elsewhere
         k.ravel()[i], b.ravel()[i] = one.k, one.beta
     return k, b
 
 
-def _thm31_candidates(eps: float, delta: float, n: int, beta: float,
-                      variant: str) -> list[tuple[float, float]]:
+def _thm31_candidates(eps: float, delta: float, n: int, beta: float, variant: str) -> list[tuple[float, float]]:
     """(t, delta_hat) pairs to try for a target beta: the optimum and the paper's choice.
 
     For fixed ``delta_hat`` the smallest ``t`` meeting the target is
@@ -351,6 +392,7 @@ def _thm31_candidates(eps: float, delta: float, n: int, beta: float,
     that the certified ``beta`` stays within the target (a relative nudge of ``t`` itself
     would vanish when t is tiny, i.e. for a target beta near 1).
     """
+
     def rem(dh: float) -> float:
         # the target less beta's n(delta' + delta'' ...) part: beta(t = inf, dh), less the margin
         r = beta - THM31[variant, "beta"].estimate(eps, delta, n, math.inf, dh)
@@ -377,9 +419,9 @@ def _thm31_candidates(eps: float, delta: float, n: int, beta: float,
     return out
 
 
-def thm31_implied_float_k(eps: float, delta: float, n: int, beta: float, *,
-                          eps_grid: int = 24, dhat_grid: int = 96
-                          ) -> tuple[float, float, float, float]:
+def thm31_implied_float_k(
+    eps: float, delta: float, n: int, beta: float, *, eps_grid: int = 24, dhat_grid: int = 96
+) -> tuple[float, float, float, float]:
     """Float surrogate: the smallest sound RRST Thm 3.1 ``k`` at target ``beta`` over every
     implied guarantee ``(eps', delta)`` with ``eps' >= eps`` (an (ε, δ)-DP algorithm is
     (ε', δ)-DP for every ε' ≥ ε), ``t`` and ``delta_hat``.
@@ -412,8 +454,9 @@ def thm31_implied_float_k(eps: float, delta: float, n: int, beta: float, *,
             t = np.sqrt(2 * np.log(1 / np.where(ok, rem, 0.5)))
             # k from the one vectorised body of the sound variant (not re-derived here)
             # (a float estimate for the search: the delicate entries are not certified here)
-            k, _ = _thm31_vectorised(E, np.full_like(E, delta), np.full_like(E, nf), t, D,
-                                     "sound", False, certify=False)
+            k, _ = _thm31_vectorised(
+                E, np.full_like(E, delta), np.full_like(E, nf), t, D, "sound", False, certify=False
+            )
         k = np.where(ok & np.isfinite(k), k, np.inf)
         return E, D, t, k
 
@@ -440,8 +483,7 @@ def thm31_implied_float_k(eps: float, delta: float, n: int, beta: float, *,
     return best
 
 
-def approx_dp_max_information_implied(eps: float, delta: float, n: int, beta: float, *,
-                                      dps: int = 30) -> Bound:
+def approx_dp_max_information_implied(eps: float, delta: float, n: int, beta: float, *, dps: int = 30) -> Bound:
     r"""RRST Thm 3.1 (sound) at the best guarantee an (ε, δ)-DP algorithm implies, in bits.
 
     An (ε, δ)-DP algorithm is (ε', δ)-DP for every ε' ≥ ε, so RRST Thm 3.1 may be applied at
@@ -465,31 +507,45 @@ def approx_dp_max_information_implied(eps: float, delta: float, n: int, beta: fl
     ni, bt = N.check(n), BETA.check_float(beta)
     k, e2, t, dh = thm31_implied_float_k(e, d, ni, bt)
     if not math.isfinite(k):
-        raise InvalidParameter("beta", beta, "reachable by RRST Thm 3.1 at some eps' in "
-                               f"[{e!r}, 1/2] (n = {ni}, delta = {d!r})")
+        raise InvalidParameter(
+            "beta", beta, f"reachable by RRST Thm 3.1 at some eps' in [{e!r}, 1/2] (n = {ni}, delta = {d!r})"
+        )
     b: Bound = approx_dp_max_information(e2, d, ni, t=t * (1 + 1e-9), delta_hat=dh, dps=dps)
     conds = tuple(c for c in b.conditions if not c.startswith("eps in"))
-    return replace(b, conditions=(f"applied at eps' = {e2!r} >= eps = {e!r} (implied guarantee)",
-                                  "eps' in (0, 1/2]", *conds))
+    return replace(
+        b, conditions=(f"applied at eps' = {e2!r} >= eps = {e!r} (implied guarantee)", "eps' in (0, 1/2]", *conds)
+    )
 
 
-register(Theorem(
-    id="RRST-3.1", paper="RRST", number="Thm 3.1 (explicit from its proof)",
-    title="Approximate DP bounds approximate max-information on i.i.d. data",
-    formula=THM31["sound", "k"], lhs=r"I^{\beta(t,\hat\delta)}_{\infty,P}(\mathcal{A}, n) \le",
-    conditions=("A is (eps, delta)-differentially private",
-                "i.i.d. records (product distribution): product_only",
-                "delta_hat in (0, eps/15] (paper); e^{3eps} delta'' + delta_hat < 1 (sound)",
-                "variant 'sound' (default) corrects log bases and Lemma 3.7's 72 eps^2 step"),
-    units="eps in nats; k in bits",
-    params=(EPS, DELTA, N),
-    optional=(replace(BETA, help="target beta: t and delta_hat are optimised to minimise k "
-                      "at beta (default: the paper's t and delta_hat)"),),
-    evaluator=approx_dp_max_information,
-    returns="Bound(k bits rounded up, beta rounded up, product_only = True, variant)",
-    notes="The statement is the default (sound) variant; beta(t, delta_hat) = e^{-t^2/2} + "
-          "n(delta' + delta'' - delta' delta''), delta' = 2 delta/delta_hat + 2 delta/(1 - e^{-eps}), "
-          "delta'' = 2 delta_hat/(1 - e^{-3 eps}) (THM31[variant, 'beta']). Paper's choice: "
-          "t = eps sqrt(2n), delta_hat = sqrt(eps delta)/15; with a target beta, t and delta_hat "
-          "are optimised (never worse than the paper's choice).",
-))
+register(
+    Theorem(
+        id="RRST-3.1",
+        paper="RRST",
+        number="Thm 3.1 (explicit from its proof)",
+        title="Approximate DP bounds approximate max-information on i.i.d. data",
+        formula=THM31["sound", "k"],
+        lhs=r"I^{\beta(t,\hat\delta)}_{\infty,P}(\mathcal{A}, n) \le",
+        conditions=(
+            "A is (eps, delta)-differentially private",
+            "i.i.d. records (product distribution): product_only",
+            "delta_hat in (0, eps/15] (paper); e^{3eps} delta'' + delta_hat < 1 (sound)",
+            "variant 'sound' (default) corrects log bases and Lemma 3.7's 72 eps^2 step",
+        ),
+        units="eps in nats; k in bits",
+        params=(EPS, DELTA, N),
+        optional=(
+            replace(
+                BETA,
+                help="target beta: t and delta_hat are optimised to minimise k "
+                "at beta (default: the paper's t and delta_hat)",
+            ),
+        ),
+        evaluator=approx_dp_max_information,
+        returns="Bound(k bits rounded up, beta rounded up, product_only = True, variant)",
+        notes="The statement is the default (sound) variant; beta(t, delta_hat) = e^{-t^2/2} + "
+        "n(delta' + delta'' - delta' delta''), delta' = 2 delta/delta_hat + 2 delta/(1 - e^{-eps}), "
+        "delta'' = 2 delta_hat/(1 - e^{-3 eps}) (THM31[variant, 'beta']). Paper's choice: "
+        "t = eps sqrt(2n), delta_hat = sqrt(eps delta)/15; with a target beta, t and delta_hat "
+        "are optimised (never worse than the paper's choice).",
+    )
+)

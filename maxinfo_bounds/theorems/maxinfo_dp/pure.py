@@ -12,8 +12,7 @@ from ...types import FloatArray, IntLike, IntOrArray, RealLike, RealOrArray
 from ..registry import N_RECORDS as N
 from ..registry import Param, Theorem, positive_float_down, register
 
-__all__ = ["pure_dp_max_information", "pure_dp_max_information_product", "PURE_DP",
-           "PURE_DP_PRODUCT"]
+__all__ = ["pure_dp_max_information", "pure_dp_max_information_product", "PURE_DP", "PURE_DP_PRODUCT"]
 
 EPS = Param("eps", Real(0, lo_open=True, units="nats"), "pure DP parameter, nats")
 BETA = Param("beta", Real(0, 1, lo_open=True, hi_open=True), "approximation parameter")
@@ -43,8 +42,7 @@ def pure_dp_max_information(eps: RealLike, n: IntLike, *, dps: int = ...) -> Bou
 def pure_dp_max_information(eps: RealOrArray, n: IntOrArray, *, dps: int = ...) -> FloatArray: ...
 
 
-def pure_dp_max_information(eps: RealOrArray, n: IntOrArray, *,
-                            dps: int = 30) -> Bound | FloatArray:
+def pure_dp_max_information(eps: RealOrArray, n: IntOrArray, *, dps: int = 30) -> Bound | FloatArray:
     r"""Max-information of an ε-DP algorithm on n records, any input distribution, in bits.
 
     .. math:: I_\infty(A, n) \le \log_2(e)\,\varepsilon n
@@ -69,23 +67,34 @@ def pure_dp_max_information(eps: RealOrArray, n: IntOrArray, *,
     """
     if is_array(eps, n):
         return fast_up(PURE_DP.array(EPS.check_array(eps), N.check_array(n)))
-    e, ni = EPS.check(eps), N.check(n)   # exact: Fractions and big integers are not rounded
-    return Bound(k=PURE_DP.up(e, ni, prec=iv_prec(dps)), beta=0.0, theorem="RRST-1.4a",
-                 conditions=(EPS.condition(), N.condition()))
+    e, ni = EPS.check(eps), N.check(n)  # exact: Fractions and big integers are not rounded
+    return Bound(
+        k=PURE_DP.up(e, ni, prec=iv_prec(dps)),
+        beta=0.0,
+        theorem="RRST-1.4a",
+        conditions=(EPS.condition(), N.condition()),
+    )
 
 
 @overload
-def pure_dp_max_information_product(eps: RealLike, n: IntLike, beta: RealLike, *,  # type: ignore[overload-overlap]
-                                    dps: int = ...) -> Bound: ...
+def pure_dp_max_information_product(  # type: ignore[overload-overlap]
+    eps: RealLike,
+    n: IntLike,
+    beta: RealLike,
+    *,
+    dps: int = ...,
+) -> Bound: ...
 
 
 @overload
-def pure_dp_max_information_product(eps: RealOrArray, n: IntOrArray, beta: RealOrArray, *,
-                                    dps: int = ...) -> FloatArray: ...
+def pure_dp_max_information_product(
+    eps: RealOrArray, n: IntOrArray, beta: RealOrArray, *, dps: int = ...
+) -> FloatArray: ...
 
 
-def pure_dp_max_information_product(eps: RealOrArray, n: IntOrArray, beta: RealOrArray, *,
-                                    dps: int = 30) -> Bound | FloatArray:
+def pure_dp_max_information_product(
+    eps: RealOrArray, n: IntOrArray, beta: RealOrArray, *, dps: int = 30
+) -> Bound | FloatArray:
     r"""β-approximate max-information of an ε-DP algorithm on n i.i.d. records, in bits.
 
     .. math:: I^{\beta}_{\infty,P}(A, n) \le \log_2(e)\bigl(\varepsilon^2 n/2 + \varepsilon\sqrt{n \ln(2/\beta)/2}\bigr)
@@ -108,35 +117,50 @@ def pure_dp_max_information_product(eps: RealOrArray, n: IntOrArray, beta: RealO
     True
     """
     if is_array(eps, n, beta):
-        return fast_up(PURE_DP_PRODUCT.array(EPS.check_array(eps), N.check_array(n),
-                                             BETA.check_array(beta)))
+        return fast_up(PURE_DP_PRODUCT.array(EPS.check_array(eps), N.check_array(n), BETA.check_array(beta)))
     e, ni = EPS.check(eps), N.check(n)
-    b = positive_float_down(BETA, beta)   # echoed: never above the beta asked for
-    return Bound(k=PURE_DP_PRODUCT.up(e, ni, b, prec=iv_prec(dps)), beta=b, theorem="RRST-1.4b",
-                 product_only=True, conditions=(EPS.condition(), N.condition(), BETA.condition(),
-                                                "i.i.d. (product) data"))
+    b = positive_float_down(BETA, beta)  # echoed: never above the beta asked for
+    return Bound(
+        k=PURE_DP_PRODUCT.up(e, ni, b, prec=iv_prec(dps)),
+        beta=b,
+        theorem="RRST-1.4b",
+        product_only=True,
+        conditions=(EPS.condition(), N.condition(), BETA.condition(), "i.i.d. (product) data"),
+    )
 
 
-register(Theorem(
-    id="RRST-1.4a", paper="RRST", number="Thm 1.4 (first part); DFHPRR Thm 7",
-    title="Pure DP bounds max-information for every input distribution",
-    formula=PURE_DP, lhs=r"I_\infty(\mathcal{A}, n) \le",
-    conditions=("A is (eps, 0)-differentially private",
-                "any distribution of the data; beta = 0"),
-    units="eps in nats; k in bits",
-    params=(EPS, N),
-    evaluator=pure_dp_max_information,
-    returns="Bound(k bits rounded up, beta = 0)",
-))
+register(
+    Theorem(
+        id="RRST-1.4a",
+        paper="RRST",
+        number="Thm 1.4 (first part); DFHPRR Thm 7",
+        title="Pure DP bounds max-information for every input distribution",
+        formula=PURE_DP,
+        lhs=r"I_\infty(\mathcal{A}, n) \le",
+        conditions=("A is (eps, 0)-differentially private", "any distribution of the data; beta = 0"),
+        units="eps in nats; k in bits",
+        params=(EPS, N),
+        evaluator=pure_dp_max_information,
+        returns="Bound(k bits rounded up, beta = 0)",
+    )
+)
 
-register(Theorem(
-    id="RRST-1.4b", paper="RRST", number="Thm 1.4 (second part); DFHPRR Thm 8",
-    title="Pure DP bounds approximate max-information on i.i.d. data",
-    formula=PURE_DP_PRODUCT, lhs=r"I^{\beta}_{\infty,P}(\mathcal{A}, n) \le",
-    conditions=("A is (eps, 0)-differentially private", "the records are i.i.d. (product distribution): product_only"),
-    units="eps in nats; k in bits",
-    params=(EPS, N, BETA),
-    evaluator=pure_dp_max_information_product,
-    returns="Bound(k bits rounded up, beta, product_only = True)",
-    notes="Only a first stage of an adaptive composition may use a product-only bound (RRST §4).",
-))
+register(
+    Theorem(
+        id="RRST-1.4b",
+        paper="RRST",
+        number="Thm 1.4 (second part); DFHPRR Thm 8",
+        title="Pure DP bounds approximate max-information on i.i.d. data",
+        formula=PURE_DP_PRODUCT,
+        lhs=r"I^{\beta}_{\infty,P}(\mathcal{A}, n) \le",
+        conditions=(
+            "A is (eps, 0)-differentially private",
+            "the records are i.i.d. (product distribution): product_only",
+        ),
+        units="eps in nats; k in bits",
+        params=(EPS, N, BETA),
+        evaluator=pure_dp_max_information_product,
+        returns="Bound(k bits rounded up, beta, product_only = True)",
+        notes="Only a first stage of an adaptive composition may use a product-only bound (RRST §4).",
+    )
+)
