@@ -172,7 +172,7 @@ def _emit(res: dict[str, Any], as_json: bool, sides: Mapping[str, Side] | None =
     if as_json:
         print(json.dumps(res, indent=2))
     else:
-        from .planning.report import usable_if_text
+        from .vacuity import usable_if_text
 
         _print_table([(k, usable_if_text(v) if k == "usable_if" else v) for k, v in res.items()], sides)
     return 0
@@ -255,24 +255,9 @@ def _cmd_bound(ns: argparse.Namespace) -> int:
             help=f"{prm.help} ({prm.domain_text})",
         )
     values = vars(sub.parse_args(ns.params))
-    return _emit_report(e, _with_vacuity(e, values, e.report(**values)), ns.json)
+    from .vacuity import with_usable_if
 
-
-def _with_vacuity(e: Any, values: dict[str, Any], res: dict[str, Any]) -> dict[str, Any]:
-    """A vacuous result says so, why, and the nearest non-vacuous value of each parameter."""
-    from .domain import Domain
-    from .vacuity import suggest, why_vacuous
-
-    why = why_vacuous(res)
-    if why is None:
-        return res
-    from .planning.report import usable_if_fields
-
-    def ok(vals: dict[str, Any]) -> bool:
-        return why_vacuous(e.report(**vals)) is None
-
-    ranges = {p.name: (p.domain.lo, p.domain.hi, p.domain.integer) for p in e.params if isinstance(p.domain, Domain)}
-    return {**res, **usable_if_fields(why, suggest(ok, values, ranges))}
+    return _emit_report(e, with_usable_if(e, values, e.report(**values)), ns.json)
 
 
 def _cmd_solve(ns: argparse.Namespace) -> int:
@@ -314,44 +299,17 @@ def _cmd_solve(ns: argparse.Namespace) -> int:
 
 
 def _cmd_correct(ns: argparse.Namespace) -> int:
-    from .corrections import correct
+    from .corrections import correct, correction_report
 
-    c = correct(ns.alpha, eps=ns.eps, n=ns.n, iid=ns.iid, delta=ns.delta, mi_bits=ns.mi_bits, range_size=ns.range_size)
-    out: dict[str, Any] = {
-        "alpha": c.alpha,
-        "gamma": c.gamma,
-        "gamma_rounding": "down",
-        "k_bits": c.k,
-        "beta": c.beta,
-        "route": " -> ".join(c.route) or None,
-    }
-    from .vacuity import GAMMA_FLOOR, gamma_problem, suggest
-
-    why = gamma_problem(c.gamma)
-    if why is not None:
-        given = {k: getattr(ns, k) for k in ("eps", "delta", "n", "mi_bits", "range_size")}
-
-        def ok(vals: dict[str, Any]) -> bool:
-            return correct(ns.alpha, iid=ns.iid, **vals).gamma >= GAMMA_FLOOR
-
-        from .planning.study import MAX_N
-
-        ranges = {
-            "eps": (0.0, 1e12, False),
-            "delta": (0.0, 1.0, False),
-            "n": (1, MAX_N, True),
-            "mi_bits": (0.0, 1e12, False),
-            "range_size": (1, MAX_N, True),
-        }
-        from .planning.report import usable_if_fields
-
-        out.update(usable_if_fields(why, suggest(ok, given, {k: r for k, r in ranges.items() if given[k] is not None})))
+    given = {k: getattr(ns, k) for k in ("eps", "delta", "n", "mi_bits", "range_size")}
+    c = correct(ns.alpha, iid=ns.iid, **given)
+    out = correction_report(c, iid=ns.iid, **given)
     if ns.json:
         out["candidates"] = [{"route": r, "gamma": g} for r, g in c.candidates]
         out["notes"] = list(c.notes)
         print(json.dumps(out, indent=2))
     else:
-        from .planning.report import usable_if_text
+        from .vacuity import usable_if_text
 
         shown = {k: (usable_if_text(v) if k == "usable_if" else v) for k, v in out.items()}
         _print_table([(k, v) for k, v in shown.items() if v is not None], result_sides(out, {"alpha"}))

@@ -10,6 +10,7 @@ largest corrected threshold γ(α), with the theorems it used.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from .domain import Real
 from .numeric import InvalidParameter, MissingParameter, RegimeError
@@ -22,7 +23,14 @@ from .theorems.solvers import ALPHA
 #: the one-step delta of an approximate DP selection (the other parameters are the theorems')
 DELTA = Param("delta", Real(0, 1, lo_open=True, hi_open=True), "approximate DP parameter")
 
-__all__ = ["Correction", "correct", "worked_example"]
+__all__ = ["Correction", "correct", "correction_report", "worked_example"]
+
+
+class RouteGamma(NamedTuple):
+    """One description of the step that was planned, and its certified γ (0 where refused)."""
+
+    route: str
+    gamma: float
 
 
 @dataclass(frozen=True)
@@ -34,7 +42,7 @@ class Correction:
     k: float | None
     beta: float | None
     route: tuple[str, ...]
-    candidates: tuple[tuple[str, float], ...] = field(default=())
+    candidates: tuple[RouteGamma, ...] = field(default=())
     notes: tuple[str, ...] = field(default=())
 
     def __str__(self) -> str:
@@ -147,7 +155,7 @@ def correct(
             k=None,
             beta=None,
             route=(),
-            candidates=tuple((label, 0.0) for label, _, _ in runs),
+            candidates=tuple(RouteGamma(label, 0.0) for label, _, _ in runs),
             notes=tuple(notes),
         )
     label, best = max(done, key=lambda t: t[1].gamma)
@@ -162,9 +170,52 @@ def correct(
         k=best.k,
         beta=best.beta,
         route=tuple(route),
-        candidates=tuple((lb, r.gamma) for lb, r in done),
+        candidates=tuple(RouteGamma(lb, r.gamma) for lb, r in done),
         notes=tuple(notes),
     )
+
+
+def correction_report(
+    c: Correction,
+    *,
+    iid: bool = False,
+    eps: float | None = None,
+    delta: float | None = None,
+    n: int | None = None,
+    mi_bits: float | None = None,
+    range_size: int | None = None,
+) -> dict[str, Any]:
+    """``maxinfo correct``'s report of a :class:`Correction` (the step as described to
+    :func:`correct`): γ (rounded down), k, β, the route; when γ is unusable, why and the
+    nearest single changes that make it usable (``vacuous``, ``usable_if``: the one dialect of
+    :mod:`maxinfo_bounds.vacuity`)."""
+    from .planning.study import MAX_N
+    from .vacuity import GAMMA_FLOOR, gamma_problem, suggest, usable_if_fields
+
+    out: dict[str, Any] = {
+        "alpha": c.alpha,
+        "gamma": c.gamma,
+        "gamma_rounding": "down",
+        "k_bits": c.k,
+        "beta": c.beta,
+        "route": " -> ".join(c.route) or None,
+    }
+    why = gamma_problem(c.gamma)
+    if why is not None:
+        given = {"eps": eps, "delta": delta, "n": n, "mi_bits": mi_bits, "range_size": range_size}
+
+        def ok(vals: dict[str, object]) -> bool:
+            return correct(c.alpha, iid=iid, **vals).gamma >= GAMMA_FLOOR  # type: ignore[arg-type]
+
+        ranges = {
+            "eps": (0.0, 1e12, False),
+            "delta": (0.0, 1.0, False),
+            "n": (1, MAX_N, True),
+            "mi_bits": (0.0, 1e12, False),
+            "range_size": (1, MAX_N, True),
+        }
+        out.update(usable_if_fields(why, suggest(ok, given, {k: r for k, r in ranges.items() if given[k] is not None})))
+    return out
 
 
 def worked_example(alpha: float = 0.05, range_size: int = 20) -> dict[str, object]:

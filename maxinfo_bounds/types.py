@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Protocol, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
@@ -39,6 +39,19 @@ FloatArray: TypeAlias = NDArray[np.float64]
 
 
 class MpfLike(Protocol):
-    """An arbitrary-precision real (``mpmath.mpf``): what the exact-mode measures return."""
+    """An arbitrary-precision real (``mpmath.mpf``): what the exact-mode measures return, and
+    the arithmetic the measures do with it."""
 
     def __float__(self) -> float: ...
+
+    def __add__(self, other: Any) -> Any: ...
+
+    def __sub__(self, other: Any) -> Any: ...
+
+    def __mul__(self, other: Any) -> Any: ...
+
+    def __rmul__(self, other: Any) -> Any: ...
+
+    def __truediv__(self, other: Any) -> Any: ...
+
+    def __lt__(self, other: Any) -> bool: ...

@@ -24,13 +24,38 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .numeric import decimal_text
 from .search import nearest_passing
 
-__all__ = ["GAMMA_FLOOR", "why_vacuous", "gamma_problem", "suggest", "shown"]
+__all__ = [
+    "GAMMA_FLOOR",
+    "NO_SINGLE_FIX",
+    "why_vacuous",
+    "gamma_problem",
+    "suggest",
+    "shown",
+    "usable_if_fields",
+    "usable_if_text",
+    "with_usable_if",
+]
+
+#: what a vacuous or refused result says when no single parameter change makes it usable
+NO_SINGLE_FIX = "no single parameter change (the others fixed) helps"
+
+
+def usable_if_fields(why: str, found: Sequence[str]) -> dict[str, object]:
+    """The one JSON dialect of a vacuous result, for every command: ``vacuous`` (why, in
+    words) and ``usable_if`` (single changes, the others fixed; empty when none helps)."""
+    return {"vacuous": why, "usable_if": list(found)}
+
+
+def usable_if_text(found: Sequence[str]) -> str:
+    """``usable_if`` as text."""
+    return ", ".join(found) if found else NO_SINGLE_FIX
+
 
 #: the smallest threshold a test can be checked against in practice (float64 machine epsilon)
 GAMMA_FLOOR = 2.220446049250313e-16
@@ -98,3 +123,21 @@ def suggest(
                 text = shown(x, side)  # towards the useful side instead
             out.append(f"{name} {side} {text}")
     return out
+
+
+def with_usable_if(theorem: Any, values: dict[str, Any], res: dict[str, Any]) -> dict[str, Any]:
+    """A catalog report (``theorem.report(**values)``) with, when it is vacuous, why and the
+    nearest usable value of each parameter (:func:`usable_if_fields`)."""
+    from .domain import Domain
+
+    why = why_vacuous(res)
+    if why is None:
+        return res
+
+    def ok(vals: dict[str, Any]) -> bool:
+        return why_vacuous(theorem.report(**vals)) is None
+
+    ranges = {
+        p.name: (p.domain.lo, p.domain.hi, p.domain.integer) for p in theorem.params if isinstance(p.domain, Domain)
+    }
+    return {**res, **usable_if_fields(why, suggest(ok, values, ranges))}

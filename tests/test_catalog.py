@@ -124,3 +124,99 @@ def test_cli_plot_errors():
         ["plot", "--vary", "n", "--range", "5", "RRST-1.4a", "--eps", "0.1"],
         "range='5' is invalid",
     )
+
+
+def test_catalog_report_schema():
+    """One JSON schema: theorem id (never the result's own theorem field), source, the inputs
+    with units in their names, a requested optional input as target_*, then the result."""
+    from maxinfo_bounds.catalog import REGISTRY
+
+    r = REGISTRY["RRST-1.3"].report(alpha=0.05, k=1.0, beta=0.01)
+    assert r == {
+        "theorem": "RRST-1.3",
+        "source": "RRST Thm 1.3 (product data); Thm C.1 (any data)",
+        "alpha": 0.05,
+        "k_bits": 1.0,
+        "beta": 0.01,
+        "gamma": 0.02,
+        "rounding": "down",
+    }
+    sv = REGISTRY["DR-3.25"].report(c=3, threshold_scale=2.0, query_scale=4.0, sensitivity=1.0)
+    assert sv["theorem"] == "DR-3.25" and sv["eps_nats"] == 3.0
+    t = REGISTRY["RRST-3.1"].report(eps=0.1, delta=1e-14, n=1000, beta=0.01)
+    assert t["target_beta"] == 0.01 and t["eps_nats"] == 0.1 and "beta" in t
+    u = REGISTRY["RRST-3.1"].report(eps=0.1, delta=1e-14, n=1000, beta=None)
+    assert "target_beta" not in u and list(u)[:5] == ["theorem", "source", "eps_nats", "delta", "n"]
+    # a non-numeric input (a list of bounds, a text domain) keeps its bare name
+    from fractions import Fraction
+
+    from maxinfo_bounds.results import Bound
+
+    bs = [Bound(1.5, 0.01, "x"), Bound(2.0, 0.02, "y")]
+    c = REGISTRY["RRST-A.3"].report(bounds=bs)
+    assert list(c)[:5] == ["theorem", "source", "bounds", "k_bits", "beta"] and c["bounds"] == bs
+    assert c["theorem"] == "RRST-A.3" and c["k_bits"] == 3.5  # 1.5 + 2.0, exact
+    assert Fraction(c["beta"]) >= Fraction(0.01) + Fraction(0.02) and c["beta"] <= 0.03 * (1 + 1e-15)
+
+
+def test_catalog_registry_and_explain_text():
+    import dataclasses
+
+    from maxinfo_bounds.catalog import REGISTRY
+    from maxinfo_bounds.theorems.registry import register
+
+    e = REGISTRY["RRST-1.3"]
+    assert register(e) is e and REGISTRY["RRST-1.3"] is e  # the same entry again: no-op
+    with pytest.raises(RuntimeError, match=r"^duplicate catalog id 'RRST-1.3'$"):
+        register(dataclasses.replace(e))
+    assert REGISTRY["RRST-1.3"] is e
+    kov = REGISTRY["KOV15-3.3"]  # declared with a statement, not a formula
+    for bad in ({"formula": e.formula}, {"statement": None}):
+        with pytest.raises(
+            ValueError,
+            match=r"^KOV15-3.3: give exactly one of formula and "
+            r"statement$",
+        ):
+            dataclasses.replace(kov, **bad)
+    lines = kov.explain().split("\n")
+    assert lines[0] == ("KOV15-3.3: Optimal homogeneous composition of k adaptive (eps, delta)-DP steps")
+    i, j = lines.index("  conditions:"), lines.index("  parameters:")
+    assert lines[i + 1 : j] == [
+        "    * k adaptive steps, each (eps, delta)-DP (same eps, delta)",
+        "    * eps >= 0",
+        "    * 0 <= delta < 1",
+        "    * k >= 1 integer",
+        "    * 0 <= delta_total <= 1, delta_total >= 1 - (1 - delta)^k",
+    ]
+    assert lines[j + 1 : j + 5] == [
+        "    --eps ([0, inf)): per-step eps, nats",
+        "    --delta ([0, 1)): per-step delta",
+        "    --k ([1, inf) integer): number of steps",
+        "    --delta-total ([0, 1], delta_total >= 1 - (1 - delta)^k): target total delta",
+    ]
+    opt = [ln for ln in REGISTRY["RRST-3.1"].explain().split("\n") if ln.startswith("    [--")]
+    assert opt == [
+        "    [--beta] ((0, 1), optional): target beta: t and delta_hat are optimised "
+        "to minimise k at beta (default: the paper's t and delta_hat)"
+    ]
+
+
+def test_catalog_statements_declare_their_symbols_domains():
+    """Every statement's symbols are nonnegative (all parameters are), and a symbol named
+    like an integer parameter is integer: sympy's simplifications in the claims rely on it."""
+    from maxinfo_bounds.catalog import REGISTRY
+    from maxinfo_bounds.domain import Domain
+
+    for key, e in REGISTRY.items():
+        syms = {str(x): x for x in e.sympy_statement().free_symbols}
+        assert all(x.is_nonnegative for x in syms.values()), key
+        for p in e.params:
+            if isinstance(p.domain, Domain) and p.domain.integer and p.name in syms:
+                assert syms[p.name].is_integer, (key, p.name)
+    import sympy
+
+    sv = {str(x): x for x in REGISTRY["DFHPRR-10"].sympy_statement().atoms(sympy.Symbol)}
+    assert sv["i"].is_integer and sv["B"].is_integer and sv["j"].is_integer
+    # DFHPRR Thm 10: l_i = sum_{j <= min(i - 1, B)} C(i, j); at i = 3, B = 5: 1 + 3 + 3 = 7
+    s = REGISTRY["DFHPRR-10"].sympy_statement().subs({sv["i"]: 3, sv["B"]: 5, sv["beta_i"]: 1})
+    assert s.doit() == 7

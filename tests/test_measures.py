@@ -879,3 +879,167 @@ def test_no_event_above_beta_gives_minus_inf_without_a_warning():
         warnings.simplefilter("error")
         got = approx_max_divergence([0.5, 0.5 - 1e-10], [0.25, 0.75], [0.5, 1 - 1e-10 + 1e-12])
     assert got[0] == pytest.approx(math.log2(0.5 - 1e-10), rel=1e-12) and got[1] == -math.inf
+
+
+def test_tv_distance_float_path():
+    # |0.5 - 0.25| + |0.5 - 0.75| = 0.5, halved: 0.25
+    assert tv_distance([0.5, 0.5], [0.25, 0.75]) == 0.25
+    assert tv_distance([F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)], exact=False) == 0.25
+    assert tv_distance([0.5, 0.5], [0.25, 0.75], exact=True) == F(1, 4)
+
+
+def test_kl_nats_and_a_zero_cell_first():
+    # KL((1/2, 1/2) || (1/4, 3/4)) = 1/2 ln 2 + 1/2 ln(2/3) = ln 2 - ln(3)/2 nats
+    nats = math.log(2) - math.log(3) / 2
+    assert kl_divergence([0.5, 0.5], [0.25, 0.75], unit="nats") == pytest.approx(nats, rel=1e-14)
+    assert float(kl_divergence([F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)], unit="nats")) == pytest.approx(nats, rel=1e-14)
+    # a p = 0 cell before the others contributes 0 and must not end the sum:
+    # KL((0, 1/2, 1/2) || (1/4, 1/4, 1/2)) = 1/2 log2(2) + 1/2 log2(1) = 1/2 bit
+    assert float(kl_divergence([F(0), F(1, 2), F(1, 2)], [F(1, 4), F(1, 4), F(1, 2)])) == pytest.approx(0.5, rel=1e-40)
+    assert kl_divergence([0.0, 0.5, 0.5], [0.25, 0.25, 0.5]) == pytest.approx(0.5, rel=1e-15)
+
+
+J = [[F(3, 8), F(1, 8)], [F(1, 8), F(3, 8)]]  # marginals 1/2: Z = log2(3/2) w.p. 3/4, -1 w.p. 1/4
+
+
+def test_mutual_information_zero_cell_and_exactness():
+    # I(X;Y) for J: sum p log2(p/(1/4)) = 3/4 log2(3/2) + 1/4 log2(1/2) = 3/4 log2 3 - 1 bits
+    hand = 0.75 * math.log2(3) - 1
+    assert float(mutual_information(J)) == pytest.approx(hand, rel=1e-15)
+    assert isinstance(mutual_information(J, exact=False), float)
+    # a zero cell first: [[0, 1/2], [1/2, 0]]: I = log2 2 = 1 bit
+    assert float(mutual_information([[F(0), F(1, 2)], [F(1, 2), F(0)]])) == pytest.approx(1.0)
+
+
+def test_max_information_units_and_exactness():
+    # I_inf(X;Y) of J = log2 max p/(p_x p_y) = log2(3/2)
+    assert max_information(J).ratio == F(3, 2)
+    assert max_information(J, exact=False) == pytest.approx(math.log2(1.5), rel=1e-15)
+    assert max_information(J, exact=False, unit="nats") == pytest.approx(math.log(1.5), rel=1e-15)
+    assert max_information(J).unit == "bits" and max_information(J, unit="nats").unit == "nats"
+
+
+def test_log_ratio_tail_atoms_units_and_paths_by_hand():
+    jf = [[0.375, 0.125], [0.125, 0.375]]
+    # Pr[Z >= -1] includes the atom at -1 exactly: 1; just above it only log2(3/2) remains
+    assert log_ratio_tail(jf, -1.0) == 1.0
+    assert log_ratio_tail(jf, math.nextafter(-1.0, 0.0)) == 0.75
+    # in nats Z = ln(3/2) = 0.405 < 0.5 <= log2(3/2) = 0.585
+    assert log_ratio_tail(jf, 0.5) == 0.75 and log_ratio_tail(jf, 0.5, unit="nats") == 0.0
+    r = log_ratio_tail(jf, 0.5)
+    assert type(r) is float
+    arr = log_ratio_tail(jf, np.array([-1.0, 0.5, 2.0]))
+    assert isinstance(arr, np.ndarray) and list(arr) == [1.0, 0.75, 0.0]
+    assert log_ratio_tail(J, -1.0) == 1.0  # Fractions are read on the float path
+    with pytest.raises(InvalidParameter, match="unit"):
+        log_ratio_tail(jf, 0.5, unit="dits")  # type: ignore[arg-type]
+
+
+def test_indistinguishability_exactness_flag_and_argument_names():
+    """ratio 2 between (1/2, 1/2) and (1/4, 3/4): float ln 2 is below ln 2, so exact mode says
+    no where the float comparison (log 2.0 == float ln 2) says yes."""
+    x, y = [0.5, 0.5], [0.25, 0.75]
+    # largest ratios: x/y = 2 on cell 0, y/x = 3/2 on cell 1, so e^eps >= 2 is needed at delta 0
+    assert is_indistinguishable(x, y, math.log(2), 0, exact=True) is False
+    assert is_indistinguishable(x, y, math.log(2), 0, exact=False) is True
+    assert is_pointwise_indistinguishable(x, y, math.log(2), 0, exact=False) is True
+    with pytest.raises(InvalidParameter, match=r"^x=\[-0.5, 1.5\] is invalid"):
+        is_indistinguishable([-0.5, 1.5], [0.5, 0.5], 0.1, 0)
+
+
+def test_pointwise_zero_cell_first():
+    """x = (0, 1/2, 1/2), z = (1/2, 1/4, 1/4): the first cell has no x-mass; the others have
+    ratio 2, so at eps > ln 2 all x-mass is good (delta = 0 suffices)."""
+    x, z = [F(0), F(1, 2), F(1, 2)], [F(1, 2), F(1, 4), F(1, 4)]
+    assert is_pointwise_indistinguishable(x, z, 0.7, 0) is True
+    assert is_pointwise_indistinguishable([0.0, 0.5, 0.5], [0.5, 0.25, 0.25], 0.7, 0) is True
+
+
+def test_pointwise_indistinguishability_both_paths():
+    """RRST Def 2.2 by hand on x = (1/2, 1/4, 1/8, 1/8, 0), z = (1/4, 1/4, 1/4, 0, 1/4):
+    ratios 2, 1, 1/2, then a cell z misses (x-mass 1/8, never good) and one x misses."""
+    x = [F(1, 2), F(1, 4), F(1, 8), F(1, 8), F(0)]
+    z = [F(1, 4), F(1, 4), F(1, 4), F(0), F(1, 4)]
+    xf, zf = [float(v) for v in x], [float(v) for v in z]
+    # (eps, delta, answer): good mass 7/8 above ln 2, 1/4 (the ratio-1 cell) below it
+    cases = [
+        (0.6932, F(1, 8), True),
+        (0.6932, 0.12, False),
+        (0.5, F(3, 4), True),
+        (0.5, 0.74, False),
+        (0, F(3, 4), True),
+        (0, 0.74, False),
+        (0.6932, 0, False),
+    ]
+    for eps, d, ans in cases:
+        assert is_pointwise_indistinguishable(x, z, eps, d) is ans, (eps, d)
+        assert is_pointwise_indistinguishable(xf, zf, eps, float(d), exact=False) is ans, (eps, d)
+    # not symmetric: over z's mass the bad cells weigh 1/4 (z's own cell x misses)
+    assert is_pointwise_indistinguishable(z, x, 0.6932, F(1, 4)) is True
+    assert is_pointwise_indistinguishable(z, x, 0.6932, F(1, 5)) is False
+    # exact mode decides e^eps against the ratio 2 exactly: float ln 2 is below ln 2
+    assert is_pointwise_indistinguishable([0.5, 0.5], [0.25, 0.75], math.log(2), 0, exact=True) is False
+    with pytest.raises(InvalidParameter, match=r"^x=\[-0.5, 1.5\] is invalid"):
+        is_pointwise_indistinguishable([-0.5, 1.5], [0.5, 0.5], 0.1, 0)
+    with pytest.raises(InvalidParameter, match=r"^z=\[-0.5, 1.5\] is invalid"):
+        is_pointwise_indistinguishable([0.5, 0.5], [-0.5, 1.5], 0.1, 0)
+
+
+def test_indistinguishability_both_paths():
+    """RRST Def 2.1 on randomized response (3/4, 1/4) vs (1/4, 3/4): (ln 3, 0) exactly, and
+    (0, 1/2) (the TV distance); (eps, delta) = (ln 2, 1/8): P(O) - 2 Q(O) = 3/4 - 1/2 = 1/4 >
+    1/8 for O = {0}, so False; at delta = 1/4 True."""
+    a, b = [F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]
+    af, bf = [0.75, 0.25], [0.25, 0.75]
+    for eps, d, ans in [
+        (0.6932, F(1, 8), False),
+        (0.6932, F(1, 4), True),
+        (0, F(1, 2), True),
+        (0, F(2, 5), False),
+        (1.0987, 0, True),
+        (1.0986, 0, False),
+        (0.1, 1, True),
+    ]:
+        assert is_indistinguishable(a, b, eps, d) is ans, (eps, d)
+        assert is_indistinguishable(af, bf, eps, float(d), exact=False) is ans, (eps, d)
+    # disjoint supports: no eps works below delta = 1, and delta = 1 always does
+    assert is_indistinguishable([1.0, 0.0], [0.0, 1.0], 50.0, 0.99) is False
+    assert is_indistinguishable([1.0, 0.0], [0.0, 1.0], 0.0, 1.0) is True
+    assert is_indistinguishable([F(1), F(0)], [F(0), F(1)], 50, F(99, 100)) is False
+    with pytest.raises(InvalidParameter, match=r"^y=\[-0.5, 1.5\] is invalid"):
+        is_indistinguishable([0.5, 0.5], [-0.5, 1.5], 0.1, 0)
+
+
+RR_EDGES = [[0.75, 0.25], [0.25, 0.75]]
+
+
+def test_dp_delta_both_paths():
+    """dp_delta of randomized response (e^eps0 = 3): at eps = 0 the TV distance 1/2 (a Fraction
+    in exact mode), at eps = 1 by hand 3/4 - e/4 (the other cell contributes 0)."""
+    rr = [[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]]
+    d0 = dp_delta(rr, 0, [(0, 1)])
+    assert d0 == F(1, 2) and isinstance(d0, F)
+    d1 = dp_delta(rr, 1, [(0, 1)])
+    assert abs(float(d1) - (0.75 - math.e / 4)) < 1e-15
+    assert dp_delta(RR_EDGES, 1.0, [(0, 1)]) == pytest.approx(0.75 - math.e / 4, rel=1e-14)
+    assert dp_delta(RR_EDGES, 0.0, [(0, 1)]) == pytest.approx(0.5, rel=1e-15)
+    assert not isinstance(dp_delta(RR_EDGES, 1.0, [(0, 1)], exact=True), float)  # exact on request
+    # several pairs: the largest hockey stick over them, both directions
+    m3 = [[0.5, 0.5], [0.75, 0.25], [0.25, 0.75]]
+    assert dp_delta(m3, 0.0, [(0, 1), (0, 2)]) == pytest.approx(0.25)
+    assert dp_delta(m3, 0.0, [(1, 2)]) == pytest.approx(0.5)
+
+
+JOINT = [[F(1, 4), F(1, 4)], [F(1, 8), F(3, 8)]]
+
+
+def test_approx_max_information_exact_beta_list_names_the_entry():
+    with pytest.raises(InvalidParameter) as exc:
+        approx_max_information(JOINT, [F(1, 10), F(1)], exact=True)
+    assert str(exc.value) == "beta[1]=Fraction(1, 1) is invalid: must be a real number in [0, 1)"
+    with pytest.raises(
+        InvalidParameter,
+        match=r"^beta=\[\] is invalid: must be a real number "
+        r"or a non-empty array of reals in \[0, 1\)$",
+    ):
+        approx_max_information(JOINT, [])

@@ -25,10 +25,19 @@ from .routes import PlanResult, plan
 from .steps import MAX_TIMES, STEP_CLASSES
 from .study import MAX_N, Study, check_alpha, check_n, where
 
-__all__ = ["sweep", "solve", "with_param", "fixes", "SweepPoint", "INT_PARAMS", "PARALLEL_MIN_POINTS"]
+__all__ = ["sweep", "solve", "with_param", "fixes", "Solution", "SweepPoint", "INT_PARAMS", "PARALLEL_MIN_POINTS"]
 
 #: the integer-valued parameters (read off the step classes' declared domains)
 INT_PARAMS = frozenset({"n", "family_size"}.union(*(c.integer_keys() for c in STEP_CLASSES.values())))
+
+
+class Solution(NamedTuple):
+    """An inverse solve: the boundary ``value``, the plan there, and whether it is the
+    ``"largest"`` or ``"smallest"`` value meeting the target."""
+
+    value: float
+    plan: PlanResult
+    direction: str
 
 
 class SweepPoint(NamedTuple):
@@ -141,7 +150,7 @@ def _sweep_points(study: Study, param: str, values: Sequence[float]) -> list[Swe
 
 def solve(
     study: Study, param: str, target_gamma: float, *, lo: float | None = None, hi: float | None = None
-) -> tuple[float, PlanResult, str]:
+) -> Solution:
     """The boundary value of ``param`` at which γ(α) still meets ``target_gamma``.
 
     γ is monotone in each parameter: it decreases in ``times`` and ``eps`` and increases in noise
@@ -150,7 +159,7 @@ def solve(
     and the value returned is the largest (γ decreasing) or smallest (γ increasing) one meeting
     the target. Integer parameters are solved exactly (one step further fails); real ones by
     bisection to 10^-9 relative (:func:`maxinfo_bounds.search.boundary`, the calculator's one
-    monotone search). Returns (value, its plan, "largest" or "smallest"). Raises PlanError when
+    monotone search). Returns a :class:`Solution` (value, its plan, "largest" or "smallest"). Raises PlanError when
     no value in range meets the target, and when every value does (the boundary is outside the
     range: an edge of the range is never returned as an answer).
     """
@@ -206,7 +215,7 @@ def solve(
     )
     if is_int:
         v = int(v)
-    return v, plan(with_param(study, param, v)), "smallest" if increasing else "largest"
+    return Solution(v, plan(with_param(study, param, v)), "smallest" if increasing else "largest")
 
 
 def fixes(study: Study) -> list[str]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import __version__
 from ..numeric import decimal_text
-from ..vacuity import gamma_problem
+from ..vacuity import NO_SINGLE_FIX, gamma_problem, usable_if_fields, usable_if_text
 from .explore import INT_PARAMS, SweepPoint, fixes
 from .power import describe, method_of
 from .recommend import PowerPlan, format_rows
@@ -40,20 +40,6 @@ __all__ = [
     "solve_fields",
     "reuse_usable_if",
 ]
-
-#: what a vacuous or refused result says when no single parameter change makes it usable
-NO_SINGLE_FIX = "no single parameter change (the others fixed) helps"
-
-
-def usable_if_fields(why: str, found: Sequence[str]) -> dict[str, object]:
-    """The one JSON dialect of a vacuous result: ``vacuous`` and ``usable_if`` (a list; empty
-    when no single change helps)."""
-    return {"vacuous": why, "usable_if": list(found)}
-
-
-def usable_if_text(found: Sequence[str]) -> str:
-    """The same, as text."""
-    return ", ".join(found) if found else NO_SINGLE_FIX
 
 
 def reuse_usable_if(study: Study) -> list[str]:

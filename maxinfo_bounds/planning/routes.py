@@ -276,17 +276,25 @@ def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
     return betas
 
 
-def _certify(alpha: float, curves: list[_Curve], betas: list[float]) -> tuple[float, Bound, list[Bound]]:
+class _Certified(NamedTuple):
+    """The certified outcome of one β split: γ, the composed bound, each stage's bound."""
+
+    gamma: float
+    total: Bound
+    bounds: list[Bound]
+
+
+def _certify(alpha: float, curves: list[_Curve], betas: list[float]) -> _Certified:
     bounds = []
     for c, b in zip(curves, betas):
         bounds.append(c.bound(b) if c.k_of is not None else c.bound(0.0))
     total = compose_max_information(bounds)
-    return pvalue_correction(alpha, total.k, total.beta), total, bounds
+    return _Certified(pvalue_correction(alpha, total.k, total.beta), total, bounds)
 
 
 def _maxinfo_route(
     study: Study, stages: list[Stage], first_dp: DPGuarantee | None, first_link: Link | None, name: str
-) -> tuple[float, PlanResult | None, str]:
+) -> PlanResult | str:
     curves: list[_Curve] = []
     for j, s in enumerate(stages):
         if isinstance(s, DPStage):
@@ -311,13 +319,9 @@ def _maxinfo_route(
                     "the analysis conditions on"
                 )
                 return (
-                    0.0,
-                    None,
-                    (
-                        f"steps[{first_step}] is approximate DP: RRST Thm 3.1 bounds its "
-                        f"max-information only for i.i.d. data and as the first stage "
-                        f"(RRST §4, Thm 4.1), but {why}"
-                    ),
+                    f"steps[{first_step}] is approximate DP: RRST Thm 3.1 bounds its "
+                    f"max-information only for i.i.d. data and as the first stage "
+                    f"(RRST §4, Thm 4.1), but {why}"
                 )
             curves.append(_dp_stage_curve(s, study.n, j == 0, study.iid, g, link, study.alpha))
         elif isinstance(s, DescriptionStage):
@@ -354,15 +358,15 @@ def _maxinfo_route(
                 )
             )
     if hopeless := [c.unreachable for c in curves if c.hopeless]:
-        return 0.0, None, "; ".join(hopeless)
+        return "; ".join(hopeless)
     betas = _optimise(study.alpha, curves)
     stuck = [c for c, b in zip(curves, betas) if c.k_of is not None and c.k_of(b) >= 1e299]
     if stuck:
-        return 0.0, None, "; ".join(c.unreachable or f"{c.name}: no beta below alpha reachable" for c in stuck)
+        return "; ".join(c.unreachable or f"{c.name}: no beta below alpha reachable" for c in stuck)
     try:
         gamma, total, bounds = _certify(study.alpha, curves, betas)
     except (InvalidParameter, RegimeError) as exc:
-        return 0.0, None, f"not certifiable: {exc}"
+        return f"not certifiable: {exc}"
     chain: list[Link] = []
     for c, b in zip(curves, bounds):
         chain.extend(c.links)
@@ -393,17 +397,16 @@ def _maxinfo_route(
             ("gamma = (alpha - beta) / 2^k, rounded down",),
         )
     )
-    res = PlanResult(study.name, study.alpha, gamma, total.k, total.beta, name, tuple(chain), ())
-    return gamma, res, ""
+    return PlanResult(study.name, study.alpha, gamma, total.k, total.beta, name, tuple(chain), ())
 
 
-def _mi_route(study: Study, stages: list[Stage]) -> tuple[float, PlanResult | None, str]:
+def _mi_route(study: Study, stages: list[Stage]) -> PlanResult | str:
     total = Fraction(0)
     chain: list[Link] = []
     for s in stages:
         if isinstance(s, DPStage):
             if not s.pure:
-                return 0.0, None, "an approximate-DP stage has no mutual-information bound here"
+                return "an approximate-DP stage has no mutual-information bound here"
             g = s.basic()
             k = pure_dp_max_information(g.eps, study.n).k
             chain += [
@@ -445,7 +448,7 @@ def _mi_route(study: Study, stages: list[Stage]) -> tuple[float, PlanResult | No
             how,
         )
     )
-    return gamma, PlanResult(study.name, study.alpha, gamma, None, None, "mutual information", tuple(chain), ()), ""
+    return PlanResult(study.name, study.alpha, gamma, None, None, "mutual information", tuple(chain), ())
 
 
 # KOV's composed eps does not depend on n: cached, so sweeps and the required-n search over n
@@ -466,9 +469,7 @@ DELTA_GRID = (1e-12, 1e-20, 1e-30)
 TIGHT_MAX_RUNS = 10_000
 
 
-def _pruned(
-    study: Study, eps: float, results: list[tuple[float, PlanResult]], cands: list[Candidate], dt: float
-) -> bool:
+def _pruned(study: Study, eps: float, results: list[PlanResult], cands: list[Candidate], dt: float) -> bool:
     """Skip an RRST Thm 3.1 route that cannot beat the best route found so far.
 
     Thm 3.1's k >= n c (e^{6 eps} - 1) + c t sqrt(n), c = 6 eps log2 e, and t >=
@@ -506,7 +507,7 @@ def _pruned(
             )
         )
         return True
-    best_g = max((r[0] for r in results), default=0.0)
+    best_g = max((r.gamma for r in results), default=0.0)
     if best_g > 0 and study.alpha * 2.0 ** (-k_floor) * (1 + 1e-9) < best_g:
         cands.append(
             Candidate(
@@ -525,13 +526,15 @@ def plan(study: Study) -> PlanResult:
         raise InvalidParameter("study", study, "a Study (see load_study / parse_study)")
     stages = stages_of(study)
     cands: list[Candidate] = []
-    results: list[tuple[float, PlanResult]] = []
+    results: list[PlanResult] = []
 
-    def consider(name: str, out: tuple[float, PlanResult | None, str]) -> None:
-        g, res, why = out
-        cands.append(Candidate(name, g if res is not None else None, why))
-        if res is not None:
-            results.append((g, res))
+    def consider(name: str, out: PlanResult | str) -> None:
+        """A route's outcome: its certified plan, or why it is unavailable."""
+        if isinstance(out, str):
+            cands.append(Candidate(name, None, out))
+        else:
+            cands.append(Candidate(name, out.gamma, ""))
+            results.append(out)
 
     consider("max-information composition", _maxinfo_route(study, stages, None, None, "max-information composition"))
     s0 = stages[0]
@@ -614,6 +617,6 @@ def plan(study: Study) -> PlanResult:
         consider("mutual information", _mi_route(study, stages))
     if not results:
         raise NoValidRoute(study.source, tuple(cands))
-    gamma, best = max(results, key=lambda t: t[0])
+    best = max(results, key=lambda r: r.gamma)
     notes = tuple(c.note for c in cands if c.note and c.gamma is None)
     return replace(best, candidates=tuple(cands), notes=notes)

@@ -4,6 +4,7 @@ erratum in Lemma 3.7, the optimiser, the regime, and the ordering flag."""
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -12,9 +13,13 @@ import pytest
 from maxinfo_bounds import InvalidParameter, RegimeError
 from maxinfo_bounds.theorems.composition import compose_max_information
 from maxinfo_bounds.theorems.description import description_length_max_information
-from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
+from maxinfo_bounds.theorems.maxinfo_dp import (
+    approx_dp_max_information,
+    approx_dp_max_information_implied,
+)
+from maxinfo_bounds.theorems.maxinfo_dp.approx import thm31_implied_float_k
 
-from .reference import DPS, SWEEP, check_up, mp
+from .reference import DPS, SWEEP, check_up, log_uniform, mp
 
 
 def _ref(eps, delta, n, t, dh, variant):
@@ -179,3 +184,208 @@ def test_regime_and_flags():
     assert compose_max_information([b, d]).product_only
     with pytest.raises(RegimeError, match="product_only"):
         compose_max_information([d, b])
+
+
+def test_thm31_outside_its_regime_is_vacuous_never_negative_or_nan():
+    """delta >= eps (outside RRST Thm 3.1): the formula's k is negative there (about -5e-10 at
+    eps = 1e-12, delta = 1e-9) and its beta NaN or negative; strict=False must return the
+    vacuous bound (k = inf, beta = 1) marked out of regime, on the scalar and the array path,
+    and strict=True must refuse without a floating-point warning on the way."""
+    import warnings
+
+    import numpy as np
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for e in (1e-300, 1e-12):
+            b = approx_dp_max_information(e, 1e-9, 10, strict=False)
+            assert (b.k, b.beta, b.in_regime) == (math.inf, 1.0, False)
+        k, beta = approx_dp_max_information(np.array([1e-300, 1e-12, 0.1]), 1e-9, 10, strict=False)
+        assert list(k[:2]) == [math.inf, math.inf] and list(beta[:2]) == [1.0, 1.0]
+        assert 0 < k[2] < math.inf and 0 < beta[2] < 1
+        with pytest.raises(RegimeError, match=r"delta in \(0, eps\)"):
+            approx_dp_max_information(np.array([0.1, 1e-300]), 1e-9, 10)
+
+
+def _sound_edge(eps: float) -> mpmath.mpf:
+    """The largest delta_hat with e^{3 eps} delta'' + delta_hat < 1, delta'' = 2 delta_hat /
+    (1 - e^{-3 eps}) (the logarithm of Lemma 3.7's bound must be defined): solved by hand,
+    delta_hat* = 1 / (1 + 2 e^{3 eps} / (1 - e^{-3 eps})), at 50 digits."""
+    with mpmath.workdps(50):
+        e = mpmath.mpf(eps)
+        return 1 / (1 + 2 * mpmath.exp(3 * e) / (1 - mpmath.exp(-3 * e)))
+
+
+def _ulps(x: float, k: int) -> float:
+    for _ in range(abs(k)):
+        x = float(np.nextafter(x, np.inf if k > 0 else -np.inf))
+    return x
+
+
+@pytest.mark.parametrize("eps", [0.05, 0.1, 0.25, 0.5])
+def test_thm31_sound_delta_hat_edge(eps):
+    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information as a31
+
+    edge = _sound_edge(eps)
+    below, above = float(edge), float(edge)
+    while mpmath.mpf(below) >= edge:
+        below = _ulps(below, -1)
+    while mpmath.mpf(above) <= edge:
+        above = _ulps(above, 1)
+    inside = [below, _ulps(below, -3), below * (1 - 1e-13), below * (1 - 1e-6), below / 2]
+    outside = [above, _ulps(above, 3), above * (1 + 1e-13), above * (1 + 1e-6)]
+    for dh in inside:
+        assert a31(eps, 1e-12, 100, t=1.0, delta_hat=dh).in_regime, (eps, dh)
+    for dh in outside:
+        assert not a31(eps, 1e-12, 100, t=1.0, delta_hat=dh, strict=False).in_regime, (eps, dh)
+        with pytest.raises(RegimeError, match="Lemma 3.7's logarithm"):
+            a31(eps, 1e-12, 100, t=1.0, delta_hat=dh)
+    # the array path: the same decisions (entries within a few ulp go to the scalar path)
+    dh_in = np.array(inside)
+    k, _ = a31(np.full(len(inside), eps), 1e-12, 100, t=np.ones(len(inside)), delta_hat=dh_in)
+    assert np.all(np.isfinite(k))
+    for dh in outside:
+        with pytest.raises(RegimeError, match="Lemma 3.7's logarithm"):
+            a31(np.array([eps, eps]), 1e-12, 100, t=np.ones(2), delta_hat=np.array([below, dh]))
+
+
+def test_thm31_paper_delta_hat_edge_is_exact():
+    """variant="paper": delta_hat <= eps/15, decided on the exact inputs. At eps = 3/8,
+    eps/15 = 1/40; the float 0.025 is 1/40 + 1.4e-18, outside; the float below it is inside."""
+    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information as a31
+
+    assert Fraction(0.025) > Fraction(1, 40) > Fraction(_ulps(0.025, -1))
+    inside, outside = _ulps(0.025, -1), 0.025
+    assert a31(0.375, 1e-12, 100, t=1.0, delta_hat=inside, variant="paper").in_regime
+    assert a31(Fraction(3, 8), Fraction(1, 10**12), 100, t=1, delta_hat=Fraction(1, 40), variant="paper").in_regime
+    assert not a31(
+        Fraction(3, 8),
+        Fraction(1, 10**12),
+        100,
+        t=1,
+        delta_hat=Fraction(1, 40) + Fraction(1, 10**30),
+        variant="paper",
+        strict=False,
+    ).in_regime
+    with pytest.raises(RegimeError, match=r"eps/15\] \(Lemma 3.7\), got delta_hat=0.025$"):
+        a31(0.375, 1e-12, 100, t=1.0, delta_hat=outside, variant="paper")
+    # between eps/16 and eps/15: inside
+    assert a31(0.375, 1e-12, 100, t=1.0, delta_hat=0.024, variant="paper").in_regime
+    # the array path agrees, entry by entry
+    k, _ = a31(np.array([0.375, 0.375]), 1e-12, 100, t=np.ones(2), delta_hat=np.array([inside, 0.024]), variant="paper")
+    assert np.all(np.isfinite(k))
+    with pytest.raises(RegimeError, match=r"got delta_hat(\[1\])?=0.025$"):
+        a31(np.array([0.375, 0.375]), 1e-12, 100, t=np.ones(2), delta_hat=np.array([inside, outside]), variant="paper")
+
+
+def test_thm31_exact_inputs_are_echoed_exactly():
+    """Fractions given for t and delta_hat appear in the derivation as the fractions given."""
+    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information as a31
+
+    b = a31(Fraction(1, 10), Fraction(1, 10**9), 100, t=Fraction(3, 2), delta_hat=Fraction(1, 1000))
+    assert b.conditions[3:5] == ("t = 3/2", "delta_hat = 1/1000")
+    b = a31(0.1, 1e-9, 100, t=1.5, delta_hat=0.001)
+    assert b.conditions[3:5] == ("t = 1.5", "delta_hat = 0.001")
+
+
+N = SWEEP
+
+
+REL = 2.0**-40
+
+
+def rel_exp(arg):
+    """Documented fast-path margin: 2^-44 relative plus 2^-50 per unit of |exponent| (x 16 slack)."""
+    return REL + abs(float(arg)) * 2.0**-46
+
+
+@pytest.mark.parametrize("variant", ["paper", "sound"])
+def test_thm31_vectorised(variant):
+    rng = np.random.default_rng(41)
+    eps = log_uniform(rng, 1e-8, 0.5, N)
+    n = np.floor(log_uniform(rng, 1, 1e10, N))
+    delta = eps * log_uniform(rng, 1e-40, 0.5, N)
+    k, b = approx_dp_max_information(eps, delta, n, variant=variant, strict=False)
+    for i in range(N):
+        t, dh = eps[i] * math.sqrt(2 * n[i]), math.sqrt(eps[i] * delta[i]) / 15
+        if variant == "sound" and not (2 * dh / -math.expm1(-3 * eps[i]) < 0.5):
+            continue  # outside the sound variant's own domain the value is marked, not compared
+        kr, br = _ref(float(eps[i]), float(delta[i]), int(n[i]), t, dh, variant)
+        check_up(k[i], kr, REL)
+        check_up(b[i], min(br, mpmath.mpf(1)), rel_exp(t * t / 2))
+    with pytest.raises(RegimeError, match=r"eps\[1\]"):
+        approx_dp_max_information(np.array([0.1, 0.7]), np.array([1e-20, 1e-20]), np.array([10, 10]))
+
+
+def _close(array_value: float, scalar_value: float) -> bool:
+    return math.isclose(array_value, scalar_value, rel_tol=1e-9, abs_tol=1e-300)
+
+
+def test_thm31_with_t_and_delta_hat_an_array_in_any_one_argument():
+    base = dict(eps=0.01, delta=1e-20, n=10_000, t=3.0, delta_hat=1e-12)
+    other = dict(eps=0.02, delta=1e-19, n=20_000, t=4.0, delta_hat=1e-13)
+    for name in base:
+        kw = dict(base, **{name: np.array([base[name], other[name]])})
+        k, beta = approx_dp_max_information(**kw)
+        for i, v in enumerate((base[name], other[name])):
+            b = approx_dp_max_information(**dict(base, **{name: v}))
+            assert _close(float(k[i]), b.k) and _close(float(beta[i]), b.beta), (name, v)
+
+
+REFUSALS = [  # (arguments, the refusal, word for word)
+    (
+        dict(eps=np.array([0.01, 0.02]), delta=1e-20, n=10**4, beta=0.5),
+        "beta=0.5 is invalid: must be omitted on the vectorised path (use the paper's choice or explicit "
+        "t and delta_hat arrays)",
+    ),
+    (dict(eps=0.01, delta=1e-20, n=10**4, t=3.0), "delta_hat=None is invalid: must be given together with the other"),
+    (dict(eps=0.01, delta=1e-20, n=10**4, delta_hat=1e-12), "t=None is invalid: must be given together with the other"),
+    (
+        dict(eps=0.01, delta=1e-20, n=10**4, t=3.0, delta_hat=1e-12, beta=0.5),
+        "beta=0.5 is invalid: must be omitted when t and delta_hat are given",
+    ),
+    (
+        dict(eps=0.01, delta=1e-20, n=10**4, beta=1e-30),
+        "beta=1e-30 is invalid: must be reachable with a certified beta(t, delta_hat)",
+    ),
+]
+
+
+@pytest.mark.parametrize("kw, text", REFUSALS)
+def test_thm31_refusals_word_for_word(kw, text):
+    with pytest.raises(InvalidParameter) as e:
+        approx_dp_max_information(**kw)
+    assert str(e.value) == text
+
+
+def test_thm31_implied_refusal_and_out_of_domain_surrogate():
+    with pytest.raises(InvalidParameter) as e:
+        approx_dp_max_information_implied(0.01, 1e-3, 10**4, 0.01)
+    assert str(e.value) == (
+        "beta=0.01 is invalid: must be reachable by RRST Thm 3.1 at some eps' in [0.01, 1/2] (n = 10000, delta = 0.001)"
+    )
+    # outside its domain the float surrogate reports "no point" (k = inf), never a number
+    for args in [
+        (0.01, 1e-20, 10**4, 0.0),
+        (0.01, 1e-20, 10**4, 1.0),
+        (-0.01, 1e-20, 10**4, 0.5),
+        (0.01, 0.0, 10**4, 0.5),
+        (0.01, 0.5, 10**4, 0.5),
+        (0.6, 1e-20, 10**4, 0.5),
+    ]:
+        assert thm31_implied_float_k(*args)[0] == math.inf, args
+    assert math.isfinite(thm31_implied_float_k(0.0, 1e-20, 10**4, 0.5)[0])  # eps = 0 is inside
+
+
+def test_thm31_implied_surrogate_against_a_brute_force_grid():
+    """The surrogate's k is at most (1% slack) the best certified k over a grid of 40 eps' in
+    [eps, 1/2], each optimised over (t, delta_hat) by the certified scalar path at the target."""
+    eps, delta, n, beta = 0.001, 1e-20, 10**4, 0.05
+    k_sur = thm31_implied_float_k(eps, delta, n, beta)[0]
+    best = math.inf
+    for e in np.exp(np.linspace(math.log(eps), math.log(0.5), 40)):
+        try:
+            best = min(best, approx_dp_max_information(float(e), delta, n, beta=beta).k)
+        except (InvalidParameter, RegimeError):
+            continue
+    assert math.isfinite(best) and k_sur <= best * 1.01, (k_sur, best)

@@ -8,9 +8,14 @@ from fractions import Fraction as F
 import mpmath
 import numpy as np
 import pytest
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 from maxinfo_bounds import InvalidParameter, RegimeError
-from maxinfo_bounds.measures import dp_epsilon
+from maxinfo_bounds.measures import (
+    dp_epsilon,
+)
+from maxinfo_bounds.results import DPGuarantee
 from maxinfo_bounds.theorems.dp_accounting import (
     above_threshold_epsilon,
     advanced_composition,
@@ -391,8 +396,6 @@ def test_dp_max_information_routes():
 # Hypothesis: monotonicity and limits
 # ---------------------------------------------------------------------------------------------
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 _eps = st.floats(1e-3, 2.0)
 _delta = st.floats(1e-12, 1e-3)
@@ -565,3 +568,191 @@ def test_analytic_gaussian_exact_delta():
     # sensitivity 2: the refusal's ratios are sigma/sensitivity and (sensitivity/sigma)^2 / 2
     with pytest.raises(InvalidParameter, match=r"sigma/sensitivity = 5e-10; eps would be about 2e\+18 nats"):
         gaussian_epsilon(1e-9, 2.0, 1e-5)
+
+
+def test_dp_max_information_iid_without_beta_is_thm_1_4a():
+    b = dp_max_information(DPGuarantee(0.1, 0.0, "given"), 10, iid=True)
+    assert b.theorem == "RRST-1.4a" and b.k == pytest.approx(1 / math.log(2), rel=1e-12)
+
+
+def test_dp_guarantee_provenance():
+    from maxinfo_bounds.theorems.dp_accounting import exponential_mechanism_epsilon, sparse_vector
+
+    g = sparse_vector(3, 2.0, 4.0)
+    assert (g.theorem, g.conditions) == ("DR-3.25", ("c = 3 positive answers", "basic composition of the c runs"))
+    assert g.eps == pytest.approx(3.0, rel=1e-15) and g.delta == 0.0  # 3 runs of 1/2 + 2/4
+    a = sparse_vector(3, 2.0, 4.0, delta=1e-6)
+    assert a.theorem == "DR-3.26" and a.delta == 1e-6 and a.eps <= 3.0 * (1 + 1e-15)
+    assert a.conditions[0] == "c = 3 positive answers"
+    assert a.conditions[-1] == "min of basic and advanced composition"
+    assert a.conditions[2] == "delta' = 1e-06" and a.conditions[1].startswith("per run eps = ")
+    m = exponential_mechanism_epsilon(1.0, 0.5, monotone=True)
+    assert (m.eps, m.delta, m.theorem, m.conditions) == (0.5, 0.0, "DR-3.10", ("monotone scores",))
+    assert exponential_mechanism_epsilon(1.0, 0.5).conditions == ()
+
+
+def test_kov_statement_is_the_paper_formula_and_the_evaluators_value():
+    """KOV15 Thm 3.3's statement is generated from the bodies the certified algorithm and the
+    float surrogate evaluate; it must equal the theorem as printed (re-typed here) and, at
+    eps = 1, delta = 0, k = 2, eps_g = 0, the hand value (e^2 - 1)/(1 + e)^2 = tanh(1/2)."""
+    import math
+
+    import sympy
+
+    from maxinfo_bounds.catalog import REGISTRY
+    from maxinfo_bounds.theorems.dp_accounting import optimal_composition_delta
+    from maxinfo_bounds.theorems.dp_accounting.optimal import _kov_delta_float
+
+    st = REGISTRY["KOV15-3.3"].sympy_statement()
+    sv = {str(x): x for x in st.free_symbols}
+    k, l = sympy.symbols("k l", integer=True, nonnegative=True)
+    e, eg, d = sympy.symbols("epsilon epsilon_g delta", nonnegative=True)
+    keep = (1 - d) ** k
+    paper = (
+        1
+        - keep
+        + keep
+        * sympy.Sum(sympy.binomial(k, l) * sympy.Max(0, sympy.exp((k - l) * e) - sympy.exp(eg + l * e)), (l, 0, k))
+        / (1 + sympy.exp(e)) ** k
+    )
+    assert sorted(sv) == ["delta", "epsilon", "epsilon_g", "k"]
+    # printed as the paper prints it: (1 - delta)^k, not e^{k log(1 - delta)}
+    assert st.has((1 - sv["delta"]) ** sv["k"]) and not st.has(sympy.log)
+    for kk, ee, gg, dd in (
+        (2, 1, 0, 0),
+        (3, sympy.Rational(3, 10), sympy.Rational(1, 5), sympy.Rational(1, 100)),
+        (7, 2, 3, sympy.Rational(1, 3)),
+    ):
+        ours = st.subs({sv["k"]: kk, sv["epsilon"]: ee, sv["epsilon_g"]: gg, sv["delta"]: dd})
+        ref = paper.subs({k: kk, e: ee, eg: gg, d: dd})
+        assert abs(sympy.N(ours.doit() - ref.doit(), 50)) < sympy.Float(10) ** -45
+        got = optimal_composition_delta(float(ee), float(dd), kk, float(gg))
+        assert float(sympy.N(ref.doit(), 30)) <= got <= float(sympy.N(ref.doit(), 30)) * (1 + 1e-14)
+        assert math.isclose(
+            _kov_delta_float(float(ee), float(dd), kk, float(gg)), float(sympy.N(ref.doit(), 30)), rel_tol=1e-12
+        )
+    assert math.isclose(
+        float(st.subs({sv["k"]: 2, sv["epsilon"]: 1, sv["epsilon_g"]: 0, sv["delta"]: 0}).doit()),
+        math.tanh(0.5),
+        rel_tol=1e-15,
+    )
+
+
+def test_ag_and_sparse_validate_statements_match_the_papers():
+    """Balle–Wang Thm 8 and DFHPRR Thm 10 build their statements from the bodies their
+    evaluators use; each must equal the paper's formula re-typed here."""
+    import sympy
+
+    from maxinfo_bounds.catalog import REGISTRY
+    from maxinfo_bounds.theorems.dp_accounting.mechanisms import _ag_delta_bounds
+
+    st = REGISTRY["BW18-8"].sympy_statement()
+    sv = {str(x): x for x in st.free_symbols}
+    s, sg, e = sv["Delta"], sv["sigma"], sv["epsilon"]
+
+    def phi(x: object) -> object:
+        return (1 + sympy.erf(x / sympy.sqrt(2))) / 2
+
+    paper = phi(s / (2 * sg) - e * sg / s) - sympy.exp(e) * phi(-s / (2 * sg) - e * sg / s)
+    assert sympy.simplify(st - paper) == 0
+    # Delta = 1, sigma = 1, eps = 0: Phi(1/2) - Phi(-1/2) = erf(1/(2 sqrt 2)) (mpmath, 50 digits)
+    import mpmath
+
+    lo, hi = _ag_delta_bounds(1, 1, 0)
+    with mpmath.workdps(50):
+        ref = mpmath.mpf("0.38292492254802620727540922121667547976720435110916")
+        assert lo <= ref <= hi and hi - lo < mpmath.mpf(10) ** -39
+
+    st = REGISTRY["DFHPRR-10"].sympy_statement()
+    sv = {str(x): x for x in st.atoms(sympy.Symbol)}
+    # at i = 4, B = 2: C(4,0) + C(4,1) + C(4,2) = 11; at i = 2, B = 9: min(1, 9) -> 1 + 2 = 3
+    assert st.subs({sv["i"]: 4, sv["B"]: 2, sv["beta_i"]: 1}).doit() == 11
+    assert st.subs({sv["i"]: 2, sv["B"]: 9, sv["beta_i"]: 1}).doit() == 3
+
+
+PURE = DPGuarantee(0.1, 0.0, "given")
+
+
+def test_dp_max_information_refusals_and_the_eps_zero_bound():
+    with pytest.raises(InvalidParameter) as e1:
+        dp_max_information(3, 10)  # type: ignore[arg-type]
+    assert str(e1.value) == "guarantee=3 is invalid: must be a DPGuarantee"
+    with pytest.raises(InvalidParameter) as e2:
+        dp_max_information(PURE, 10, beta=0.5)
+    assert str(e2.value) == (
+        "beta=0.5 is invalid: must be omitted unless iid=True (beta is the "
+        "i.i.d. bounds' parameter: RRST Thm 1.4b / 3.1)"
+    )
+    with pytest.raises(RegimeError) as e3:
+        dp_max_information(DPGuarantee(0.1, 1e-6, "given"), 10)
+    assert str(e3.value) == (
+        "RRST Thm 3.1 / §4 does not apply: it requires iid=True (approximate "
+        "DP bounds max-information only for i.i.d. data), got iid=False"
+    )
+    # eps = 0: the output is independent of the data, I_inf = 0 exactly (RRST Thm 1.4a at eps 0)
+    b0 = dp_max_information(DPGuarantee(0.0, 0.0, "given"), 10)
+    assert (b0.k, b0.beta, b0.theorem, b0.conditions, b0.variant) == (0.0, 0.0, "RRST-1.4a", ("eps = 0",), "exact")
+    # pure DP: 1.4a is eps n log2(e) (hand: 0.1 * 10 / ln 2 = 1.4427 bits)
+    a = dp_max_information(PURE, 10)
+    assert a.theorem == "RRST-1.4a" and a.k == pytest.approx(1 / math.log(2), rel=1e-12)
+    assert a.beta == 0.0
+    # with iid and beta, Thm 1.4b where it is smaller (n = 1: log2(e)(0.005 + 0.1 sqrt(ln 4 / 2))
+    # = 0.1273 bits < 0.1443), else 1.4a (n = 10^4: 1.4b 49.0 bits, 1.4a 1442.7 bits)
+    b = dp_max_information(PURE, 1, iid=True, beta=0.5)
+    hand = (0.005 + 0.1 * math.sqrt(math.log(4) / 2)) / math.log(2)
+    assert b.theorem == "RRST-1.4b" and b.k == pytest.approx(hand, rel=1e-12) and b.beta == 0.5
+    big = dp_max_information(DPGuarantee(5.0, 0.0, "given"), 1, iid=True, beta=0.5)
+    assert big.theorem == "RRST-1.4a"  # 1.4b (18.3 bits) above 1.4a (7.2 bits)
+    # approximate DP: Thm 3.1 at the requested beta (not at the paper's choice)
+    g = DPGuarantee(0.1, 1e-9, "given")
+    t9 = dp_max_information(g, 1000, iid=True, beta=0.9)
+    assert t9.theorem == "RRST-3.1" and t9.beta <= 0.9 and t9.k < dp_max_information(g, 1000, iid=True).k
+
+
+def _gaussian_event():
+    import dp_accounting
+
+    return dp_accounting.GaussianDpEvent(noise_multiplier=2.0)
+
+
+def test_from_dp_event_texts():
+    """The refusals and the guarantee's provenance, word for word."""
+    import sys
+
+    ev = _gaussian_event()
+    g = from_dp_event(ev, 1e-5, value_discretization_interval=1e-3)
+    assert (g.delta, g.theorem, g.conditions) == (
+        1e-5,
+        "dp_accounting PLD",
+        ("pessimistic PLD discretisation", "value_discretization_interval = 0.001"),
+    )
+    from dp_accounting import pld
+
+    acc = pld.PLDAccountant(value_discretization_interval=1e-3)
+    acc.compose(ev)
+    assert g.eps == math.nextafter(acc.get_epsilon(1e-5), math.inf)  # the accountant's, one ulp up
+    with pytest.raises(InvalidParameter) as e1:
+        from_dp_event("not an event", 1e-5)
+    assert str(e1.value) == ("event='not an event' is invalid: must be a DpEvent the PLD accountant supports")
+    import dp_accounting
+
+    with pytest.raises(InvalidParameter) as e2:
+        from_dp_event(dp_accounting.GaussianDpEvent(noise_multiplier=5000.0), 1e-16)
+    msg = str(e2.value)
+    head, _, tail = msg.partition("(about ")
+    assert head == ("delta=1e-16 is invalid: must be above dp_accounting's PLD tail mass ")
+    floor = float(tail.split(" ")[0])
+    assert 1e-17 < floor < 1e-15  # the composed PLD's own truncated mass, about 1e-16
+    assert tail.split(" ", 1)[1] == (
+        "for this event): its accountant returns eps = inf below it; give a larger delta, or "
+        "for a Gaussian mechanism use maxinfo_bounds' analytic Gaussian (gaussian_epsilon), "
+        "exact at any delta"
+    )
+    saved = sys.modules.get("dp_accounting")
+    sys.modules["dp_accounting"] = None  # type: ignore[assignment]  # import fails
+    try:
+        with pytest.raises(ImportError) as e3:
+            from_dp_event(ev, 1e-5)
+    finally:
+        sys.modules["dp_accounting"] = saved  # type: ignore[assignment]
+    assert str(e3.value) == ("from_dp_event needs dp_accounting: pip install 'maxinfo_bounds[accounting]'")

@@ -4,15 +4,27 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
 import pytest
 
-from maxinfo_bounds import InvalidParameter
+from maxinfo_bounds import (
+    InvalidParameter,
+    RegimeError,  # noqa: E402
+)
 from maxinfo_bounds.cli import main
-from maxinfo_bounds.theorems.generalization import hoeffding_transfer
-from maxinfo_bounds.theorems.maxinfo_dp import pure_dp_max_information, pure_dp_max_information_product
+from maxinfo_bounds.theorems.generalization import (  # noqa: E402
+    bnsssu_transfer,
+    hoeffding_transfer,
+    mcdiarmid_transfer,
+    pvalue_sensitivity_lower_bound,
+)
+from maxinfo_bounds.theorems.maxinfo_dp import (
+    pure_dp_max_information,
+    pure_dp_max_information_product,
+)
 from maxinfo_bounds.theorems.pvalues import pvalue_correction
 from maxinfo_bounds.theorems.solvers import (
     max_eps_for_gamma,
@@ -21,7 +33,7 @@ from maxinfo_bounds.theorems.solvers import (
     max_n_for_k,
 )
 
-from .reference import DPS, SWEEP, check_up, log_uniform, mp
+from .reference import DPS, SWEEP, check_down, check_up, log_uniform, mp
 
 
 def _ref(k, b, t, n):
@@ -129,14 +141,6 @@ def test_cli_solve(capsys):
 # RRST App. B and D
 
 
-from maxinfo_bounds import RegimeError  # noqa: E402
-from maxinfo_bounds.theorems.generalization import (  # noqa: E402
-    bnsssu_transfer,
-    mcdiarmid_transfer,
-    pvalue_sensitivity_lower_bound,
-)
-
-
 def test_lemma_b1_against_the_binomial_test():
     """RRST Lemma B.1 against a p-value whose sensitivity is known exactly: the one-sided
     binomial test on n fair bits, p(c) = P[Bin(n, 1/2) >= c], changes by pmf(c) when one record
@@ -204,3 +208,166 @@ def test_solver_widens_past_its_first_bracket():
         n_true = int(mpmath.floor(mpmath.log(50) / mpmath.mpf(1e-20)))  # gamma = 0.05 e^{-eps n}
     # never above the true boundary; below it only by the certified rounding (~1e-16 relative)
     assert n_true * (1 - 1e-15) <= n <= n_true
+
+
+def test_hoeffding_transfer_with_only_n_an_array():
+    """DFHPRR Thm 4 + Hoeffding: 2^k * 2 e^{-2 tau^2 n} + beta; an array in n alone takes
+    the array path (k = 0, beta = 0, tau = 0.1: 2e^-2 and 2e^-4, by hand)."""
+    import numpy as np
+
+    from maxinfo_bounds.theorems.generalization import hoeffding_transfer
+
+    out = hoeffding_transfer(0.0, 0.0, 0.1, np.array([100, 200]))
+    assert isinstance(out, np.ndarray) and out.shape == (2,)
+    ref = np.array([0.27067056647322538, 0.036631277777468357])  # 2 e^-2, 2 e^-4
+    assert np.all(out >= ref) and np.all(out <= ref * (1 + 1e-12))
+
+
+def test_solver_answers_at_their_lower_edge_and_refusal_texts():
+    """Answers at the edge of the search (n = 1, k below 1, an exact boundary), hand-computed:
+    pure DP via RRST Thm 1.4a gives gamma = alpha e^{-eps n}, k = eps n log2(e)."""
+    # 0.05 e^{-3} = 2.49e-3 >= 1e-3 > 0.05 e^{-6}: n = 1 is the answer; at eps = 4 even n = 1
+    # misses (0.05 e^{-4} = 9.2e-4)
+    assert max_n_for_gamma(0.05, 1e-3, 3.0) == 1
+    with pytest.raises(InvalidParameter) as e1:
+        max_n_for_gamma(0.05, 1e-3, 4.0)
+    assert str(e1.value) == ("target_gamma=0.001 is invalid: must be reachable with n = 1 at this eps")
+    # k(1) = 0.5/ln 2 = 0.72 <= 1 < k(2) = 1.44: n = 1; at eps = 1, k(1) = 1/ln 2 > 1
+    assert max_n_for_k(1.0, 0.5) == 1
+    with pytest.raises(InvalidParameter) as e2:
+        max_n_for_k(1.0, 1.0)
+    head, _, k1 = str(e2.value).rpartition("(")
+    assert head == "target_k=1.0 is invalid: must be at least the bound at n = 1 "
+    assert k1.endswith(" bits)") and 0 <= float(k1[:-6]) - 1 / math.log(2) <= 1e-15
+    # max k below 1: log2(0.05/0.04) = 0.3219280948873623 (hand); and an exact boundary
+    # (alpha - beta)/2^k = target at k = 2 exactly: the answer is 2.0 itself (ties accepted)
+    k = max_k_for_gamma(0.05, 0.0, 0.04)
+    assert 0.3219280948873622 <= k <= 0.3219280948873624
+    assert max_k_for_gamma(0.05, 0.01, 0.01) == 2.0
+    with pytest.raises(InvalidParameter) as e3:
+        max_k_for_gamma(0.05, 0.01, 0.045)
+    assert str(e3.value) == "target_gamma=0.045 is invalid: must be at most alpha - beta = 0.04"
+    with pytest.raises(InvalidParameter) as e4:
+        max_eps_for_gamma(0.05, 0.04, 10, beta=0.02)
+    head, _, g0 = str(e4.value).partition(" ~ ")
+    assert head == ("target_gamma=0.04 is invalid: must be below what eps -> 0 allows, (alpha - beta)/2^k(0+)")
+    assert 0.0299999 < float(g0) <= 0.03  # (0.05 - 0.02)/2^k at k(eps = 1e-300) ~ 0
+
+
+def test_solvers_with_beta_are_tight_for_the_iid_bound():
+    """With beta the solvers must use RRST Thm 1.4b (i.i.d.), not 1.4a: the answer is the
+    largest value whose 1.4b bound meets the target, so the next float / integer misses it,
+    and it is larger than the 1.4a answer (1.4b is the smaller bound at these sizes)."""
+    from maxinfo_bounds.theorems.maxinfo_dp import pure_dp_max_information_product as prod
+    from maxinfo_bounds.theorems.pvalues import pvalue_correction
+
+    e = max_eps_for_gamma(0.05, 1e-4, 1000, beta=1e-3)
+    assert pvalue_correction(0.05, prod(e, 1000, 1e-3).k, 1e-3) >= 1e-4
+    e_up = math.nextafter(e, math.inf) * (1 + 1e-12)
+    assert pvalue_correction(0.05, prod(e_up, 1000, 1e-3).k, 1e-3) < 1e-4
+    assert e > max_eps_for_gamma(0.05, 1e-4, 1000)
+    n = max_n_for_gamma(0.05, 1e-4, 0.01, beta=1e-3)
+    assert pvalue_correction(0.05, prod(0.01, n, 1e-3).k, 1e-3) >= 1e-4
+    assert pvalue_correction(0.05, prod(0.01, n + 1, 1e-3).k, 1e-3) < 1e-4
+    assert n > max_n_for_gamma(0.05, 1e-4, 0.01)
+    nk = max_n_for_k(5.0, 0.01, beta=1e-6)
+    assert nk > max_n_for_k(5.0, 0.01)
+
+
+# RRST Thm B.2 (BNSSSU) at its regime edges, on both paths, by hand. B.2's conditions: eps in
+# (0, 1/3), delta in (0, eps/4), n >= ln(4 eps/delta)/eps^2. At eps = 0.1, delta = 1e-6:
+# ln(4e5)/0.01 = 12.899219826.../0.01 = 1289.92, so n = 1290 is the first n inside.
+N_TEXT = "RRST Thm B.2 does not apply: it requires n >= ln(4 eps/delta)/eps^2, got n=1289.0"
+
+
+DELTA_TEXT = "RRST Thm B.2 does not apply: it requires delta in (0, eps/4), got delta=0.025"
+
+
+EPS_TEXT = "RRST Thm B.2 does not apply: it requires eps in (0, 1/3), got eps=0.34"
+
+
+def test_b2_scalar_edges_and_texts():
+    b = bnsssu_transfer(0.1, 1e-6, 1290, 1e-3)
+    assert b.in_regime and b.theorem == "RRST-B.2"
+    assert b.deviation == pytest.approx(18 * 0.1 * 1e-3 * 1290, rel=1e-15)  # 2.322
+    assert b.probability == pytest.approx(1e-5, rel=1e-15)  # delta/eps
+    assert b.conditions[-1] == "i.i.d. data" and len(b.conditions) == 4
+    for args, text in [
+        ((0.1, 1e-6, 1289, 1e-3), N_TEXT),
+        ((0.1, 0.025, 10**6, 1e-3), DELTA_TEXT),
+        ((0.34, 1e-6, 10**6, 1e-3), EPS_TEXT),
+    ]:
+        with pytest.raises(RegimeError) as e:
+            bnsssu_transfer(*args)
+        assert str(e.value) == text
+    # the first failing condition is the one named: eps, then delta, then n
+    with pytest.raises(RegimeError) as e:
+        bnsssu_transfer(0.34, 0.5, 2, 1e-3)
+    assert "requires eps in (0, 1/3)" in str(e.value)
+    with pytest.raises(RegimeError) as e:
+        bnsssu_transfer(0.1, 0.5, 2, 1e-3)
+    assert "requires delta in (0, eps/4)" in str(e.value)
+    # exact edges: eps = 1/3 and delta = eps/4 are outside; just inside is inside
+    for eps, delta in [(Fraction(1, 3), Fraction(1, 10**6)), (Fraction(1, 10), Fraction(1, 40))]:
+        with pytest.raises(RegimeError):
+            bnsssu_transfer(eps, delta, 10**9, 1e-3)
+    assert bnsssu_transfer(Fraction(1, 3) - Fraction(1, 10**9), Fraction(1, 10**6), 10**9, 1e-3).in_regime
+    assert bnsssu_transfer(0.1, 0.025 * (1 - 1e-12), 10**6, 1e-3).in_regime
+
+
+def test_b2_out_of_regime_is_marked_and_capped():
+    b = bnsssu_transfer(0.1, 0.5, 10, 1e-3, strict=False)
+    assert not b.in_regime and b.probability == 1.0  # delta/eps = 5, capped at 1
+    assert b.deviation == pytest.approx(18 * 0.1 * 1e-3 * 10, rel=1e-15)
+    assert bnsssu_transfer(0.1, 1e-6, 1289, 1e-3, strict=False).in_regime is False
+    assert bnsssu_transfer(0.34, 1e-6, 10**6, 1e-3, strict=False).in_regime is False
+
+
+def test_b2_array_edges():
+    dev, prob = bnsssu_transfer(np.array([0.1, 0.1]), 1e-6, np.array([1290, 5000]), 1e-3)
+    assert dev == pytest.approx([2.322, 9.0], rel=1e-12) and prob == pytest.approx([1e-5, 1e-5], rel=1e-12)
+    for eps, delta, n, text in [
+        (0.1, 1e-6, 1289, N_TEXT),
+        (0.1, 0.025, 10**6, DELTA_TEXT),
+        (0.34, 1e-6, 10**6, EPS_TEXT),
+    ]:
+        with pytest.raises(RegimeError) as e:  # one bad entry among good ones
+            bnsssu_transfer(np.array([0.1, eps]), np.array([1e-6, delta]), np.array([10**6, n]), 1e-3)
+        assert str(e.value) == text
+    # strict=False: values everywhere, the probability capped at 1
+    dev, prob = bnsssu_transfer(np.array([0.1, 0.1]), np.array([1e-6, 0.5]), np.array([10, 10]), 1e-3, strict=False)
+    assert prob[1] == 1.0 and prob[0] == pytest.approx(1e-5, rel=1e-12)
+
+
+N = SWEEP
+
+
+REL = 2.0**-40
+
+
+def rel_exp(arg):
+    """Documented fast-path margin: 2^-44 relative plus 2^-50 per unit of |exponent| (x 16 slack)."""
+    return REL + abs(float(arg)) * 2.0**-46
+
+
+def test_d1_and_b1_vectorised():
+    rng = np.random.default_rng(44)
+    k = rng.uniform(0, 60, N)
+    b = rng.uniform(0, 0.1, N)
+    tau = log_uniform(rng, 1e-3, 1, N)
+    n = np.floor(log_uniform(rng, 1, 1e8, N))
+    s = log_uniform(rng, 1e-6, 1e-1, N)
+    v = mcdiarmid_transfer(k, b, tau, n, s)
+    for i in range(N):
+        with mpmath.workdps(DPS):
+            ref = min(
+                2 * mpmath.exp(mp(k[i]) * mpmath.log(2) - 2 * mp(tau[i]) ** 2 / (int(n[i]) * mp(s[i]) ** 2)) + mp(b[i]),
+                mpmath.mpf(1),
+            )
+        check_up(v[i], ref, rel_exp(k[i] * math.log(2) + 2 * tau[i] ** 2 / (n[i] * s[i] ** 2)))
+    ns = np.floor(log_uniform(rng, 1, 1e12, N))
+    lo = pvalue_sensitivity_lower_bound(ns)
+    c1 = mp(pvalue_sensitivity_lower_bound(1))
+    for i in range(0, N, 10):
+        with mpmath.workdps(DPS):
+            check_down(lo[i], c1 / mpmath.sqrt(int(ns[i])), REL)

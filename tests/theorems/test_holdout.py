@@ -310,3 +310,107 @@ def test_thresholdout_dp_guarantee_passes_its_arguments():
     for train, hold, name in ((np.float64(1.0), np.zeros(3), "train"), (np.zeros(3), 5, "holdout")):
         with pytest.raises(InvalidParameter, match=f"^{name}="):
             Thresholdout(train, hold, threshold=0.04, sigma=0.01, budget=1, rng=0)
+
+
+def _thresholdout(**kw):
+    args = {"threshold": 0.04, "sigma": 0.01, "budget": 2, "rng": 1}
+    args.update(kw)
+    return Thresholdout(np.zeros(10), np.ones(10), **args)
+
+
+def test_thresholdout_refusals_and_guarantee():
+    t = _thresholdout()
+    with pytest.raises(InvalidParameter) as e1:
+        t.query(3)  # type: ignore[arg-type]
+    assert str(e1.value) == "phi=3 is invalid: must be a callable mapping records to values in [0, 1]"
+    with pytest.raises(InvalidParameter) as e2:
+        _thresholdout(on_exhausted="stop")  # type: ignore[arg-type]
+    assert str(e2.value) == "on_exhausted='stop' is invalid: must be 'bottom' or 'raise'"
+    g = _thresholdout(noise="gaussian")
+    with pytest.raises(RegimeError) as e3:
+        g.dp_guarantee()
+    assert str(e3.value) == (
+        "Notes Thresholdout lemma does not apply: it requires 'laplace' (no "
+        "DP guarantee is claimed for the Gaussian variant), got "
+        "noise='gaussian'"
+    )
+    # (2B/(sigma n), delta): 2 * 2 / (0.01 * 10) = 40 nats; delta is passed through
+    d = t.dp_guarantee(1e-6)
+    assert d.delta == 1e-6 and d.eps <= 40 * (1 + 1e-12)
+    assert t.dp_guarantee().delta == 0.0 and t.dp_guarantee().eps == pytest.approx(40, rel=1e-12)
+    # max_information: any data by default (Thm 1.4a: 40 n... on the holdout of 10 records);
+    # with iid and beta, the i.i.d. bound at that beta
+    m = t.max_information()
+    assert m.theorem == "RRST-1.4a" and m.k == pytest.approx(40 * 10 / math.log(2), rel=1e-12)
+    # sigma = 1, B = 1, 1000 holdout records: eps = 2/1000; Thm 1.4a 2 log2(e) = 2.885 bits,
+    # Thm 1.4b at beta = 1/2: log2(e) (eps^2 n/2 + eps sqrt(n ln(4)/2)) = 0.0789 bits
+    big = Thresholdout(np.zeros(10), np.ones(1000), threshold=0.04, sigma=1.0, budget=1, rng=1)
+    assert big.max_information().k == pytest.approx(2 / math.log(2), rel=1e-12)
+    mb = big.max_information(iid=True, beta=0.5)
+    hand = (0.002**2 * 500 + 0.002 * math.sqrt(500 * math.log(4))) / math.log(2)
+    assert mb.theorem == "RRST-1.4b" and mb.beta == 0.5 and mb.k == pytest.approx(hand, rel=1e-9)
+
+
+def test_sparse_validate_counts_bits_and_budgets():
+    with pytest.raises(InvalidParameter) as e0:
+        SparseValidate([1], m=2, budget=3)
+    assert str(e0.value) == "budget=3 is invalid: must be an integer in [1, 2]"
+    with pytest.raises(InvalidParameter) as e1:
+        SparseValidate([1], m=2, budget=1, on_exhausted="stop")  # type: ignore[arg-type]
+    assert str(e1.value) == "on_exhausted='stop' is invalid: must be 'bottom' or 'raise'"
+    sv = SparseValidate([1], m=3, budget=2, on_exhausted="raise")
+    with pytest.raises(InvalidParameter) as e2:
+        sv.query("psi")  # type: ignore[arg-type]
+    assert str(e2.value) == "psi='psi' is invalid: must be a callable mapping the holdout set to a bit"
+    for bad in (2, -1, 0.5, "1"):
+        with pytest.raises(InvalidParameter) as e3:
+            sv.query(lambda s, b=bad: b)
+        assert str(e3.value) == f"psi(holdout)={bad!r} is invalid: must be a bit (0, 1, True or False)"
+    assert sv.queries_answered == 0  # refused answers are not counted
+    assert sv.query(lambda s: 0) is False and sv.query(lambda s: True) is True
+    assert (sv.queries_answered, sv.ones) == (2, 1)
+    assert sv.query(lambda s: False) is False  # the third of m = 3
+    assert (sv.queries_answered, sv.ones, sv.exhausted) == (3, 1, True)
+    with pytest.raises(BudgetExhausted) as e4:
+        sv.query(lambda s: 1)
+    assert str(e4.value) == "SparseValidate budgets spent (m = 3, B = 2)"
+    # failure_bound: index beyond m refused; l_i = sum_{j <= min(i-1, B)} C(i, j), hand:
+    # i = 3, B = 2: C(3,0) + C(3,1) + C(3,2) = 7
+    assert sv.failure_bound(3, 0.01) == pytest.approx(0.07, rel=1e-12)
+    with pytest.raises(InvalidParameter) as e5:
+        sv.failure_bound(4, 0.01)
+    assert str(e5.value) == "i=4 is invalid: must be an integer in [1, 3]"
+
+
+def test_thresholdout_theorem9_fields_by_hand():
+    from maxinfo_bounds.theorems.holdout import thresholdout_theorem9
+
+    p = thresholdout_theorem9(0.01, 1000, 10, 0.05)
+    lm = math.log(1000 / 0.05)  # ln(m/beta) = ln 20000
+    shape = lm / 0.01**2 * min(10, math.sqrt(10 * math.log(lm / 0.01)))
+    assert (p.tau, p.m, p.budget, p.beta, p.threshold) == (0.01, 1000, 10, 0.05, 0.0075)
+    assert p.sigma == pytest.approx(0.01 / (96 * math.log(4000 / 0.05)), rel=1e-15)
+    assert p.n0_shape == pytest.approx(shape, rel=1e-14)
+    # ln(m/beta)/tau between 1 and 2 (ln 8 / 1.5 = 1.386): the inner log is ln 1.386 = 0.327
+    q = thresholdout_theorem9(1.5, 4, 1, 0.5)
+    assert q.n0_shape == pytest.approx(math.log(8) / 2.25 * math.sqrt(math.log(math.log(8) / 1.5)), rel=1e-14)
+    # at or below 1 the inner log is taken as 0 (the shape vanishes): ln 4 / 50 < 1
+    assert thresholdout_theorem9(50.0, 2, 1, 0.5).n0_shape == 0.0
+
+
+def test_theorem9_parameters_as_dict_in_process():
+    """DFHPRR Thm 9 at tau = 0.1, m = 100, B = 10, beta = 0.01, by hand: T = 3 tau/4 = 0.075,
+    sigma = 0.1/(96 ln 40000) = 9.83016488634e-05 (rounded down), n0's shape
+    ln(10^4)/0.01 * min(10, sqrt(10 ln(ln(10^4)/0.1))) = 921.034... * 6.72529... = 6194.19..."""
+    import math
+
+    from maxinfo_bounds.theorems.holdout import thresholdout_theorem9
+
+    d = thresholdout_theorem9(0.1, 100, 10, 0.01).as_dict()
+    assert list(d) == ["theorem", "threshold", "sigma", "sigma_rounding", "n0_shape", "note"]
+    assert d["theorem"] == "DFHPRR-9" and d["threshold"] == 0.075
+    assert d["sigma_rounding"] == "down (within an ulp)"
+    sig = 0.1 / (96 * 10.596634733096073)  # ln 40000 = 10.5966347330960...
+    assert sig * (1 - 4e-16) <= d["sigma"] <= sig
+    assert math.isclose(d["n0_shape"], 6194.1931585, rel_tol=1e-9)
+    assert "without the constant" in d["note"]

@@ -4,20 +4,36 @@ exact joint tables, and the ordering rule of composition."""
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from fractions import Fraction as F
 
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import (
+    assume,  # noqa: E402
+    given,
+)
 from hypothesis import strategies as st
 
 from maxinfo_bounds import InvalidParameter, RegimeError
 from maxinfo_bounds.catalog import Bound
-from maxinfo_bounds.measures import approx_max_information, mutual_information
+from maxinfo_bounds.measures import (
+    approx_max_information,
+    mutual_information,
+)
 from maxinfo_bounds.theorems.composition import compose_max_information
-from maxinfo_bounds.theorems.maxinfo_dp import pure_dp_max_information, pure_dp_max_information_product
-from maxinfo_bounds.theorems.mutual_info import mi_beta_exact, mi_beta_float, mi_to_approx_max_information
+from maxinfo_bounds.theorems.maxinfo_dp import (
+    approx_dp_max_information,
+    pure_dp_max_information,
+    pure_dp_max_information_product,
+)
+from maxinfo_bounds.theorems.mutual_info import (
+    approx_max_information_to_mi,  # noqa: E402
+    mi_beta_exact,
+    mi_beta_float,
+    mi_to_approx_max_information,
+)
 from maxinfo_bounds.theorems.pvalues import (
     mi_pvalue_choice,
     mi_pvalue_correction,
@@ -283,11 +299,6 @@ def test_bad_variants():
 # Lemma 1.5, second part
 
 
-from hypothesis import assume  # noqa: E402
-
-from maxinfo_bounds.theorems.mutual_info import approx_max_information_to_mi  # noqa: E402
-
-
 @given(exact_joint(max_rows=4, max_cols=3), st.sampled_from([F(0), F(1, 100), F(1, 20), F(1, 10)]))
 def test_lemma_1_5_part2_holds_on_exact_tables(J, beta):
     """Exact I^beta (k, rounded up) -> the lemma's MI bound must be >= the exact MI (40 digits)."""
@@ -318,7 +329,6 @@ def test_lemma_1_5_part2_units_and_values():
 
 
 def test_cor_1_6_route():
-    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
     from maxinfo_bounds.theorems.mutual_info import approx_dp_mutual_information
 
     m = approx_dp_mutual_information(0.05, 1e-30, 100, 2, beta=1e-3)
@@ -362,7 +372,6 @@ def test_approx_dp_mutual_information_composes_thm31_and_lemma15b():
     """Cor 1.6's route, explicit: Thm 3.1 at the target beta gives (k, beta); Lemma 1.5 (second
     part) with |Sigma| = domain_size^n turns it into bits (or nats); the default is at most the
     best route over its documented grid of targets (25 points geometric in [1e-12, 0.3])."""
-    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
     from maxinfo_bounds.theorems.mutual_info import approx_dp_mutual_information, approx_max_information_to_mi
 
     e, d, n, size = 0.05, 1e-30, 100, 3
@@ -396,3 +405,139 @@ def test_mi_to_max_information_variants_and_arrays():
     assert mi_to_approx_max_information(np.array([3.0, 1.0]), np.array([2.0, 2.0]), variant="paper")[0] == 1.0
     two = mi_to_approx_max_information(np.array([[1.0, 0.5], [0.1, 2.0]]), np.array([[3.0, 3.0], [3.0, 3.0]]))
     assert two.shape == (2, 2) and two[0, 0] == mi_beta_exact(1.0, 3.0) and two[1, 0] == mi_beta_exact(0.1, 3.0)
+
+
+def _refusal_text(call):
+    with pytest.raises((InvalidParameter, RegimeError)) as exc:
+        call()
+    return str(exc.value)
+
+
+def test_lemma_1_5_array_refusal_names_the_first_entry_outside():
+    from maxinfo_bounds.theorems.mutual_info import approx_max_information_to_mi
+
+    k, b = np.array([1.0, 1.0, 1.0]), np.array([0.01, 0.5, 0.6])
+    assert _refusal_text(lambda: approx_max_information_to_mi(k, b, 4, variant="paper")) == (
+        "RRST Lemma 1.5 (second part) does not apply: it requires 0 <= beta <= 3(1 - 2^-k)/20, got beta[1]=0.5"
+    )
+    assert _refusal_text(lambda: approx_max_information_to_mi(k, b, 4)) == (
+        "RRST Lemma 1.5 (second part) does not apply: it requires beta/(1 - 2^-k) <= 1/e, got beta[1]=0.5"
+    )
+    # strict=False: the formula's values, no refusal; entry 0 is the certified scalar value or
+    # just above it (the array path's rounding margin)
+    out = approx_max_information_to_mi(k, b, 4, strict=False)
+    one = approx_max_information_to_mi(1.0, 0.01, 4)
+    assert one <= out[0] <= one * (1 + 1e-12)
+
+
+def test_mi_k_float_edges():
+    from maxinfo_bounds.theorems.mutual_info import mi_k_float
+
+    # k = (m - (1 - beta) log2(1 - beta))/beta: beta = 1/2, m = 1: (1 + 1/2)/(1/2) = 3 (hand);
+    # beta -> 0: inf; beta = 1: the curve's k is m - 0 ... the code's convention 0 (no k needed)
+    assert mi_k_float(1.0, 0.5) == pytest.approx(3.0, rel=1e-15)
+    assert mi_k_float(1.0, 0.0) == math.inf and mi_k_float(1.0, 1.0) == 0.0
+
+
+def test_approx_dp_mutual_information_composes_thm31_and_lemma15_by_hand():
+    """RRST Thm 3.1's (k, beta) for the selection, then Lemma 1.5 (second part) on X = the
+    dataset, |Sigma| = 2^100 (n = 100 records of a 2-value domain), by its two formulas:
+    sound: 2k ln 2 + w (ln|Sigma| + ln(1/w)) nats, w = beta/(1 - 2^-k);
+    paper: 2k ln 2 + 2 beta log2(|Sigma|/(2 beta))/(1 - 2^-k), read in nats."""
+    from maxinfo_bounds.theorems.mutual_info import approx_dp_mutual_information as mi
+
+    b = approx_dp_max_information(0.05, 1e-30, 100, beta=0.01)
+    w = b.beta / (1 - 2.0**-b.k)
+    sound = 2 * b.k * math.log(2) + w * (100 * math.log(2) + math.log(1 / w))
+    got = mi(0.05, 1e-30, 100, 2, beta=0.01)
+    assert sound / math.log(2) <= got <= sound / math.log(2) * (1 + 1e-12)
+    got_nats = mi(0.05, 1e-30, 100, 2, beta=0.01, unit="nats")
+    assert sound <= got_nats <= sound * (1 + 1e-12)
+    p = approx_dp_max_information(0.05, 1e-30, 100, beta=0.01, variant="paper")
+    paper = 2 * p.k * math.log(2) + 2 * p.beta * (100 - math.log2(2 * p.beta)) / (1 - 2.0**-p.k)
+    got_p = mi(0.05, 1e-30, 100, 2, beta=0.01, variant="paper")
+    assert paper / math.log(2) <= got_p <= paper / math.log(2) * (1 + 1e-12)
+    # without beta: the best over the grid of targets is never above the bound at beta = 0.01
+    # (a grid point near it) by more than the grid's resolution, and is a bound of the same form
+    assert mi(0.05, 1e-30, 100, 2) <= got * 1.01
+    assert mi(0.05, 1e-30, 100, 2, variant="paper") <= got_p * 1.01
+    # delta = 0.05 at n = 1000: Thm 3.1's beta >= 2 n sqrt(delta) >> 0.3 at every choice
+    assert _refusal_text(lambda: mi(0.1, 0.05, 1000, 2)) == (
+        "delta=0.05 is invalid: must be small enough that some beta <= 0.3 is reachable by "
+        "RRST Thm 3.1 (roughly n sqrt(delta/eps) << 1)"
+    )
+
+
+def test_lemma_15b_regime_edges_are_exact():
+    """RRST Lemma 1.5 (second part) at its edges, k = 1 (1 - 2^-k = 1/2). Sound variant:
+    beta/(1/2) <= 1/e, i.e. beta <= 1/(2e) = 0.18393972058572116...; the float 0.5/math.e =
+    0.18393972058572117 lies above it (float(1/e) rounds up) and is refused; the float below
+    is accepted. Paper variant: beta <= 3/40; 0.075 (just below 3/40) and 3/40 itself are
+    inside, the next float and 3/40 + 10^-30 outside. Arrays decide the same way."""
+    import math
+
+    from maxinfo_bounds.theorems.mutual_info import approx_max_information_to_mi as to_mi
+
+    with mpmath.workdps(40):
+        assert mpmath.mpf(0.5 / math.e) > 1 / (2 * mpmath.e) > mpmath.mpf(float(np.nextafter(0.5 / math.e, 0)))
+    above, below = 0.5 / math.e, float(np.nextafter(0.5 / math.e, 0))
+    for variant, inside, outside in [
+        ("sound", [below, Fraction(1, 6)], [above, Fraction(3, 16)]),
+        ("paper", [0.075, Fraction(3, 40)], [float(np.nextafter(0.075, 1)), Fraction(3, 40) + Fraction(1, 10**30)]),
+    ]:
+        for b in inside:
+            assert np.isfinite(to_mi(1, b, 100, variant=variant))
+        for b in outside:
+            with pytest.raises(RegimeError, match="RRST Lemma 1.5"):
+                to_mi(1, b, 100, variant=variant)
+            assert np.isfinite(to_mi(1, b, 100, variant=variant, strict=False))
+        fin, fout = [float(x) for x in inside[:1]], [float(x) for x in outside[:1]]
+        assert np.all(np.isfinite(to_mi(np.ones(2), np.array([0.01, fin[0]]), 100, variant=variant)))
+        with pytest.raises(RegimeError, match=r"got beta\[1\]="):
+            to_mi(np.ones(2), np.array([0.01, fout[0]]), 100, variant=variant)
+    # the refusal shows the value given (an exact Fraction stays exact)
+    with pytest.raises(RegimeError, match=r"got beta=Fraction\(3, 16\)$"):
+        to_mi(1, Fraction(3, 16), 100)
+    # paper edge at k = 3: 3(1 - 1/8)/20 = 21/160 exactly (2^k, not 2k: at k = 1 they agree)
+    assert np.isfinite(to_mi(3, Fraction(21, 160), 100, variant="paper"))
+    with pytest.raises(RegimeError, match="RRST Lemma 1.5"):
+        to_mi(3, Fraction(21, 160) + Fraction(1, 10**30), 100, variant="paper")
+    # a non-integer k: the paper edge 3(1 - 2^-1.5)/20 = 0.0969669914110089... is irrational;
+    # the floats either side of it (found here at 40 digits) are decided by its own edge,
+    # not the sound variant's (1 - 2^-k)/e, which lies far above
+    with mpmath.workdps(40):
+        edge = 3 * (1 - mpmath.power(2, -1.5)) / 20
+        lo = float(edge)
+        lo = lo if mpmath.mpf(lo) < edge else float(np.nextafter(lo, 0))
+        hi = float(np.nextafter(lo, 1))
+        assert mpmath.mpf(lo) < edge < mpmath.mpf(hi)
+    assert np.isfinite(to_mi(1.5, lo, 100, variant="paper"))
+    with pytest.raises(RegimeError, match="RRST Lemma 1.5"):
+        to_mi(1.5, hi, 100, variant="paper")
+
+
+N = SWEEP
+
+
+REL = 2.0**-40
+
+
+def test_lemma_1_5b_vectorised():
+    rng = np.random.default_rng(42)
+    k = log_uniform(rng, 1e-3, 100, N)
+    om = -np.expm1(-k * math.log(2))
+    beta = om * rng.uniform(0, 0.15, N)
+    s = np.floor(log_uniform(rng, 1, 1e15, N))
+    for variant in ("paper", "sound"):
+        arr = approx_max_information_to_mi(k, beta, s, variant=variant, unit="nats")
+        for i in range(0, N, 5):  # 2,000 points per variant
+            with mpmath.workdps(DPS):
+                K, B, S = mp(k[i]), mp(beta[i]), mpmath.mpf(int(s[i]))
+                O = 1 - mpmath.power(2, -K)
+                if B == 0:
+                    ref = 2 * K * mpmath.log(2)
+                elif variant == "paper":
+                    ref = 2 * K * mpmath.log(2) + 2 * B * mpmath.log(S / (2 * B), 2) / O
+                else:
+                    ref = 2 * K * mpmath.log(2) + B / O * (mpmath.log(S) + mpmath.log(O / B))
+            check_up(arr[i], ref, REL)

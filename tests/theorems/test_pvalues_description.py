@@ -6,11 +6,15 @@ import math
 from fractions import Fraction as F
 
 import mpmath
+import numpy as np  # noqa: E402
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from maxinfo_bounds import InvalidParameter, description_length_max_information, pvalue_correction
+from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction, russo_zou_pvalue_correction
+
+from .reference import DPS, SWEEP, check_down, check_up, log_uniform, mp  # noqa: E402
 
 
 def _mp(x: float) -> mpmath.mpf:
@@ -79,9 +83,6 @@ def test_description_bad_input():
 # ------------------------------------------------------------------------------------------
 # 10,000-point sweeps against 50-digit references (scalar and vectorised paths)
 
-import numpy as np  # noqa: E402
-
-from .reference import DPS, SWEEP, check_down, check_up, log_uniform, mp  # noqa: E402
 
 N_POINTS = SWEEP
 
@@ -139,3 +140,74 @@ def test_pvalue_extremes():
     assert pvalue_correction(np.array([0.05]), np.array([np.inf]), np.array([0.0]))[0] == 0.0
     with pytest.raises(InvalidParameter, match="k="):
         pvalue_correction(np.array([0.05]), np.array([np.nan]), np.array([0.0]))
+
+
+def _rz_gamma_50(alpha: float, m: float) -> mpmath.mpf:
+    """The largest gamma with gamma + sqrt(m ln 2 / ln(1/(2 gamma))) <= alpha (Russo-Zou, m in
+    bits), by bisection at 50 digits (the level increases in gamma on (0, 1/2))."""
+    with mpmath.workdps(60):
+        a, mm = mpmath.mpf(alpha), mpmath.mpf(m) * mpmath.log(2)
+        level = lambda g: g + mpmath.sqrt(mm / mpmath.log(1 / (2 * g)))  # noqa: E731
+        lo, hi = mpmath.mpf(10) ** -300, mpmath.mpf(1) / 2 - mpmath.mpf(10) ** -55
+        for _ in range(400):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if level(mid) <= a else (lo, mid)
+        return lo
+
+
+def test_russo_zou_at_alpha_one_and_on_2d_arrays():
+    g = russo_zou_pvalue_correction(1.0, 1.0)
+    ref = _rz_gamma_50(1.0, 1.0)
+    assert 0 < g <= ref and (ref - g) <= ref * 1e-14  # valid (at or below) and tight
+    grid = russo_zou_pvalue_correction(np.array([[0.05, 0.1], [0.2, 1.0]]), np.array([[0.001], [1.0]]))
+    assert grid.shape == (2, 2)
+    assert grid[1, 1] == g and grid[0, 0] == russo_zou_pvalue_correction(0.05, 0.001)
+
+
+def test_mi_pvalue_paper_array_is_rounded_down_like_the_scalar_path():
+    """RRST Cor C.2's closed form on arrays: every entry at or below the certified scalar value
+    (the largest float below the exact gamma) and within 2^-40 of it, over exponents up to
+    ~700 nats where the float exponential's error is largest; alpha = 0 gives 0; 2-D shapes
+    are kept (both variants)."""
+    from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction
+
+    rng = np.random.default_rng(7)
+    alpha = np.exp(rng.uniform(np.log(1e-2), 0.0, 400))
+    # the exponent 2(m + 0.54)/alpha ln 2 nats: up to 0.85 * 700 + 75 (gamma stays a normal float)
+    m = rng.uniform(0.0, 0.85, 400) * alpha * 700 / (2 * np.log(2))
+    got = mi_pvalue_correction(alpha, m, variant="paper")
+    ref = np.array([mi_pvalue_correction(float(a), float(b), variant="paper") for a, b in zip(alpha, m)])
+    assert np.all(got <= ref) and np.all(got >= ref * (1 - 2.0**-40))
+    z = mi_pvalue_correction(np.array([0.0, 0.05]), np.array([1.0, 1.0]), variant="paper")
+    s = mi_pvalue_correction(0.05, 1.0, variant="paper")
+    assert z[0] == 0.0 and s * (1 - 2.0**-40) <= z[1] <= s
+    a2, m2 = np.array([[0.05, 0.01], [0.1, 0.2]]), np.array([[1.0, 0.5], [2.0, 0.1]])
+    for variant in ("paper", "optimal"):
+        g2 = mi_pvalue_correction(a2, m2, variant=variant)
+        assert g2.shape == (2, 2)
+        for i in range(2):
+            for j in range(2):
+                s = mi_pvalue_correction(float(a2[i, j]), float(m2[i, j]), variant=variant)
+                assert s * (1 - 2.0**-40) <= g2[i, j] <= s
+
+
+N = SWEEP
+
+
+REL = 2.0**-40
+
+
+def rel_exp(arg):
+    """Documented fast-path margin: 2^-44 relative plus 2^-50 per unit of |exponent| (x 16 slack)."""
+    return REL + abs(float(arg)) * 2.0**-46
+
+
+def test_c2_paper_vectorised():
+    rng = np.random.default_rng(43)
+    a = rng.uniform(0.001, 1, N)
+    m = log_uniform(rng, 1e-6, 50, N)
+    g = mi_pvalue_correction(a, m, variant="paper")
+    for i in range(N):
+        with mpmath.workdps(DPS):
+            ref = mp(a[i]) / 2 * mpmath.power(2, -2 / mp(a[i]) * (mp(m[i]) + mpmath.mpf(54) / 100))
+        check_down(g[i], ref, rel_exp(2 / a[i] * (m[i] + 0.54)))
