@@ -531,3 +531,73 @@ def test_thresholdout_monotone_in_budget_and_n(b1, b2, n1, n2):
     th = lambda b: Thresholdout(budget=b, sigma=0.01)  # noqa: E731
     assert _le(_gamma(th(bhi), n=nlo), _gamma(th(blo), n=nlo))
     assert _le(_gamma(th(blo), n=nlo), _gamma(th(blo), n=nhi))  # eps = 2B/(sigma n) shrinks
+
+
+def test_binomial_critical_value_search_is_logarithmic(monkeypatch):
+    """At gamma = 1e-100 on 10^6 records the upper critical value takes O(log n) tail
+    evaluations (it took one per step from scipy's estimate n: about 490,000)."""
+    from scipy.stats import binom
+
+    from maxinfo_bounds.planning.power import _binom_crit_upper
+
+    calls = []
+    sf = binom.sf
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return sf(*args, **kwargs)
+
+    monkeypatch.setattr(binom, "sf", counting)
+    assert _binom_crit_upper(10**6, 0.5, 0.5e-100) == 510654
+    assert len(calls) <= 2 * 20 + 2  # gallop and bisect over 2^20 > 10^6 values
+
+
+def test_binomial_critical_values_at_a_tiny_level_are_found_by_bisection():
+    """Issue 46's reproducer: at gamma = 1e-100 on 10^6 records scipy's isf returns n, and the
+    critical value was stepped down one by one (490,000 steps, 22 s; a study with such a test
+    ran for minutes). The search gallops from the estimate and bisects. The critical values
+    are checked against the exact binomial tails at 50 digits (regularized incomplete beta):
+    P(X >= c) <= level < P(X >= c - 1), and likewise for the lower tail."""
+    import mpmath
+
+    from maxinfo_bounds.planning.power import _binom_crit_lower, _binom_crit_upper
+
+    n, level = 10**6, 0.5e-100
+    hi, lo = _binom_crit_upper(n, 0.5, level), _binom_crit_lower(n, 0.5, level)
+    with mpmath.workdps(50):
+
+        def upper_tail(c):
+            """P(X >= c) for X ~ Bin(n, 1/2), c > n/2: 4,000 terms by the ratio (n - j)/(j + 1)
+            from C(n, c)/2^n (log-gamma), plus the geometric bound on the rest (returned as an
+            interval: the check below needs both ends on one side)."""
+            t = mpmath.exp(
+                mpmath.loggamma(n + 1) - mpmath.loggamma(c + 1) - mpmath.loggamma(n - c + 1) - n * mpmath.log(2)
+            )
+            total = mpmath.mpf(0)
+            for j in range(c, c + 4000):
+                total += t
+                t *= mpmath.mpf(n - j) / (j + 1)
+            r = mpmath.mpf(n - c - 4000) / (c + 4001)  # every later ratio is below this
+            return total, total + t / (1 - r)
+
+        assert upper_tail(hi)[1] <= level < upper_tail(hi - 1)[0]
+        # P(X <= c) = P(X >= n - c) by symmetry at p0 = 1/2
+        assert upper_tail(n - lo)[1] <= level < upper_tail(n - lo - 1)[0]
+    assert hi + lo == n  # symmetric at p0 = 1/2
+
+
+def test_first_true_gallops_and_bisects_to_the_boundary():
+    """The search behind the critical values, against brute force on monotone predicates with
+    every start (far below, at, far above the boundary) and the range's ends."""
+    from maxinfo_bounds.planning.power import _first_true
+
+    calls = []
+    for t in [0, 1, 2, 7, 64, 99, 100]:
+        for start in [-5, 0, 3, t - 1, t, t + 1, 50, 100, 250]:
+
+            def ok(c, t=t):
+                calls.append(c)
+                return c >= t
+
+            assert _first_true(ok, start, 0, 100) == t
+    assert all(0 <= c <= 100 for c in calls)

@@ -106,3 +106,66 @@ def test_the_paper_mi_correction_of_an_array_is_a_closed_form(precisions):
     assert precisions == []
     want = [pv.mi_pvalue_correction(float(a), 0.3, variant="paper") for a in alpha]
     assert np.all(got <= want) and np.all(got >= np.array(want) * (1 - 2.0**-40))
+
+
+# --- the caller's mpmath precision (issue 46) ------------------------------------------------
+
+
+@pytest.fixture
+def global_dps():
+    """Restores mpmath's global precision after a test that changes it."""
+    import mpmath
+
+    old = mpmath.mp.prec
+    yield mpmath.mp
+    mpmath.mp.prec = old
+
+
+@pytest.mark.parametrize("dps", [3, 200])
+def test_results_do_not_depend_on_the_callers_mpmath_precision(global_dps, dps):
+    """Every public evaluator (the fuzz campaign's cases, 3 seeded points each) returns the
+    same floats whatever ``mpmath.mp.dps`` the caller has set: a notebook that sets it for its
+    own work gets the certified result, not one rounded at its precision. (The float rounding
+    compared its float with the mpf at the global precision: at dps = 3 a float was first
+    rounded to 14 bits, so the step to the safe side could go either way.)"""
+    from proofs_checks.fuzz.cases import CASES
+
+    def run(case, x):
+        try:
+            return tuple(float(v) for v in case.call(**x))
+        except Exception as exc:  # a refusal must not depend on it either
+            return type(exc).__name__
+
+    rng = np.random.default_rng(46)
+    differ = []
+    for case in CASES:
+        for _ in range(3):
+            x = case.sample(rng)
+            global_dps.dps = 15
+            want = run(case, x)
+            global_dps.dps = dps
+            got = run(case, x)
+            if got != want:
+                differ.append((case.name, x, want, got))
+    global_dps.dps = 15
+    assert not differ, differ[:3]
+
+
+def test_reproducers_at_three_digits(global_dps):
+    """The issue's reproducers at ``mp.dps = 3``: Russo-Zou's threshold never above alpha
+    (it returned 0.0500030518 at alpha = 0.05, m = 0); the sparse-vector noise calibrated for
+    eps = 1 is at most 1-DP (it returned scales whose eps was 1.00000027)."""
+    from maxinfo_bounds.numeric.rounding import float_down, float_up
+    from maxinfo_bounds.theorems.dp_accounting import sparse_vector, sparse_vector_scales
+    from maxinfo_bounds.theorems.pvalues import russo_zou_pvalue_correction
+
+    global_dps.dps = 3
+    assert russo_zou_pvalue_correction(0.05, 0.0) <= 0.05
+    b1, b2 = sparse_vector_scales(1000, 1.0, delta=1e-6)
+    assert sparse_vector(1000, b1, b2, delta=1e-6).eps <= 1.0
+    # the directed conversions themselves: 1/3 held exactly as a Fraction, either side of it
+    from fractions import Fraction
+
+    lo, hi = float_down(Fraction(1, 3)), float_up(Fraction(1, 3))
+    assert Fraction(lo) < Fraction(1, 3) < Fraction(hi) and hi == np.nextafter(lo, 1.0)
+    assert float_down(0.1) == 0.1 == float_up(0.1)  # a float is its own enclosure

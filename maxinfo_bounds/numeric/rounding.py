@@ -42,7 +42,7 @@ def float_down(x: Any) -> float:
         return float(np.finfo(np.float64).max)
     # mpmath's conversion rounds to nearest under gradual underflow: check exactly (an mpf
     # holds every float exactly) and step once in the safe direction
-    if math.isfinite(f) and mpmath.mpf(f) > v:
+    if math.isfinite(f) and libmp.mpf_gt(libmp.from_float(f), v._mpf_):
         f = math.nextafter(f, -math.inf)
     return f
 
@@ -55,7 +55,7 @@ def float_up(x: Any) -> float:
     f = float(libmp.to_float(v._mpf_, rnd=libmp.round_ceiling))
     if f == -math.inf:
         return -float(np.finfo(np.float64).max)
-    if math.isfinite(f) and mpmath.mpf(f) < v:  # gradual underflow (see float_down)
+    if math.isfinite(f) and libmp.mpf_lt(libmp.from_float(f), v._mpf_):  # gradual underflow
         f = math.nextafter(f, math.inf)
     return f
 
@@ -96,15 +96,22 @@ def decimal_text(x: float, side: Literal["up", "down"], digits: int = 6) -> str:
 
 
 def _as_mpf(x: Any) -> Any:
-    # never pass an mpf through mpmath.mpf(): that re-rounds it to the working precision
+    """``x`` as an mpf, never rounded to the caller's (global) working precision: an mpf is
+    passed through (mpmath.mpf() would re-round it), a float converted exactly, a rational
+    divided at a precision of its own (enough bits that the directed float rounding after it is
+    correct), whatever ``mpmath.mp.prec`` is."""
     if isinstance(x, mpmath.mpf):
         return x
+    if isinstance(x, (float, np.float64, np.float32, np.float16)):
+        return mpmath.mp.make_mpf(libmp.from_float(float(x)))
     if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
         x = Fraction(int(x))
+    elif isinstance(x, np.floating):  # wider than a double (longdouble): its exact value
+        x = Fraction(*x.as_integer_ratio())
     if isinstance(x, Fraction):
-        # exact rational -> mpf with enough bits that the float rounding below is correct
-        with mpmath.workprec(max(64, x.numerator.bit_length() + x.denominator.bit_length() + 64)):
-            return mpmath.mpf(x.numerator) / x.denominator
+        prec = max(64, x.numerator.bit_length() + x.denominator.bit_length() + 64)
+        v = libmp.mpf_div(libmp.from_int(x.numerator), libmp.from_int(x.denominator), prec, libmp.round_nearest)
+        return mpmath.mp.make_mpf(v)
     return mpmath.mpf(x)
 
 

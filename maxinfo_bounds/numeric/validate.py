@@ -66,6 +66,13 @@ def check_real(
 
     if not _is_real_scalar(x):
         raise refuse()
+    if isinstance(x, np.floating) and np.finfo(x.dtype).nmant > 52 and np.isfinite(x):
+        # wider than a double (numpy.longdouble): kept exact when a float would round it, so a
+        # bound evaluated from it is certified for the value given, not for a nearby double
+        exact = Fraction(*x.as_integer_ratio())
+        f = float(x)
+        if not math.isfinite(f) or exact != Fraction(f):
+            x = exact
     value: float | Fraction
     if isinstance(x, (Fraction, int, np.integer)):
         value = Fraction(int(x)) if isinstance(x, (int, np.integer)) else x

@@ -37,6 +37,7 @@ interval reaches the target.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -106,30 +107,63 @@ def _nct_power(df: float, nc: float, gamma: float, alt: Alternative) -> float:
     return upper(c) + lower(-c)
 
 
+def _first_true(ok: Callable[[int], bool], start: int, lo: int, hi: int) -> int:
+    """The smallest c in [lo, hi] with ``ok(c)``, for ``ok`` False then True and ``ok(hi)``
+    True: a galloping search outward from ``start`` (the caller's estimate: two or three calls
+    when it is right), then bisection, so a far-off estimate costs O(log n) calls, not n."""
+    start = min(max(start, lo), hi)
+    if ok(start):
+        a, b, step = start, start, 1  # not ok(a) below b, or a = lo - 1: all of [lo, b] is ok
+        while True:
+            a = b - step
+            if a < lo:
+                a = lo - 1
+                break
+            if not ok(a):
+                break
+            b, step = a, 2 * step
+    else:
+        a, step = start, 1
+        while True:
+            b = a + step
+            if b >= hi:
+                b = hi
+                break
+            if ok(b):
+                break
+            a, step = b, 2 * step
+    while b - a > 1:  # not ok(a) (or a below the range), ok(b)
+        m = (a + b) // 2
+        if ok(m):
+            b = m
+        else:
+            a = m
+    return b
+
+
 def _binom_crit_upper(n: int, p0: float, level: float) -> int:
-    """The smallest c with P0(X >= c) <= level (n + 1 when no c in [0, n] qualifies)."""
+    """The smallest c with P0(X >= c) <= level as scipy evaluates it (n + 1 when no c in
+    [0, n] qualifies); scipy's isf is only the starting estimate (at tiny levels it returns n)."""
     from scipy.stats import binom
 
-    c = int(binom.isf(level, n, p0)) + 1
-    # isf is computed in floating point: step until the size condition holds exactly as
-    # scipy evaluates it, and is the smallest such c
-    while c <= n and float(binom.sf(c - 1, n, p0)) > level:
-        c += 1
-    while c > 0 and float(binom.sf(c - 2, n, p0)) <= level:
-        c -= 1
-    return c
+    def ok(c: int) -> bool:
+        return c > n or float(binom.sf(c - 1, n, p0)) <= level
+
+    est = binom.isf(level, n, p0)
+    start = int(est) + 1 if math.isfinite(est) else n + 1
+    return _first_true(ok, start, 0, n + 1)
 
 
 def _binom_crit_lower(n: int, p0: float, level: float) -> int:
-    """The largest c with P0(X <= c) <= level (−1 when none)."""
+    """The largest c with P0(X <= c) <= level (-1 when none); scipy's ppf the estimate."""
     from scipy.stats import binom
 
-    c = int(binom.ppf(level, n, p0))
-    while c >= 0 and float(binom.cdf(c, n, p0)) > level:
-        c -= 1
-    while c + 1 <= n and float(binom.cdf(c + 1, n, p0)) <= level:
-        c += 1
-    return c
+    def above(c: int) -> bool:  # False then True in c; True at c = n (level < 1)
+        return c >= n or float(binom.cdf(c, n, p0)) > level
+
+    est = binom.ppf(level, n, p0)
+    start = int(est) + 1 if math.isfinite(est) else 0
+    return _first_true(above, start, -1, n) - 1
 
 
 def _binom_power(spec: PowerSpec, gamma: float, upper: tuple[int, int], lower: tuple[int, int]) -> float:

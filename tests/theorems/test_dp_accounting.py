@@ -756,3 +756,28 @@ def test_from_dp_event_texts():
     finally:
         sys.modules["dp_accounting"] = saved  # type: ignore[assignment]
     assert str(e3.value) == ("from_dp_event needs dp_accounting: pip install 'maxinfo_bounds[accounting]'")
+
+
+def test_kov_edge_reproducers():
+    """Issue 46's reproducers. With delta = 0 and no mass allowed lost (delta_total = 0) the
+    smallest eps_total is k eps: below it the l = 0 term e^{k eps} - e^{eps_g} of KOV's sum is
+    positive, so delta(eps_g) > 0 (it failed with 'math domain error'). The RuntimeError
+    reproducer returns a guarantee whose delta, evaluated independently at 50 digits, is within
+    the budget."""
+    from maxinfo_bounds.theorems.dp_accounting import optimal_composition, optimal_composition_delta
+
+    assert optimal_composition(1.0, 0.0, 30, 0.0).eps == 30.0
+    g = optimal_composition(0.25, 0.0, 7, 0.0)
+    assert g.eps == 1.75 and g.delta == 0.0
+    e, d, k, dt = 4.8406e-05, 9.167e-19, 88, 1.6134e-16
+    g = optimal_composition(e, d, k, dt)
+    assert g.delta == dt and 0 < g.eps <= k * e
+    with mpmath.workdps(50):
+        E, D, G = mp(e), mp(d), mp(g.eps)
+        lost = 1 - (1 - D) ** k
+        s = mpmath.fsum(
+            mpmath.binomial(k, l) * max(mpmath.exp((k - l) * E) - mpmath.exp(G + l * E), 0) for l in range(k + 1)
+        )
+        delta = lost + (1 - lost) * s / (1 + mpmath.exp(E)) ** k
+    assert delta <= dt
+    assert optimal_composition_delta(e, d, k, g.eps) <= dt

@@ -195,10 +195,13 @@ def _kov_delta_float(eps: float, delta: float, k: int, eps_total: float) -> floa
 def kov_eps_float(eps: float, delta: float, k: int, delta_total: float) -> float:
     """Float estimate of the optimal eps_total (not certified; root of the float surrogate)."""
 
+    hi = k * eps
+    if delta_total <= 0:  # no mass may be lost: only the full k eps (the privacy curve is > 0 below it)
+        return hi
+
     def f(x: float) -> float:
         return math.log(max(_kov_delta_float(eps, delta, k, x), 1e-320)) - math.log(delta_total)
 
-    hi = k * eps
     if f(0.0) <= 0:
         return 0.0
     return hi if f(hi) >= 0 else float(brentq(f, 0.0, hi, xtol=1e-300, rtol=1e-15))
