@@ -501,3 +501,35 @@ def test_no_study_ends_in_a_traceback(seed):
         if pp.recommended is None:
             assert pp.no_valid_route.startswith("no valid route")
             assert not study.iid and study.family_size is None
+
+
+def test_each_form_of_a_step_has_its_constructor():
+    """The 'eps or noise scale' forms as constructors, equal to the keyword forms (and to the
+    study file's tables), each validated the same way."""
+    from maxinfo_bounds.planning import Exponential, step_from_mapping
+
+    pairs = [
+        (Laplace.from_eps(1e-3, 0.1), {"type": "laplace", "sensitivity": 1e-3, "eps": 0.1}),
+        (Laplace.from_scale(1e-3, 0.5, times=3), {"type": "laplace", "sensitivity": 1e-3, "scale": 0.5, "times": 3}),
+        (Gaussian.from_sigma(1e-3, 0.5, 1e-9), {"type": "gaussian", "sensitivity": 1e-3, "sigma": 0.5, "delta": 1e-9}),
+        (Gaussian.from_eps(1.0, 0.5, 1e-9), {"type": "gaussian", "sensitivity": 1.0, "eps": 0.5, "delta": 1e-9}),
+        (Exponential.from_eps(0.2), {"type": "exponential", "eps": 0.2}),
+        (
+            Exponential.from_coefficient(1e-3, 2.0, monotone=True),
+            {"type": "exponential", "sensitivity": 1e-3, "coefficient": 2.0, "monotone": True},
+        ),
+        (ReportNoisyMax.from_eps(0.2), {"type": "report_noisy_max", "eps": 0.2}),
+        (
+            ReportNoisyMax.from_scale(1.0, 10.0),
+            {"type": "report_noisy_max", "sensitivity": 1.0, "scale": 10.0, "monotone": False},
+        ),
+        (SparseVector.from_eps(2, 0.1), {"type": "sparse_vector", "c": 2, "eps": 0.1}),
+        (
+            SparseVector.from_scales(1, 20.0, 40.0, delta=1e-12),
+            {"type": "sparse_vector", "c": 1, "threshold_scale": 20.0, "query_scale": 40.0, "delta": 1e-12},
+        ),
+    ]
+    for built, table in pairs:
+        assert built == step_from_mapping(table), table
+    with pytest.raises(PlanError, match="scale: -1.0 is invalid"):
+        ReportNoisyMax.from_scale(1.0, -1.0)

@@ -341,6 +341,16 @@ class Exponential(DPStep):
     optional: ClassVar[tuple[str, ...]] = ("monotone",)
     summary: ClassVar[str] = "exponential mechanism: eps, or the coefficient c of exp(c u) with the score's sensitivity"
 
+    @classmethod
+    def from_eps(cls, eps: float, *, times: int = 1, label: str = "") -> Exponential:
+        return cls(eps=eps, times=times, label=label)
+
+    @classmethod
+    def from_coefficient(
+        cls, sensitivity: float, coefficient: float, *, monotone: bool = False, times: int = 1, label: str = ""
+    ) -> Exponential:
+        return cls(sensitivity=sensitivity, coefficient=coefficient, monotone=monotone, times=times, label=label)
+
     def guarantee(self, n: int) -> DPGuarantee:
         if self.eps is not None:
             return DPGuarantee(self.eps, 0.0, "DR-3.10")
@@ -362,6 +372,16 @@ class ReportNoisyMax(DPStep):
     forms: ClassVar[tuple[tuple[str, ...], ...]] = (("eps",), ("sensitivity", "scale"))
     optional: ClassVar[tuple[str, ...]] = ("monotone",)
     summary: ClassVar[str] = "report noisy max with Laplace noise: eps, or the scale and sensitivity"
+
+    @classmethod
+    def from_eps(cls, eps: float, *, times: int = 1, label: str = "") -> ReportNoisyMax:
+        return cls(eps=eps, times=times, label=label)
+
+    @classmethod
+    def from_scale(
+        cls, sensitivity: float, scale: float, *, monotone: bool = False, times: int = 1, label: str = ""
+    ) -> ReportNoisyMax:
+        return cls(sensitivity=sensitivity, scale=scale, monotone=monotone, times=times, label=label)
 
     def guarantee(self, n: int) -> DPGuarantee:
         if self.eps is not None:
@@ -386,6 +406,41 @@ class SparseVector(DPStep):
     forms: ClassVar[tuple[tuple[str, ...], ...]] = (("c", "eps"), ("c", "threshold_scale", "query_scale"))
     optional: ClassVar[tuple[str, ...]] = ("delta", "sensitivity")
     summary: ClassVar[str] = "AboveThreshold with c positive answers (Dwork-Roth 'Sparse')"
+
+    @classmethod
+    def from_eps(
+        cls,
+        c: int,
+        eps: float,
+        *,
+        delta: float | None = None,
+        sensitivity: float | None = None,
+        times: int = 1,
+        label: str = "",
+    ) -> SparseVector:
+        return cls(c=c, eps=eps, delta=delta, sensitivity=sensitivity, times=times, label=label)
+
+    @classmethod
+    def from_scales(
+        cls,
+        c: int,
+        threshold_scale: float,
+        query_scale: float,
+        *,
+        delta: float | None = None,
+        sensitivity: float | None = None,
+        times: int = 1,
+        label: str = "",
+    ) -> SparseVector:
+        return cls(
+            c=c,
+            threshold_scale=threshold_scale,
+            query_scale=query_scale,
+            delta=delta,
+            sensitivity=sensitivity,
+            times=times,
+            label=label,
+        )
 
     def guarantee(self, n: int) -> DPGuarantee:
         d = 0.0 if self.delta is None else self.delta
