@@ -26,6 +26,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from types import TracebackType
 from typing import IO, Any
 
@@ -75,7 +76,7 @@ class Progress:
         self._beat.start()
         return self
 
-    def resuming(self, log: object, stale: int = 0) -> None:
+    def resuming(self, log: object, stale: int = 0, corrupt: Sequence[str] = ()) -> None:
         if self.enabled and self.initial:
             self._write(f"[{self.label}] resuming: {self.initial} of {self.total} units already in {log}")
         if self.enabled and stale:
@@ -83,6 +84,11 @@ class Progress:
                 f"[{self.label}] {stale} lines of {log} come from another build or "
                 "configuration: not reused (their units run again)"
             )
+        # a record that fails verification is said whether or not progress is shown
+        for why in corrupt[:10]:
+            self._write(f"[{self.label}] not reused, its unit runs again: {why}")
+        if len(corrupt) > 10:
+            self._write(f"[{self.label}] ... and {len(corrupt) - 10} more lines that failed verification")
 
     def _write(self, line: str) -> None:
         if self.bar is not None:

@@ -245,6 +245,54 @@ def test_interrupted_run_resumes_without_losing_finished_units(tmp_path):
     assert calls.read_text().split()[-2:] == ["0", "1"]
 
 
+def _three_unit_log(tmp_path):
+    log, calls = tmp_path / "u.jsonl", tmp_path / "calls.txt"
+    units = [Unit(f"u{i}", _unit, {"i": i, "boom_at": -1, "calls": str(calls)}) for i in range(3)]
+    run_units(units, log, {"c": 1}, progress=False)
+    return log, calls, units
+
+
+@pytest.mark.parametrize(
+    "kind, damage, why",
+    [
+        # valid JSON, another result: the report would have claimed it (issue 46)
+        ("edited", lambda b: b.replace(b'"sq": 1', b'"sq": 7'), "u.jsonl:2: checksum mismatch"),
+        ("no result", lambda b: b.replace(b'"result": {"i": 1, "sq": 1}', b'"other": 0'), "u.jsonl:2: not a record"),
+        ("stray byte", lambda b: b.replace(b'"u1"', b'"u\xff1"'), "u.jsonl:2: not UTF-8"),
+        ("cut", lambda b: b.replace(b'"unit": "u1"', b'"unit": "u1'), "u.jsonl:2: not a complete JSON record"),
+    ],
+)
+def test_a_damaged_record_is_named_and_never_reused(tmp_path, capsys, kind, damage, why):
+    """Each kind of damage to a finished record: the line is named (file and line), its unit
+    runs again, the others are reused, and the next resume finds every record sound."""
+    log, calls, units = _three_unit_log(tmp_path)
+    log.write_bytes(damage(log.read_bytes()))
+    st: dict = {}
+    res = run_units(units, log, {"c": 1}, stats=st)
+    assert st == {"computed": 1, "resumed": 2, "stale": 0, "corrupt": 1}
+    assert why in capsys.readouterr().err
+    assert [res[f"u{i}"]["result"]["sq"] for i in range(3)] == [0, 1, 4]
+    assert calls.read_text().split() == ["0", "1", "2", "1"]
+    st = {}
+    run_units(units, log, {"c": 1}, stats=st)  # the damaged line stays, the new record is sound
+    assert st == {"computed": 0, "resumed": 3, "stale": 0, "corrupt": 1}
+
+
+def test_a_torn_last_line_loses_no_record_written_after_it(tmp_path):
+    """A hard kill mid-write leaves a last line without its line break; the first record of
+    the resumed run used to be appended onto it (one undecodable line), so the next resume ran
+    that unit again. Now it starts a line of its own."""
+    log, calls, units = _three_unit_log(tmp_path)
+    with log.open("a") as fh:
+        fh.write('{"unit": "u3", "config": "trunc')
+    more = [*units, Unit("u3", _unit, {"i": 3, "boom_at": -1, "calls": str(calls)})]
+    run_units(more, log, {"c": 1}, progress=False)
+    st: dict = {}
+    res = run_units(more, log, {"c": 1}, progress=False, stats=st)
+    assert st["computed"] == 0 and st["resumed"] == 4 and res["u3"]["result"]["sq"] == 9
+    assert calls.read_text().split() == ["0", "1", "2", "3"]
+
+
 def test_records_of_another_build_are_never_reused(tmp_path, monkeypatch, capsys):
     """A changed build (here: another code identity, as after any edit of the sources) runs
     every unit again instead of reporting the old results; --fresh reuses nothing even for
@@ -261,7 +309,7 @@ def test_records_of_another_build_are_never_reused(tmp_path, monkeypatch, capsys
     st: dict = {}
     run_units(units, log, {"c": 1}, stats=st)
     assert calls.read_text().split() == ["0", "1", "2"] * 2
-    assert st == {"computed": 3, "resumed": 0, "stale": 3}
+    assert st == {"computed": 3, "resumed": 0, "stale": 3, "corrupt": 0}
     assert "3 lines of" in capsys.readouterr().err
     run_units(units, log, {"c": 1}, progress=False, fresh=True)  # fresh: the same build again
     assert calls.read_text().split() == ["0", "1", "2"] * 3

@@ -11,6 +11,14 @@ old log is kept beside the new one as ``LOG.previous``). Each line carries the c
 parameters and the unit's own, so a line is interpretable alone. An interrupted run therefore loses only the units in
 flight: rerun the same command and it resumes.
 
+**A log that cannot lie.** Each line carries a checksum of its own content (``check``: SHA-256
+of the record's canonical JSON without it). On resume a line is reused only when it decodes as
+UTF-8, parses as a complete JSON record with its unit, configuration and result, and its
+checksum matches; any other line (edited after it was written, cut by a hard kill, with a stray
+byte) is named, file and line, in the progress output and in ``stats["corrupt"]``, and its
+unit runs again. A log whose last line was torn gets a line break before the first record
+appended, so that record is never glued onto the torn one (and lost on the next resume).
+
 Backends: ``workers=1`` runs in this process (no pickling; the tests' default);
 ``workers > 1`` a :class:`concurrent.futures.ProcessPoolExecutor` (spawned processes, one BLAS
 thread each); ``scheduler="tcp://host:port"`` a running ``dask.distributed`` scheduler (units
@@ -64,23 +72,57 @@ def config_hash(config: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _load(log: Path, chash: str) -> tuple[dict[str, dict[str, Any]], int]:
-    """The log's records for this configuration hash, and the count of other (stale) lines."""
+def record_check(rec: dict[str, Any]) -> str:
+    """The checksum a log record carries: SHA-256 of its canonical JSON without ``check``."""
+    body = {k: v for k, v in rec.items() if k != "check"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _load(log: Path, chash: str) -> tuple[dict[str, dict[str, Any]], int, list[str]]:
+    """The log's verified records for this configuration hash, the count of lines from another
+    configuration or build (stale), and each line that cannot be trusted ("FILE:LINE: why")."""
     done: dict[str, dict[str, Any]] = {}
     stale = 0
-    if log.exists():
-        for line in log.read_text().splitlines():
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:  # a line cut by a hard kill: that unit reruns
-                continue
-            if rec.get("config") == chash:
-                done[rec["unit"]] = rec
-            else:
-                stale += 1
-    return done, stale
+    corrupt: list[str] = []
+    if not log.exists():
+        return done, stale, corrupt
+    for i, raw in enumerate(log.read_bytes().split(b"\n"), 1):
+        if not raw.strip():
+            continue
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            corrupt.append(f"{log}:{i}: not UTF-8 (byte {exc.start} of the line)")
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            corrupt.append(f"{log}:{i}: not a complete JSON record (a line cut by a hard kill?)")
+            continue
+        missing = [k for k in ("unit", "config", "result", "check") if not isinstance(rec, dict) or k not in rec]
+        if missing:
+            corrupt.append(f"{log}:{i}: not a record of this runner (missing {', '.join(missing)})")
+            continue
+        if rec["config"] != chash:
+            stale += 1
+            continue
+        if rec["check"] != record_check(rec):
+            corrupt.append(f"{log}:{i}: checksum mismatch (the record was changed after it was written)")
+            continue
+        done[rec["unit"]] = rec
+    return done, stale, corrupt
+
+
+def _end_with_newline(log: Path) -> None:
+    """A torn last line (a hard kill mid-write) gets its line break, so the next record appended
+    starts a line of its own."""
+    if log.exists() and log.stat().st_size:
+        with log.open("rb") as fh:
+            fh.seek(-1, os.SEEK_END)
+            last = fh.read(1)
+        if last != b"\n":
+            with log.open("ab") as fh:
+                fh.write(b"\n")
 
 
 def _call(func: Callable[..., dict[str, Any]], kwargs: dict[str, Any]) -> tuple[dict[str, Any], float]:
@@ -114,13 +156,16 @@ def run_units(
     unit's log record.
 
     ``stats``, if given, receives ``computed`` (units run now), ``resumed`` (found in the
-    log) and ``stale`` (lines of the log from another configuration or build, not reused).
+    log), ``stale`` (lines of the log from another configuration or build, not reused) and
+    ``corrupt`` (lines that failed verification, each named, file and line: their units run
+    again).
     ``fresh``: reuse nothing (the old log is renamed ``LOG.previous``)."""
     chash = config_hash({**config, "code": code_identity()})
     log.parent.mkdir(parents=True, exist_ok=True)
     if fresh and log.exists():
         log.replace(log.with_name(log.name + ".previous"))
-    done, stale = _load(log, chash)
+    done, stale, corrupt = _load(log, chash)
+    _end_with_newline(log)
     keys = [u.key for u in units]
     if len(set(keys)) != len(keys):
         raise ValueError(f"{label}: unit keys must be unique")
@@ -142,6 +187,7 @@ def run_units(
             "versions": vers,
             "result": res,
         }
+        rec["check"] = record_check(rec)
         fh.write(json.dumps(rec) + "\n")
         fh.flush()
         done[u.key] = rec
@@ -149,7 +195,7 @@ def run_units(
         bar.done(u.key, secs)
 
     if pending:
-        bar.resuming(log, stale)
+        bar.resuming(log, stale, corrupt)
     # SIGTERM (``kill PID``) ends the run like Ctrl-C: pending work is cancelled, the log keeps
     # every finished unit, and the worker processes exit instead of lingering as orphans
     old_term = None
@@ -173,7 +219,7 @@ def run_units(
             if old_term is not None:
                 signal.signal(signal.SIGTERM, old_term)
     if stats is not None:
-        stats.update(computed=n_new, resumed=total - len(pending), stale=stale)
+        stats.update(computed=n_new, resumed=total - len(pending), stale=stale, corrupt=len(corrupt))
     return {k: done[k] for k in keys}
 
 
