@@ -109,36 +109,16 @@ def _nct_power(df: float, nc: float, gamma: float, alt: Alternative) -> float:
 
 def _first_true(ok: Callable[[int], bool], start: int, lo: int, hi: int) -> int:
     """The smallest c in [lo, hi] with ``ok(c)``, for ``ok`` False then True and ``ok(hi)``
-    True: a galloping search outward from ``start`` (the caller's estimate: two or three calls
-    when it is right), then bisection, so a far-off estimate costs O(log n) calls, not n."""
+    True: the calculator's one monotone search (:func:`~maxinfo_bounds.search.boundary`,
+    galloping from ``start``, the caller's estimate, then bisecting), so an estimate that is
+    right costs two or three calls and a far-off one O(log n), not n."""
+    from ..search import boundary
+
     start = min(max(start, lo), hi)
-    if ok(start):
-        a, b, step = start, start, 1  # not ok(a) below b, or a = lo - 1: all of [lo, b] is ok
-        while True:
-            a = b - step
-            if a < lo:
-                a = lo - 1
-                break
-            if not ok(a):
-                break
-            b, step = a, 2 * step
-    else:
-        a, step = start, 1
-        while True:
-            b = a + step
-            if b >= hi:
-                b = hi
-                break
-            if ok(b):
-                break
-            a, step = b, 2 * step
-    while b - a > 1:  # not ok(a) (or a below the range), ok(b)
-        m = (a + b) // 2
-        if ok(m):
-            b = m
-        else:
-            a = m
-    return b
+    if ok(start):  # the last c going down where ok still holds
+        return boundary(lambda c: c >= lo and ok(c), start, up=False, integer=True, limit=lo - 1)
+    # the last c going up where ok still fails, and the next one
+    return boundary(lambda c: c < hi and not ok(c), start, up=True, integer=True, limit=hi) + 1
 
 
 def _binom_crit_upper(n: int, p0: float, level: float) -> int:

@@ -47,3 +47,12 @@ def sympy_value(expr, **values) -> mpmath.mpf:
 
     subs = {s: sympy.Rational(_F(values[s.name])) for s in expr.free_symbols}
     return mpmath.mpf(str(sympy.N(expr.subs(subs), 60)))
+
+
+#: the array (fast) paths' documented relative margin, 2^-44, with x16 slack
+REL = 2.0**-40
+
+
+def rel_exp(arg):
+    """Documented fast-path margin: 2^-44 relative plus 2^-50 per unit of |exponent| (x 16 slack)."""
+    return REL + abs(float(arg)) * 2.0**-46

@@ -19,7 +19,7 @@ from maxinfo_bounds.theorems.maxinfo_dp import (
 )
 from maxinfo_bounds.theorems.maxinfo_dp.approx import thm31_implied_float_k
 
-from .reference import DPS, SWEEP, check_up, log_uniform, mp
+from .reference import DPS, REL, SWEEP, check_up, log_uniform, mp, rel_exp
 
 
 def _ref(eps, delta, n, t, dh, variant):
@@ -289,14 +289,6 @@ def test_thm31_exact_inputs_are_echoed_exactly():
 
 
 N = SWEEP
-
-
-REL = 2.0**-40
-
-
-def rel_exp(arg):
-    """Documented fast-path margin: 2^-44 relative plus 2^-50 per unit of |exponent| (x 16 slack)."""
-    return REL + abs(float(arg)) * 2.0**-46
 
 
 @pytest.mark.parametrize("variant", ["paper", "sound"])

@@ -33,7 +33,7 @@ from maxinfo_bounds.theorems.solvers import (
     max_n_for_k,
 )
 
-from .reference import DPS, SWEEP, check_down, check_up, log_uniform, mp
+from .reference import DPS, REL, SWEEP, check_down, check_up, log_uniform, mp, rel_exp
 
 
 def _ref(k, b, t, n):
@@ -340,14 +340,6 @@ def test_b2_array_edges():
 
 
 N = SWEEP
-
-
-REL = 2.0**-40
-
-
-def rel_exp(arg):
-    """Documented fast-path margin: 2^-44 relative plus 2^-50 per unit of |exponent| (x 16 slack)."""
-    return REL + abs(float(arg)) * 2.0**-46
 
 
 def test_d1_and_b1_vectorised():

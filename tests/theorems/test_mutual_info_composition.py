@@ -42,7 +42,7 @@ from maxinfo_bounds.theorems.pvalues import (
 )
 
 from ..strategies import exact_joint
-from .reference import DPS, SWEEP, check_down, check_up, log_uniform, mp
+from .reference import DPS, REL, SWEEP, check_down, check_up, log_uniform, mp
 
 
 def _f(b, k):
@@ -517,9 +517,6 @@ def test_lemma_15b_regime_edges_are_exact():
 
 
 N = SWEEP
-
-
-REL = 2.0**-40
 
 
 def test_lemma_1_5b_vectorised():

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from maxinfo_bounds import InvalidParameter, description_length_max_information, pvalue_correction
 from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction, russo_zou_pvalue_correction
 
-from .reference import DPS, SWEEP, check_down, check_up, log_uniform, mp  # noqa: E402
+from .reference import DPS, SWEEP, check_down, check_up, log_uniform, mp, rel_exp  # noqa: E402
 
 
 def _mp(x: float) -> mpmath.mpf:
@@ -192,14 +192,6 @@ def test_mi_pvalue_paper_array_is_rounded_down_like_the_scalar_path():
 
 
 N = SWEEP
-
-
-REL = 2.0**-40
-
-
-def rel_exp(arg):
-    """Documented fast-path margin: 2^-44 relative plus 2^-50 per unit of |exponent| (x 16 slack)."""
-    return REL + abs(float(arg)) * 2.0**-46
 
 
 def test_c2_paper_vectorised():
