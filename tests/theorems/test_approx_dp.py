@@ -381,3 +381,26 @@ def test_thm31_implied_surrogate_against_a_brute_force_grid():
         except (InvalidParameter, RegimeError):
             continue
     assert math.isfinite(best) and k_sur <= best * 1.01, (k_sur, best)
+
+
+@pytest.mark.parametrize("eps", [0.1, 0.3, 0.5, 1e-7])
+def test_paper_default_holds_with_delta_an_ulp_below_eps(eps):
+    """delta one ulp below eps is inside RRST Thm 3.1 (delta in (0, eps)), but the paper's
+    delta_hat = sqrt(eps delta)/15 evaluated in float64 can land above eps/15 and the theorem
+    was refused (a whole array batch with it). The default is now capped at the float below
+    eps/15: accepted on both paths, and its k held against the 50-digit proof at that point."""
+    import math
+    from fractions import Fraction
+
+    from maxinfo_bounds.numeric import float_down
+
+    d, n = math.nextafter(eps, 0.0), 100
+    t = eps * math.sqrt(2 * n)
+    b = approx_dp_max_information(eps, d, n, variant="paper")
+    dh = min(math.sqrt(eps * d) / 15, float_down(Fraction(eps) / 15))  # the scalar path's point
+    assert Fraction(dh) <= Fraction(eps) / 15
+    assert b.k >= _ref(eps, d, n, t, dh, "paper")[0]
+    k_arr, _ = approx_dp_max_information(np.array([eps, eps]), np.array([eps / 1e6, d]), n, variant="paper")
+    dh_arr = min(math.sqrt(eps * d) / 15, math.nextafter(eps / 15, 0.0))  # the array path's point
+    assert Fraction(dh_arr) <= Fraction(eps) / 15
+    assert k_arr[1] >= _ref(eps, d, n, t, dh_arr, "paper")[0]

@@ -24,6 +24,7 @@ from ...numeric import (
     each_entry,
     enclosure,
     fast_up,
+    float_down,
     is_array,
     iv_prec,
 )
@@ -89,8 +90,14 @@ THM31 = {
 }
 
 
-def _paper_choice(eps: float, delta: float, n: int) -> tuple[float, float]:
-    return eps * math.sqrt(2 * n), math.sqrt(eps * delta) / 15
+def _paper_choice(eps: float, delta: float, n: int, eps_exact: Any = None) -> tuple[float, float]:
+    """The paper's point: t = eps sqrt(2n), delta_hat = sqrt(eps delta)/15, the latter capped at
+    the float at or below eps/15 (``eps_exact``, the input as given, where it is not a float):
+    with delta within a few ulps of eps the float square root can land above eps/15, outside
+    Lemma 3.7's condition, and the theorem was refused inside its own regime. Elsewhere the cap
+    changes nothing."""
+    cap = float_down(Fraction(eps if eps_exact is None else eps_exact) / 15)
+    return eps * math.sqrt(2 * n), min(math.sqrt(eps * delta) / 15, cap)
 
 
 #: RRST Thm 3.1's regime in eps (nats), declared once: the evaluators, the implied-guarantee
@@ -277,7 +284,7 @@ def approx_dp_max_information(
     if t is not None:
         candidates = [(T.check(t), DELTA_HAT.check(delta_hat))]
     elif beta is None:
-        candidates = [_paper_choice(e, d, ni)]
+        candidates = [_paper_choice(e, d, ni, ex)]
     else:
         bt = BETA.check_float(beta)
         candidates = _thm31_candidates(e, d, ni, bt, variant)  # never empty: the paper's point is one
@@ -338,7 +345,9 @@ def _thm31_vectorised(
     nn = N.check_array(n)
     if t is None:
         e, d, nn = np.broadcast_arrays(e, d, nn)
-        tt, dh = e * np.sqrt(2 * nn), np.sqrt(e * d) / 15
+        # the paper's delta_hat, capped below eps/15 (the float below the rounded quotient is
+        # at or below the exact one; see _paper_choice)
+        tt, dh = e * np.sqrt(2 * nn), np.minimum(np.sqrt(e * d) / 15, np.nextafter(e / 15, 0.0))
     else:  # all five broadcast together: an array in t or delta_hat alone sets the shape
         e, d, nn, tt, dh = np.broadcast_arrays(e, d, nn, T.check_array(t), DELTA_HAT.check_array(delta_hat))
     viol = _thm31_violations(e, d, dh, variant)
