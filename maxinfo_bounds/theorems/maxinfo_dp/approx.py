@@ -96,8 +96,11 @@ def _paper_choice(eps: float, delta: float, n: int, eps_exact: Any = None) -> tu
     with delta within a few ulps of eps the float square root can land above eps/15, outside
     Lemma 3.7's condition, and the theorem was refused inside its own regime. Elsewhere the cap
     changes nothing."""
-    cap = float_down(Fraction(eps if eps_exact is None else eps_exact) / 15)
-    return eps * math.sqrt(2 * n), min(math.sqrt(eps * delta) / 15, cap)
+    exact = Fraction(eps if eps_exact is None else eps_exact)
+    dh = math.sqrt(eps * delta) / 15
+    if Fraction(delta) < exact:  # inside the regime (outside it the point is left as it was)
+        dh = min(dh, float_down(exact / 15))
+    return eps * math.sqrt(2 * n), dh
 
 
 #: RRST Thm 3.1's regime in eps (nats), declared once: the evaluators, the implied-guarantee
@@ -347,7 +350,8 @@ def _thm31_vectorised(
         e, d, nn = np.broadcast_arrays(e, d, nn)
         # the paper's delta_hat, capped below eps/15 (the float below the rounded quotient is
         # at or below the exact one; see _paper_choice)
-        tt, dh = e * np.sqrt(2 * nn), np.minimum(np.sqrt(e * d) / 15, np.nextafter(e / 15, 0.0))
+        tt, dh = e * np.sqrt(2 * nn), np.sqrt(e * d) / 15
+        dh = np.where(d < e, np.minimum(dh, np.nextafter(e / 15, 0.0)), dh)
     else:  # all five broadcast together: an array in t or delta_hat alone sets the shape
         e, d, nn, tt, dh = np.broadcast_arrays(e, d, nn, T.check_array(t), DELTA_HAT.check_array(delta_hat))
     viol = _thm31_violations(e, d, dh, variant)
