@@ -23,7 +23,7 @@ from .errors import PlanError
 from .recommend import study_at_n
 from .routes import PlanResult, plan
 from .steps import MAX_TIMES, STEP_CLASSES
-from .study import MAX_N, Study, check_alpha, check_n, where
+from .study import MAX_N, Study, check_alpha, check_n, step_key, where
 
 __all__ = ["sweep", "solve", "with_param", "fixes", "Solution", "SweepPoint", "INT_PARAMS", "PARALLEL_MIN_POINTS"]
 
@@ -101,12 +101,7 @@ def with_param(study: Study, param: str, value: float | int | str) -> Study:
         steps[idx] = new
         return replace(study, steps=tuple(steps))
     except PlanError as exc:
-        key = (
-            f"steps[{idx}]"
-            if exc.name == "step"
-            else (f"steps[{idx}].{exc.name}" if not exc.name.startswith("steps[") else exc.name)
-        )
-        raise PlanError(where(study.source, key), exc.allowed) from None
+        raise PlanError(where(study.source, step_key(idx, exc.name)), exc.allowed) from None
 
 
 #: the smallest sweep spread over several processes: below it, starting them (about 0.3 s of

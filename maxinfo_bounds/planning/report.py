@@ -38,14 +38,7 @@ __all__ = [
     "sweep_text",
     "sweep_json",
     "solve_fields",
-    "reuse_usable_if",
 ]
-
-
-def reuse_usable_if(study: Study) -> list[str]:
-    """The nearest single changes (n, then each step's numbers and ``times``, the others fixed)
-    with which adaptive reuse gets a usable threshold (a search of a few seconds)."""
-    return fixes(study)
 
 
 def _fixes_sentence(found: Sequence[str]) -> str:
@@ -95,13 +88,14 @@ def derivation_lines(r: PlanResult) -> list[str]:
 
 def plan_text(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> str:
     """The plan as ``maxinfo plan`` prints it. ``usable_if``: the nearest usable changes, when
-    already found (:func:`reuse_usable_if`); searched here when the report needs them."""
+    already found (:func:`~maxinfo_bounds.planning.explore.fixes`, the nearest single changes with
+    which adaptive reuse gets a usable threshold); searched here when the report needs them."""
     st, rec = pp.study, pp.recommended
     found: list[list[str]] = [] if usable_if is None else [list(usable_if)]
 
     def fixes_text() -> str:  # a search of a few seconds: at most once per report
         if not found:
-            found.append(reuse_usable_if(st))
+            found.append(fixes(st))
         return _fixes_sentence(found[0])
 
     out = [
@@ -165,7 +159,7 @@ def plan_json(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> dict[str
             or (f"adaptive reuse: {pp.reuse_refusal}" if pp.reuse is None else gamma_problem(pp.reuse.gamma))
             or ""
         )
-        d.update(usable_if_fields(why, reuse_usable_if(pp.study) if usable_if is None else usable_if))
+        d.update(usable_if_fields(why, fixes(pp.study) if usable_if is None else usable_if))
     else:
         d.update({"vacuous": None, "usable_if": None})
     return d

@@ -545,6 +545,4 @@ def step_from_mapping(raw: Mapping[str, object]) -> Step:
         if key not in known:
             raise PlanError(str(key), f"unknown key for type {typ!r}; allowed: " + ", ".join(sorted(known - {"type"})))
     kwargs = {k: v for k, v in raw.items() if k != "type"}
-    if "label" in kwargs and not isinstance(kwargs["label"], str):
-        raise PlanError("label", f"must be a string, got {shown_value(kwargs['label'])}")
     return cls(**kwargs)  # type: ignore[arg-type]

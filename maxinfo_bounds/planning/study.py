@@ -25,6 +25,7 @@ maxinfo_bounds.planning.errors.PlanError: iid: must be true or false, got 'no'
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -71,6 +72,14 @@ MAX_N = 2**53
 
 def where(src: str, key: str) -> str:
     return f"{src}: {key}"
+
+
+def step_key(i: int, name: str) -> str:
+    """A step's refusal named as the study file names it: ``steps[i]`` for the step as a whole,
+    ``steps[i].eps`` for one of its fields (a name already under ``steps[`` is kept)."""
+    if name == "step":
+        return f"steps[{i}]"
+    return name if name.startswith("steps[") else f"steps[{i}].{name}"
 
 
 class FinalTest(StrEnum):
@@ -237,8 +246,6 @@ class Study:
     def description_bits(self) -> float:
         """log2 of the number of outputs of the analysis when every step is a description
         (else inf)."""
-        import math
-
         if not all(isinstance(st, Description) for st in self.steps):
             return math.inf
         return sum(st.times * math.log2(st.range_size) for st in self.steps if isinstance(st, Description))
@@ -358,7 +365,7 @@ def _parse_step(src: str, i: int, raw: object) -> Step:
     try:
         st = step_from_mapping(raw)
     except PlanError as exc:
-        raise PlanError(where(src, at if exc.name == "step" else f"{at}.{exc.name}"), exc.allowed) from None
+        raise PlanError(where(src, step_key(i, exc.name)), exc.allowed) from None
     if not st.label:
         st = st.with_label(f"{at} ({st.type_name})")
     return st
