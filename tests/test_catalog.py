@@ -24,7 +24,20 @@ def test_entries_complete():
     ids = [e.id for e in entries()]
     assert ids == sorted(set(ids))
     for e in entries():
-        assert e.paper in {"RRST", "DFHPRR", "Dwork-Roth", "KOV15", "Balle-Wang", "Notes"}
+        assert e.paper in {
+            "RRST",
+            "DFHPRR",
+            "Dwork-Roth",
+            "KOV15",
+            "Balle-Wang",
+            "Notes",
+            "Dong-Roth-Su",
+            "Bun-Steinke",
+            "Canonne-Kamath-Steinke",
+            "Steinke",
+            "Cesar-Rogers",
+            "Kairouz-Oh-Viswanath; Dong-Roth-Su",
+        }
         assert e.number and e.statement_latex() and e.all_conditions()
         assert e.params and e.units and e.returns
         assert e.sympy_statement().free_symbols  # a real expression, not a placeholder

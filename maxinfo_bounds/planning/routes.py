@@ -55,7 +55,7 @@ from ..results import Bound
 from ..search import minimise, minimise_nd
 from ..theorems.composition import compose_max_information
 from ..theorems.description import description_length_max_information
-from ..theorems.dp_accounting import DPGuarantee, compose_dp, kov_eps_float, optimal_composition
+from ..theorems.dp_accounting import DPGuarantee, kov_eps_float
 from ..theorems.maxinfo_dp import (
     PURE_DP_PRODUCT,
     THM31_EPS_MAX,
@@ -67,6 +67,7 @@ from ..theorems.maxinfo_dp import (
 )
 from ..theorems.mutual_info import PAPER_CONSTANT, mi_k_float, mi_to_approx_max_information
 from ..theorems.pvalues import mi_pvalue_choice, pvalue_correction
+from .accountants import best_composition
 from .errors import PlanError
 from .stages import DescriptionStage, DPStage, Link, Stage, stages_of, text_down, text_up
 from .study import Study
@@ -133,6 +134,7 @@ class PlanResult:
                     "inputs": c.inputs,
                     "output": c.output,
                     "conditions": list(c.conditions),
+                    "values": dict(c.values),
                 }
                 for c in self.chain
             ],
@@ -458,11 +460,6 @@ def _kov_float(e: float, d: float, runs: int, dt: float) -> float:
     return kov_eps_float(e, d, runs, dt)
 
 
-@lru_cache(maxsize=256)
-def _kov_certified(e: float, d: float, runs: int, dt: float) -> DPGuarantee:
-    return optimal_composition(e, d, runs, dt)
-
-
 #: total δ at which the tight composition of the first DP stage is tried
 DELTA_GRID = (1e-12, 1e-20, 1e-30)
 #: the tight (advanced / optimal) composition of the first stage is tried up to this many runs
@@ -543,42 +540,33 @@ def plan(study: Study) -> PlanResult:
             Candidate(
                 "tight DP composition of the first stage",
                 None,
-                f"skipped: more than {TIGHT_MAX_RUNS} runs (basic composition used)",
+                f"advanced and optimal (KOV) composition skipped: more than {TIGHT_MAX_RUNS} runs "
+                "(the exact GDP and zCDP accountants still apply)",
             )
         )
-    elif isinstance(s0, DPStage) and study.iid and s0.count > 1:
+    if isinstance(s0, DPStage) and study.iid and (s0.count > 1 or any(r.mu is not None for r in s0.runs)):
+        classic = s0.count <= TIGHT_MAX_RUNS
         used = sum((r.count * Fraction(r.delta) for r in s0.runs), Fraction(0))
+        # the exact accountants (GDP, mixed) do not use a Gaussian run's delta: it is only the
+        # point of its curve the study file shows, so those runs do not raise the grid's floor
+        used_non_gauss = sum((r.count * Fraction(r.delta) for r in s0.runs if r.mu is None), Fraction(0))
         same = len({(r.eps, r.delta) for r in s0.runs}) == 1
-        expanded = [(r.eps, r.delta) for r in s0.runs for _ in range(r.count)]
-        # total delta: the fixed grid above what the steps use, and 2x, 10x what they use
-        dts = {dt for dt in DELTA_GRID if Fraction(dt) > used}
+        exact_kov = same and all(r.mu is None and "CR21-BR" not in r.theorems for r in s0.runs)
+        # total delta: the fixed grid above what the steps use, 2x and 10x what they use, and
+        # each Gaussian step's own delta
+        dts = {dt for dt in DELTA_GRID if Fraction(dt) > used_non_gauss}
         if used > 0:
             dts |= {float_up(2 * used), float_up(10 * used)}
+        dts |= {r.delta for r in s0.runs if r.mu is not None}
         for dt in sorted(x for x in dts if x < 0.5):
-            if same:
+            if exact_kov and classic:  # KOV is the exact optimum here: its float eps prunes
                 e0, d0 = s0.runs[0].eps, s0.runs[0].delta
                 if _pruned(study, _kov_float(e0, d0, s0.count, dt) * 0.999, results, cands, dt):
                     continue
-                try:
-                    g = _kov_certified(e0, d0, s0.count, dt)
-                except InvalidParameter:
-                    continue
-                link = Link(
-                    "optimal DP composition of the stage",
-                    ("KOV15-3.3",),
-                    f"{s0.count} x ({e0!r}, {d0!r})",
-                    f"({text_up(g.eps)}, {text_up(g.delta)})-DP",
-                    g.conditions,
-                )
-            else:
-                g = compose_dp(expanded, dt)
-                link = Link(
-                    "advanced DP composition of the stage",
-                    (g.theorem,),
-                    f"{s0.count} runs",
-                    f"({text_up(g.eps)}, {text_up(g.delta)})-DP",
-                    g.conditions,
-                )
+            comp = best_composition(s0.runs, dt, classic)
+            if comp is None:
+                continue
+            g, link = comp
             if g.eps == 0:  # delta_total already covers the whole privacy curve
                 cands.append(
                     Candidate(

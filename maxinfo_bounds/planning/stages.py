@@ -19,7 +19,7 @@ from fractions import Fraction
 from ..numeric import InvalidParameter, decimal_text, float_up
 from ..results import DPGuarantee
 from .errors import PlanError
-from .steps import Description, DPStep, MutualInformation, Step
+from .steps import Accounting, Description, DPStep, MutualInformation, Step
 from .study import Study, where
 
 
@@ -62,36 +62,49 @@ class Link:
     inputs: str
     output: str
     conditions: tuple[str, ...] = ()
+    #: the numbers behind ``output`` at full precision (name, value), e.g. an accountant's mu,
+    #: rho and the (eps, delta) it gave; the JSON report carries them
+    values: tuple[tuple[str, float], ...] = ()
 
 
 def _label(i: int, st: Step) -> str:
     return st.label or f"steps[{i}] ({st.type_name})"
 
 
-def step_dp(study: Study, i: int, st: DPStep) -> tuple[DPGuarantee, Link]:
-    """The (eps, delta)-DP guarantee of one execution of a DP step."""
+def step_dp(study: Study, i: int, st: DPStep) -> tuple[DPGuarantee, Accounting, Link]:
+    """The (eps, delta)-DP guarantee of one execution of a DP step, its GDP / zCDP parameters."""
     try:
         g = st.guarantee(study.n)
+        acc = st.accounting(study.n, g)
     except PlanError:
         raise
     except InvalidParameter as exc:
         raise PlanError(where(study.source, f"steps[{i}]"), str(exc)) from None
-    return g, Link(
-        _label(i, st),
-        (g.theorem,),
-        st.inputs_text(),
-        f"({text_up(g.eps)}, {text_up(g.delta)})-DP per run",
-        g.conditions,
+    extra = f", mu = {text_up(acc.mu)}" if acc.mu is not None else ""
+    return (
+        g,
+        acc,
+        Link(
+            _label(i, st),
+            (g.theorem,),
+            st.inputs_text(),
+            f"({text_up(g.eps)}, {text_up(g.delta)})-DP per run{extra}",
+            g.conditions,
+        ),
     )
 
 
 @dataclass(frozen=True)
 class DPRuns:
-    """``count`` adaptive runs of an (``eps``, ``delta``)-DP step."""
+    """``count`` adaptive runs of an (``eps``, ``delta``)-DP step; ``mu`` / ``rho``: the run's
+    GDP / zCDP parameter where it has one (:class:`~maxinfo_bounds.planning.steps.Accounting`)."""
 
     eps: float
     delta: float
     count: int
+    mu: float | None = None
+    rho: float | None = None
+    theorems: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -145,9 +158,9 @@ def stages_of(study: Study) -> list[Stage]:
     for i, st in enumerate(study.steps):
         last = stages[-1] if stages else None
         if isinstance(st, DPStep):
-            g, link = step_dp(study, i, st)
+            g, acc, link = step_dp(study, i, st)
             link = replace(link, output=link.output + (f", x{st.times} adaptively" if st.times > 1 else ""))
-            run = DPRuns(g.eps, g.delta, st.times)
+            run = DPRuns(g.eps, g.delta, st.times, acc.mu, acc.rho, acc.theorems)
             if isinstance(last, DPStage):
                 stages[-1] = DPStage((*last.steps, i), (*last.links, link), (*last.runs, run))
             else:

@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..domain import Domain, Int, Real
-from ..numeric import InvalidParameter
+from ..numeric import InvalidParameter, float_up
 from ..results import DPGuarantee
 from ..theorems.dp_accounting import (
     analytic_gaussian_sigma,
@@ -51,12 +51,15 @@ from ..theorems.dp_accounting import (
     sparse_vector,
     sparse_vector_scales,
 )
+from ..theorems.dp_accounting.gdp import gaussian_mu
+from ..theorems.dp_accounting.zcdp import zcdp_bounded_range, zcdp_gaussian, zcdp_pure
 from ..theorems.holdout import thresholdout_dp
 from .errors import PlanError
 
 __all__ = [
     "Step",
     "DPStep",
+    "Accounting",
     "Laplace",
     "Gaussian",
     "Exponential",
@@ -245,12 +248,30 @@ class Step:
         return ", ".join(f"{k}={v!r}" for k, v in self.params.items())
 
 
+@dataclass(frozen=True)
+class Accounting:
+    """What the exact accountants know of one run beyond its (eps, delta) point: ``mu`` (the run
+    is mu-GDP: Gaussian noise, Dong-Roth-Su Thm 2.7) and ``rho`` (it is rho-zCDP), None where
+    no such guarantee is claimed; ``theorems``: the catalog ids the two came from."""
+
+    mu: float | None = None
+    rho: float | None = None
+    theorems: tuple[str, ...] = ()
+
+
 class DPStep(Step):
     """A step with an (eps, delta)-DP guarantee per run (composed by the DP theorems)."""
 
     def guarantee(self, n: int) -> DPGuarantee:
         """The (eps, delta)-DP guarantee of one run on ``n`` records (its calibration theorem)."""
         raise NotImplementedError
+
+    def accounting(self, n: int, g: DPGuarantee) -> Accounting:
+        """The run's GDP / zCDP guarantees (``g``: its :meth:`guarantee`): a pure step is
+        eps tanh(eps/2)-zCDP (sharp; Steinke 2024); an approximate step has neither here."""
+        if g.delta == 0:
+            return Accounting(rho=zcdp_pure(g.eps), theorems=("S24-pure-zCDP",))
+        return Accounting()
 
 
 def _eps(x: float | None) -> float:
@@ -321,6 +342,16 @@ class Gaussian(DPStep):
         e = gaussian_epsilon(self.noise_sigma(), self.sensitivity, self.delta)
         return DPGuarantee(e, float(self.delta), "BW18-8")
 
+    def accounting(self, n: int, g: DPGuarantee) -> Accounting:
+        """mu = Delta/sigma (Dong-Roth-Su Thm 2.7) and rho = Delta^2/(2 sigma^2) (Bun-Steinke
+        Prop. 1.6); ``delta`` is only the point of the curve shown for the run."""
+        sigma = self.noise_sigma()
+        return Accounting(
+            mu=gaussian_mu(self.sensitivity, sigma),
+            rho=zcdp_gaussian(self.sensitivity, sigma),
+            theorems=("DRS22-3.3", "BS16-1.6"),
+        )
+
     def inputs_text(self) -> str:
         text = super().inputs_text()
         return text if self.sigma is not None else f"{text}, sigma={self.noise_sigma()!r}"
@@ -356,6 +387,17 @@ class Exponential(DPStep):
             return DPGuarantee(self.eps, 0.0, "DR-3.10")
         assert self.sensitivity is not None and self.coefficient is not None
         return exponential_mechanism_epsilon(self.sensitivity, self.coefficient, monotone=bool(self.monotone))
+
+    def accounting(self, n: int, g: DPGuarantee) -> Accounting:
+        """The exponential mechanism sampling with exp(c u) is 2 c Delta_u-bounded range (Steinke's
+        note, Lemma 3), so (2 c Delta_u)^2/8-zCDP (Cesar-Rogers 2021); 2 c Delta_u is the step's
+        eps, or twice it with ``monotone`` scores. The better of that and the pure-DP rho."""
+        eta = g.eps if not self.monotone else float_up(2 * Fraction(g.eps))
+        pure = zcdp_pure(g.eps)
+        br = zcdp_bounded_range(eta)
+        if br < pure:
+            return Accounting(rho=br, theorems=("CR21-BR",))
+        return Accounting(rho=pure, theorems=("S24-pure-zCDP",))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -438,3 +438,86 @@ def kov_eps(eps: Any, delta: Any, k: int, dt: Any) -> Any:
 def sv_factor(i: int, budget: int) -> int:
     """DFHPRR Thm 10: l_i = sum_{j=0}^{min(i-1, B)} C(i, j) (an exact integer)."""
     return sum(math.comb(i, j) for j in range(min(i - 1, budget) + 1))
+
+
+# -- exact accounting (GDP, zCDP, exact mixed composition), written from the papers' statements --
+
+
+def gdp_delta(mu: Any, eps: Any) -> Any:
+    """DRS22 Cor. 2.13: delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)."""
+    return mpmath.ncdf(-eps / mu + mu / 2) - mpmath.exp(eps) * mpmath.ncdf(-eps / mu - mu / 2)
+
+
+def gdp_eps(mu: Any, delta: Any) -> Any:
+    """The smallest eps >= 0 with gdp_delta(mu, eps) <= delta."""
+    if gdp_delta(mu, mpf(0)) <= delta:
+        return mpf(0)
+    hi = mpf(1)
+    while gdp_delta(mu, hi) > delta:
+        hi *= 2
+    return bisect_root(lambda e: gdp_delta(mu, e) - delta, mpf(0), hi, rel=1e-45)
+
+
+def gdp_mu(eps: Any, delta: Any) -> Any:
+    """The largest mu with gdp_delta(mu, eps) <= delta (delta grows with mu)."""
+    lo, hi = mpf(1), mpf(1)
+    while gdp_delta(hi, eps) <= delta:
+        hi *= 4
+    while gdp_delta(lo, eps) > delta:
+        lo /= 4
+    return bisect_root(lambda m: gdp_delta(m, eps) - delta, lo, hi, rel=1e-45)
+
+
+def cks_eps_at(rho: Any, delta: Any, a: Any) -> Any:
+    """CKS20 Prop. 12 at order a, solved for eps: from delta = e^{(a-1)(a rho - eps)} (1 - 1/a)^a / (a - 1)."""
+    return a * rho - (mpmath.log(delta) + mpmath.log(a - 1) - a * mpmath.log(1 - 1 / a)) / (a - 1)
+
+
+def cks_eps(rho: Any, delta: Any) -> Any:
+    """min over a > 1 of :func:`cks_eps_at` (ternary search on log(a - 1); the bound is unimodal
+    there), at least 0."""
+    lo, hi = mpf(-80), mpf(700)
+
+    def f(t: Any) -> Any:
+        return cks_eps_at(rho, delta, 1 + mpmath.exp(t))
+
+    for _ in range(400):
+        m1, m2 = lo + (hi - lo) / 3, hi - (hi - lo) / 3
+        if f(m1) < f(m2):
+            hi = m2
+        else:
+            lo = m1
+    return max(mpf(0), f((lo + hi) / 2))
+
+
+def rr_renyi(eps: Any, a: Any) -> Any:
+    """Renyi divergence of order a between randomized responses with parameter eps (Steinke
+    2024 Thm 4: the worst eps-DP pair)."""
+    return mpmath.log(
+        mpmath.exp(a * eps) / (mpmath.exp(eps) + 1) + mpmath.exp(eps - a * eps) / (mpmath.exp(eps) + 1)
+    ) / (a - 1)
+
+
+def mixed_delta(eps_step: Any, k: int, mu: Any, eg: Any) -> Any:
+    """E_P[(1 - e^{eg - L})_+] for L = k randomized responses of eps_step plus N(mu^2/2, mu^2)
+    (mu = 0: none), summed over the number m of negative responses."""
+    p = mpmath.exp(eps_step) / (1 + mpmath.exp(eps_step))
+    s = mpf(0)
+    for m in range(k + 1):
+        x = eg - (k - 2 * m) * eps_step
+        if mu == 0:
+            g = -mpmath.expm1(x) if x < 0 else mpf(0)
+        else:
+            g = gdp_delta(mu, x)
+        s += mpmath.binomial(k, m) * p ** (k - m) * (1 - p) ** m * g
+    return s
+
+
+def mixed_eps(eps_step: Any, k: int, mu: Any, delta: Any) -> Any:
+    """The smallest eps >= 0 with mixed_delta <= delta."""
+    if mixed_delta(eps_step, k, mu, mpf(0)) <= delta:
+        return mpf(0)
+    hi = k * eps_step + mu * mu + 10 * mu + 1
+    while mixed_delta(eps_step, k, mu, hi) > delta:
+        hi *= 2
+    return bisect_root(lambda e: mixed_delta(eps_step, k, mu, e) - delta, mpf(0), hi, rel=1e-20)

@@ -5,9 +5,11 @@ composition (Kairouz–Oh–Viswanath), exact. Calibration: Laplace, Gaussian (c
 Balle–Wang 2018), the exponential mechanism and report-noisy-max, sparse vector (AboveThreshold
 with c answers). Conversion: :func:`dp_max_information` turns a :class:`DPGuarantee` into the best
 max-information bound of RRST Thm 1.4 / Thm 3.1. Interop: :func:`from_dp_event` reads an
-(eps, delta) from Google's ``dp_accounting``. Modules: :mod:`.composition`, :mod:`.optimal`,
-:mod:`.mechanisms`, :mod:`.interop`. ``eps`` is in nats throughout (the DP convention).
-Every returned privacy parameter is rounded **up** and
+(eps, delta) from Google's ``dp_accounting``. Exact accounting: Gaussian DP (:mod:`.gdp`,
+Dong-Roth-Su 2022), zCDP and its certified conversions (:mod:`.zcdp`), the exact composition of
+pure and Gaussian steps (:mod:`.mixed`). Modules: :mod:`.composition`, :mod:`.optimal`,
+:mod:`.mechanisms`, :mod:`.interop`, :mod:`.gdp`, :mod:`.zcdp`, :mod:`.mixed`.
+``eps`` is in nats throughout (the DP convention). Every returned privacy parameter is rounded **up** and
 every calibrated noise scale rounded **up** (more noise, smaller privacy loss: the safe side).
 
 References: Dwork & Roth, *The Algorithmic Foundations of Differential Privacy* (2014): Thm 3.16
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 from ...results import DPGuarantee
 from .composition import advanced_composition, basic_composition, compose_dp
+from .gdp import gaussian_mu, gdp_compose, gdp_delta, gdp_epsilon, gdp_mu, gdp_sigma
 from .interop import dp_max_information, from_dp_event
 from .mechanisms import (
     above_threshold_epsilon,
@@ -39,7 +42,9 @@ from .mechanisms import (
     sparse_vector,
     sparse_vector_scales,
 )
+from .mixed import mixed_delta, mixed_epsilon
 from .optimal import kov_eps_float, optimal_composition, optimal_composition_delta
+from .zcdp import zcdp_bounded_range, zcdp_compose, zcdp_epsilon, zcdp_gaussian, zcdp_pure
 
 __all__ = [
     "DPGuarantee",
@@ -63,4 +68,17 @@ __all__ = [
     "sparse_vector_scales",
     "dp_max_information",
     "from_dp_event",
+    "gaussian_mu",
+    "gdp_compose",
+    "gdp_delta",
+    "gdp_epsilon",
+    "gdp_mu",
+    "gdp_sigma",
+    "mixed_delta",
+    "mixed_epsilon",
+    "zcdp_bounded_range",
+    "zcdp_compose",
+    "zcdp_epsilon",
+    "zcdp_gaussian",
+    "zcdp_pure",
 ]

@@ -1,0 +1,173 @@
+"""The accountants of a DP stage: the smallest certified eps at a total delta, and who gave it.
+
+A stage's runs are composed by every accountant that applies, each certified, and the smallest
+eps is kept; the derivation names the accountant and its parameters (mu, rho):
+
+* **optimal (KOV15 Thm 3.3)**: runs all equal (the exact optimum for (eps, delta)-DP steps);
+* **advanced (Dwork-Roth Thm 3.20, heterogeneous form)**: any runs;
+* **GDP (Dong-Roth-Su Cor. 3.3 and 2.13)**: every run Gaussian; exact;
+* **exact mixed** (:mod:`~maxinfo_bounds.theorems.dp_accounting.mixed`): pure runs and Gaussian
+  runs, at most :data:`MIXED_MAX_PATTERNS` sign-count patterns; exact;
+* **zCDP (Bun-Steinke; Canonne-Kamath-Steinke Prop. 12)**: every run with a rho (Gaussian, pure,
+  bounded range); a bound at any Renyi order, the order chosen in floats.
+
+The first two need the total delta above the runs' own deltas and are skipped beyond
+``TIGHT_MAX_RUNS`` runs (``classic=False``); the exact ones take any total delta.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import lru_cache
+
+from ..numeric import InvalidParameter, RegimeError, float_up
+from ..results import DPGuarantee
+from ..theorems.dp_accounting import compose_dp, optimal_composition
+from ..theorems.dp_accounting.gdp import MU_MAX, gdp_compose, gdp_epsilon
+from ..theorems.dp_accounting.mixed import mixed_epsilon, pattern_count
+from ..theorems.dp_accounting.zcdp import zcdp_epsilon
+from .stages import DPRuns, Link, text_up
+
+__all__ = ["best_composition", "MIXED_MAX_PATTERNS"]
+
+#: the exact mixed accountant is tried up to this many sign-count patterns
+MIXED_MAX_PATTERNS = 2_000
+
+
+@lru_cache(maxsize=256)
+def _kov_certified(e: float, d: float, runs: int, dt: float) -> DPGuarantee:
+    return optimal_composition(e, d, runs, dt)
+
+
+def _candidates(runs: tuple[DPRuns, ...], dt: float, classic: bool) -> list[tuple[DPGuarantee, Link]]:
+    count = sum(r.count for r in runs)
+    used = sum((r.count * Fraction(r.delta) for r in runs), Fraction(0))
+    out: list[tuple[DPGuarantee, Link]] = []
+    gauss = [r for r in runs if r.mu is not None]
+    pure = [r for r in runs if r.mu is None and r.delta == 0]
+    runs_text = f"{count} run{'s' if count != 1 else ''}"
+    if classic and Fraction(dt) > used and count > 1:
+        if len({(r.eps, r.delta) for r in runs}) == 1:
+            e0, d0 = runs[0].eps, runs[0].delta
+            try:
+                g = _kov_certified(e0, d0, count, dt)
+                out.append(
+                    (
+                        g,
+                        Link(
+                            "optimal DP composition of the stage",
+                            ("KOV15-3.3",),
+                            f"{count} x ({e0!r}, {d0!r})",
+                            f"({text_up(g.eps)}, {text_up(g.delta)})-DP",
+                            g.conditions,
+                            (("eps", g.eps), ("delta", g.delta)),
+                        ),
+                    )
+                )
+            except InvalidParameter:
+                pass
+        else:
+            g = compose_dp(_counts(runs), dt)
+            out.append(
+                (
+                    g,
+                    Link(
+                        "advanced DP composition of the stage",
+                        (g.theorem,),
+                        runs_text,
+                        f"({text_up(g.eps)}, {text_up(g.delta)})-DP",
+                        g.conditions,
+                        (("eps", g.eps), ("delta", g.delta)),
+                    ),
+                )
+            )
+    mu_tot = None
+    if gauss:
+        mus: Counter[float] = Counter()
+        for r in gauss:
+            assert r.mu is not None
+            mus[r.mu] += r.count
+        mu_tot = gdp_compose(mus)
+    if gauss and len(gauss) == len(runs) and mu_tot is not None and mu_tot <= MU_MAX:
+        try:
+            e = gdp_epsilon(mu_tot, dt)
+            out.append(
+                (
+                    DPGuarantee(e, dt, "DRS22-3.3", (f"mu = {text_up(mu_tot)} (exact composition)",)),
+                    Link(
+                        "exact Gaussian composition of the stage (GDP)",
+                        ("DRS22-3.3", "DRS22-2.13"),
+                        f"{runs_text}, mu = sqrt(sum mu_i^2) = {text_up(mu_tot)}",
+                        f"({text_up(e)}, {text_up(dt)})-DP",
+                        ("adaptive composition of Gaussian steps is exact",),
+                        (("mu", mu_tot), ("eps", e), ("delta", dt)),
+                    ),
+                )
+            )
+        except InvalidParameter:
+            pass
+    if pure and len(pure) + len(gauss) == len(runs) and (gauss or len({r.eps for r in pure}) > 1 or not classic):
+        pats: Counter[float] = Counter()
+        for r in pure:
+            pats[r.eps] += r.count
+        m = mu_tot or 0.0
+        if pattern_count(pats) <= MIXED_MAX_PATTERNS and m <= MU_MAX:
+            try:
+                e = mixed_epsilon(pats, m, dt)
+                out.append(
+                    (
+                        DPGuarantee(e, dt, "MIX-exact", ()),
+                        Link(
+                            "exact composition of the stage (pure and Gaussian steps)",
+                            ("MIX-exact",) + (("DRS22-3.3",) if gauss else ()),
+                            f"{runs_text}: pure eps {sorted(pats)!r}"
+                            + (f", Gaussian mu = {text_up(m)}" if gauss else ""),
+                            f"({text_up(e)}, {text_up(dt)})-DP",
+                            ("pure steps dominated by randomized response, Gaussian steps by GDP",),
+                            (("mu", m), ("eps", e), ("delta", dt)),
+                        ),
+                    )
+                )
+            except InvalidParameter:
+                pass
+    if all(r.rho is not None for r in runs) and len(gauss) < len(runs):
+        rho = float_up(sum((r.count * Fraction(r.rho) for r in runs if r.rho is not None), Fraction(0)))
+        try:
+            e = zcdp_epsilon(rho, dt)
+            ids = tuple(dict.fromkeys(t for r in runs for t in r.theorems if t != "DRS22-3.3"))
+            out.append(
+                (
+                    DPGuarantee(e, dt, "CKS20-12", (f"rho = {text_up(rho)}",)),
+                    Link(
+                        "zCDP composition of the stage",
+                        (*ids, "CKS20-12"),
+                        f"{runs_text}, rho = sum rho_i = {text_up(rho)}",
+                        f"({text_up(e)}, {text_up(dt)})-DP",
+                        ("zCDP composes additively (Bun-Steinke Lemma 1.7)",),
+                        (("rho", rho), ("eps", e), ("delta", dt)),
+                    ),
+                )
+            )
+        except (InvalidParameter, RegimeError):
+            pass
+    return out
+
+
+def _counts(runs: Sequence[DPRuns]) -> dict[tuple[float, float], int]:
+    out: Counter[tuple[float, float]] = Counter()
+    for r in runs:
+        out[(r.eps, r.delta)] += r.count
+    return dict(out)
+
+
+@lru_cache(maxsize=512)
+def best_composition(runs: tuple[DPRuns, ...], dt: float, classic: bool = True) -> tuple[DPGuarantee, Link] | None:
+    """The smallest certified eps of the runs at total delta ``dt`` over every accountant that
+    applies (module doc), with its derivation line; None when none applies. Cached: the
+    composition does not depend on n, so sweeps pay for it once."""
+    cands = _candidates(runs, dt, classic)
+    if not cands:
+        return None
+    return min(cands, key=lambda c: c[0].eps)

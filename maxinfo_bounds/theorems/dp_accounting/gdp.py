@@ -1,0 +1,257 @@
+r"""Gaussian differential privacy (Dong, Roth & Su, JRSS-B 2022): exact accounting of Gaussian noise.
+
+A mechanism is mu-GDP when distinguishing its outputs on neighbouring data is at least as hard as
+telling N(0, 1) from N(mu, 1). Three facts make it the exact accountant of Gaussian noise:
+
+* Gaussian noise N(0, sigma^2) on a query of L2 sensitivity Delta is mu-GDP with mu = Delta/sigma
+  (DRS22 Thm 2.7; Thm 1 of the journal version);
+* the adaptive composition of mu_i-GDP mechanisms is exactly sqrt(sum_i mu_i^2)-GDP (DRS22
+  Cor. 3.3): no slack at all, unlike any composition through (eps, delta) points;
+* mu-GDP is (eps, delta(eps))-DP for every eps >= 0 and no smaller delta, with
+  delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) (DRS22 Cor. 2.13; Cor. 1 of the
+  journal version): the Balle-Wang curve of :mod:`.mechanisms` at sensitivity mu and sigma 1,
+  evaluated by the same certified evaluator.
+
+Theorem numbers are the arXiv version's (1905.02383). ``eps`` in nats. Every mu and every eps
+returned is rounded **up** and every delta up, except :func:`gdp_mu` (the largest mu meeting a
+target), which is rounded **down**, and :func:`gdp_sigma` (noise), rounded up: each on its safe
+side.
+
+>>> gdp_compose([gaussian_mu(1.0, 8.0)] * 64)       # 64 queries, sigma = 8 Delta: one 1-GDP step
+1.0
+>>> round(gdp_epsilon(1.0, 1e-6), 6)                  # mu = 1 at delta = 1e-6
+4.886554
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from ...arith import Formula
+from ...domain import Int, Real
+from ...numeric import InvalidParameter, float_down, float_up
+from ...search import first_true
+from ..registry import Param, Theorem, register
+from .mechanisms import (
+    _ag_delta_bounds,
+    _ag_statement,
+    _at_most,
+    analytic_gaussian_sigma,
+    gaussian_delta,
+    gaussian_epsilon,
+)
+
+__all__ = [
+    "gaussian_mu",
+    "gdp_compose",
+    "gdp_delta",
+    "gdp_epsilon",
+    "gdp_mu",
+    "gdp_sigma",
+    "MU_MAX",
+]
+
+#: mu above this is refused by the (eps, delta) conversions: delta(eps) = Phi(mu/2 - eps/mu) -
+#: ... is then above 1 - 2^-53 for every eps <= 1e12 (gaussian_epsilon's own limit)
+MU_MAX = 1e7
+
+_POSITIVE = Real(0, lo_open=True)
+MU = Param("mu", Real(0, MU_MAX, lo_open=True), "GDP parameter mu")
+SENS = Param("sensitivity", _POSITIVE, "L2 sensitivity Delta")
+SIGMA = Param("sigma", _POSITIVE, "Gaussian noise standard deviation sigma")
+EPS0 = Param("eps", Real(0, units="nats"), "eps, nats")
+EPS = Param("eps", Real(0, lo_open=True, units="nats"), "target eps, nats")
+DELTA = Param("delta", Real(0, 1, lo_open=True, hi_open=True), "target delta")
+STEPS = Param("k", Int(1), "number of steps")
+
+#: DRS22 Thm 2.7: mu = Delta / sigma
+GDP_MU = Formula(lambda c, s, sigma: s / sigma, ("Delta", "sigma"))
+#: DRS22 Cor. 3.3 for k equal steps: mu_total = sqrt(k) mu
+GDP_COMPOSE = Formula(lambda c, k, mu: c.sqrt(k * mu**2), ("k", "mu"), integer=("k",))
+
+
+def gaussian_mu(sensitivity: float | Fraction, sigma: float | Fraction) -> float:
+    r"""mu of Gaussian noise N(0, sigma^2) on a query of L2 sensitivity Delta: mu = Delta/sigma.
+
+    Theorem: Dong, Roth & Su (2022) Thm 2.7. Returns mu rounded up (exact quotient).
+
+    >>> gaussian_mu(1e-6, 1.0) == 1e-6
+    True
+    """
+    return float_up(GDP_MU.exact(SENS.check(sensitivity), SIGMA.check(sigma)))
+
+
+def _sqrt_up(s: Fraction) -> float:
+    """The smallest float whose square is >= the exact rational ``s`` (>= 0)."""
+    if s == 0:
+        return 0.0
+    r = math.sqrt(float(s)) if s < Fraction(10**300) else math.inf
+    if not math.isfinite(r):
+        raise InvalidParameter("mu", float(s), f"a composed mu whose square is a finite float (at most {MU_MAX:g}^2)")
+    while Fraction(r) ** 2 < s:
+        r = math.nextafter(r, math.inf)
+    while r > 0 and Fraction(math.nextafter(r, 0.0)) ** 2 >= s:
+        r = math.nextafter(r, 0.0)
+    return r
+
+
+def gdp_compose(mus: Iterable[float] | Mapping[float, int]) -> float:
+    r"""The adaptive composition of mu_i-GDP mechanisms: exactly sqrt(sum mu_i^2)-GDP.
+
+    Theorem: Dong, Roth & Su (2022) Cor. 3.3. ``mus``: the steps' mu, or a mapping mu -> number
+    of such steps. The sum of squares is exact (rationals), its square root rounded up.
+
+    >>> gdp_compose({0.375: 1, 0.5: 1})           # sqrt(0.140625 + 0.25)
+    0.625
+    """
+    items = list(mus.items()) if isinstance(mus, Mapping) else [(m, 1) for m in mus]
+    if not items:
+        raise InvalidParameter("mus", mus, "at least one step")
+    total = Fraction(0)
+    for m, k in items:
+        total += STEPS.check(k) * Fraction(Real(0).check("mu", m)) ** 2
+    return _sqrt_up(total)
+
+
+def gdp_delta(mu: float, eps: float) -> float:
+    r"""The exact delta of a mu-GDP mechanism at eps: Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2).
+
+    Theorem: Dong, Roth & Su (2022) Cor. 2.13 (necessary and sufficient). Returns delta rounded
+    up (the Balle-Wang evaluator at sensitivity mu and sigma 1: the same curve).
+
+    >>> round(gdp_delta(3.0, 1.0), 8)             # dp_accounting's test value 0.78760074
+    0.78760074
+    """
+    return gaussian_delta(1.0, MU.check(mu), EPS0.check(eps))
+
+
+def gdp_epsilon(mu: float, delta: float) -> float:
+    """The smallest eps (nats) at which a mu-GDP mechanism is (eps, delta)-DP, rounded up.
+
+    Theorem: Dong, Roth & Su (2022) Cor. 2.13; its delta at the returned eps is certified to be
+    at most ``delta``.
+
+    >>> round(gdp_epsilon(0.1, 1e-10), 7)
+    0.5746403
+    """
+    return gaussian_epsilon(1.0, MU.check(mu), DELTA.check(delta))
+
+
+def gdp_mu(eps: float, delta: float) -> float:
+    """The largest mu with which a mu-GDP mechanism is (eps, delta)-DP, rounded **down**.
+
+    Theorem: Dong, Roth & Su (2022) Cor. 2.13 read the other way (delta(eps) grows with mu);
+    the delta of the returned mu is certified to be at most ``delta``.
+
+    >>> round(gdp_mu(1.0, 0.78760074), 6)         # dp_accounting: sigma = 1/3 at sensitivity 1
+    3.0
+    """
+    ex, dx = EPS.check(eps), DELTA.check(delta)
+
+    def ok(m: float) -> bool:
+        return _at_most(_ag_delta_bounds(Fraction(m), 1, ex)[1], dx)
+
+    guess = float_down(1 / Fraction(analytic_gaussian_sigma(1.0, ex, dx)))
+    return first_true(guess, ok, up=False)
+
+
+def gdp_sigma(sensitivity: float, mu: float, k: int = 1) -> float:
+    r"""The noise sigma making k Gaussian steps of L2 sensitivity Delta mu-GDP in total:
+    sigma = sqrt(k) Delta / mu (DRS22 Thm 2.7 and Cor. 3.3), rounded up.
+
+    With ``mu = gdp_mu(eps, delta)`` this is the smallest sigma for which the k steps together are
+    (eps, delta)-DP.
+
+    >>> gdp_sigma(6.0, 3.0, 25)                   # dp_accounting: 25 queries, sensitivity 6
+    10.0
+    """
+    s, m, kk = SENS.check(sensitivity), MU.check(mu), STEPS.check(k)
+    r = Fraction(s) / Fraction(m)
+    sq = r * r * kk  # sigma^2, exact
+    return _sqrt_up(sq)
+
+
+def _gdp_eps(mu: float, delta: float) -> float:
+    """Theorem: Dong, Roth & Su (2022) Cor. 2.13 (see :func:`gdp_epsilon`)."""
+    return gdp_epsilon(mu, delta)
+
+
+def _gdp_statement() -> Any:
+    import sympy  # statements only
+
+    mu, eps = sympy.symbols("mu epsilon", positive=True)
+    return _ag_statement().subs({sympy.Symbol("Delta", positive=True): mu, sympy.Symbol("sigma", positive=True): 1})
+
+
+register(
+    Theorem(
+        id="DRS22-2.13",
+        paper="Dong-Roth-Su",
+        number="Cor. 2.13 (mu-GDP as (eps, delta)-DP)",
+        title="mu-GDP is (eps, delta)-DP exactly when delta >= Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)",
+        latex=(
+            r"\Phi\!\left(-\tfrac{\varepsilon}{\mu}+\tfrac{\mu}{2}\right)"
+            r"- e^{\varepsilon}\Phi\!\left(-\tfrac{\varepsilon}{\mu}-\tfrac{\mu}{2}\right) \le \delta"
+        ),
+        conditions=("the mechanism is mu-GDP (Gaussian noise: mu = Delta/sigma)", "necessary and sufficient"),
+        units="eps in nats",
+        params=(MU, DELTA),
+        evaluator=_gdp_eps,
+        statement=_gdp_statement,
+        returns="smallest eps, rounded up",
+        value_name="eps_nats",
+    )
+)
+
+
+def _gdp_composed(k: int, mu: float) -> float:
+    """Theorem: Dong, Roth & Su (2022) Cor. 3.3 (see :func:`gdp_compose`)."""
+    return gdp_compose({MU.check(mu): STEPS.check(k)})
+
+
+register(
+    Theorem(
+        id="DRS22-3.3",
+        paper="Dong-Roth-Su",
+        number="Cor. 3.3 (composition of Gaussian DP)",
+        title="k adaptive mu-GDP steps are exactly sqrt(k) mu-GDP (sqrt(sum mu_i^2) for unequal steps)",
+        formula=GDP_COMPOSE,
+        lhs=r"\mu_{\mathrm{total}} =",
+        conditions=("adaptive composition", "each step mu-GDP (Gaussian noise: mu = Delta/sigma, DRS22 Thm 2.7)"),
+        units="mu dimensionless",
+        params=(STEPS, MU),
+        evaluator=_gdp_composed,
+        returns="composed mu, rounded up",
+        value_name="mu",
+    )
+)
+
+
+def _gdp_mu_entry(eps: float, delta: float) -> float:
+    """Theorem: Dong, Roth & Su (2022) Cor. 2.13, inverted (see :func:`gdp_mu`)."""
+    return gdp_mu(eps, delta)
+
+
+register(
+    Theorem(
+        id="DRS22-mu",
+        paper="Dong-Roth-Su",
+        number="Cor. 2.13 inverted (largest mu for a target (eps, delta))",
+        title="The largest mu such that mu-GDP is (eps, delta)-DP (sigma = sqrt(k) Delta / mu for k Gaussian steps)",
+        latex=(
+            r"\max\Big\{\mu : \Phi\!\left(-\tfrac{\varepsilon}{\mu}+\tfrac{\mu}{2}\right)"
+            r"- e^{\varepsilon}\Phi\!\left(-\tfrac{\varepsilon}{\mu}-\tfrac{\mu}{2}\right) \le \delta\Big\}"
+        ),
+        conditions=("delta(eps) increases with mu, so the set is an interval",),
+        units="eps in nats",
+        params=(EPS, DELTA),
+        evaluator=_gdp_mu_entry,
+        statement=_gdp_statement,
+        returns="largest mu, rounded down",
+        value_name="mu",
+        value_rounding="down",
+    )
+)
