@@ -210,9 +210,21 @@ def test_plan_never_exceeds_alpha_and_sample_split_row():
     assert not rows["naive"].valid
 
 
-def test_inverse_solves_round_trip():
-    study = load_study(EX / "laplace_queries.toml")
+def _fixed_sensitivity(path: Path, tmp: Path) -> Path:
+    """The example with its mean queries written at a fixed sensitivity 1e-6 (the sensitivity
+    then does not follow n)."""
+    out = tmp / path.name
+    out.write_text(path.read_text().replace("value_min = 0.0\nvalue_max = 1.0", "sensitivity = 1e-6"))
+    return out
+
+
+def test_inverse_solves_round_trip(tmp_path):
+    mean = load_study(EX / "laplace_queries.toml")
+    study = load_study(_fixed_sensitivity(EX / "laplace_queries.toml", tmp_path))
     t = 1e-3
+    # mean queries (sensitivity 1/n): RRST Thm 1.4b's k falls as n grows, so gamma rises
+    v, r, direction = solve(mean, "n", t)
+    assert direction == "smallest" and r.gamma >= t and plan(with_param(mean, "n", v - 1)).gamma < t
     v, r, _ = solve(study, "times", t)
     assert r.gamma >= t
     assert plan(with_param(study, "times", v + 1)).gamma < t
@@ -389,12 +401,12 @@ def test_route_skipped_by_the_delta_floor_says_why(capsys):
 # --- the typed planning model (issue 40) -----------------------------------------------------
 
 
-def test_solve_with_a_power_table_reports_the_power_there(capsys):
+def test_solve_with_a_power_table_reports_the_power_there(capsys, tmp_path):
     """--solve on a study with [power] keeps the table: the power of the test at the threshold
     reached, on the solved n (it was silently dropped)."""
     from maxinfo_bounds.planning import power_at
 
-    path = EX / "power_reuse_beats_splitting.toml"
+    path = _fixed_sensitivity(EX / "power_reuse_beats_splitting.toml", tmp_path)
     assert main(["plan", str(path), "--solve", "n", "--target-gamma", "1e-3", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     study = load_study(path)

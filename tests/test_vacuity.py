@@ -65,13 +65,19 @@ def test_plan_laplace_not_iid_vacuous_with_fixes(capsys, tmp_path):
     # sensitivity <= 3.3048e-8 -> 3.3e-08.
     text = (EXAMPLES / "laplace_queries.toml").read_text().replace("iid = true", "iid = false")
     p = tmp_path / "s.toml"
-    p.write_text(text)
+    p.write_text(text.replace("value_min = 0.0\nvalue_max = 1.0", "sensitivity = 1e-6"))
     assert main(["plan", str(p)]) == 0
     out = capsys.readouterr().out
     assert "vacuous    gamma = 0" in out
     line = next(ln for ln in out.splitlines() if "no usable analysis as planned" in ln)
     for fix in ("n <= 33047", "steps[0].times <= 3", "steps[0].scale >= 3.1", "steps[0].sensitivity <= 3.3e-08"):
         assert fix in line, line
+    # written as mean queries (sensitivity 1/n), k = n eps log2 e = 14.43 bits per query whatever
+    # n is: no n helps; value_max <= 3.3048e-8 * 10^6 = 0.033048 -> 0.033 (2 digits, down)
+    p.write_text(text)
+    assert main(["plan", str(p)]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if "no usable analysis as planned" in ln)
+    assert "steps[0].value_max <= 0.033" in line and "steps[0].times <= 3" in line and " n <= " not in line, line
 
 
 def test_plan_refusal_says_what_would_help(tmp_path, capsys):

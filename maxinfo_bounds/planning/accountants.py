@@ -48,8 +48,9 @@ def _candidates(runs: tuple[DPRuns, ...], dt: float, classic: bool) -> list[tupl
     gauss = [r for r in runs if r.mu is not None]
     pure = [r for r in runs if r.mu is None and r.delta == 0]
     runs_text = f"{count} run{'s' if count != 1 else ''}"
-    if classic and Fraction(dt) > used and count > 1:
-        if len({(r.eps, r.delta) for r in runs}) == 1:
+    # (with Gaussian runs only, GDP is the exact optimum: the classic accountants cannot beat it)
+    if classic and Fraction(dt) > used and count > 1 and len(gauss) < len(runs):
+        if len({r.key for r in runs}) == 1:
             e0, d0 = runs[0].eps, runs[0].delta
             try:
                 g = _kov_certified(e0, d0, count, dt)

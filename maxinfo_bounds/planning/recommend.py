@@ -51,13 +51,14 @@ re-import the others to be compared.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -66,7 +67,7 @@ from .errors import PlanError
 from .power import describe, method_of, min_records, power_at, power_upper
 from .routes import NoValidRoute, PlanResult, plan
 from .stages import MAX_DESCRIPTION_BITS
-from .steps import Description, DPStep, Thresholdout
+from .steps import Description, DPStep, MeanQuery, Thresholdout
 from .study import PowerSpec, Study, where
 
 __all__ = [
@@ -99,6 +100,8 @@ class _Trend(StrEnum):
     CONST = "const"
     DOWN = "down"
     UP = "up"
+    #: steps whose sensitivity follows n (mean queries): bounded on [a, b] by the relaxed plan
+    BOUNDED = "bounded"
     UNKNOWN = "unknown"
 
 
@@ -234,7 +237,8 @@ def _reuse_direction(study: Study) -> _Trend:
         return _Trend.CONST  # description and MI bounds do not involve n
     tho = [st for st in dp_steps if isinstance(st, Thresholdout)]
     if not tho:
-        return _Trend.DOWN
+        scaling = any(isinstance(st, MeanQuery) and st.depends_on_n for st in dp_steps)
+        return _Trend.BOUNDED if scaling else _Trend.DOWN
     if len(dp_steps) == 1 and tho[0].times == 1:
         return _Trend.UP
     return _Trend.UNKNOWN
@@ -287,6 +291,20 @@ def _gamma_of_n(study: Study, cache: dict[int, float]) -> Callable[[int], float]
     return g
 
 
+def relaxed_study(study: Study, a: int, b: int) -> Study:
+    """The study on ``a`` records with every mean-query step evaluated on ``b`` >= ``a`` records
+    (its smallest sensitivity on [a, b]). Its exhaustive plan's γ bounds γ(n) for every n in
+    [a, b]: each route's certified bound grows with n at fixed step guarantees (RRST Thm 1.4's
+    eps^2 n, Thm 3.1's n nu(delta_hat)) and with every step's eps, mu and rho, and the
+    exhaustive plan tries every route the plans on [a, b] try (none of its fine total-delta
+    grid left out by ranking)."""
+    steps = tuple(
+        dataclasses.replace(cast(Any, st), records=b) if isinstance(st, MeanQuery) and st.depends_on_n else st
+        for st in study_at_n(study, a).steps
+    )
+    return replace(study_at_n(study, a), steps=steps)
+
+
 def _required(row: RouteRow, study: Study, spec: PowerSpec, gamma_n: Callable[[int], float]) -> tuple[int | None, str]:
     t = spec.target
     n0 = min_records(spec)
@@ -318,6 +336,12 @@ def _required(row: RouteRow, study: Study, spec: PowerSpec, gamma_n: Callable[[i
         def up(a: int, b: int) -> float:
             if d is _Trend.CONST:
                 return power_upper(spec, row.threshold, a, b)
+            if d is _Trend.BOUNDED:
+                try:
+                    g_rel = plan(relaxed_study(study, a, b), exhaustive=True).gamma
+                except PlanError:
+                    g_rel = 0.0
+                return power_upper(spec, g_rel * (1 + _GAMMA_SLACK), a, b)
             g_hi = (gamma_n(a) if d is _Trend.DOWN else gamma_n(b)) * (1 + _GAMMA_SLACK)
             return power_upper(spec, g_hi, a, b)
     else:

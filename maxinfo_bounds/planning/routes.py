@@ -300,8 +300,12 @@ def _maxinfo_route(
     curves: list[_Curve] = []
     for j, s in enumerate(stages):
         if isinstance(s, DPStage):
+            own = sum((r.count * Fraction(r.delta) for r in s.runs), Fraction(0))
+            exact = best_composition(s.runs, float_up(own), False) if s.gaussian and own < Fraction(1, 2) else None
             if j == 0 and first_dp is not None and first_link is not None:
                 g, link = first_dp, first_link
+            elif exact is not None:  # Gaussian steps: composed exactly at their own total delta
+                g, link = exact
             else:
                 g = s.basic()
                 link = Link(
@@ -462,6 +466,11 @@ def _kov_float(e: float, d: float, runs: int, dt: float) -> float:
 
 #: total δ at which the tight composition of the first DP stage is tried
 DELTA_GRID = (1e-12, 1e-20, 1e-30)
+#: with Gaussian steps (whose exact accountants are cheap), also every second decade from
+#: 1e-4 to 1e-40; only the best of these is listed among the routes
+EXACT_DELTA_GRID = tuple(10.0**-j for j in range(4, 41, 2))
+#: the betas (as fractions of alpha) at which the fine grid's points are ranked
+_RANK_BETAS = (0.3, 0.9, 0.99, 0.999)
 #: the tight (advanced / optimal) composition of the first stage is tried up to this many runs
 TIGHT_MAX_RUNS = 10_000
 
@@ -517,8 +526,12 @@ def _pruned(study: Study, eps: float, results: list[PlanResult], cands: list[Can
     return False
 
 
-def plan(study: Study) -> PlanResult:
-    """The largest certified γ(α) over every valid route, with its derivation (see module doc)."""
+def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
+    """The largest certified γ(α) over every valid route, with its derivation (see module doc).
+
+    ``exhaustive``: plan every point of the fine total-delta grid in full instead of the two
+    that rank best (slower; the required-n search's bounds use it, so that their route set
+    contains every route a plan at any n of the interval tries)."""
     if not isinstance(study, Study):
         raise InvalidParameter("study", study, "a Study (see load_study / parse_study)")
     stages = stages_of(study)
@@ -550,7 +563,7 @@ def plan(study: Study) -> PlanResult:
         # the exact accountants (GDP, mixed) do not use a Gaussian run's delta: it is only the
         # point of its curve the study file shows, so those runs do not raise the grid's floor
         used_non_gauss = sum((r.count * Fraction(r.delta) for r in s0.runs if r.mu is None), Fraction(0))
-        same = len({(r.eps, r.delta) for r in s0.runs}) == 1
+        same = len({r.key for r in s0.runs}) == 1
         exact_kov = same and all(r.mu is None and "CR21-BR" not in r.theorems for r in s0.runs)
         # total delta: the fixed grid above what the steps use, 2x and 10x what they use, and
         # each Gaussian step's own delta
@@ -558,7 +571,12 @@ def plan(study: Study) -> PlanResult:
         if used > 0:
             dts |= {float_up(2 * used), float_up(10 * used)}
         dts |= {r.delta for r in s0.runs if r.mu is not None}
-        for dt in sorted(x for x in dts if x < 0.5):
+        extra: set[float] = set()
+        if any(r.mu is not None for r in s0.runs):
+            extra = {x for x in EXACT_DELTA_GRID if _thm31_beta_floor(study.n, x) < study.alpha} - dts
+        fine: list[tuple[float, float, DPGuarantee, Link]] = []
+        for dt in sorted(x for x in dts | extra if x < 0.5):
+            quiet = dt in extra
             if exact_kov and classic:  # KOV is the exact optimum here: its float eps prunes
                 e0, d0 = s0.runs[0].eps, s0.runs[0].delta
                 if _pruned(study, _kov_float(e0, d0, s0.count, dt) * 0.999, results, cands, dt):
@@ -567,6 +585,21 @@ def plan(study: Study) -> PlanResult:
             if comp is None:
                 continue
             g, link = comp
+            if quiet:  # the fine grid: no note per point; ranked below, only its best listed
+                if g.eps == 0 or g.eps > THM31_EPS_MAX or _pruned(study, g.eps, results, [], dt):
+                    continue
+                a = study.alpha
+                score = (
+                    0.0
+                    if exhaustive
+                    else min(
+                        thm31_implied_float_k(g.eps, dt, study.n, b)[0] - math.log2(a - b)
+                        for b in (f * a for f in _RANK_BETAS)
+                    )
+                )
+                if math.isfinite(score):
+                    fine.append((score, dt, g, link))
+                continue
             if g.eps == 0:  # delta_total already covers the whole privacy curve
                 cands.append(
                     Candidate(
@@ -591,6 +624,18 @@ def plan(study: Study) -> PlanResult:
                 f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
                 _maxinfo_route(study, stages, g, link, f"tight DP composition (delta={text_up(dt)}) then RRST Thm 3.1"),
             )
+        # the fine grid's points ranked by RRST Thm 3.1's float -log2 gamma at a few betas (cheap);
+        # the two best are planned in full and the better listed (a ranking error costs
+        # tightness, never soundness: every route listed is certified)
+        best_extra: tuple[str, PlanResult] | None = None
+        for _, dt, g, link in fine if exhaustive else sorted(fine, key=lambda f: f[0])[:2]:
+            out = _maxinfo_route(
+                study, stages, g, link, f"tight DP composition (delta={text_up(dt)}) then RRST Thm 3.1"
+            )
+            if isinstance(out, PlanResult) and (best_extra is None or out.gamma > best_extra[1].gamma):
+                best_extra = (f"DP first stage at delta={text_up(dt)} (RRST-3.1)", out)
+        if best_extra is not None:
+            consider(*best_extra)
     if all(isinstance(st, DPStage) and st.pure for st in stages) and results:
         # I <= I_inf <= k (Thm 1.4a) gives Cor C.2 a k' > k and a beta > 0, so the MI route's
         # gamma is below alpha 2^-k, which the max-information route already reaches

@@ -15,11 +15,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 
 from ..numeric import InvalidParameter, decimal_text, float_up
 from ..results import DPGuarantee
+from ..theorems.dp_accounting import gaussian_epsilon
 from .errors import PlanError
-from .steps import Accounting, Description, DPStep, MutualInformation, Step
+from .steps import Description, DPStep, Gaussian, MutualInformation, Step
 from .study import Study, where
 
 
@@ -71,40 +73,74 @@ def _label(i: int, st: Step) -> str:
     return st.label or f"steps[{i}] ({st.type_name})"
 
 
-def step_dp(study: Study, i: int, st: DPStep) -> tuple[DPGuarantee, Accounting, Link]:
-    """The (eps, delta)-DP guarantee of one execution of a DP step, its GDP / zCDP parameters."""
+def step_dp(study: Study, i: int, st: DPStep) -> tuple[DPRuns, Link]:
+    """One execution of a DP step: its (eps, delta)-DP guarantee (a Gaussian step: its mu, the
+    Balle-Wang point on demand) and GDP / zCDP parameters, and the derivation line."""
     try:
+        if isinstance(st, Gaussian):
+            sigma = st.noise_sigma(study.n)
+            sens = st.sensitivity_at(study.n)
+            shown = st.sigma is None or st.depends_on_n  # values the step does not state
+            acc = st.accounting(study.n, None)
+            run = DPRuns(None, st.point_delta(), st.times, acc.mu, acc.rho, acc.theorems, (sens, sigma))
+            assert acc.mu is not None
+            return run, Link(
+                _label(i, st),
+                ("DRS22-2.7",),
+                st.inputs_text(),
+                f"{text_up(acc.mu)}-GDP per run (mu = sensitivity/sigma"
+                + (f", sensitivity = {text_up(float_up(sens))}, sigma = {text_up(sigma)})" if shown else ")"),
+            )
         g = st.guarantee(study.n)
         acc = st.accounting(study.n, g)
     except PlanError:
         raise
     except InvalidParameter as exc:
         raise PlanError(where(study.source, f"steps[{i}]"), str(exc)) from None
-    extra = f", mu = {text_up(acc.mu)}" if acc.mu is not None else ""
-    return (
-        g,
-        acc,
-        Link(
-            _label(i, st),
-            (g.theorem,),
-            st.inputs_text(),
-            f"({text_up(g.eps)}, {text_up(g.delta)})-DP per run{extra}",
-            g.conditions,
-        ),
+    run = DPRuns(g.eps, g.delta, st.times, acc.mu, acc.rho, acc.theorems)
+    return run, Link(
+        _label(i, st),
+        (g.theorem,),
+        st.inputs_text(),
+        f"({text_up(g.eps)}, {text_up(g.delta)})-DP per run",
+        g.conditions,
     )
 
 
 @dataclass(frozen=True)
 class DPRuns:
     """``count`` adaptive runs of an (``eps``, ``delta``)-DP step; ``mu`` / ``rho``: the run's
-    GDP / zCDP parameter where it has one (:class:`~maxinfo_bounds.planning.steps.Accounting`)."""
+    GDP / zCDP parameter where it has one (:class:`~maxinfo_bounds.planning.steps.Accounting`).
 
-    eps: float
+    A Gaussian run (``gaussian`` = (sensitivity, sigma)) has ``eps_value`` None: its
+    Balle-Wang point at ``delta`` is computed (certified, cached) only when a composition
+    through (eps, delta) points asks for :attr:`eps`; the exact accountants read ``mu``."""
+
+    eps_value: float | None
     delta: float
     count: int
     mu: float | None = None
     rho: float | None = None
     theorems: tuple[str, ...] = ()
+    gaussian: tuple[float | Fraction, float] | None = None
+
+    @property
+    def eps(self) -> float:
+        """The run's eps at its ``delta`` (nats, rounded up)."""
+        if self.eps_value is not None:
+            return self.eps_value
+        assert self.gaussian is not None
+        return _gaussian_point(*self.gaussian, self.delta)
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        """What makes two runs the same mechanism (without computing a Gaussian point)."""
+        return (self.eps_value, self.gaussian, self.delta)
+
+
+@lru_cache(maxsize=4096)
+def _gaussian_point(sensitivity: float | Fraction, sigma: float, delta: float) -> float:
+    return gaussian_epsilon(sigma, sensitivity, delta)
 
 
 @dataclass(frozen=True)
@@ -118,6 +154,11 @@ class DPStage:
     @property
     def pure(self) -> bool:
         return all(r.delta == 0 for r in self.runs)
+
+    @property
+    def gaussian(self) -> bool:
+        """Every run is Gaussian noise (composed exactly by GDP)."""
+        return all(r.gaussian is not None for r in self.runs)
 
     @property
     def count(self) -> int:
@@ -158,9 +199,8 @@ def stages_of(study: Study) -> list[Stage]:
     for i, st in enumerate(study.steps):
         last = stages[-1] if stages else None
         if isinstance(st, DPStep):
-            g, acc, link = step_dp(study, i, st)
+            run, link = step_dp(study, i, st)
             link = replace(link, output=link.output + (f", x{st.times} adaptively" if st.times > 1 else ""))
-            run = DPRuns(g.eps, g.delta, st.times, acc.mu, acc.rho, acc.theorems)
             if isinstance(last, DPStage):
                 stages[-1] = DPStage((*last.steps, i), (*last.links, link), (*last.runs, run))
             else:

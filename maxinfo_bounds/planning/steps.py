@@ -23,10 +23,12 @@ Three families, each composed by its own theorems (:mod:`~maxinfo_bounds.plannin
 >>> q = Laplace.from_scale(0.5, 2.0, times=100)
 >>> q.type_name, q.times, q.guarantee(10**6).eps       # Dwork-Roth Thm 3.6: eps = 0.5 / 2
 ('laplace', 100, 0.25)
->>> Laplace(sensitivity=1e-6)
+>>> Laplace(sensitivity=-1e-6, eps=0.1)
 Traceback (most recent call last):
 ...
-maxinfo_bounds.planning.errors.PlanError: step: type 'laplace' needs (sensitivity, eps) or (sensitivity, scale)
+maxinfo_bounds.planning.errors.PlanError: sensitivity: -1e-06 is invalid: must be a real number in (0, inf)
+>>> Laplace.mean(0.0, 1.0, scale=0.1).guarantee(10**6).eps   # a mean query: sensitivity 1/n
+1e-05
 """
 
 from __future__ import annotations
@@ -35,12 +37,13 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, ClassVar
 
 import numpy as np
 
 from ..domain import Domain, Int, Real
-from ..numeric import InvalidParameter, float_up
+from ..numeric import InvalidParameter, float_down, float_up
 from ..results import DPGuarantee
 from ..theorems.dp_accounting import (
     analytic_gaussian_sigma,
@@ -51,7 +54,7 @@ from ..theorems.dp_accounting import (
     sparse_vector,
     sparse_vector_scales,
 )
-from ..theorems.dp_accounting.gdp import gaussian_mu
+from ..theorems.dp_accounting.gdp import MU_MAX, gaussian_mu, gdp_mu, gdp_sigma
 from ..theorems.dp_accounting.zcdp import zcdp_bounded_range, zcdp_gaussian, zcdp_pure
 from ..theorems.holdout import thresholdout_dp
 from .errors import PlanError
@@ -60,6 +63,7 @@ __all__ = [
     "Step",
     "DPStep",
     "Accounting",
+    "MeanQuery",
     "Laplace",
     "Gaussian",
     "Exponential",
@@ -140,6 +144,44 @@ DELTA = Real(0, 1, hi_open=True)
 DELTA_GAUSSIAN = Real(0, 1, lo_open=True, hi_open=True)
 MI_BITS = Real(0)
 COUNT = Int(1)
+#: an end of the range of each record's value, for a mean query
+VALUE = Real(-1e300, 1e300)
+
+
+class MeanQuery:
+    """The mean-query form shared by :class:`Laplace` and :class:`Gaussian`: each record's value
+    lies in [``value_min``, ``value_max``] and the query is their mean over ``records`` records
+    (default: the study's n), so its sensitivity is (value_max - value_min)/records, exactly
+    (replacing one record moves the mean by at most that much). Written this way a step is
+    re-evaluated at every n a sweep, solve or required-n search tries."""
+
+    sensitivity: float | None
+    value_min: float | None
+    value_max: float | None
+    records: int | None
+
+    def _check_range(self) -> None:
+        if self.value_min is not None and self.value_max is not None and not self.value_min < self.value_max:
+            raise PlanError(
+                "value_max", f"{shown_value(self.value_max)} is invalid: must be above value_min = {self.value_min!r}"
+            )
+        if self.records is not None and self.value_min is None:
+            raise PlanError("records", "is only for the mean-query form (value_min, value_max)")
+
+    @property
+    def depends_on_n(self) -> bool:
+        """The step's sensitivity follows the study's n (a mean query without ``records``)."""
+        return self.value_min is not None and self.records is None
+
+    def sensitivity_at(self, n: int) -> float | Fraction:
+        """The query's sensitivity on ``n`` records (the mean form: (max - min)/records, the
+        exact rational: the calibration theorems read it exactly)."""
+        if self.value_min is None:
+            assert self.sensitivity is not None
+            return self.sensitivity
+        assert self.value_max is not None
+        m = self.records if self.records is not None else n
+        return (Fraction(self.value_max) - Fraction(self.value_min)) / m
 
 
 def _param(domain: Domain | type[bool]) -> Any:
@@ -266,12 +308,17 @@ class DPStep(Step):
         """The (eps, delta)-DP guarantee of one run on ``n`` records (its calibration theorem)."""
         raise NotImplementedError
 
-    def accounting(self, n: int, g: DPGuarantee) -> Accounting:
+    def accounting(self, n: int, g: DPGuarantee | None) -> Accounting:
         """The run's GDP / zCDP guarantees (``g``: its :meth:`guarantee`): a pure step is
         eps tanh(eps/2)-zCDP (sharp; Steinke 2024); an approximate step has neither here."""
-        if g.delta == 0:
+        if g is not None and g.delta == 0:
             return Accounting(rho=zcdp_pure(g.eps), theorems=("S24-pure-zCDP",))
         return Accounting()
+
+
+@lru_cache(maxsize=256)
+def _budget_mu(total_eps: float, total_delta: float) -> float:
+    return gdp_mu(total_eps, total_delta)
 
 
 def _eps(x: float | None) -> float:
@@ -280,17 +327,47 @@ def _eps(x: float | None) -> float:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Laplace(DPStep):
+class Laplace(MeanQuery, DPStep):
     """Laplace noise on a query of L1 sensitivity ``sensitivity``: ``eps`` (nats), or the noise
-    scale ``scale`` (then eps = sensitivity/scale, Dwork-Roth Thm 3.6)."""
+    scale ``scale`` (then eps = sensitivity/scale, Dwork-Roth Thm 3.6); or a mean query
+    (``value_min``, ``value_max``, ``scale``: sensitivity (max - min)/n, :class:`MeanQuery`)."""
 
-    sensitivity: float = _param(POSITIVE)
+    sensitivity: float | None = _param(POSITIVE)
     eps: float | None = _param(POSITIVE)
     scale: float | None = _param(POSITIVE)
+    value_min: float | None = _param(VALUE)
+    value_max: float | None = _param(VALUE)
+    records: int | None = _param(COUNT)
 
     type_name: ClassVar[str] = "laplace"
-    forms: ClassVar[tuple[tuple[str, ...], ...]] = (("sensitivity", "eps"), ("sensitivity", "scale"))
-    summary: ClassVar[str] = "Laplace noise on a query of L1 sensitivity `sensitivity`: eps, or the scale b"
+    forms: ClassVar[tuple[tuple[str, ...], ...]] = (
+        ("sensitivity", "eps"),
+        ("sensitivity", "scale"),
+        ("value_min", "value_max", "scale"),
+    )
+    optional: ClassVar[tuple[str, ...]] = ("records",)
+    summary: ClassVar[str] = (
+        "Laplace noise on a query of L1 sensitivity `sensitivity`: eps, or the scale b; or a mean "
+        "query of values in [value_min, value_max] (sensitivity (max - min)/n) with the scale b"
+    )
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._check_range()
+
+    @classmethod
+    def mean(
+        cls,
+        value_min: float,
+        value_max: float,
+        scale: float,
+        *,
+        records: int | None = None,
+        times: int = 1,
+        label: str = "",
+    ) -> Laplace:
+        """A mean query of values in [value_min, value_max] with Laplace noise of scale b."""
+        return cls(value_min=value_min, value_max=value_max, scale=scale, records=records, times=times, label=label)
 
     @classmethod
     def from_eps(cls, sensitivity: float, eps: float, *, times: int = 1, label: str = "") -> Laplace:
@@ -301,60 +378,136 @@ class Laplace(DPStep):
         return cls(sensitivity=sensitivity, scale=scale, times=times, label=label)
 
     def guarantee(self, n: int) -> DPGuarantee:
-        e = laplace_epsilon(self.sensitivity, self.scale) if self.scale is not None else _eps(self.eps)
+        e = laplace_epsilon(self.sensitivity_at(n), self.scale) if self.scale is not None else _eps(self.eps)
         return DPGuarantee(e, 0.0, "DR-3.6")
 
 
 @dataclass(frozen=True, kw_only=True)
-class Gaussian(DPStep):
+class Gaussian(MeanQuery, DPStep):
     """Gaussian noise N(0, sigma^2) on a query of L2 sensitivity: ``delta`` chooses the point of
     its exact privacy curve (Balle-Wang Thm 8); or a target (``eps``, ``delta``), calibrated by
     the analytic Gaussian mechanism."""
 
-    sensitivity: float = _param(POSITIVE)
-    delta: float = _param(DELTA_GAUSSIAN)
+    sensitivity: float | None = _param(POSITIVE)
+    delta: float | None = _param(DELTA_GAUSSIAN)
     sigma: float | None = _param(POSITIVE)
     eps: float | None = _param(POSITIVE)
+    total_eps: float | None = _param(POSITIVE)
+    total_delta: float | None = _param(DELTA_GAUSSIAN)
+    value_min: float | None = _param(VALUE)
+    value_max: float | None = _param(VALUE)
+    records: int | None = _param(COUNT)
 
     type_name: ClassVar[str] = "gaussian"
-    forms: ClassVar[tuple[tuple[str, ...], ...]] = (("sensitivity", "sigma", "delta"), ("sensitivity", "eps", "delta"))
+    forms: ClassVar[tuple[tuple[str, ...], ...]] = (
+        ("sensitivity", "sigma", "delta"),
+        ("sensitivity", "eps", "delta"),
+        ("sensitivity", "total_eps", "total_delta"),
+        ("value_min", "value_max", "sigma", "delta"),
+        ("value_min", "value_max", "total_eps", "total_delta"),
+    )
+    optional: ClassVar[tuple[str, ...]] = ("records",)
     summary: ClassVar[str] = (
         "Gaussian noise N(0, sigma^2) on a query of L2 sensitivity; delta "
         "chooses the point of its exact (Balle-Wang) privacy curve; or a "
         "target (eps, delta), calibrated by the analytic Gaussian mechanism"
     )
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._check_range()
+
     @classmethod
     def from_sigma(cls, sensitivity: float, sigma: float, delta: float, *, times: int = 1, label: str = "") -> Gaussian:
         return cls(sensitivity=sensitivity, sigma=sigma, delta=delta, times=times, label=label)
 
     @classmethod
+    def from_budget(
+        cls, sensitivity: float, total_eps: float, total_delta: float, *, times: int = 1, label: str = ""
+    ) -> Gaussian:
+        """``times`` Gaussian queries that together are (total_eps, total_delta)-DP: sigma
+        calibrated by the exact composition (sqrt(times) sensitivity / mu, mu the largest
+        GDP parameter meeting the budget, Dong-Roth-Su Cor. 2.13 and 3.3)."""
+        return cls(sensitivity=sensitivity, total_eps=total_eps, total_delta=total_delta, times=times, label=label)
+
+    @classmethod
+    def mean(
+        cls,
+        value_min: float,
+        value_max: float,
+        *,
+        sigma: float | None = None,
+        delta: float | None = None,
+        total_eps: float | None = None,
+        total_delta: float | None = None,
+        records: int | None = None,
+        times: int = 1,
+        label: str = "",
+    ) -> Gaussian:
+        """A mean query of values in [value_min, value_max]: noise ``sigma`` (with ``delta``, the
+        point of its curve shown), or a budget (``total_eps``, ``total_delta``) for all
+        ``times`` runs."""
+        return cls(
+            value_min=value_min,
+            value_max=value_max,
+            sigma=sigma,
+            delta=delta,
+            total_eps=total_eps,
+            total_delta=total_delta,
+            records=records,
+            times=times,
+            label=label,
+        )
+
+    @classmethod
     def from_eps(cls, sensitivity: float, eps: float, delta: float, *, times: int = 1, label: str = "") -> Gaussian:
         return cls(sensitivity=sensitivity, eps=eps, delta=delta, times=times, label=label)
 
-    def noise_sigma(self) -> float:
-        """sigma: as given, or the analytic Gaussian's for the target (eps, delta), rounded up."""
+    def noise_sigma(self, n: int) -> float:
+        """sigma on ``n`` records: as given; the analytic Gaussian's for the target (eps,
+        delta); or, for a budget, sqrt(times) sensitivity / mu with mu the largest GDP parameter
+        meeting (total_eps, total_delta) (exact composition); rounded up."""
         if self.sigma is not None:
             return self.sigma
+        if self.total_eps is not None:
+            assert self.total_delta is not None
+            return gdp_sigma(self.sensitivity_at(n), _budget_mu(self.total_eps, self.total_delta), self.times)
+        assert self.sensitivity is not None and self.delta is not None
         return analytic_gaussian_sigma(self.sensitivity, _eps(self.eps), self.delta)
 
-    def guarantee(self, n: int) -> DPGuarantee:
-        e = gaussian_epsilon(self.noise_sigma(), self.sensitivity, self.delta)
-        return DPGuarantee(e, float(self.delta), "BW18-8")
+    def point_delta(self) -> float:
+        """The delta of the (eps, delta) point shown for one run (a budget: total_delta/times,
+        rounded down)."""
+        if self.delta is not None:
+            return self.delta
+        assert self.total_delta is not None
+        return float_down(Fraction(self.total_delta) / self.times)
 
-    def accounting(self, n: int, g: DPGuarantee) -> Accounting:
+    def guarantee(self, n: int) -> DPGuarantee:
+        e = gaussian_epsilon(self.noise_sigma(n), self.sensitivity_at(n), self.point_delta())
+        return DPGuarantee(e, self.point_delta(), "BW18-8")
+
+    def accounting(self, n: int, g: DPGuarantee | None) -> Accounting:
         """mu = Delta/sigma (Dong-Roth-Su Thm 2.7) and rho = Delta^2/(2 sigma^2) (Bun-Steinke
         Prop. 1.6); ``delta`` is only the point of the curve shown for the run."""
-        sigma = self.noise_sigma()
+        sigma = self.noise_sigma(n)
+        sens = self.sensitivity_at(n)
+        if Fraction(sens) > MU_MAX * Fraction(sigma):
+            raise InvalidParameter(
+                "sigma",
+                sigma,
+                f"at least sensitivity/{MU_MAX:g} (mu = sensitivity/sigma above {MU_MAX:g}: no eps <= 1e12 "
+                "nats is reached at any delta below 1)",
+            )
         return Accounting(
-            mu=gaussian_mu(self.sensitivity, sigma),
-            rho=zcdp_gaussian(self.sensitivity, sigma),
-            theorems=("DRS22-3.3", "BS16-1.6"),
+            mu=gaussian_mu(sens, sigma),
+            rho=zcdp_gaussian(sens, sigma),
+            theorems=("DRS22-2.7", "BS16-1.6"),
         )
 
     def inputs_text(self) -> str:
         text = super().inputs_text()
-        return text if self.sigma is not None else f"{text}, sigma={self.noise_sigma()!r}"
+        return text if self.sigma is not None or self.depends_on_n else f"{text}, sigma={self.noise_sigma(1)!r}"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -388,10 +541,12 @@ class Exponential(DPStep):
         assert self.sensitivity is not None and self.coefficient is not None
         return exponential_mechanism_epsilon(self.sensitivity, self.coefficient, monotone=bool(self.monotone))
 
-    def accounting(self, n: int, g: DPGuarantee) -> Accounting:
+    def accounting(self, n: int, g: DPGuarantee | None) -> Accounting:
         """The exponential mechanism sampling with exp(c u) is 2 c Delta_u-bounded range (Steinke's
         note, Lemma 3), so (2 c Delta_u)^2/8-zCDP (Cesar-Rogers 2021); 2 c Delta_u is the step's
         eps, or twice it with ``monotone`` scores. The better of that and the pure-DP rho."""
+        if g is None:
+            g = self.guarantee(n)
         eta = g.eps if not self.monotone else float_up(2 * Fraction(g.eps))
         pure = zcdp_pure(g.eps)
         br = zcdp_bounded_range(eta)

@@ -887,7 +887,7 @@ CASES: tuple[Case, ...] = (
         weight=0.5,
     ),
     Case(
-        "DRS22-3.3 gaussian_mu",
+        "DRS22-2.7 gaussian_mu",
         lambda rng: {"sensitivity": S.logu(rng, 1e-100, 1e100), "sigma": S.logu(rng, 1e-100, 1e100)},
         lambda **kw: (dp.gaussian_mu(**kw),),
         lambda x, out: (x["sensitivity"] / x["sigma"],),

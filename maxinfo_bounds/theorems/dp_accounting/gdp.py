@@ -158,7 +158,7 @@ def gdp_mu(eps: float, delta: float) -> float:
     return first_true(guess, ok, up=False)
 
 
-def gdp_sigma(sensitivity: float, mu: float, k: int = 1) -> float:
+def gdp_sigma(sensitivity: float | Fraction, mu: float, k: int = 1) -> float:
     r"""The noise sigma making k Gaussian steps of L2 sensitivity Delta mu-GDP in total:
     sigma = sqrt(k) Delta / mu (DRS22 Thm 2.7 and Cor. 3.3), rounded up.
 
@@ -172,6 +172,29 @@ def gdp_sigma(sensitivity: float, mu: float, k: int = 1) -> float:
     r = Fraction(s) / Fraction(m)
     sq = r * r * kk  # sigma^2, exact
     return _sqrt_up(sq)
+
+
+def _gaussian_mu_entry(sensitivity: float, sigma: float) -> float:
+    """Theorem: Dong, Roth & Su (2022) Thm 2.7 (see :func:`gaussian_mu`)."""
+    return gaussian_mu(sensitivity, sigma)
+
+
+register(
+    Theorem(
+        id="DRS22-2.7",
+        paper="Dong-Roth-Su",
+        number="Thm 2.7 (the Gaussian mechanism is mu-GDP)",
+        title="Gaussian noise N(0, sigma^2) on a query of L2 sensitivity Delta is Delta/sigma-GDP",
+        formula=GDP_MU,
+        lhs=r"\mu =",
+        conditions=("noise N(0, sigma^2) on a query of L2 sensitivity Delta",),
+        units="mu dimensionless; Delta and sigma in the query's units",
+        params=(SENS, SIGMA),
+        evaluator=_gaussian_mu_entry,
+        returns="mu rounded up",
+        value_name="mu",
+    )
+)
 
 
 def _gdp_eps(mu: float, delta: float) -> float:

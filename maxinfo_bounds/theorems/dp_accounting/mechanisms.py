@@ -69,7 +69,7 @@ SPARSE = Formula(
 )
 
 
-def laplace_epsilon(sensitivity: float, scale: float) -> float:
+def laplace_epsilon(sensitivity: float | Fraction, scale: float) -> float:
     r"""Privacy of the Laplace mechanism: noise Lap(b) on an L1-sensitivity-Δ query is (Δ/b, 0)-DP.
 
     Theorem: Dwork & Roth Thm 3.6. Returns ``eps = Δ/b`` rounded up (nats).
@@ -209,7 +209,7 @@ def gaussian_delta(sigma: float, sensitivity: float, eps: float) -> float:
     return min(max(float_up(_ag_delta_bounds(s, sg, e)[1]), 0.0), 1.0)
 
 
-def gaussian_epsilon(sigma: float, sensitivity: float, delta: float) -> float:
+def gaussian_epsilon(sigma: float, sensitivity: float | Fraction, delta: float) -> float:
     """The smallest eps (nats) with which N(0, sigma^2) noise is (eps, delta)-DP (Balle–Wang Thm 8).
 
     Returns eps rounded up: its delta, evaluated as in :func:`gaussian_delta`, is certified to

@@ -19,7 +19,7 @@ Balle-Wang evaluator (50 digits, widened), every term kept (none truncated). The
 sign-count patterns is prod_j (k_j + 1); it is capped at :data:`MAX_PATTERNS`.
 
 >>> round(mixed_epsilon({}, 1.0, 1e-6), 6)          # Gaussian part only: the GDP curve
-4.886555
+4.886554
 >>> mixed_delta({1.0: 1}, 0.0, 0.0) == mixed_delta({1.0: 1}, 0.0, 0.0)  # RR: (e - 1)/(e + 1)
 True
 """

@@ -30,6 +30,7 @@ Composition adds rho (BS16 Lemma 1.7). The conversions encoded here:
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 from ...arith import Context, Formula
@@ -74,7 +75,7 @@ def _cks_body(c: Context, rho: Any, delta: Any, a: Any) -> Any:
 ZCDP_TO_DP = Formula(_cks_body, ("rho", "delta", "a"))
 
 
-def zcdp_gaussian(sensitivity: float, sigma: float) -> float:
+def zcdp_gaussian(sensitivity: float | Fraction, sigma: float) -> float:
     """rho = Delta^2/(2 sigma^2) of Gaussian noise (Bun & Steinke 2016 Prop. 1.6), rounded up.
 
     >>> zcdp_gaussian(1.0, 2.0)
@@ -109,8 +110,6 @@ def zcdp_compose(rhos: list[float]) -> float:
     >>> zcdp_compose([0.125, 0.5])
     0.625
     """
-    from fractions import Fraction
-
     if not rhos:
         raise InvalidParameter("rhos", rhos, "at least one step")
     return float_up(sum((Fraction(Real(0).check("rho", r)) for r in rhos), Fraction(0)))
