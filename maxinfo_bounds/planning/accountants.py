@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
@@ -41,9 +42,39 @@ def _kov_certified(e: float, d: float, runs: int, dt: float) -> DPGuarantee:
     return optimal_composition(e, d, runs, dt)
 
 
+@dataclass(frozen=True)
+class _Totals:
+    """What every total delta reuses: run count, the runs' own total delta, the Gaussian runs'
+    composed mu and the total rho (None where not every run has one)."""
+
+    count: int
+    used: Fraction
+    mu: float | None
+    rho: float | None
+
+
+@lru_cache(maxsize=64)
+def _totals(runs: tuple[DPRuns, ...]) -> _Totals:
+    mus: Counter[float] = Counter()
+    for r in runs:
+        if r.mu is not None:
+            mus[r.mu] += r.count
+    rho = (
+        float_up(sum((r.count * Fraction(r.rho) for r in runs if r.rho is not None), Fraction(0)))
+        if all(r.rho is not None for r in runs)
+        else None
+    )
+    return _Totals(
+        sum(r.count for r in runs),
+        sum((r.count * Fraction(r.delta) for r in runs), Fraction(0)),
+        gdp_compose(mus) if mus else None,
+        rho,
+    )
+
+
 def _candidates(runs: tuple[DPRuns, ...], dt: float, classic: bool) -> list[tuple[DPGuarantee, Link]]:
-    count = sum(r.count for r in runs)
-    used = sum((r.count * Fraction(r.delta) for r in runs), Fraction(0))
+    tot = _totals(runs)
+    count, used = tot.count, tot.used
     out: list[tuple[DPGuarantee, Link]] = []
     gauss = [r for r in runs if r.mu is not None]
     pure = [r for r in runs if r.mu is None and r.delta == 0]
@@ -84,13 +115,7 @@ def _candidates(runs: tuple[DPRuns, ...], dt: float, classic: bool) -> list[tupl
                     ),
                 )
             )
-    mu_tot = None
-    if gauss:
-        mus: Counter[float] = Counter()
-        for r in gauss:
-            assert r.mu is not None
-            mus[r.mu] += r.count
-        mu_tot = gdp_compose(mus)
+    mu_tot = tot.mu
     if gauss and len(gauss) == len(runs) and mu_tot is not None and mu_tot <= MU_MAX:
         try:
             e = gdp_epsilon(mu_tot, dt)
@@ -133,8 +158,8 @@ def _candidates(runs: tuple[DPRuns, ...], dt: float, classic: bool) -> list[tupl
                 )
             except InvalidParameter:
                 pass
-    if all(r.rho is not None for r in runs) and len(gauss) < len(runs):
-        rho = float_up(sum((r.count * Fraction(r.rho) for r in runs if r.rho is not None), Fraction(0)))
+    if tot.rho is not None and len(gauss) < len(runs):
+        rho = tot.rho
         try:
             e = zcdp_epsilon(rho, dt)
             ids = tuple(dict.fromkeys(t for r in runs for t in r.theorems if t != "DRS22-3.3"))

@@ -470,7 +470,7 @@ DELTA_GRID = (1e-12, 1e-20, 1e-30)
 #: 1e-4 to 1e-40; only the best of these is listed among the routes
 EXACT_DELTA_GRID = tuple(10.0**-j for j in range(4, 41, 2))
 #: the betas (as fractions of alpha) at which the fine grid's points are ranked
-_RANK_BETAS = (0.3, 0.9, 0.99, 0.999)
+_RANK_BETAS = (0.5, 0.99)
 #: the tight (advanced / optimal) composition of the first stage is tried up to this many runs
 TIGHT_MAX_RUNS = 10_000
 
@@ -573,7 +573,11 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
         dts |= {r.delta for r in s0.runs if r.mu is not None}
         extra: set[float] = set()
         if any(r.mu is not None for r in s0.runs):
-            extra = {x for x in EXACT_DELTA_GRID if _thm31_beta_floor(study.n, x) < study.alpha} - dts
+            if s0.count == 1:  # one Gaussian step (no tight route before): every point ranked
+                dts = set()
+            if s0.gaussian:  # the max-information route composes them exactly at their own delta
+                dts.discard(float_up(used))
+            extra = {x for x in EXACT_DELTA_GRID + DELTA_GRID if _thm31_beta_floor(study.n, x) < study.alpha} - dts
         fine: list[tuple[float, float, DPGuarantee, Link]] = []
         for dt in sorted(x for x in dts | extra if x < 0.5):
             quiet = dt in extra
@@ -628,7 +632,10 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
         # the two best are planned in full and the better listed (a ranking error costs
         # tightness, never soundness: every route listed is certified)
         best_extra: tuple[str, PlanResult] | None = None
-        for _, dt, g, link in fine if exhaustive else sorted(fine, key=lambda f: f[0])[:2]:
+        ranked = sorted(fine, key=lambda f: f[0])
+        # the best, and the second only if its score is within 2 bits of it
+        top = ranked[:1] + [f for f in ranked[1:2] if f[0] <= ranked[0][0] + 2]
+        for _, dt, g, link in fine if exhaustive else top:
             out = _maxinfo_route(
                 study, stages, g, link, f"tight DP composition (delta={text_up(dt)}) then RRST Thm 3.1"
             )

@@ -34,6 +34,7 @@ maxinfo_bounds.planning.errors.PlanError: sensitivity: -1e-06 is invalid: must b
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -316,6 +317,20 @@ class DPStep(Step):
         return Accounting()
 
 
+def _mu_rho(sens: float | Fraction, sigma: float) -> tuple[float, float]:
+    """mu = sens/sigma and rho = mu^2/2, each a float at or above the exact value: for floats in
+    the normal range one step up from the correctly rounded quotient and square (each within
+    half an ulp of its exact value), else the exact rationals rounded up (DRS22 Thm 2.7, BS16
+    Prop. 1.6; at most two ulps above the exact values, which :func:`gaussian_mu` and
+    :func:`zcdp_gaussian` return)."""
+    if isinstance(sens, float):
+        q = sens / sigma
+        if 1e-150 < q < 1e150:
+            mu = math.nextafter(q, math.inf)
+            return mu, math.nextafter(mu * mu, math.inf) / 2
+    return gaussian_mu(sens, sigma), zcdp_gaussian(sens, sigma)
+
+
 @lru_cache(maxsize=256)
 def _budget_mu(total_eps: float, total_delta: float) -> float:
     return gdp_mu(total_eps, total_delta)
@@ -499,9 +514,10 @@ class Gaussian(MeanQuery, DPStep):
                 f"at least sensitivity/{MU_MAX:g} (mu = sensitivity/sigma above {MU_MAX:g}: no eps <= 1e12 "
                 "nats is reached at any delta below 1)",
             )
+        mu, rho = _mu_rho(sens, sigma)
         return Accounting(
-            mu=gaussian_mu(sens, sigma),
-            rho=zcdp_gaussian(sens, sigma),
+            mu=mu,
+            rho=rho,
             theorems=("DRS22-2.7", "BS16-1.6"),
         )
 
