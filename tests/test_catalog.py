@@ -44,6 +44,22 @@ def test_entries_complete():
         assert e.evaluator.__doc__ and "Theorem:" in e.evaluator.__doc__
 
 
+def test_result_never_overwrites_an_input(capsys):
+    """A scalar result's field never shares a name with an input (DRS22-3.3's composed mu once
+    overwrote the per-step mu in the JSON); where a result type's fields do (a composition's total
+    eps and delta beside the per-step ones), the input is reported as input_<name>."""
+    for e in entries():
+        if "DPGuarantee" not in e.returns and "Bound" not in e.returns:
+            assert e.value_name not in {e.report_key(p) for p in (*e.params, *e.optional)}, e.id
+    assert main(["bound", "--json", "DR-3.16", "--eps", "0.1", "--delta", "0", "--k", "3"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["input_eps_nats"] == 0.1 and d["input_delta"] == 0.0 and d["k"] == 3
+    assert d["eps_nats"] == pytest.approx(0.3) and d["eps_nats"] >= 0.3
+    assert main(["bound", "--json", "DRS22-3.3", "--k", "100", "--mu", "0.01"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["mu"] == 0.01 and d["mu_total"] >= 0.1 and d["mu_total"] == pytest.approx(0.1, rel=1e-15)
+
+
 def test_bound_repr():
     b = get("RRST-1.4b").evaluator(0.1, 1000, 1e-6)
     assert isinstance(b, Bound) and float(b) == b.k

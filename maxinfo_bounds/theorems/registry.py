@@ -148,18 +148,26 @@ class Theorem:
         ``value_name`` with its rounding)."""
         values = {k: v for k, v in values.items() if v is not None or k not in {p.name for p in self.optional}}
         res = self.evaluator(**values)
+        if isinstance(res, Reportable):
+            result = res.as_dict()
+            result.pop("theorem", None)
+        else:
+            result = {self.value_name: res, "rounding": self.value_rounding}
         out: dict[str, Any] = {"theorem": self.id, "source": f"{self.paper} {self.number}"}
-        out.update({self.report_key(p): values[p.name] for p in self.params if p.name in values})
+        # an input whose name the result also uses (a composition's per-step eps beside its
+        # total eps) is reported as input_<name>: the result never overwrites an input
+        out.update(
+            {
+                (f"input_{k}" if (k := self.report_key(p)) in result else k): values[p.name]
+                for p in self.params
+                if p.name in values
+            }
+        )
         # an optional input is a request (a target beta), the result may differ: its own key
         out.update(
             {f"target_{self.report_key(p)}": values[p.name] for p in self.optional if values.get(p.name) is not None}
         )
-        if isinstance(res, Reportable):
-            d = res.as_dict()
-            d.pop("theorem", None)
-            out.update(d)
-        else:
-            out.update({self.value_name: res, "rounding": self.value_rounding})
+        out.update(result)
         return out
 
     def __post_init__(self) -> None:

@@ -248,7 +248,7 @@ register(
         params=(STEPS, MU),
         evaluator=_gdp_composed,
         returns="composed mu, rounded up",
-        value_name="mu",
+        value_name="mu_total",
     )
 )
 

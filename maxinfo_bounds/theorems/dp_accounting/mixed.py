@@ -46,7 +46,7 @@ __all__ = ["mixed_delta", "mixed_epsilon", "MAX_PATTERNS", "pattern_count"]
 #: the largest number of sign-count patterns prod_j (k_j + 1) evaluated
 MAX_PATTERNS = 20_000
 
-EPS_STEP = Param("eps", Real(0, lo_open=True, units="nats"), "a pure step's eps, nats")
+EPS_STEP = Param("eps_step", Real(0, lo_open=True, units="nats"), "a pure step's eps, nats")
 COUNT = Param("k", Int(1), "number of such steps")
 MU = Param("mu", Real(0, 1e7), "the Gaussian part's mu (0: none)")
 EPS = Param("eps", Real(0, units="nats"), "eps, nats")
@@ -211,16 +211,16 @@ def _mixed_statement() -> Any:
     return sympy.Sum(sympy.binomial(k, m) * p ** (k - m) * (1 - p) ** m * g, (m, 0, k))
 
 
-def _mixed_entry(eps: float, k: int, mu: float, delta: float) -> float:
+def _mixed_entry(eps_step: float, k: int, mu: float, delta: float) -> float:
     """Theorem: the exact composition of k eps-DP steps and a mu-GDP part (see :func:`mixed_epsilon`)."""
-    return mixed_epsilon({eps: k}, mu, delta)
+    return mixed_epsilon({eps_step: k}, mu, delta)
 
 
 register(
     Theorem(
         id="MIX-exact",
         paper="Kairouz-Oh-Viswanath; Dong-Roth-Su",
-        number="KOV15 Thm 3.3's randomized-response domination with DRS22's GDP composition",
+        number="(exact composition: KOV15 Thm 3.3's randomized responses, DRS22 Cor. 3.3)",
         title="Exact eps at total delta of k adaptive eps-DP steps composed with a mu-GDP part",
         latex=(
             r"\sum_{m=0}^{k}\binom{k}{m}p^{k-m}q^{m}\,g_\mu\big(\varepsilon_{\mathrm{tot}}-(k-2m)\varepsilon\big)"
