@@ -572,8 +572,11 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
             dts |= {float_up(2 * used), float_up(10 * used)}
         dts |= {r.delta for r in s0.runs if r.mu is not None}
         extra: set[float] = set()
-        if any(r.mu is not None for r in s0.runs):
-            if s0.count == 1:  # one Gaussian step (no tight route before): every point ranked
+        # with Gaussian runs (whose exact accountants are cheap) every total delta is ranked by
+        # RRST Thm 3.1's float bound and only the best one or two are planned in full
+        rank_all = any(r.mu is not None for r in s0.runs)
+        if rank_all:
+            if s0.count == 1:  # one Gaussian step (no tight route before): no note per point
                 dts = set()
             if s0.gaussian:  # the max-information route composes them exactly at their own delta
                 dts.discard(float_up(used))
@@ -589,8 +592,17 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
             if comp is None:
                 continue
             g, link = comp
-            if quiet:  # the fine grid: no note per point; ranked below, only its best listed
-                if g.eps == 0 or g.eps > THM31_EPS_MAX or _pruned(study, g.eps, results, [], dt):
+            name = f"DP first stage at delta={text_up(dt)} (RRST-3.1)"
+            if g.eps == 0:  # delta_total already covers the whole privacy curve
+                if not quiet:
+                    cands.append(Candidate(name, None, "composed eps is 0: RRST Thm 3.1 needs eps > 0"))
+                continue
+            if g.eps > THM31_EPS_MAX:  # outside RRST Thm 3.1
+                if not quiet:
+                    cands.append(Candidate(name, None, f"composed eps {text_up(g.eps)} > 1/2: outside RRST Thm 3.1"))
+                continue
+            if rank_all:  # Gaussian runs: every total delta ranked, only the best planned in full
+                if _pruned(study, g.eps, results, [] if quiet else cands, dt):
                     continue
                 a = study.alpha
                 score = (
@@ -603,24 +615,8 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
                 )
                 if math.isfinite(score):
                     fine.append((score, dt, g, link))
-                continue
-            if g.eps == 0:  # delta_total already covers the whole privacy curve
-                cands.append(
-                    Candidate(
-                        f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
-                        None,
-                        "composed eps is 0: RRST Thm 3.1 needs eps > 0",
-                    )
-                )
-                continue
-            if g.eps > THM31_EPS_MAX:  # outside RRST Thm 3.1
-                cands.append(
-                    Candidate(
-                        f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
-                        None,
-                        f"composed eps {text_up(g.eps)} > 1/2: outside RRST Thm 3.1",
-                    )
-                )
+                elif not quiet:
+                    cands.append(Candidate(name, None, "no beta below alpha reachable (RRST Thm 3.1's float bound)"))
                 continue
             if _pruned(study, g.eps, results, cands, dt):
                 continue
@@ -628,9 +624,9 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
                 f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
                 _maxinfo_route(study, stages, g, link, f"tight DP composition (delta={text_up(dt)}) then RRST Thm 3.1"),
             )
-        # the fine grid's points ranked by RRST Thm 3.1's float -log2 gamma at a few betas (cheap);
-        # the two best are planned in full and the better listed (a ranking error costs
-        # tightness, never soundness: every route listed is certified)
+        # the ranked points (RRST Thm 3.1's float -log2 gamma at a few betas, cheap): the best,
+        # and the second if within 2 bits, planned in full and the better listed (a ranking error
+        # costs tightness, never soundness: every route listed is certified)
         best_extra: tuple[str, PlanResult] | None = None
         ranked = sorted(fine, key=lambda f: f[0])
         # the best, and the second only if its score is within 2 bits of it
@@ -643,6 +639,16 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
                 best_extra = (f"DP first stage at delta={text_up(dt)} (RRST-3.1)", out)
         if best_extra is not None:
             consider(*best_extra)
+        if not exhaustive and len(ranked) > len(top):
+            rest = sorted(f[1] for f in ranked[len(top) :])
+            cands.append(
+                Candidate(
+                    "tight DP composition at the other total deltas",
+                    None,
+                    f"{len(rest)} more total deltas in [{text_up(rest[0])}, {text_up(rest[-1])}] ranked below "
+                    "the best by RRST Thm 3.1's float bound: not planned in full",
+                )
+            )
     if all(isinstance(st, DPStage) and st.pure for st in stages) and results:
         # I <= I_inf <= k (Thm 1.4a) gives Cor C.2 a k' > k and a beta > 0, so the MI route's
         # gamma is below alpha 2^-k, which the max-information route already reaches
