@@ -337,6 +337,13 @@ def _required(row: RouteRow, study: Study, spec: PowerSpec, gamma_n: Callable[[i
             if d is _Trend.CONST:
                 return power_upper(spec, row.threshold, a, b)
             if d is _Trend.BOUNDED:
+                # gamma <= alpha on every route: where even alpha cannot reach the target, no
+                # plan is needed; a one-point interval is the plan itself
+                free = power_upper(spec, study.alpha, a, b)
+                if free < t:
+                    return free
+                if a == b:
+                    return power_upper(spec, gamma_n(a) * (1 + _GAMMA_SLACK), a, b)
                 try:
                     g_rel = plan(relaxed_study(study, a, b), exhaustive=True).gamma
                 except PlanError:

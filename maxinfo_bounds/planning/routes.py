@@ -631,7 +631,11 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
         ranked = sorted(fine, key=lambda f: f[0])
         # the best, and the second only if its score is within 2 bits of it
         top = ranked[:1] + [f for f in ranked[1:2] if f[0] <= ranked[0][0] + 2]
-        for _, dt, g, link in fine if exhaustive else top:
+        # (exhaustive: every point, smallest eps first, each skipped when RRST Thm 3.1's k floor
+        # shows it cannot beat the best found: a proof, not a heuristic)
+        for _, dt, g, link in sorted(fine, key=lambda f: f[2].eps) if exhaustive else top:
+            if exhaustive and _pruned(study, g.eps, results + ([best_extra[1]] if best_extra else []), [], dt):
+                continue
             out = _maxinfo_route(
                 study, stages, g, link, f"tight DP composition (delta={text_up(dt)}) then RRST Thm 3.1"
             )

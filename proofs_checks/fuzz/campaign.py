@@ -305,7 +305,7 @@ def _slack_summary(v: list[float]) -> dict[str, Any]:
 
 def _allocation(points: int) -> list[int]:
     total = sum(c.weight for c in CASES)
-    return [max(CHUNK // 4, round(points * c.weight / total)) for c in CASES]
+    return [max(c.min_points, round(points * c.weight / total)) for c in CASES]
 
 
 def run(

@@ -28,6 +28,13 @@ from maxinfo_bounds.theorems import holdout as _holdout
 
 from . import references as R
 
+
+def _mixed_outside(x: Inputs) -> None:
+    """MIX-exact sums prod (k_j + 1) sign-count patterns and refuses more than MAX_PATTERNS."""
+    if int(x["k"]) + 1 > dp.mixed.MAX_PATTERNS:
+        raise R.Outside(f"k + 1 = {int(x['k']) + 1} sign-count patterns > {dp.mixed.MAX_PATTERNS}")
+
+
 # the table below calls each evaluator on scalars, Fractions and arrays alike: typed loosely
 mb: Any = maxinfo_bounds
 dp: Any = _dp
@@ -92,6 +99,8 @@ class Case:
     #: for a refused point: raises Outside when the inputs break the theorem's conditions
     #: (by default the reference is evaluated with no outputs)
     check: Callable[[Inputs], None] | None = None
+    #: the fewest points a campaign gives the case (its references' cost permitting)
+    min_points: int = 100
 
     def valid(self, x: Inputs) -> tuple[Any, ...]:
         if self.check is not None:
@@ -940,11 +949,13 @@ CASES: tuple[Case, ...] = (
             "delta": S.prob(rng, 1e-30, below=0.5),
         },
         lambda eps, k, mu, delta: (dp.mixed_epsilon({eps: k}, mu, delta),),
-        lambda x, out: (R.mixed_eps(x["eps"], int(x["k"]), x["mu"], x["delta"]),),
+        lambda x, out: (R.mixed_eps(x["eps"], int(x["k"]), x["mu"], x["delta"], near=out[0]),),
         ("up",),
         reals=("eps", "mu", "delta"),
         ints=("k",),
-        weight=0.05,
+        weight=0.005,
+        min_points=8,
+        check=_mixed_outside,
     ),
     Case(
         "MIX-exact mixed_delta",
@@ -959,6 +970,8 @@ CASES: tuple[Case, ...] = (
         ("up",),
         reals=("eps", "mu", "eg"),
         ints=("k",),
-        weight=0.05,
+        weight=0.005,
+        min_points=8,
+        check=_mixed_outside,
     ),
 )

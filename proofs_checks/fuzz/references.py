@@ -513,10 +513,18 @@ def mixed_delta(eps_step: Any, k: int, mu: Any, eg: Any) -> Any:
     return s
 
 
-def mixed_eps(eps_step: Any, k: int, mu: Any, delta: Any) -> Any:
-    """The smallest eps >= 0 with mixed_delta <= delta."""
+def mixed_eps(eps_step: Any, k: int, mu: Any, delta: Any, near: Any = None) -> Any:
+    """The smallest eps >= 0 with mixed_delta <= delta (bisection; ``near``, a value believed
+    close, only narrows the first bracket: the root is bracketed by sign checks either way)."""
     if mixed_delta(eps_step, k, mu, mpf(0)) <= delta:
         return mpf(0)
+    if near is not None and near > 0:
+        lo, hi = mpf(near) * (1 - mpf(10) ** -6), mpf(near) * (1 + mpf(10) ** -6)
+        while lo > 0 and mixed_delta(eps_step, k, mu, lo) <= delta:
+            lo /= 2
+        while mixed_delta(eps_step, k, mu, hi) > delta:
+            hi *= 2
+        return bisect_root(lambda e: mixed_delta(eps_step, k, mu, e) - delta, lo, hi, rel=1e-20)
     hi = k * eps_step + mu * mu + 10 * mu + 1
     while mixed_delta(eps_step, k, mu, hi) > delta:
         hi *= 2
