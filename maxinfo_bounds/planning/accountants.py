@@ -31,7 +31,7 @@ from ..theorems.dp_accounting.mixed import mixed_epsilon, pattern_count
 from ..theorems.dp_accounting.zcdp import zcdp_epsilon
 from .stages import DPRuns, Link, text_up
 
-__all__ = ["best_composition", "MIXED_MAX_PATTERNS"]
+__all__ = ["best_composition", "composed_mu", "MIXED_MAX_PATTERNS"]
 
 #: the exact mixed accountant is tried up to this many sign-count patterns
 MIXED_MAX_PATTERNS = 2_000
@@ -70,6 +70,14 @@ def _totals(runs: tuple[DPRuns, ...]) -> _Totals:
         gdp_compose(mus) if mus else None,
         rho,
     )
+
+
+def composed_mu(runs: tuple[DPRuns, ...]) -> float:
+    """The exact GDP composition of the stage's Gaussian runs (rounded up; DRS22 Cor. 3.3)."""
+    mu = _totals(runs).mu
+    if mu is None:
+        raise InvalidParameter("runs", "no Gaussian run", "a stage with Gaussian runs")
+    return mu
 
 
 def _candidates(runs: tuple[DPRuns, ...], dt: float, classic: bool) -> list[tuple[DPGuarantee, Link]]:

@@ -56,6 +56,7 @@ from ..search import minimise, minimise_nd
 from ..theorems.composition import compose_max_information
 from ..theorems.description import description_length_max_information
 from ..theorems.dp_accounting import DPGuarantee, kov_eps_float
+from ..theorems.dp_accounting.gdp import gdp_epsilon_estimate
 from ..theorems.maxinfo_dp import (
     PURE_DP_PRODUCT,
     THM31_EPS_MAX,
@@ -67,7 +68,7 @@ from ..theorems.maxinfo_dp import (
 )
 from ..theorems.mutual_info import PAPER_CONSTANT, mi_k_float, mi_to_approx_max_information
 from ..theorems.pvalues import mi_pvalue_choice, pvalue_correction
-from .accountants import best_composition
+from .accountants import best_composition, composed_mu
 from .errors import PlanError
 from .stages import DescriptionStage, DPStage, Link, Stage, stages_of, text_down, text_up
 from .study import Study
@@ -526,6 +527,16 @@ def _pruned(study: Study, eps: float, results: list[PlanResult], cands: list[Can
     return False
 
 
+def _rank_score(study: Study, eps: float, dt: float) -> float:
+    """RRST Thm 3.1's float -log2 gamma at a few betas for a first stage (eps, dt): the cheap
+    score the ranked total deltas are ordered by."""
+    a = study.alpha
+    return min(
+        thm31_implied_float_k(eps, dt, study.n, b, dhat_grid=24)[0] - math.log2(a - b)
+        for b in (f * a for f in _RANK_BETAS)
+    )
+
+
 def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
     """The largest certified γ(α) over every valid route, with its derivation (see module doc).
 
@@ -581,13 +592,25 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
             if s0.gaussian:  # the max-information route composes them exactly at their own delta
                 dts.discard(float_up(used))
             extra = {x for x in EXACT_DELTA_GRID + DELTA_GRID if _thm31_beta_floor(study.n, x) < study.alpha} - dts
-        fine: list[tuple[float, float, DPGuarantee, Link]] = []
+        fine: list[tuple[float, float, tuple[DPGuarantee, Link] | None, None]] = []
         for dt in sorted(x for x in dts | extra if x < 0.5):
             quiet = dt in extra
             if exact_kov and classic:  # KOV is the exact optimum here: its float eps prunes
                 e0, d0 = s0.runs[0].eps, s0.runs[0].delta
                 if _pruned(study, _kov_float(e0, d0, s0.count, dt) * 0.999, results, cands, dt):
                     continue
+            if quiet and s0.gaussian and not exhaustive:
+                # a fine-grid point of a Gaussian stage: ranked on the float GDP eps, certified
+                # only if chosen (below)
+                e_est = gdp_epsilon_estimate(composed_mu(s0.runs), dt)
+                if e_est is None or e_est == 0 or e_est > THM31_EPS_MAX:
+                    continue
+                if _pruned(study, e_est * 0.999, results, [], dt):
+                    continue
+                score = _rank_score(study, e_est, dt)
+                if math.isfinite(score):
+                    fine.append((score, dt, None, None))
+                continue
             comp = best_composition(s0.runs, dt, classic)
             if comp is None:
                 continue
@@ -604,17 +627,9 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
             if rank_all:  # Gaussian runs: every total delta ranked, only the best planned in full
                 if _pruned(study, g.eps, results, [] if quiet else cands, dt):
                     continue
-                a = study.alpha
-                score = (
-                    0.0
-                    if exhaustive
-                    else min(
-                        thm31_implied_float_k(g.eps, dt, study.n, b)[0] - math.log2(a - b)
-                        for b in (f * a for f in _RANK_BETAS)
-                    )
-                )
+                score = 0.0 if exhaustive else _rank_score(study, g.eps, dt)
                 if math.isfinite(score):
-                    fine.append((score, dt, g, link))
+                    fine.append((score, dt, comp, None))
                 elif not quiet:
                     cands.append(Candidate(name, None, "no beta below alpha reachable (RRST Thm 3.1's float bound)"))
                 continue
@@ -633,7 +648,13 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
         top = ranked[:1] + [f for f in ranked[1:2] if f[0] <= ranked[0][0] + 2]
         # (exhaustive: every point, smallest eps first, each skipped when RRST Thm 3.1's k floor
         # shows it cannot beat the best found: a proof, not a heuristic)
-        for _, dt, g, link in sorted(fine, key=lambda f: f[2].eps) if exhaustive else top:
+        for _, dt, chosen, _unused in sorted(fine, key=lambda f: f[2][0].eps if f[2] else 0.0) if exhaustive else top:
+            comp = chosen if chosen is not None else best_composition(s0.runs, dt, classic)
+            if comp is None:
+                continue
+            g, link = comp
+            if g.eps == 0 or g.eps > THM31_EPS_MAX:  # (the float estimate ranked it; certified, it is out)
+                continue
             if exhaustive and _pruned(study, g.eps, results + ([best_extra[1]] if best_extra else []), [], dt):
                 continue
             out = _maxinfo_route(

@@ -37,6 +37,7 @@ from ...search import first_true
 from ..registry import Param, Theorem, register
 from .mechanisms import (
     _ag_delta_bounds,
+    _ag_epsilon_float,
     _ag_statement,
     _at_most,
     analytic_gaussian_sigma,
@@ -138,6 +139,12 @@ def gdp_epsilon(mu: float, delta: float) -> float:
     0.5746403
     """
     return gaussian_epsilon(1.0, MU.check(mu), DELTA.check(delta))
+
+
+def gdp_epsilon_estimate(mu: float, delta: float) -> float | None:
+    """A float estimate of :func:`gdp_epsilon` (not certified: for ranking choices only; the
+    choice made is then evaluated by :func:`gdp_epsilon`); None beyond 1e12 nats."""
+    return _ag_epsilon_float(mu, 1.0, delta)
 
 
 def gdp_mu(eps: float, delta: float) -> float:

@@ -245,13 +245,24 @@ def gaussian_epsilon(sigma: float, sensitivity: float | Fraction, delta: float) 
         raise too_small()
     if ok(0.0):
         return 0.0
+    x = _ag_epsilon_float(s, sg, d)
+    if x is None:
+        raise too_small()
+    return first_true(x, ok, up=True)
+
+
+def _ag_epsilon_float(s: float, sigma: float, delta: float) -> float | None:
+    """The float root of the Balle-Wang curve at ``delta`` (an estimate, not certified; 0.0 when
+    delta(0) is already below ``delta``, by the float surrogate); None beyond eps = 1e12 nats."""
+    ld = math.log(delta)
+    if _ag_log_delta(s, sigma, 0.0) <= ld:
+        return 0.0
     hi = 1.0
-    while _ag_log_delta(s, sg, hi) > math.log(d):
+    while _ag_log_delta(s, sigma, hi) > ld:
         hi *= 2
         if hi > 1e12:  # eps ~ (s/sigma)^2 / 2 nats
-            raise too_small()
-    x = float(brentq(lambda t: _ag_log_delta(s, sg, t) - math.log(d), 0.0, hi, xtol=1e-300, rtol=1e-15))
-    return first_true(x, ok, up=True)
+            return None
+    return float(brentq(lambda t: _ag_log_delta(s, sigma, t) - ld, 0.0, hi, xtol=1e-300, rtol=1e-15))
 
 
 def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> float:
