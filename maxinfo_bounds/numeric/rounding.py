@@ -4,7 +4,7 @@ margins of the numpy fast paths, and exact comparisons of logarithms."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from fractions import Fraction
 from typing import Any, Literal
@@ -45,6 +45,31 @@ def float_down(x: Any) -> float:
     if math.isfinite(f) and libmp.mpf_gt(libmp.from_float(f), v._mpf_):
         f = math.nextafter(f, -math.inf)
     return f
+
+
+def exact_sum(terms: Iterable[tuple[int, float | Fraction]], power: int = 1) -> Fraction:
+    """The exact rational sum of ``count * x**power`` over ``terms`` ((count, x) pairs). Floats
+    are summed in integer arithmetic (a finite float is m / 2^k exactly: one shift per term,
+    no rational normalisation), so a thousand terms cost microseconds, not milliseconds;
+    Fractions are added as Fractions.
+
+    >>> exact_sum([(3, 0.5), (1, 0.25)]), exact_sum([(2, 0.5)], power=2)
+    (Fraction(7, 4), Fraction(1, 2))
+    """
+    num, exp = 0, 0  # the float part: num / 2^exp
+    rest = Fraction(0)
+    for c, x in terms:
+        if isinstance(x, float):
+            m, d = x.as_integer_ratio()
+            k = (d.bit_length() - 1) * power
+            t = c * m**power
+            if k > exp:
+                num <<= k - exp
+                exp = k
+            num += t << (exp - k)
+        else:
+            rest += c * Fraction(x) ** power
+    return Fraction(num, 1 << exp) + rest
 
 
 def float_up(x: Any) -> float:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from ..numeric import InvalidParameter, RegimeError, float_up
+from ..numeric import InvalidParameter, RegimeError, exact_sum, float_up
 from ..results import DPGuarantee
 from ..theorems.dp_accounting import compose_dp, optimal_composition
 from ..theorems.dp_accounting.gdp import MU_MAX, gdp_compose, gdp_epsilon
@@ -59,16 +59,12 @@ def _totals(runs: tuple[DPRuns, ...]) -> _Totals:
     for r in runs:
         if r.mu is not None:
             mus[r.mu] += r.count
-    rho = (
-        float_up(sum((r.count * Fraction(r.rho) for r in runs if r.rho is not None), Fraction(0)))
-        if all(r.rho is not None for r in runs)
-        else None
-    )
+    rhos = [(r.count, r.rho) for r in runs if r.rho is not None]
     return _Totals(
         sum(r.count for r in runs),
-        sum((r.count * Fraction(r.delta) for r in runs), Fraction(0)),
+        exact_sum((r.count, r.delta) for r in runs),
         gdp_compose(mus) if mus else None,
-        rho,
+        float_up(exact_sum(rhos)) if len(rhos) == len(runs) else None,
     )
 
 

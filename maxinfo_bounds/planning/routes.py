@@ -50,7 +50,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..numeric import LOG2E, InvalidParameter, RegimeError, float_up
+from ..numeric import LOG2E, InvalidParameter, RegimeError, exact_sum, float_up
 from ..results import Bound
 from ..search import minimise, minimise_nd
 from ..theorems.composition import compose_max_information
@@ -301,7 +301,7 @@ def _maxinfo_route(
     curves: list[_Curve] = []
     for j, s in enumerate(stages):
         if isinstance(s, DPStage):
-            own = sum((r.count * Fraction(r.delta) for r in s.runs), Fraction(0))
+            own = exact_sum((r.count, r.delta) for r in s.runs)
             exact = best_composition(s.runs, float_up(own), False) if s.gaussian and own < Fraction(1, 2) else None
             if j == 0 and first_dp is not None and first_link is not None:
                 g, link = first_dp, first_link

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
-from ..numeric import InvalidParameter, decimal_text, float_up
+from ..numeric import InvalidParameter, decimal_text, exact_sum, float_up
 from ..results import DPGuarantee
 from ..theorems.dp_accounting import gaussian_epsilon
 from .errors import PlanError
@@ -167,8 +167,8 @@ class DPStage:
 
     def basic(self) -> DPGuarantee:
         """Basic composition (Dwork-Roth Thm 3.16) of the counted runs, exact sums rounded up."""
-        e = float_up(sum((r.count * Fraction(r.eps) for r in self.runs), Fraction(0)))
-        d = float_up(sum((r.count * Fraction(r.delta) for r in self.runs), Fraction(0)))
+        e = float_up(exact_sum((r.count, r.eps) for r in self.runs))
+        d = float_up(exact_sum((r.count, r.delta) for r in self.runs))
         return DPGuarantee(e, min(d, 1.0), "DR-3.16", (f"{self.count} adaptive steps",))
 
 

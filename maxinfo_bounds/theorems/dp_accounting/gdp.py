@@ -32,7 +32,7 @@ from typing import Any
 
 from ...arith import Formula
 from ...domain import Int, Real
-from ...numeric import InvalidParameter, float_down, float_up
+from ...numeric import InvalidParameter, exact_sum, float_down, float_up
 from ...search import first_true
 from ..registry import Param, Theorem, register
 from .mechanisms import (
@@ -111,10 +111,8 @@ def gdp_compose(mus: Iterable[float] | Mapping[float, int]) -> float:
     items = list(mus.items()) if isinstance(mus, Mapping) else [(m, 1) for m in mus]
     if not items:
         raise InvalidParameter("mus", mus, "at least one step")
-    total = Fraction(0)
-    for m, k in items:
-        total += STEPS.check(k) * Fraction(Real(0).check("mu", m)) ** 2
-    return _sqrt_up(total)
+    checked = [(STEPS.check(k), Real(0).check("mu", m)) for m, k in items]
+    return _sqrt_up(exact_sum(checked, power=2))
 
 
 def gdp_delta(mu: float, eps: float) -> float:
