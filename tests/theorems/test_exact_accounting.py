@@ -229,3 +229,15 @@ def test_kov_dp_accounting_vectors() -> None:
 def test_mixed_refuses_too_many_patterns() -> None:
     with pytest.raises(InvalidParameter, match="sign-count patterns"):
         dp.mixed_epsilon({0.1 + i / 1000: 30 for i in range(5)}, 0.0, 1e-6)
+
+
+def test_fraction_targets_are_compared_at_full_precision() -> None:
+    """Found by the fuzz campaign: with a Fraction delta the certified check rounded its 50-digit
+    bound to 53 bits before comparing, and the largest mu came out one float too high
+    (0.2863414236554986 against the exact 0.28634142365549857676...)."""
+    e, d = Fraction(282145, 766283), Fraction(3253, 202873)
+    m = dp.gdp_mu(e, d)
+    with mpmath.workdps(80):
+        em, dm, mm = (mpmath.mpf(x.numerator) / x.denominator for x in (e, d, Fraction(m)))
+        assert gdp_delta_ref_mp(mm, em) <= dm
+    assert m == 0.28634142365549855  # the float below the root

@@ -154,9 +154,11 @@ def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
 
 
 def _at_most(x: Any, y: float | Fraction) -> bool:
-    """``x <= y`` exactly for an mpf ``x`` and a float or Fraction ``y``."""
+    """``x <= y`` exactly for an mpf ``x`` and a float or Fraction ``y``. (The mpf is read as it
+    is: ``mpmath.mpf(x)`` would round it to the caller's working precision first, and a bound
+    50 digits wide rounded to 53 bits can land below ``y`` while its true value is above.)"""
     if isinstance(y, Fraction):
-        man, exp = mpmath.mpf(x).man_exp
+        man, exp = (x if isinstance(x, mpmath.mpf) else mpmath.mpf(x)).man_exp
         return bool(Fraction(man) * (Fraction(2) ** exp) <= y)
     return bool(x <= y)
 
