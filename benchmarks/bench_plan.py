@@ -42,6 +42,7 @@ import numpy as np
 from _timing import median_time
 
 from maxinfo_bounds.planning import Description, GenericDP, Laplace, Study, load_study, plan, plan_power, sweep
+from maxinfo_bounds.planning import accountants as _accountants
 from maxinfo_bounds.planning import routes as _routes
 from maxinfo_bounds.theorems.maxinfo_dp import pure_dp_max_information_product
 from maxinfo_bounds.theorems.pvalues import pvalue_correction
@@ -95,7 +96,9 @@ def main() -> None:
     def fresh(fn):  # type: ignore[no-untyped-def]
         def run() -> object:
             _routes._kov_float.cache_clear()
-            _routes._kov_certified.cache_clear()
+            _accountants._kov_certified.cache_clear()
+            _accountants.best_composition.cache_clear()
+            _accountants._totals.cache_clear()
             return fn()
 
         return run
