@@ -17,6 +17,7 @@ The first two need the total delta above the runs' own deltas and are skipped be
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -76,6 +77,20 @@ def composed_mu(runs: tuple[DPRuns, ...]) -> float:
     return mu
 
 
+def _entry(
+    g: DPGuarantee, what: str, theorems: tuple[str, ...], inputs: str, conditions: tuple[str, ...], **values: float
+) -> tuple[DPGuarantee, Link]:
+    """An accountant's guarantee with its derivation line (output and ``values`` from ``g``)."""
+    return g, Link(
+        what,
+        theorems,
+        inputs,
+        f"({text_up(g.eps)}, {text_up(g.delta)})-DP",
+        conditions,
+        (*values.items(), ("eps", g.eps), ("delta", g.delta)),
+    )
+
+
 def _candidates(runs: tuple[DPRuns, ...], dt: float, classic: bool) -> list[tuple[DPGuarantee, Link]]:
     tot = _totals(runs)
     count, used = tot.count, tot.used
@@ -87,101 +102,65 @@ def _candidates(runs: tuple[DPRuns, ...], dt: float, classic: bool) -> list[tupl
     if classic and Fraction(dt) > used and count > 1 and len(gauss) < len(runs):
         if len({r.key for r in runs}) == 1:
             e0, d0 = runs[0].eps, runs[0].delta
-            try:
+            with contextlib.suppress(InvalidParameter):
                 g = _kov_certified(e0, d0, count, dt)
                 out.append(
-                    (
+                    _entry(
                         g,
-                        Link(
-                            "optimal DP composition of the stage",
-                            ("KOV15-3.3",),
-                            f"{count} x ({e0!r}, {d0!r})",
-                            f"({text_up(g.eps)}, {text_up(g.delta)})-DP",
-                            g.conditions,
-                            (("eps", g.eps), ("delta", g.delta)),
-                        ),
+                        "optimal DP composition of the stage",
+                        ("KOV15-3.3",),
+                        f"{count} x ({e0!r}, {d0!r})",
+                        g.conditions,
                     )
                 )
-            except InvalidParameter:
-                pass
         else:
             g = compose_dp(_counts(runs), dt)
-            out.append(
-                (
-                    g,
-                    Link(
-                        "advanced DP composition of the stage",
-                        (g.theorem,),
-                        runs_text,
-                        f"({text_up(g.eps)}, {text_up(g.delta)})-DP",
-                        g.conditions,
-                        (("eps", g.eps), ("delta", g.delta)),
-                    ),
-                )
-            )
+            out.append(_entry(g, "advanced DP composition of the stage", (g.theorem,), runs_text, g.conditions))
     mu_tot = tot.mu
     if gauss and len(gauss) == len(runs) and mu_tot is not None and mu_tot <= MU_MAX:
-        try:
-            e = gdp_epsilon(mu_tot, dt)
+        with contextlib.suppress(InvalidParameter):
+            g = DPGuarantee(gdp_epsilon(mu_tot, dt), dt, "DRS22-3.3", (f"mu = {text_up(mu_tot)} (exact composition)",))
             out.append(
-                (
-                    DPGuarantee(e, dt, "DRS22-3.3", (f"mu = {text_up(mu_tot)} (exact composition)",)),
-                    Link(
-                        "exact Gaussian composition of the stage (GDP)",
-                        ("DRS22-3.3", "DRS22-2.13"),
-                        f"{runs_text}, mu = sqrt(sum mu_i^2) = {text_up(mu_tot)}",
-                        f"({text_up(e)}, {text_up(dt)})-DP",
-                        ("adaptive composition of Gaussian steps is exact",),
-                        (("mu", mu_tot), ("eps", e), ("delta", dt)),
-                    ),
+                _entry(
+                    g,
+                    "exact Gaussian composition of the stage (GDP)",
+                    ("DRS22-3.3", "DRS22-2.13"),
+                    f"{runs_text}, mu = sqrt(sum mu_i^2) = {text_up(mu_tot)}",
+                    ("adaptive composition of Gaussian steps is exact",),
+                    mu=mu_tot,
                 )
             )
-        except InvalidParameter:
-            pass
     if pure and len(pure) + len(gauss) == len(runs) and (gauss or len({r.eps for r in pure}) > 1 or not classic):
         pats: Counter[float] = Counter()
         for r in pure:
             pats[r.eps] += r.count
         m = mu_tot or 0.0
         if pattern_count(pats) <= MIXED_MAX_PATTERNS and m <= MU_MAX:
-            try:
-                e = mixed_epsilon(pats, m, dt)
+            with contextlib.suppress(InvalidParameter):
                 out.append(
-                    (
-                        DPGuarantee(e, dt, "MIX-exact", ()),
-                        Link(
-                            "exact composition of the stage (pure and Gaussian steps)",
-                            ("MIX-exact",) + (("DRS22-3.3",) if gauss else ()),
-                            f"{runs_text}: pure eps {sorted(pats)!r}"
-                            + (f", Gaussian mu = {text_up(m)}" if gauss else ""),
-                            f"({text_up(e)}, {text_up(dt)})-DP",
-                            ("pure steps dominated by randomized response, Gaussian steps by GDP",),
-                            (("mu", m), ("eps", e), ("delta", dt)),
-                        ),
+                    _entry(
+                        DPGuarantee(mixed_epsilon(pats, m, dt), dt, "MIX-exact", ()),
+                        "exact composition of the stage (pure and Gaussian steps)",
+                        ("MIX-exact",) + (("DRS22-3.3",) if gauss else ()),
+                        f"{runs_text}: pure eps {sorted(pats)!r}" + (f", Gaussian mu = {text_up(m)}" if gauss else ""),
+                        ("pure steps dominated by randomized response, Gaussian steps by GDP",),
+                        mu=m,
                     )
                 )
-            except InvalidParameter:
-                pass
     if tot.rho is not None and len(gauss) < len(runs):
         rho = tot.rho
-        try:
-            e = zcdp_epsilon(rho, dt)
+        with contextlib.suppress(InvalidParameter, RegimeError):
             ids = tuple(dict.fromkeys(t for r in runs for t in r.theorems if t != "DRS22-3.3"))
             out.append(
-                (
-                    DPGuarantee(e, dt, "CKS20-12", (f"rho = {text_up(rho)}",)),
-                    Link(
-                        "zCDP composition of the stage",
-                        (*ids, "CKS20-12"),
-                        f"{runs_text}, rho = sum rho_i = {text_up(rho)}",
-                        f"({text_up(e)}, {text_up(dt)})-DP",
-                        ("zCDP composes additively (Bun-Steinke Lemma 1.7)",),
-                        (("rho", rho), ("eps", e), ("delta", dt)),
-                    ),
+                _entry(
+                    DPGuarantee(zcdp_epsilon(rho, dt), dt, "CKS20-12", (f"rho = {text_up(rho)}",)),
+                    "zCDP composition of the stage",
+                    (*ids, "CKS20-12"),
+                    f"{runs_text}, rho = sum rho_i = {text_up(rho)}",
+                    ("zCDP composes additively (Bun-Steinke Lemma 1.7)",),
+                    rho=rho,
                 )
             )
-        except (InvalidParameter, RegimeError):
-            pass
     return out
 
 

@@ -301,11 +301,9 @@ def _maxinfo_route(
     curves: list[_Curve] = []
     for j, s in enumerate(stages):
         if isinstance(s, DPStage):
-            own = exact_sum((r.count, r.delta) for r in s.runs)
-            exact = best_composition(s.runs, float_up(own), False) if s.gaussian and own < Fraction(1, 2) else None
             if j == 0 and first_dp is not None and first_link is not None:
                 g, link = first_dp, first_link
-            elif exact is not None:  # Gaussian steps: composed exactly at their own total delta
+            elif (exact := _own_exact(s)) is not None:  # Gaussian steps: exactly, at their own delta
                 g, link = exact
             else:
                 g = s.basic()
@@ -407,6 +405,15 @@ def _maxinfo_route(
     return PlanResult(study.name, study.alpha, gamma, total.k, total.beta, name, tuple(chain), ())
 
 
+def _own_exact(s: DPStage) -> tuple[DPGuarantee, Link] | None:
+    """An all-Gaussian stage composed exactly (GDP) at the total of its runs' own deltas (None
+    for other stages, or when that total reaches 1/2)."""
+    if not s.gaussian:
+        return None
+    own = exact_sum((r.count, r.delta) for r in s.runs)
+    return best_composition(s.runs, float_up(own), False) if own < Fraction(1, 2) else None
+
+
 def _mi_route(study: Study, stages: list[Stage]) -> PlanResult | str:
     total = Fraction(0)
     chain: list[Link] = []
@@ -487,7 +494,7 @@ def _pruned(study: Study, eps: float, results: list[PlanResult], cands: list[Can
     if eps > THM31_EPS_MAX:
         cands.append(
             Candidate(
-                f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
+                _tight_candidate(dt),
                 None,
                 f"composed eps {text_up(eps)} > 1/2: outside RRST Thm 3.1",
             )
@@ -496,7 +503,7 @@ def _pruned(study: Study, eps: float, results: list[PlanResult], cands: list[Can
     if _thm31_beta_floor(study.n, dt) >= study.alpha:
         cands.append(
             Candidate(
-                f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
+                _tight_candidate(dt),
                 None,
                 f"delta too large for n = {study.n}: RRST Thm 3.1's beta >= 2 n sqrt(delta) "
                 f"= {2 * study.n * math.sqrt(dt):.3g} >= alpha",
@@ -508,7 +515,7 @@ def _pruned(study: Study, eps: float, results: list[PlanResult], cands: list[Can
     if k_floor > 1075 + math.log2(study.alpha):
         cands.append(
             Candidate(
-                f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
+                _tight_candidate(dt),
                 None,
                 f"cannot give a positive threshold: k >= {k_floor:.4g} bits",
             )
@@ -518,13 +525,23 @@ def _pruned(study: Study, eps: float, results: list[PlanResult], cands: list[Can
     if best_g > 0 and study.alpha * 2.0 ** (-k_floor) * (1 + 1e-9) < best_g:
         cands.append(
             Candidate(
-                f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
+                _tight_candidate(dt),
                 None,
                 f"cannot beat the best route: k >= {k_floor:.4g} bits",
             )
         )
         return True
     return False
+
+
+def _tight_candidate(dt: float) -> str:
+    """The candidate name of the tight first-stage route at total delta ``dt``."""
+    return f"DP first stage at delta={text_up(dt)} (RRST-3.1)"
+
+
+def _tight_route(dt: float) -> str:
+    """The route name of the tight first-stage route at total delta ``dt``."""
+    return f"tight DP composition (delta={text_up(dt)}) then RRST Thm 3.1"
 
 
 def _rank_score(study: Study, eps: float, dt: float) -> float:
@@ -570,10 +587,10 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
         )
     if isinstance(s0, DPStage) and study.iid and (s0.count > 1 or any(r.mu is not None for r in s0.runs)):
         classic = s0.count <= TIGHT_MAX_RUNS
-        used = sum((r.count * Fraction(r.delta) for r in s0.runs), Fraction(0))
+        used = exact_sum((r.count, r.delta) for r in s0.runs)
         # the exact accountants (GDP, mixed) do not use a Gaussian run's delta: it is only the
         # point of its curve the study file shows, so those runs do not raise the grid's floor
-        used_non_gauss = sum((r.count * Fraction(r.delta) for r in s0.runs if r.mu is None), Fraction(0))
+        used_non_gauss = exact_sum((r.count, r.delta) for r in s0.runs if r.mu is None)
         same = len({r.key for r in s0.runs}) == 1
         exact_kov = same and all(r.mu is None and "CR21-BR" not in r.theorems for r in s0.runs)
         # total delta: the fixed grid above what the steps use, 2x and 10x what they use, and
@@ -592,7 +609,8 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
             if s0.gaussian:  # the max-information route composes them exactly at their own delta
                 dts.discard(float_up(used))
             extra = {x for x in EXACT_DELTA_GRID + DELTA_GRID if _thm31_beta_floor(study.n, x) < study.alpha} - dts
-        fine: list[tuple[float, float, tuple[DPGuarantee, Link] | None, None]] = []
+        # (score, total delta, its certified composition if already computed)
+        fine: list[tuple[float, float, tuple[DPGuarantee, Link] | None]] = []
         for dt in sorted(x for x in dts | extra if x < 0.5):
             quiet = dt in extra
             if exact_kov and classic:  # KOV is the exact optimum here: its float eps prunes
@@ -609,13 +627,13 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
                     continue
                 score = _rank_score(study, e_est, dt)
                 if math.isfinite(score):
-                    fine.append((score, dt, None, None))
+                    fine.append((score, dt, None))
                 continue
             comp = best_composition(s0.runs, dt, classic)
             if comp is None:
                 continue
             g, link = comp
-            name = f"DP first stage at delta={text_up(dt)} (RRST-3.1)"
+            name = _tight_candidate(dt)
             if g.eps == 0:  # delta_total already covers the whole privacy curve
                 if not quiet:
                     cands.append(Candidate(name, None, "composed eps is 0: RRST Thm 3.1 needs eps > 0"))
@@ -629,26 +647,22 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
                     continue
                 score = 0.0 if exhaustive else _rank_score(study, g.eps, dt)
                 if math.isfinite(score):
-                    fine.append((score, dt, comp, None))
+                    fine.append((score, dt, comp))
                 elif not quiet:
                     cands.append(Candidate(name, None, "no beta below alpha reachable (RRST Thm 3.1's float bound)"))
                 continue
             if _pruned(study, g.eps, results, cands, dt):
                 continue
-            consider(
-                f"DP first stage at delta={text_up(dt)} (RRST-3.1)",
-                _maxinfo_route(study, stages, g, link, f"tight DP composition (delta={text_up(dt)}) then RRST Thm 3.1"),
-            )
+            consider(name, _maxinfo_route(study, stages, g, link, _tight_route(dt)))
         # the ranked points (RRST Thm 3.1's float -log2 gamma at a few betas, cheap): the best,
         # and the second if within 2 bits, planned in full and the better listed (a ranking error
-        # costs tightness, never soundness: every route listed is certified)
+        # costs tightness, never soundness: every route listed is certified). Exhaustive: every
+        # point, smallest eps first, each skipped only when RRST Thm 3.1's k floor shows it
+        # cannot beat the best found (a proof, not a heuristic)
         best_extra: tuple[str, PlanResult] | None = None
         ranked = sorted(fine, key=lambda f: f[0])
-        # the best, and the second only if its score is within 2 bits of it
         top = ranked[:1] + [f for f in ranked[1:2] if f[0] <= ranked[0][0] + 2]
-        # (exhaustive: every point, smallest eps first, each skipped when RRST Thm 3.1's k floor
-        # shows it cannot beat the best found: a proof, not a heuristic)
-        for _, dt, chosen, _unused in sorted(fine, key=lambda f: f[2][0].eps if f[2] else 0.0) if exhaustive else top:
+        for _, dt, chosen in sorted(fine, key=lambda f: f[2][0].eps if f[2] else 0.0) if exhaustive else top:
             comp = chosen if chosen is not None else best_composition(s0.runs, dt, classic)
             if comp is None:
                 continue
@@ -657,11 +671,9 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
                 continue
             if exhaustive and _pruned(study, g.eps, results + ([best_extra[1]] if best_extra else []), [], dt):
                 continue
-            out = _maxinfo_route(
-                study, stages, g, link, f"tight DP composition (delta={text_up(dt)}) then RRST Thm 3.1"
-            )
+            out = _maxinfo_route(study, stages, g, link, _tight_route(dt))
             if isinstance(out, PlanResult) and (best_extra is None or out.gamma > best_extra[1].gamma):
-                best_extra = (f"DP first stage at delta={text_up(dt)} (RRST-3.1)", out)
+                best_extra = (_tight_candidate(dt), out)
         if best_extra is not None:
             consider(*best_extra)
         if not exhaustive and len(ranked) > len(top):

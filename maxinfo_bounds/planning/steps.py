@@ -161,6 +161,10 @@ class MeanQuery:
     value_max: float | None
     records: int | None
 
+    def __post_init__(self) -> None:
+        super().__post_init__()  # type: ignore[misc]  # (Step's, next in the MRO)
+        self._check_range()
+
     def _check_range(self) -> None:
         if self.value_min is not None and self.value_max is not None and not self.value_min < self.value_max:
             raise PlanError(
@@ -332,6 +336,12 @@ def _mu_rho(sens: float | Fraction, sigma: float) -> tuple[float, float]:
 
 
 @lru_cache(maxsize=256)
+def _analytic_sigma(sensitivity: float, eps: float, delta: float) -> float:
+    # a certified search: the guarantee, the accounting and the derivation text each ask for it
+    return analytic_gaussian_sigma(sensitivity, eps, delta)
+
+
+@lru_cache(maxsize=256)
 def _budget_mu(total_eps: float, total_delta: float) -> float:
     return gdp_mu(total_eps, total_delta)
 
@@ -365,10 +375,6 @@ class Laplace(MeanQuery, DPStep):
         "Laplace noise on a query of L1 sensitivity `sensitivity`: eps, or the scale b; or a mean "
         "query of values in [value_min, value_max] (sensitivity (max - min)/n) with the scale b"
     )
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self._check_range()
 
     @classmethod
     def mean(
@@ -428,10 +434,6 @@ class Gaussian(MeanQuery, DPStep):
         "target (eps, delta), calibrated by the analytic Gaussian mechanism"
     )
 
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self._check_range()
-
     @classmethod
     def from_sigma(cls, sensitivity: float, sigma: float, delta: float, *, times: int = 1, label: str = "") -> Gaussian:
         return cls(sensitivity=sensitivity, sigma=sigma, delta=delta, times=times, label=label)
@@ -488,7 +490,7 @@ class Gaussian(MeanQuery, DPStep):
             assert self.total_delta is not None
             return gdp_sigma(self.sensitivity_at(n), _budget_mu(self.total_eps, self.total_delta), self.times)
         assert self.sensitivity is not None and self.delta is not None
-        return analytic_gaussian_sigma(self.sensitivity, _eps(self.eps), self.delta)
+        return _analytic_sigma(self.sensitivity, _eps(self.eps), self.delta)
 
     def point_delta(self) -> float:
         """The delta of the (eps, delta) point shown for one run (a budget: total_delta/times,

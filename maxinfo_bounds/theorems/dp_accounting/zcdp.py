@@ -35,7 +35,7 @@ from typing import Any
 
 from ...arith import Context, Formula
 from ...domain import Real
-from ...numeric import InvalidParameter, float_up
+from ...numeric import InvalidParameter, exact_sum, float_up
 from ...search import minimise
 from ..registry import Param, Theorem, register
 
@@ -112,7 +112,7 @@ def zcdp_compose(rhos: list[float]) -> float:
     """
     if not rhos:
         raise InvalidParameter("rhos", rhos, "at least one step")
-    return float_up(sum((Fraction(Real(0).check("rho", r)) for r in rhos), Fraction(0)))
+    return float_up(exact_sum((1, Real(0).check("rho", r)) for r in rhos))
 
 
 def _cks_float(rho: float, delta: float, u: float) -> float:
