@@ -611,6 +611,7 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
             extra = {x for x in EXACT_DELTA_GRID + DELTA_GRID if _thm31_beta_floor(study.n, x) < study.alpha} - dts
         # (score, total delta, its certified composition if already computed)
         fine: list[tuple[float, float, tuple[DPGuarantee, Link] | None]] = []
+        mu_stage = composed_mu(s0.runs) if s0.gaussian else math.nan  # read at every fine point
         for dt in sorted(x for x in dts | extra if x < 0.5):
             quiet = dt in extra
             if exact_kov and classic:  # KOV is the exact optimum here: its float eps prunes
@@ -620,7 +621,7 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
             if quiet and s0.gaussian and not exhaustive:
                 # a fine-grid point of a Gaussian stage: ranked on the float GDP eps, certified
                 # only if chosen (below)
-                e_est = gdp_epsilon_estimate(composed_mu(s0.runs), dt)
+                e_est = gdp_epsilon_estimate(mu_stage, dt)
                 if e_est is None or e_est == 0 or e_est > THM31_EPS_MAX:
                     continue
                 if _pruned(study, e_est * 0.999, results, [], dt):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ..numeric import InvalidParameter, decimal_text, exact_sum, float_up
 from ..results import DPGuarantee
@@ -137,6 +137,14 @@ class DPRuns:
         """What makes two runs the same mechanism (without computing a Gaussian point)."""
         return (self.eps_value, self.gaussian, self.delta)
 
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.eps_value, self.delta, self.count, self.mu, self.rho, self.theorems, self.gaussian))
+
+    def __hash__(self) -> int:
+        # computed once: the accountants' caches hash a stage's runs at every total delta
+        return self._hash
+
 
 @lru_cache(maxsize=4096)
 def _gaussian_point(sensitivity: float | Fraction, sigma: float, delta: float) -> float:
@@ -196,16 +204,25 @@ Stage = DPStage | DescriptionStage | MIStage
 def stages_of(study: Study) -> list[Stage]:
     """The study's steps cut into stages (module doc), each with its derivation lines."""
     stages: list[Stage] = []
+    # the DP stage being built: (steps, links, runs), appended to in place (a stage of k steps
+    # costs O(k), not O(k^2) tuple copies) and frozen when the next non-DP step or the end comes
+    dp: tuple[list[int], list[Link], list[DPRuns]] | None = None
     for i, st in enumerate(study.steps):
-        last = stages[-1] if stages else None
         if isinstance(st, DPStep):
             run, link = step_dp(study, i, st)
-            link = replace(link, output=link.output + (f", x{st.times} adaptively" if st.times > 1 else ""))
-            if isinstance(last, DPStage):
-                stages[-1] = DPStage((*last.steps, i), (*last.links, link), (*last.runs, run))
-            else:
-                stages.append(DPStage((i,), (link,), (run,)))
-        elif isinstance(st, Description):
+            if st.times > 1:
+                link = replace(link, output=f"{link.output}, x{st.times} adaptively")
+            if dp is None:
+                dp = ([], [], [])
+                stages.append(DPStage((), (), ()))  # a place holder, filled below
+            dp[0].append(i)
+            dp[1].append(link)
+            dp[2].append(run)
+            continue
+        if dp is not None:
+            stages[-1], dp = DPStage(tuple(dp[0]), tuple(dp[1]), tuple(dp[2])), None
+        last = stages[-1] if stages else None
+        if isinstance(st, Description):
             size = last.range_size if isinstance(last, DescriptionStage) else 1
             rs = st.range_size
             if size.bit_length() + st.times * math.log2(rs) > MAX_DESCRIPTION_BITS:
@@ -238,4 +255,6 @@ def stages_of(study: Study) -> list[Stage]:
                     m_total,
                 )
             )
+    if dp is not None:
+        stages[-1] = DPStage(tuple(dp[0]), tuple(dp[1]), tuple(dp[2]))
     return stages

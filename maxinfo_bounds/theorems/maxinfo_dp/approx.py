@@ -465,11 +465,11 @@ def thm31_implied_float_k(
             for _, _, viol in _thm31_violations(E, delta, D, "sound"):
                 ok &= ~viol
             t = np.sqrt(2 * np.log(1 / np.where(ok, rem, 0.5)))
-            # k from the one vectorised body of the sound variant (not re-derived here)
-            # (a float estimate for the search: the delicate entries are not certified here)
-            k, _ = _thm31_vectorised(
-                E, np.full_like(E, delta), np.full_like(E, nf), t, D, "sound", False, certify=False
-            )
+            # k from the one vectorised body of the sound variant (not re-derived here), as
+            # _thm31_vectorised(..., certify=False) gives it (a float estimate for the search,
+            # pushed up by the same margin) without re-validating the grid's own points
+            k = THM31["sound", "k"].array(E, delta, nf, t, D)
+            k = fast_up(np.where(k >= 0, k, np.inf))
         k = np.where(ok & np.isfinite(k), k, np.inf)
         return E, D, t, k
 
