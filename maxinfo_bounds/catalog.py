@@ -19,6 +19,7 @@ from .theorems import (  # noqa: F401
     composition,
     description,
     dp_accounting,
+    estimation,
     generalization,
     holdout,
     maxinfo_dp,

@@ -23,6 +23,8 @@ Commands::
                                             a result against one parameter (matplotlib)
     maxinfo plan STUDY.toml [--sweep P=LO:HI[:NUM] [--plot F.png] [--workers W]] [--solve P --target-gamma G]
                                             the study planner: the threshold for a planned study
+    maxinfo estimate --n N --queries K --coverage C [--half-width T] [--plot F.png]
+                                            reuse or split: k adaptive queries, every route's half-width
 
 Why one module over 400 lines: it is only argparse wiring; each subcommand is a few lines
 that read the catalog, the planner or the corrections module and print through one emitter (the
@@ -489,6 +491,65 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _int_range(name: str, text: str) -> tuple[int, int]:
+    """LO:HI of integers (``1e6`` allowed when it is an integer) for a regime map's axis."""
+    parts = text.split(":")
+    if len(parts) != 2:
+        raise InvalidParameter(name, text, "LO:HI (two integers, e.g. 1000:10000000)")
+    out = []
+    for x in parts:
+        try:
+            v = float(x)
+        except ValueError:
+            raise InvalidParameter(name, text, "LO:HI (two integers, e.g. 1000:10000000)") from None
+        if not (math.isfinite(v) and v.is_integer() and v >= 1):
+            raise InvalidParameter(name, text, "LO:HI with LO, HI integers >= 1")
+        out.append(int(v))
+    return out[0], out[1]
+
+
+def _cmd_estimate(ns: argparse.Namespace) -> int:
+    from .planning import estimate as est
+
+    maps = {"map_n": ns.map_n, "map_k": ns.map_k, "map_points": ns.map_points}
+    for key, val in maps.items():
+        if val is not None and not ns.plot:
+            raise InvalidParameter(key, val, "given with --plot FILE (it sets the regime map's axes)")
+    if ns.plot:
+        check_output_file("plot", ns.plot)
+    plan = est.plan_estimate(
+        ns.n,
+        ns.queries,
+        ns.coverage,
+        ns.half_width,
+        thresholdout_budget=ns.thresholdout_budget,
+        threshold=ns.threshold,
+    )
+    out = plan.as_dict()
+    rm = None
+    if ns.plot:
+        n_range = _int_range("map_n", ns.map_n) if ns.map_n else (max(1, ns.n // 1000), ns.n * 10)
+        k_range = _int_range("map_k", ns.map_k) if ns.map_k else (1, max(10 * ns.queries, 1000))
+        rm = est.regime_map(
+            ns.coverage,
+            n_range,
+            k_range,
+            ns.map_points or 50,
+            thresholdout_budget=ns.thresholdout_budget,
+            threshold=ns.threshold,
+        )
+        est.plot_regime_map(rm, ns.plot, mark=(ns.n, ns.queries))
+        out["regime_map"] = {"plot": ns.plot, **rm.as_dict()}
+    if ns.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(plan)
+        if rm is not None:
+            print(f"\nregime map ({len(rm.ns)} x {len(rm.ks)} points, float estimates) written to {ns.plot}")
+            print(est.crossover_text(rm))
+    return 0
+
+
 def _plot_sweep(name: str, param: str, rows: Sequence[Any], out: str) -> None:
     import matplotlib
 
@@ -606,6 +667,26 @@ def _build_parser() -> argparse.ArgumentParser:
         help="plot power against n for every valid route (.png or .svg; needs a [power] table)",
     )
     pn.set_defaults(fn=_cmd_plan)
+
+    es = sub.add_parser(
+        "estimate", help="reuse or split? k adaptive statistical queries: the certified half-width of every route"
+    )
+    es.add_argument("--n", type=int, required=True, help="number of i.i.d. records")
+    es.add_argument("--queries", type=int, required=True, help="k: number of adaptively chosen queries (values in [0, 1])")
+    es.add_argument("--coverage", type=float, required=True, help="simultaneous coverage C in (0, 1), e.g. 0.95")
+    es.add_argument("--half-width", type=float, help="target half-width: each route's largest k and smallest n meeting it")
+    es.add_argument(
+        "--thresholdout-budget",
+        type=int,
+        help="B: add Thresholdout, which stops after B answers taken from the holdout (overfitting detected)",
+    )
+    es.add_argument("--threshold", type=float, help="with --thresholdout-budget: Thresholdout's T (default: see docs)")
+    es.add_argument("--json", action="store_true")
+    es.add_argument("--plot", help="the regime map (.png or .svg): the narrowest route over n and k")
+    es.add_argument("--map-n", help="with --plot: LO:HI of n (default n/1000 : 10 n)")
+    es.add_argument("--map-k", help="with --plot: LO:HI of k (default 1 : max(10 k, 1000))")
+    es.add_argument("--map-points", type=int, help="with --plot: grid points per axis (default 50)")
+    es.set_defaults(fn=_cmd_estimate)
     return p
 
 

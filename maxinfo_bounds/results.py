@@ -23,7 +23,7 @@ from typing import Protocol, runtime_checkable
 
 from .numeric import InvalidParameter
 
-__all__ = ["Bound", "DPGuarantee", "Reportable", "TailBound"]
+__all__ = ["AccuracyBound", "Bound", "DPGuarantee", "Reportable", "TailBound"]
 
 
 @runtime_checkable
@@ -156,3 +156,34 @@ class TailBound:
             rf"$\Pr[|q(\mathcal{{P}}^n) - q(\mathbf{{X}})| \ge {self.deviation!r}] < "
             rf"{self.probability!r}\quad\text{{({self.theorem})}}$"
         )
+
+
+@dataclass(frozen=True)
+class AccuracyBound:
+    """Simultaneous accuracy of adaptively chosen statistical queries: with probability at
+    least ``coverage`` every answer is within ``half_width`` of its population value
+    (``half_width`` rounded up, ``coverage`` rounded down), with provenance (JLNRSS's transfer
+    theorem, sample splitting, the Gaussian noise's own accuracy)."""
+
+    half_width: float
+    coverage: float
+    theorem: str
+    conditions: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        _check("half_width", self.half_width, 0.0, math.inf, "")
+        _check("coverage", self.coverage, 0.0, 1.0, "")
+
+    def __str__(self) -> str:
+        return f"Pr[max_j |a_j - q_j(P)| <= {self.half_width!r}] >= {self.coverage!r} ({self.theorem})"
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready: the half-width rounded up, the coverage rounded down."""
+        return {
+            "theorem": self.theorem,
+            "half_width": self.half_width,
+            "half_width_rounding": "up",
+            "coverage": self.coverage,
+            "coverage_rounding": "down",
+            "conditions_checked": list(self.conditions),
+        }

@@ -1,0 +1,904 @@
+r"""Reuse or split? The estimation planner: k adaptively chosen statistical queries of n records.
+
+An analyst will ask k statistical queries q_j: X -> [0, 1] of n i.i.d. records, each chosen after
+the earlier answers, and wants every answer within a half-width of its population value with
+probability at least C (the coverage). :func:`plan_estimate` certifies the half-width of every
+route and recommends the narrowest valid one:
+
+* **reuse with Gaussian noise, JLNRSS transfer** — every query on all n records, each answer
+  with N(0, sigma^2) noise. The interaction is exactly sqrt(k)/(n sigma)-GDP (DRS22 Cor. 3.3),
+  so (eps, delta(eps))-DP on its exact curve (DRS22 Cor. 2.13); the noise's sample accuracy is
+  exact (GAUSS-max); JLNRSS's transfer theorem turns both into population accuracy. Free
+  parameters: sigma, eps (which fixes delta), the sample-accuracy failure beta_s, and c, d
+  (closed form, :func:`~maxinfo_bounds.theorems.estimation.jlnrss_split`).
+* **reuse with Gaussian noise, BNSSSU** (RRST Thm B.2): the worst query, found from the
+  answers by a monitor (a post-processing, so as private), deviates from its population value
+  by at most 18 eps with probability delta/eps; plus the sample accuracy. Inside B.2's regime
+  only (eps < 1/3, delta < eps/4, n >= ln(4 eps/delta)/eps^2).
+* **sample splitting** — each query on its own ⌊n/k⌋ fresh records (SPLIT-Hoeffding).
+* **Thresholdout** (DFHPRR Thm 9) — shown with its parameters, never certified: the theorem's
+  sample size n0 has an unstated constant, so no half-width follows from it.
+* **naive** — every query on all n records without noise: the fixed-query half-width, not
+  valid once a query depends on earlier answers.
+
+Free parameters are chosen by a float search (a grid over their logarithms, zoomed three
+times); the chosen point is then certified (interval arithmetic and 50-digit normal tails,
+half-widths rounded up, coverages down), so a search error costs width, never validity. The
+largest number of queries at a half-width and the smallest n for (k, half-width) are the
+extremes of that search, checked with certified half-widths on both sides of the answer
+(splitting's are exact: its half-width is monotone and decided exactly).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..domain import Real
+from ..numeric import InvalidParameter, RegimeError, check_int, enclosure, float_down, float_up
+from ..search import minimise_nd
+from ..theorems.dp_accounting import gaussian_mu, gdp_compose, gdp_delta
+from ..theorems.estimation import (
+    MAX_QUERIES,
+    gaussian_half_width_estimate,
+    gaussian_sample_accuracy,
+    jlnrss_split,
+    jlnrss_transfer,
+    split_hoeffding,
+    split_max_queries,
+    split_required_n,
+)
+from ..theorems.generalization import bnsssu_transfer
+from ..theorems.holdout import thresholdout_dp
+from .stages import text_down as _down
+from .stages import text_up as _up
+
+__all__ = [
+    "EstimateRoute",
+    "EstimatePlan",
+    "RegimeMap",
+    "plan_estimate",
+    "regime_map",
+    "plot_regime_map",
+    "MAP_ROUTES",
+    "MAX_RECORDS",
+    "NAIVE",
+    "REUSE_BNSSSU",
+    "REUSE_JLNRSS",
+    "SPLIT",
+    "THRESHOLDOUT",
+]
+
+#: the largest n the searches consider (a required n above it is refused)
+MAX_RECORDS = 10**15
+
+REUSE_JLNRSS = "reuse: Gaussian noise, JLNRSS transfer"
+REUSE_BNSSSU = "reuse: Gaussian noise, BNSSSU (RRST Thm B.2)"
+SPLIT = "split: each query on its own fresh records"
+THRESHOLDOUT = "Thresholdout: holdout with budget B, JLNRSS transfer"
+NAIVE = "naive: every query on all records, no noise"
+
+
+@dataclass(frozen=True)
+class EstimateRoute:
+    """One route: its certified half-width and coverage (None where it has none), the
+    mechanism's settings, the results it rests on and the derivation."""
+
+    route: str
+    valid: bool
+    half_width: float | None
+    coverage: float | None
+    settings: dict[str, float | int] = field(default_factory=dict)
+    theorems: tuple[str, ...] = ()
+    derivation: tuple[str, ...] = ()
+    note: str = ""
+    max_queries_at_half_width: int | None = None
+    required_n_records: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "route": self.route,
+            "valid": self.valid,
+            "half_width": self.half_width,
+            "half_width_rounding": "up",
+            "coverage": self.coverage,
+            "coverage_rounding": "down",
+            **self.settings,
+            "max_queries_at_half_width": self.max_queries_at_half_width,
+            "required_n_records": self.required_n_records,
+            "theorems": list(self.theorems),
+            "derivation": list(self.derivation),
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class EstimatePlan:
+    """Every route for k adaptive queries of n records at coverage C; the recommended one is
+    the narrowest valid half-width."""
+
+    n: int
+    queries: int
+    coverage: float
+    half_width_target: float | None
+    routes: tuple[EstimateRoute, ...]
+    recommended: str | None
+
+    def route(self, name: str) -> EstimateRoute:
+        return next(r for r in self.routes if r.route == name)
+
+    def as_dict(self) -> dict[str, Any]:
+        from .. import __version__
+
+        return {
+            "n_records": self.n,
+            "queries": self.queries,
+            "coverage": self.coverage,
+            "half_width_target": self.half_width_target,
+            "recommended": self.recommended,
+            "routes": [r.as_dict() for r in self.routes],
+            "versions": {"maxinfo_bounds": __version__},
+        }
+
+    def __str__(self) -> str:
+        lines = [
+            f"{self.queries} adaptively chosen statistical queries of n = {self.n} records, "
+            f"simultaneous coverage {self.coverage:g}"
+            + (f", target half-width {self.half_width_target:g}" if self.half_width_target is not None else ""),
+            "",
+        ]
+        head = ["route", "valid", "half-width", "coverage"]
+        if self.half_width_target is not None:
+            head += ["max queries", "required n"]
+        rows = [head]
+        for r in self.routes:
+            row = [
+                r.route,
+                "yes" if r.valid else "no",
+                _up(r.half_width) if r.half_width is not None else "-",
+                _down(r.coverage) if r.coverage is not None else "-",
+            ]
+            if self.half_width_target is not None:
+                row += [
+                    str(r.max_queries_at_half_width) if r.max_queries_at_half_width is not None else "-",
+                    str(r.required_n_records) if r.required_n_records is not None else "-",
+                ]
+            rows.append(row)
+        widths = [max(len(x[i]) for x in rows) for i in range(len(head))]
+        for x in rows:
+            lines.append("  ".join(c.ljust(w) for c, w in zip(x, widths)).rstrip())
+        lines.append("")
+        lines.append(f"recommended: {self.recommended}" if self.recommended else "recommended: none (no valid route)")
+        for r in self.routes:
+            lines.append("")
+            lines.append(f"{r.route}:")
+            lines += [f"  {d}" for d in r.derivation]
+            if r.note:
+                lines.append(f"  note: {r.note}")
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+# float surrogates (numpy, broadcasting) and the search
+
+
+def _gdp_delta_est(mu: Any, eps: Any) -> Any:
+    """delta(eps) of mu-GDP in floats: Phi(a) (1 - e^{eps + log Phi(b) - log Phi(a)})."""
+    from scipy.special import log_ndtr
+
+    a, b = -eps / mu + mu / 2, -eps / mu - mu / 2
+    la, lb = log_ndtr(a), log_ndtr(b)
+    return np.exp(la) * -np.expm1(eps + lb - la)
+
+
+def _jlnrss_est(n: int, k: int, f: float, lmu: Any, leps: Any, lbs: Any) -> Any:
+    mu, eps, bs = np.exp(lmu), np.exp(leps), np.exp(lbs)
+    sigma = math.sqrt(k) / (n * mu)
+    delta = _gdp_delta_est(mu, eps)
+    hw = gaussian_half_width_estimate(sigma, k, bs) + np.expm1(eps) + (np.sqrt(bs) + np.sqrt(2 * delta)) ** 2 / f
+    return np.where((bs < f) & np.isfinite(hw), hw, np.inf)
+
+
+def _bnsssu_est(n: int, k: int, f: float, lmu: Any, leps: Any) -> Any:
+    mu, eps = np.exp(lmu), np.exp(leps)
+    sigma = math.sqrt(k) / (n * mu)
+    delta = _gdp_delta_est(mu, eps)
+    bs = f - delta / eps
+    with np.errstate(all="ignore"):
+        ok = (eps < 1 / 3) & (delta < eps / 4) & (delta > 0) & (n >= np.log(4 * eps / delta) / eps**2) & (bs > 0)
+        hw = gaussian_half_width_estimate(sigma, k, np.where(ok, bs, 0.5)) + 18 * eps
+    return np.where(ok & np.isfinite(hw), hw, np.inf)
+
+
+def _zoom_min(fn: Callable[..., Any], bounds: list[tuple[float, float]], sizes: list[int]) -> tuple[float, list[float]]:
+    """Minimise ``fn`` (vectorised over a meshgrid) over the box: a grid, then three zoomed
+    grids around the best point. Returns (value, point); value inf when no point is finite."""
+    axes = [np.linspace(lo, hi, s) for (lo, hi), s in zip(bounds, sizes)]
+    steps = [(hi - lo) / (s - 1) for (lo, hi), s in zip(bounds, sizes)]
+    best: tuple[float, list[float]] = (math.inf, [a[0] for a in axes])
+    for _ in range(4):
+        with np.errstate(all="ignore"):
+            vals = fn(*np.meshgrid(*axes, indexing="ij"))
+        i = np.unravel_index(int(np.argmin(vals)), vals.shape)
+        v = float(vals[i])
+        if not math.isfinite(v):
+            break
+        if v < best[0]:
+            best = (v, [float(a[j]) for a, j in zip(axes, i)])
+        axes = [
+            np.linspace(max(lo, c - st), min(hi, c + st), 9) for (lo, hi), c, st in zip(bounds, best[1], steps)
+        ]
+        steps = [st / 4 for st in steps]
+    return best
+
+
+def _failure(coverage: float) -> float:
+    """1 - C rounded down (the failure budget: a smaller one is the safe side)."""
+    return float_down(1 - Fraction(coverage))
+
+
+_MU = (math.log(1e-7), math.log(50.0))
+_EPS = (math.log(1e-7), math.log(30.0))
+
+
+def _polish(fn: Callable[..., Any], best: tuple[float, list[float]]) -> tuple[float, list[float]]:
+    """Nelder-Mead from the grid's best point (kept only if better)."""
+    if not math.isfinite(best[0]):
+        return best
+    x = minimise_nd(lambda v: float(fn(*v)), np.array(best[1]), xatol=1e-7, fatol=1e-12, maxiter=600)
+    v = float(fn(*x))
+    return (v, [float(a) for a in x]) if v < best[0] else best
+
+
+def _jlnrss_search(n: int, k: int, f: float, fine: bool = True) -> tuple[float, list[float]]:
+    """The float search of the JLNRSS route over (log mu, log eps, log beta_s); ``fine``: a
+    finer grid and a Nelder-Mead polish (the plan), else coarse (the extremes' guesses)."""
+    sizes = [18, 18, 12] if fine else [12, 12, 8]
+    bs = (math.log(f * 1e-12), math.log(f * (1 - 1e-9)))
+
+    def fn(a: Any, b: Any, c: Any) -> Any:
+        return _jlnrss_est(n, k, f, a, b, c)
+
+    best = _zoom_min(fn, [_MU, _EPS, bs], sizes)
+    return _polish(fn, best) if fine else best
+
+
+def _bnsssu_search(n: int, k: int, f: float, fine: bool = True) -> tuple[float, list[float]]:
+    """The float search of the BNSSSU route over (log mu, log eps)."""
+    sizes = [28, 28] if fine else [16, 16]
+
+    def fn(a: Any, b: Any) -> Any:
+        return _bnsssu_est(n, k, f, a, b)
+
+    best = _zoom_min(fn, [_MU, (math.log(1e-7), math.log(1 / 3))], sizes)
+    return _polish(fn, best) if fine else best
+
+
+def default_threshold(n_train: int, n_holdout: int, k: int, f: float) -> float:
+    """Thresholdout's threshold T when none is given: the train-holdout gap an honest query
+    stays under with probability 1 - f/k' each (Hoeffding on both parts, union over the k
+    queries): sqrt(ln(4k/f)/2) (1/sqrt(n_train) + 1/sqrt(n_holdout)). Any T is valid (it
+    enters the half-width); this one spends the budget B only on queries that overfit."""
+    return math.sqrt(math.log(4 * k / f) / 2) * (1 / math.sqrt(n_train) + 1 / math.sqrt(n_holdout))
+
+
+def _thresholdout_est(
+    n: int, k: int, budget: int, f: float, threshold: float | None, lsig: Any, frac: Any, lbs: Any, ldel: Any
+) -> Any:
+    sigma, bs, delta = np.exp(lsig), np.exp(lbs), np.exp(ldel)
+    nh = np.floor(frac * n)
+    nt = n - nh
+    with np.errstate(all="ignore"):
+        thr = (
+            np.sqrt(math.log(4 * k / f) / 2) * (1 / np.sqrt(nt) + 1 / np.sqrt(nh)) if threshold is None else threshold
+        )
+        x = 2 * sigma * np.log(3 * (budget + 1) / bs)
+        y = 4 * sigma * np.log(3 * k / bs)
+        z = sigma * np.log(3 * budget / bs)
+        alpha = np.maximum(thr + x + y, z)
+        e0 = 2 / (sigma * nh)
+        eps = np.minimum(budget * e0, np.sqrt(2 * budget * np.log(1 / delta)) * e0 + budget * e0 * np.expm1(e0))
+        hw = alpha + np.expm1(eps) + (np.sqrt(bs) + np.sqrt(2 * delta)) ** 2 / f
+    ok = (nh >= 1) & (nt >= 1) & (bs < f) & np.isfinite(hw)
+    return np.where(ok, hw, np.inf)
+
+
+def _thresholdout_search(
+    n: int, k: int, budget: int, f: float, threshold: float | None, fine: bool = True
+) -> tuple[float, list[float]]:
+    """The float search of the Thresholdout route over (log sigma, holdout share, log beta_s,
+    log delta)."""
+    sizes = [14, 7, 10, 8] if fine else [10, 5, 7, 6]
+    bounds = [
+        (math.log(1e-9), math.log(10.0)),
+        (0.05, 0.95),
+        (math.log(f * 1e-9), math.log(f * (1 - 1e-9))),
+        (math.log(1e-40), math.log(f * (1 - 1e-9))),
+    ]
+
+    def fn(a: Any, b: Any, c: Any, d: Any) -> Any:
+        return _thresholdout_est(n, k, budget, f, threshold, a, b, c, d)
+
+    best = _zoom_min(fn, bounds, sizes)
+    return _polish(fn, best) if fine else best
+
+
+# --------------------------------------------------------------------------------------------
+# certification of a chosen point
+
+
+@dataclass(frozen=True)
+class _Certified:
+    half_width: float
+    coverage: float
+    settings: dict[str, float | int]
+    derivation: tuple[str, ...]
+
+
+def _noise(n: int, k: int, mu_target: float) -> tuple[float, float]:
+    """sigma for a total mu near ``mu_target`` (rounded up: more noise) and the certified total
+    mu of k queries of sensitivity 1/n at that sigma (DRS22 Thm 2.7, Cor. 3.3; rounded up)."""
+    sigma = float_up(Fraction(math.sqrt(k)) / (n * Fraction(mu_target)))
+    return sigma, gdp_compose({gaussian_mu(Fraction(1, n), sigma): k})
+
+
+def _certify_jlnrss(n: int, k: int, f: float, point: list[float]) -> _Certified | None:
+    lmu, leps, lbs = point
+    sigma, mu = _noise(n, k, math.exp(lmu))
+    eps = math.exp(leps)
+    if mu > 1e7:
+        return None
+    delta = gdp_delta(mu, eps)
+    bs = math.exp(lbs)
+    sa = gaussian_sample_accuracy(sigma, k, bs)
+    c, d = jlnrss_split(bs, delta, f)
+    b = jlnrss_transfer(eps, delta, sa.half_width, bs, c, d)
+    return _Certified(
+        b.half_width,
+        b.coverage,
+        {
+            "sigma": sigma,
+            "total_mu": mu,
+            "eps_nats": eps,
+            "delta": delta,
+            "beta_sample": bs,
+            "c": c,
+            "d": d,
+            "sample_half_width": sa.half_width,
+        },
+        (
+            f"each answer + N(0, sigma^2), sigma = {_up(sigma)} (queries of sensitivity 1/n = 1/{n})",
+            f"DRS22-3.3: the {k} answers are exactly mu-GDP, mu = sqrt(k)/(n sigma) = {_up(mu)}",
+            f"DRS22-2.13: mu-GDP is (eps, delta)-DP at eps = {_up(eps)}, delta = {_up(delta)}",
+            f"GAUSS-max: every answer within {_up(sa.half_width)} of its sample value "
+            f"with probability >= 1 - {_up(bs)}",
+            f"JLNRSS-transfer with c = {_up(c)}, d = {_up(d)}: every answer within "
+            f"{_up(sa.half_width)} + (e^eps - 1) + c + 2d = {_up(b.half_width)} of its population value "
+            f"with probability >= 1 - beta_s/c - delta/d = {_down(b.coverage)}",
+        ),
+    )
+
+
+def _certify_bnsssu(n: int, k: int, f: float, point: list[float]) -> _Certified | None:
+    lmu, leps = point
+    sigma, mu = _noise(n, k, math.exp(lmu))
+    eps = math.exp(leps)
+    if mu > 1e7:
+        return None
+    delta = gdp_delta(mu, eps)
+    try:
+        tb = bnsssu_transfer(eps, delta, n, Fraction(1, n))
+    except (RegimeError, InvalidParameter):
+        return None
+    bs = float_down(Fraction(f) - Fraction(tb.probability))
+    if not bs > 0:
+        return None
+    sa = gaussian_sample_accuracy(sigma, k, bs)
+    width = float_up(Fraction(sa.half_width) + Fraction(tb.deviation))
+    failure = Fraction(1) - Fraction(sa.coverage) + Fraction(tb.probability)
+    cov = max(float_down(1 - failure), 0.0)
+    return _Certified(
+        width,
+        cov,
+        {
+            "sigma": sigma,
+            "total_mu": mu,
+            "eps_nats": eps,
+            "delta": delta,
+            "beta_sample": bs,
+            "sample_half_width": sa.half_width,
+        },
+        (
+            f"each answer + N(0, sigma^2), sigma = {_up(sigma)} (queries of sensitivity 1/n = 1/{n})",
+            f"DRS22-3.3 and DRS22-2.13: the answers are mu = {_up(mu)}-GDP, so "
+            f"({_up(eps)}, {_up(delta)})-DP",
+            f"RRST-B.2 (BNSSSU) on the worst query (a monitor: post-processing of the answers): "
+            f"deviation < 18 eps = {_up(tb.deviation)} except with probability delta/eps = {_up(tb.probability)}",
+            f"GAUSS-max: every answer within {_up(sa.half_width)} of its sample value with probability >= 1 - {_up(bs)}",
+            f"together: half-width {_up(width)}, coverage >= {_down(cov)}",
+        ),
+    )
+
+
+def _certify_thresholdout(
+    n: int, k: int, budget: int, f: float, threshold: float | None, point: list[float]
+) -> _Certified | None:
+    lsig, frac, lbs, ldel = point
+    nh = int(min(max(math.floor(frac * n), 1), n - 1)) if n >= 2 else 0
+    if nh < 1:
+        return None
+    nt = n - nh
+    thr = default_threshold(nt, nh, k, f) if threshold is None else threshold
+    sigma, bs, delta = math.exp(lsig), math.exp(lbs), math.exp(ldel)
+    if not (0 < bs < f):
+        return None
+    # each noise type's share of beta_s: (B+1) e^{-x/2sigma}, k e^{-y/4sigma}, B e^{-z/sigma}
+    # each at most beta_s/3 (x, y, z rounded up)
+    x = enclosure(lambda iv: 2 * iv.mpf(sigma) * iv.log(iv.mpf(3 * (budget + 1)) / iv.mpf(bs)))[1]
+    y = enclosure(lambda iv: 4 * iv.mpf(sigma) * iv.log(iv.mpf(3 * k) / iv.mpf(bs)))[1]
+    z = enclosure(lambda iv: iv.mpf(sigma) * iv.log(iv.mpf(3 * budget) / iv.mpf(bs)))[1]
+    alpha = float_up(max(Fraction(thr) + Fraction(x) + Fraction(y), Fraction(z)))
+    best: tuple[Any, Any, Any] | None = None
+    for d_try in (0.0, delta):
+        try:
+            g = thresholdout_dp(budget, sigma, nh, delta=d_try)
+        except (RegimeError, InvalidParameter):
+            continue
+        c, d = jlnrss_split(bs, g.delta, f)
+        b = jlnrss_transfer(g.eps, g.delta, alpha, bs, c, d)
+        if best is None or b.half_width < best[0].half_width:
+            best = (b, g, (c, d))
+    if best is None:
+        return None
+    b, g, (c, d) = best
+    return _Certified(
+        b.half_width,
+        b.coverage,
+        {
+            "holdout_records": nh,
+            "training_records": nt,
+            "threshold": thr,
+            "noise_sigma": sigma,
+            "budget": budget,
+            "eps_nats": g.eps,
+            "delta": g.delta,
+            "beta_sample": bs,
+            "c": c,
+            "d": d,
+            "sample_half_width": alpha,
+        },
+        (
+            f"Thresholdout (DFHPRR section 3, Laplace noise) on {nt} training and {nh} holdout records, "
+            f"threshold T = {_down(thr)}, noise sigma = {_up(sigma)}, budget B = {budget} over-threshold answers "
+            "(it stops answering once B is spent)",
+            f"Notes-Thresholdout: ({_up(g.eps)}, {_up(g.delta)})-DP in the holdout",
+            f"every answer within T + max|Lap(2 sigma)| + max|Lap(4 sigma)| (training answers) or max|Lap(sigma)| "
+            f"(holdout answers) of its holdout mean: at most {_up(alpha)} except with probability "
+            f"(B+1) e^(-x/2sigma) + k e^(-y/4sigma) + B e^(-z/sigma) <= {_up(bs)} (union bound over the draws used)",
+            f"JLNRSS-transfer with c = {_up(c)}, d = {_up(d)}: every answer within {_up(b.half_width)} of its "
+            f"population value with probability >= {_down(b.coverage)}",
+        ),
+    )
+
+
+def _reuse_route(
+    n: int, k: int, f: float, search: Callable[..., tuple[float, list[float]]], certify: Callable[..., Any]
+) -> _Certified | None:
+    v, point = search(n, k, f)
+    if not math.isfinite(v):
+        return None
+    return certify(n, k, f, point)
+
+
+# --------------------------------------------------------------------------------------------
+# extremes: the largest k at a half-width, the smallest n for (k, half-width)
+
+
+def _smallest_true(pred: Callable[[int], bool], x0: int, lo: int, hi: int) -> int | None:
+    """The smallest x in [lo, hi] with pred(x), pred taken as monotone (false, then true),
+    starting from the guess ``x0``: galloping from it, then bisection. The answer x always has
+    pred(x) true and pred(x - 1) false (or x = lo), whatever pred does elsewhere; None when
+    pred(hi) is false."""
+    x0 = min(max(x0, lo), hi)
+    step = 1
+    if pred(x0):
+        good, bad = x0, lo - 1
+        while good > lo:
+            x = max(lo, good - step)
+            if pred(x):
+                good, step = x, step * 2
+            else:
+                bad = x
+                break
+    else:
+        bad, good = x0, hi + 1
+        while bad < hi:
+            x = min(hi, bad + step)
+            if pred(x):
+                good = x
+                break
+            bad, step = x, step * 2
+        if good > hi:
+            return None
+    while good - bad > 1:
+        mid = (good + bad) // 2
+        if pred(mid):
+            good = mid
+        else:
+            bad = mid
+    return good
+
+
+def _float_boundary(pred: Callable[[int], bool], lo: int, hi: int) -> int:
+    """The smallest x in [lo, hi] with the float predicate true (hi when none): doubling from
+    lo, then bisection (a guess for :func:`_smallest_true`)."""
+    x = lo
+    while x < hi and not pred(x):
+        x = min(hi, 2 * x)
+    return _smallest_true(pred, x, max(lo, x // 2), x) or hi
+
+
+def _reuse_max_queries(
+    n: int, t: float, f: float, search: Callable[..., tuple[float, list[float]]], certify: Callable[..., Any]
+) -> int:
+    """The largest k whose certified half-width is at most t (0 if none): a float search over k
+    for the guess, then certified: the answer's half-width is at most t, the next k's above."""
+
+    def fails(k: int) -> bool:
+        c = _reuse_route(n, k, f, search, certify)
+        return not (c is not None and c.half_width <= t and c.coverage >= 1 - f)
+
+    guess = _float_boundary(lambda k: search(n, k, f, False)[0] > t, 1, MAX_QUERIES)
+    first_fail = _smallest_true(fails, guess, 1, MAX_QUERIES)
+    return MAX_QUERIES if first_fail is None else first_fail - 1
+
+
+def _reuse_required_n(
+    k: int, t: float, f: float, search: Callable[..., tuple[float, list[float]]], certify: Callable[..., Any]
+) -> int | None:
+    """The smallest n whose certified half-width for k queries is at most t (None above
+    MAX_RECORDS): a float search over n for the guess, then certified at the answer and below."""
+
+    def meets(n: int) -> bool:
+        c = _reuse_route(n, k, f, search, certify)
+        return c is not None and c.half_width <= t and c.coverage >= 1 - f
+
+    guess = _float_boundary(lambda n: search(n, k, f, False)[0] <= t, 1, MAX_RECORDS)
+    return _smallest_true(meets, guess, 1, MAX_RECORDS)
+
+
+# --------------------------------------------------------------------------------------------
+# the plan
+
+
+def _budget_note(budget: int | None) -> str:
+    return (
+        "give the overfitting budget B (thresholdout_budget; --thresholdout-budget): the number of answers "
+        "Thresholdout may take from the holdout before it stops"
+        if budget is None
+        else ""
+    )
+
+
+def plan_estimate(
+    n: int,
+    queries: int,
+    coverage: float,
+    half_width: float | None = None,
+    *,
+    thresholdout_budget: int | None = None,
+    threshold: float | None = None,
+) -> EstimatePlan:
+    """Every route for ``queries`` adaptive statistical queries of ``n`` i.i.d. records at
+    simultaneous ``coverage``; with ``half_width``, also each route's largest number of queries
+    and smallest n meeting it. ``thresholdout_budget`` (B) adds Thresholdout (its threshold
+    ``threshold``, default :func:`default_threshold`). The recommended route has the narrowest
+    certified half-width.
+
+    >>> p = plan_estimate(1_000_000, 10_000, 0.95)
+    >>> p.recommended, p.route(p.recommended).half_width < p.route(SPLIT).half_width
+    ('reuse: Gaussian noise, JLNRSS transfer', True)
+    """
+    nn = check_int("n", n, low=1, high=MAX_RECORDS)
+    k = check_int("queries", queries, low=1, high=MAX_QUERIES)
+    cov = Real(0, 1, lo_open=True, hi_open=True).check_float("coverage", coverage)
+    t = None if half_width is None else Real(0, lo_open=True).check_float("half_width", half_width)
+    budget = None if thresholdout_budget is None else check_int("thresholdout_budget", thresholdout_budget, low=1)
+    thr = None if threshold is None else Real(0).check_float("threshold", threshold)
+    if thr is not None and budget is None:
+        raise InvalidParameter("threshold", threshold, "given with thresholdout_budget (Thresholdout's budget B)")
+    f = _failure(cov)
+    routes: list[EstimateRoute] = []
+
+    reuse: list[tuple[str, Callable[..., Any], Callable[..., Any], tuple[str, ...], str]] = [
+        (
+            REUSE_JLNRSS,
+            _jlnrss_search,
+            _certify_jlnrss,
+            ("DRS22-3.3", "DRS22-2.13", "GAUSS-max", "JLNRSS-transfer"),
+            "no noise level gives a finite half-width here",
+        ),
+        (
+            REUSE_BNSSSU,
+            _bnsssu_search,
+            _certify_bnsssu,
+            ("DRS22-3.3", "DRS22-2.13", "GAUSS-max", "RRST-B.2"),
+            "no noise level is inside RRST Thm B.2's conditions here (eps < 1/3, delta < eps/4, "
+            "n >= ln(4 eps/delta)/eps^2, delta/eps below 1 - coverage)",
+        ),
+    ]
+    if budget is not None:
+        b_ = budget
+
+        def th_search(n_: int, k_: int, f_: float, fine: bool = True) -> tuple[float, list[float]]:
+            return _thresholdout_search(n_, k_, b_, f_, thr, fine)
+
+        def th_certify(n_: int, k_: int, f_: float, point: list[float]) -> _Certified | None:
+            return _certify_thresholdout(n_, k_, b_, f_, thr, point)
+
+        reuse.append(
+            (
+                THRESHOLDOUT,
+                th_search,
+                th_certify,
+                ("Notes-Thresholdout", "JLNRSS-transfer"),
+                "no setting gives a finite half-width here (it needs at least 2 records)",
+            )
+        )
+    for name, search, certify, ths, why in reuse:
+        c = _reuse_route(nn, k, f, search, certify)
+        extra: dict[str, Any] = {}
+        if t is not None:
+            extra["max_queries_at_half_width"] = _reuse_max_queries(nn, t, f, search, certify)
+            extra["required_n_records"] = _reuse_required_n(k, t, f, search, certify)
+        if c is None:
+            routes.append(EstimateRoute(name, False, None, None, theorems=ths, note=why, **extra))
+        else:
+            routes.append(EstimateRoute(name, True, c.half_width, c.coverage, c.settings, ths, c.derivation, **extra))
+    if budget is None:
+        routes.append(EstimateRoute(THRESHOLDOUT, False, None, None, theorems=("Notes-Thresholdout",), note=_budget_note(None)))
+
+    ex_split = {
+        "max_queries_at_half_width": None if t is None else split_max_queries(nn, t, f),
+        "required_n_records": None if t is None else split_required_n(k, t, f),
+    }
+    if k <= nn:
+        sp = split_hoeffding(nn, k, f)
+        m = nn // k
+        routes.append(
+            EstimateRoute(
+                SPLIT,
+                True,
+                sp.half_width,
+                sp.coverage,
+                {"records_per_query": m},
+                ("SPLIT-Hoeffding",),
+                (
+                    f"each query answered on its own {m} fresh records (n // k), never seen before",
+                    f"SPLIT-Hoeffding: every answer within sqrt(ln(2k/beta)/(2m)) = {_up(sp.half_width)} "
+                    f"with probability >= {_down(sp.coverage)} (Hoeffding, union bound over {k} queries)",
+                ),
+                **ex_split,
+            )
+        )
+    else:
+        routes.append(
+            EstimateRoute(
+                SPLIT,
+                False,
+                None,
+                None,
+                theorems=("SPLIT-Hoeffding",),
+                note=f"{k} queries need at least {k} records (one each)",
+                **ex_split,
+            )
+        )
+    nv = split_hoeffding(nn, 1, float_down(Fraction(f) / k))
+    routes.append(
+        EstimateRoute(
+            NAIVE,
+            False,
+            nv.half_width,
+            None,
+            {"records_per_query": nn},
+            ("SPLIT-Hoeffding",),
+            (f"Hoeffding on all {nn} records with a union bound: {_up(nv.half_width)} for queries fixed in advance",),
+            "not valid for adaptively chosen queries: a query chosen after seeing answers on the same records "
+            "can overfit them (the half-width shown holds only for queries fixed before the data are seen)",
+        )
+    )
+    valid = [r for r in routes if r.valid and r.half_width is not None]
+    best = min(valid, key=lambda r: r.half_width or math.inf).route if valid else None
+    return EstimatePlan(nn, k, cov, t, tuple(routes), best)
+
+
+# --------------------------------------------------------------------------------------------
+# the regime map: which route is narrowest over (n, k)
+
+#: the routes a regime map compares (the valid ones; Thresholdout when a budget is given)
+MAP_ROUTES = (REUSE_JLNRSS, REUSE_BNSSSU, SPLIT, THRESHOLDOUT)
+
+
+@dataclass(frozen=True)
+class RegimeMap:
+    """Float estimates of each valid route's optimised half-width on a log grid of n and k
+    (the certified figures of :func:`plan_estimate` agree with them to about 1e-4 relative;
+    the map is a picture, not a certificate). ``widths[r][i][j]`` at n = ``ns[i]``,
+    k = ``ks[j]`` (inf where the route does not apply); ``winner[i][j]`` the narrowest route's
+    index in ``routes`` (-1: none)."""
+
+    coverage: float
+    ns: tuple[int, ...]
+    ks: tuple[int, ...]
+    widths: dict[str, list[list[float]]]
+    winner: list[list[int]]
+    routes: tuple[str, ...] = MAP_ROUTES[:3]
+    thresholdout_budget: int | None = None
+
+    def crossovers(self) -> list[dict[str, Any]]:
+        """Along k at each n: where the narrowest route changes (the first k of the new one)."""
+        out = []
+        for i, n in enumerate(self.ns):
+            row = self.winner[i]
+            for j in range(1, len(self.ks)):
+                if row[j] != row[j - 1]:
+                    out.append(
+                        {
+                            "n_records": n,
+                            "queries": self.ks[j],
+                            "from": self.routes[row[j - 1]] if row[j - 1] >= 0 else None,
+                            "to": self.routes[row[j]] if row[j] >= 0 else None,
+                        }
+                    )
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "coverage": self.coverage,
+            "thresholdout_budget": self.thresholdout_budget,
+            "n_records": list(self.ns),
+            "queries": list(self.ks),
+            "half_width_float_estimates": {r: [[w if math.isfinite(w) else None for w in row] for row in v]
+                                           for r, v in self.widths.items()},
+            "narrowest_route": [[self.routes[w] if w >= 0 else None for w in row] for row in self.winner],
+            "crossovers": self.crossovers(),
+        }
+
+
+def _log_grid(lo: int, hi: int, points: int) -> tuple[int, ...]:
+    return tuple(sorted({int(round(x)) for x in np.geomspace(lo, hi, points)}))
+
+
+def _split_est(n: int, k: int, f: float) -> float:
+    m = n // k
+    return math.sqrt(math.log(2 * k / f) / (2 * m)) if m >= 1 else math.inf
+
+
+def regime_map(
+    coverage: float,
+    n_range: tuple[int, int] = (10**3, 10**7),
+    k_range: tuple[int, int] = (1, 10**5),
+    points: int = 50,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    thresholdout_budget: int | None = None,
+    threshold: float | None = None,
+) -> RegimeMap:
+    """Each valid route's float half-width over a ``points`` x ``points`` log grid of n and k
+    (:class:`RegimeMap`); Thresholdout too when ``thresholdout_budget`` is given.
+    ``progress(done, total)`` is called after each row of n."""
+    cov = Real(0, 1, lo_open=True, hi_open=True).check_float("coverage", coverage)
+    pts = check_int("points", points, low=2, high=400)
+    n_lo, n_hi = (check_int("n_range", x, low=1, high=MAX_RECORDS) for x in n_range)
+    k_lo, k_hi = (check_int("k_range", x, low=1, high=MAX_QUERIES) for x in k_range)
+    if not (n_lo < n_hi and k_lo < k_hi):
+        raise InvalidParameter("n_range/k_range", (n_range, k_range), "ranges LO:HI with LO < HI")
+    budget = None if thresholdout_budget is None else check_int("thresholdout_budget", thresholdout_budget, low=1)
+    thr = None if threshold is None else Real(0).check_float("threshold", threshold)
+    f = _failure(cov)
+    ns, ks = _log_grid(n_lo, n_hi, pts), _log_grid(k_lo, k_hi, pts)
+    routes = MAP_ROUTES if budget is not None else MAP_ROUTES[:3]
+    widths: dict[str, list[list[float]]] = {r: [] for r in routes}
+    winner: list[list[int]] = []
+    for i, n in enumerate(ns):
+        rows = {
+            REUSE_JLNRSS: [_jlnrss_search(n, k, f, False)[0] for k in ks],
+            REUSE_BNSSSU: [_bnsssu_search(n, k, f, False)[0] for k in ks],
+            SPLIT: [_split_est(n, k, f) for k in ks],
+        }
+        if budget is not None:
+            rows[THRESHOLDOUT] = [_thresholdout_search(n, k, budget, f, thr, False)[0] for k in ks]
+        for r in routes:
+            widths[r].append(rows[r])
+        winner.append(
+            [
+                min(range(len(routes)), key=lambda q: rows[routes[q]][j])
+                if any(math.isfinite(rows[r][j]) for r in routes)
+                else -1
+                for j in range(len(ks))
+            ]
+        )
+        if progress is not None:
+            progress(i + 1, len(ns))
+    return RegimeMap(cov, ns, ks, widths, winner, routes, budget)
+
+
+def plot_regime_map(rm: RegimeMap, out: str, *, mark: tuple[int, int] | None = None) -> None:
+    """The regime map as a figure: the narrowest route's region in colour, contours of its
+    half-width, the study's (n, k) marked (``mark``)."""
+    from ..numeric import save_figure
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    ns, ks = np.array(rm.ns, dtype=float), np.array(rm.ks, dtype=float)
+    win = np.array(rm.winner, dtype=float).T  # rows: k, columns: n
+    best = np.min(np.array([rm.widths[r] for r in rm.routes]), axis=0).T
+    colours = ["#4c72b0", "#dd8452", "#55a868", "#c44e52"][: len(rm.routes)]
+    fig, ax = plt.subplots(figsize=(10, 5.2))
+    masked = np.ma.masked_less(win, 0)
+    ax.pcolormesh(
+        ns, ks, masked, cmap=ListedColormap(colours), vmin=-0.5, vmax=len(colours) - 0.5, shading="nearest", alpha=0.55
+    )
+    levels = [x for x in (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0) if np.nanmin(best) < x < np.nanmax(best[np.isfinite(best)])]
+    if levels:
+        cs = ax.contour(ns, ks, np.where(np.isfinite(best), best, 10.0), levels=levels, colors="k", linewidths=0.8)
+        ax.clabel(cs, fmt=lambda v: f"±{v:g}", fontsize=8)
+    if mark is not None:
+        ax.plot([mark[0]], [mark[1]], marker="*", color="crimson", markersize=12, label="this study")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("n: number of records")
+    ax.set_ylabel("k: number of adaptively chosen queries")
+    ax.set_title(
+        f"Narrowest valid route for k adaptive queries at simultaneous coverage {rm.coverage:g}"
+        + (f", Thresholdout budget B = {rm.thresholdout_budget}" if rm.thresholdout_budget else "")
+        + "\n"
+        "(colour: route; lines: its half-width, float estimates; white: no valid route)",
+        fontsize=9,
+    )
+    handles = [Patch(color=c, alpha=0.55, label=r) for c, r in zip(colours, rm.routes)]
+    if mark is not None:
+        handles.append(ax.get_legend_handles_labels()[0][0])
+    ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    fig.tight_layout()
+    save_figure(fig, "plot", out)
+
+
+def crossover_text(rm: RegimeMap) -> str:
+    """The crossovers of a regime map in words: for each run of n with the same changes of the
+    narrowest route along k, the range of k at which each change happens."""
+    by_n: dict[int, list[tuple[int, str | None, str | None]]] = {}
+    for c in rm.crossovers():
+        by_n.setdefault(c["n_records"], []).append((c["queries"], c["from"], c["to"]))
+    runs: list[tuple[int, int, list[tuple[str | None, str | None]], list[list[int]]]] = []
+    for n in rm.ns:
+        ch = by_n.get(n, [])
+        key = [(f, t) for _, f, t in ch]
+        if runs and runs[-1][2] == key:
+            lo, _, _, ks = runs[-1]
+            runs[-1] = (lo, n, key, [[*a, k] for a, (k, _, _) in zip(ks, ch)])
+        else:
+            runs.append((n, n, key, [[k] for k, _, _ in ch]))
+    lines = ["crossovers (the first k of the map's grid at which the narrowest route changes):"]
+    for lo, hi, key, ks in runs:
+        span = f"n = {lo}" if lo == hi else f"n in [{lo}, {hi}]"
+        if not key:
+            w = rm.winner[rm.ns.index(lo)][0]
+            lines.append(f"  {span}: {rm.routes[w] if w >= 0 else 'no valid route'} at every k of the map")
+            continue
+        parts = []
+        for (f, t), kk in zip(key, ks):
+            at = f"k = {kk[0]}" if min(kk) == max(kk) else f"k = {min(kk)}..{max(kk)}"
+            parts.append(f"{f} -> {t} at {at}")
+        lines.append(f"  {span}: " + "; ".join(parts))
+    return "\n".join(lines)
