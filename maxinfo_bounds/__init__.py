@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .theorems.composition import compose_max_information
     from .theorems.description import description_length_max_information
     from .theorems.dp_accounting import dp_max_information
+    from .theorems.estimation import gaussian_sample_accuracy, jlnrss_transfer, split_hoeffding
     from .theorems.generalization import (
         bnsssu_transfer,
         hoeffding_transfer,
@@ -50,6 +51,9 @@ _WHERE = {
     "compose_max_information": ".theorems.composition",
     "description_length_max_information": ".theorems.description",
     "dp_max_information": ".theorems.dp_accounting",
+    "gaussian_sample_accuracy": ".theorems.estimation",
+    "jlnrss_transfer": ".theorems.estimation",
+    "split_hoeffding": ".theorems.estimation",
     "bnsssu_transfer": ".theorems.generalization",
     "hoeffding_transfer": ".theorems.generalization",
     "mcdiarmid_transfer": ".theorems.generalization",
@@ -97,7 +101,9 @@ __all__ = [
     "correct",
     "description_length_max_information",
     "dp_max_information",
+    "gaussian_sample_accuracy",
     "hoeffding_transfer",
+    "jlnrss_transfer",
     "mcdiarmid_transfer",
     "mi_pvalue_correction",
     "mi_to_approx_max_information",
@@ -106,5 +112,6 @@ __all__ = [
     "pvalue_correction",
     "pvalue_sensitivity_lower_bound",
     "russo_zou_pvalue_correction",
+    "split_hoeffding",
     "__version__",
 ]

@@ -672,9 +672,13 @@ def _build_parser() -> argparse.ArgumentParser:
         "estimate", help="reuse or split? k adaptive statistical queries: the certified half-width of every route"
     )
     es.add_argument("--n", type=int, required=True, help="number of i.i.d. records")
-    es.add_argument("--queries", type=int, required=True, help="k: number of adaptively chosen queries (values in [0, 1])")
+    es.add_argument(
+        "--queries", type=int, required=True, help="k: number of adaptively chosen queries (values in [0, 1])"
+    )
     es.add_argument("--coverage", type=float, required=True, help="simultaneous coverage C in (0, 1), e.g. 0.95")
-    es.add_argument("--half-width", type=float, help="target half-width: each route's largest k and smallest n meeting it")
+    es.add_argument(
+        "--half-width", type=float, help="target half-width: each route's largest k and smallest n meeting it"
+    )
     es.add_argument(
         "--thresholdout-budget",
         type=int,

@@ -37,6 +37,9 @@ def test_entries_complete():
             "Steinke",
             "Cesar-Rogers",
             "Kairouz-Oh-Viswanath; Dong-Roth-Su",
+            "JLNRSS",
+            "Gaussian maximum",
+            "Hoeffding",
         }
         assert e.number and e.statement_latex() and e.all_conditions()
         assert e.params and e.units and e.returns

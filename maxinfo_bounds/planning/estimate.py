@@ -230,9 +230,7 @@ def _zoom_min(fn: Callable[..., Any], bounds: list[tuple[float, float]], sizes: 
             break
         if v < best[0]:
             best = (v, [float(a[j]) for a, j in zip(axes, i)])
-        axes = [
-            np.linspace(max(lo, c - st), min(hi, c + st), 9) for (lo, hi), c, st in zip(bounds, best[1], steps)
-        ]
+        axes = [np.linspace(max(lo, c - st), min(hi, c + st), 9) for (lo, hi), c, st in zip(bounds, best[1], steps)]
         steps = [st / 4 for st in steps]
     return best
 
@@ -294,9 +292,7 @@ def _thresholdout_est(
     nh = np.floor(frac * n)
     nt = n - nh
     with np.errstate(all="ignore"):
-        thr = (
-            np.sqrt(math.log(4 * k / f) / 2) * (1 / np.sqrt(nt) + 1 / np.sqrt(nh)) if threshold is None else threshold
-        )
+        thr = np.sqrt(math.log(4 * k / f) / 2) * (1 / np.sqrt(nt) + 1 / np.sqrt(nh)) if threshold is None else threshold
         x = 2 * sigma * np.log(3 * (budget + 1) / bs)
         y = 4 * sigma * np.log(3 * k / bs)
         z = sigma * np.log(3 * budget / bs)
@@ -415,11 +411,11 @@ def _certify_bnsssu(n: int, k: int, f: float, point: list[float]) -> _Certified 
         },
         (
             f"each answer + N(0, sigma^2), sigma = {_up(sigma)} (queries of sensitivity 1/n = 1/{n})",
-            f"DRS22-3.3 and DRS22-2.13: the answers are mu = {_up(mu)}-GDP, so "
-            f"({_up(eps)}, {_up(delta)})-DP",
+            f"DRS22-3.3 and DRS22-2.13: the answers are mu = {_up(mu)}-GDP, so ({_up(eps)}, {_up(delta)})-DP",
             f"RRST-B.2 (BNSSSU) on the worst query (a monitor: post-processing of the answers): "
             f"deviation < 18 eps = {_up(tb.deviation)} except with probability delta/eps = {_up(tb.probability)}",
-            f"GAUSS-max: every answer within {_up(sa.half_width)} of its sample value with probability >= 1 - {_up(bs)}",
+            f"GAUSS-max: every answer within {_up(sa.half_width)} of its sample value "
+            f"with probability >= 1 - {_up(bs)}",
             f"together: half-width {_up(width)}, coverage >= {_down(cov)}",
         ),
     )
@@ -492,7 +488,8 @@ def _reuse_route(
     v, point = search(n, k, f)
     if not math.isfinite(v):
         return None
-    return certify(n, k, f, point)
+    out: _Certified | None = certify(n, k, f, point)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -661,9 +658,11 @@ def plan_estimate(
         else:
             routes.append(EstimateRoute(name, True, c.half_width, c.coverage, c.settings, ths, c.derivation, **extra))
     if budget is None:
-        routes.append(EstimateRoute(THRESHOLDOUT, False, None, None, theorems=("Notes-Thresholdout",), note=_budget_note(None)))
+        routes.append(
+            EstimateRoute(THRESHOLDOUT, False, None, None, theorems=("Notes-Thresholdout",), note=_budget_note(None))
+        )
 
-    ex_split = {
+    ex_split: dict[str, Any] = {
         "max_queries_at_half_width": None if t is None else split_max_queries(nn, t, f),
         "required_n_records": None if t is None else split_required_n(k, t, f),
     }
@@ -763,8 +762,9 @@ class RegimeMap:
             "thresholdout_budget": self.thresholdout_budget,
             "n_records": list(self.ns),
             "queries": list(self.ks),
-            "half_width_float_estimates": {r: [[w if math.isfinite(w) else None for w in row] for row in v]
-                                           for r, v in self.widths.items()},
+            "half_width_float_estimates": {
+                r: [[w if math.isfinite(w) else None for w in row] for row in v] for r, v in self.widths.items()
+            },
             "narrowest_route": [[self.routes[w] if w >= 0 else None for w in row] for row in self.winner],
             "crossovers": self.crossovers(),
         }
@@ -831,9 +831,9 @@ def regime_map(
 def plot_regime_map(rm: RegimeMap, out: str, *, mark: tuple[int, int] | None = None) -> None:
     """The regime map as a figure: the narrowest route's region in colour, contours of its
     half-width, the study's (n, k) marked (``mark``)."""
-    from ..numeric import save_figure
-
     import matplotlib
+
+    from ..numeric import save_figure
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -849,7 +849,11 @@ def plot_regime_map(rm: RegimeMap, out: str, *, mark: tuple[int, int] | None = N
     ax.pcolormesh(
         ns, ks, masked, cmap=ListedColormap(colours), vmin=-0.5, vmax=len(colours) - 0.5, shading="nearest", alpha=0.55
     )
-    levels = [x for x in (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0) if np.nanmin(best) < x < np.nanmax(best[np.isfinite(best)])]
+    levels = [
+        x
+        for x in (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+        if np.nanmin(best) < x < np.nanmax(best[np.isfinite(best)])
+    ]
     if levels:
         cs = ax.contour(ns, ks, np.where(np.isfinite(best), best, 10.0), levels=levels, colors="k", linewidths=0.8)
         ax.clabel(cs, fmt=lambda v: f"±{v:g}", fontsize=8)
@@ -866,7 +870,7 @@ def plot_regime_map(rm: RegimeMap, out: str, *, mark: tuple[int, int] | None = N
         "(colour: route; lines: its half-width, float estimates; white: no valid route)",
         fontsize=9,
     )
-    handles = [Patch(color=c, alpha=0.55, label=r) for c, r in zip(colours, rm.routes)]
+    handles: list[Any] = [Patch(color=c, alpha=0.55, label=r) for c, r in zip(colours, rm.routes)]
     if mark is not None:
         handles.append(ax.get_legend_handles_labels()[0][0])
     ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)

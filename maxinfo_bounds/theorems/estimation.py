@@ -84,9 +84,7 @@ _CONDITIONS_SQ = ("statistical queries q_j: X -> [0, 1]", "n i.i.d. records")
 JLNRSS_WIDTH = Formula(lambda c, e, a, cc, dd: a + c.expm1(e) + cc + 2 * dd, ("epsilon", "alpha", "c", "d"))
 JLNRSS_FAILURE = Formula(lambda c, b, de, cc, dd: b / cc + de / dd, ("beta", "delta", "c", "d"))
 #: splitting: Hoeffding on m = floor(n/k) records per query, union bound over the k queries
-SPLIT_WIDTH = Formula(
-    lambda c, k, b, m: c.sqrt(c.log(2 * k / b) / (2 * m)), ("k", "beta", "m"), integer=("k", "m")
-)
+SPLIT_WIDTH = Formula(lambda c, k, b, m: c.sqrt(c.log(2 * k / b) / (2 * m)), ("k", "beta", "m"), integer=("k", "m"))
 
 
 def _coverage(failure: Any) -> float:
@@ -150,6 +148,11 @@ def jlnrss_split(beta_sample: float, delta: float, failure: float) -> tuple[floa
     return c, d
 
 
+def _mpf(v: Any) -> Any:
+    """An exact input at the working precision (a Fraction as its quotient)."""
+    return mpmath.mpf(v.numerator) / v.denominator if isinstance(v, Fraction) else mpmath.mpf(v)
+
+
 def gaussian_max_failure(sigma: float, k: int, t: float) -> mpmath.mpf:
     """An upper bound on P(max_{j <= k} |Z_j| > t) for i.i.d. Z_j ~ N(0, sigma^2): 1 - (1 - p)^k
     with p = erfc(t / (sigma sqrt 2)) >= P(|Z| > t), at 50 digits, each step widened by 10^-40
@@ -157,8 +160,7 @@ def gaussian_max_failure(sigma: float, k: int, t: float) -> mpmath.mpf:
     s, kk, tt = SIGMA.check(sigma), QUERIES.check(k), Real(0).check("t", t)
     with mpmath.workdps(50):
         w = mpmath.mpf(10) ** -40
-        num = lambda v: mpmath.mpf(v.numerator) / v.denominator if isinstance(v, Fraction) else mpmath.mpf(v)  # noqa: E731
-        x = num(tt) / num(s) / mpmath.sqrt(2) * (1 - w)  # below t / (sigma sqrt 2)
+        x = _mpf(tt) / _mpf(s) / mpmath.sqrt(2) * (1 - w)  # below t / (sigma sqrt 2)
         p = mpmath.erfc(x) * (1 + w)
         if p >= 1:
             return mpmath.mpf(1)
@@ -186,13 +188,18 @@ def gaussian_sample_accuracy(sigma: float, k: int, beta: float) -> AccuracyBound
     when the queries are chosen adaptively); the union bound t = sigma Phi^-1(1 - beta/(2k)) of
     BNSSSU and the JLNRSS authors' code is slightly wider. Conditions: sigma > 0, k >= 1, beta
     in (0, 1). Returns an :class:`AccuracyBound`: t rounded up (within about 2^-40 relative of
-    the exact root), coverage 1 - (certified failure) rounded down, at least 1 - beta.
+    the exact root), coverage 1 - (certified failure, at most beta) rounded down.
 
     >>> b = gaussian_sample_accuracy(1.0, 1, 0.05)          # Phi^-1(0.975) = 1.959963984540054...
     >>> 1.959963984540054 <= b.half_width < 1.95996398455
     True
     """
-    s, kk, b = SIGMA.check_float(sigma), QUERIES.check(k), BETA.check_float(beta)
+    # an exact input (Fraction) that is not a float: sigma rounded up and beta down, each a
+    # stronger requirement (a wider t), so the answer holds for the inputs as given
+    s, kk = float_up(SIGMA.check(sigma)), QUERIES.check(k)
+    b = float_down(BETA.check(beta))
+    if b == 0.0:
+        raise InvalidParameter("beta", beta, "at least the smallest positive float 5e-324")
     t = float(gaussian_half_width_estimate(s, kk, b))
     if not math.isfinite(t) or t <= 0:
         # u/2 underflowed (beta/k below 1e-308): start from the tail's asymptote
@@ -252,7 +259,8 @@ def split_max_queries(n: int, t: float, beta: float) -> int:
     >>> split_max_queries(100_000, 0.1, 0.05), split_max_queries(1_000_000, 0.1, 0.05)
     (219, 1788)
     """
-    nn, tt, b = N_RECORDS.check(n), Fraction(HALF.check(t)), Fraction(BETA.check(beta))
+    nn: int = N_RECORDS.check(n)
+    tt, b = Fraction(HALF.check(t)), Fraction(BETA.check(beta))
     if not _split_meets(nn, 1, b, tt):
         return 0
     lo, hi = 1, min(nn, MAX_QUERIES)  # lo meets t
@@ -274,7 +282,8 @@ def split_required_n(k: int, t: float, beta: float) -> int:
     >>> split_required_n(219, 0.1, 0.05)              # m = ceil(ln 8760 / 0.02) = 454
     99426
     """
-    kk, tt, b = QUERIES.check(k), Fraction(HALF.check(t)), Fraction(BETA.check(beta))
+    kk: int = QUERIES.check(k)
+    tt, b = Fraction(HALF.check(t)), Fraction(BETA.check(beta))
     est = math.log(2 * kk / float(b)) / (2 * float(tt) ** 2)
     if not est < 1e300:
         raise InvalidParameter("t", t, "a half-width whose record count is finite")
@@ -342,7 +351,7 @@ register(
         params=(SIGMA, QUERIES, BETA),
         evaluator=_gauss_entry,
         statement=_gauss_statement,
-        returns="AccuracyBound(half_width t rounded up, coverage rounded down, >= 1 - beta)",
+        returns="AccuracyBound(half_width t rounded up, coverage 1 - failure (at most beta) rounded down)",
         value_name="half_width",
     )
 )

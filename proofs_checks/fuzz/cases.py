@@ -322,6 +322,30 @@ def _arr(f: Callable[..., Any]) -> Callable[..., tuple[Any, ...]]:
 
 REGIME = (r"RRST Thm 3\.1|Lemma 1\.5|outside", "outside the theorem's stated conditions")
 
+
+def _gauss_max_ref(x: Inputs, out: tuple[float, ...]) -> tuple[Any, Any]:
+    """The exact half-width, and the true coverage at the half-width returned (which must be
+    at least 1 - beta: the promise)."""
+    cov = R.gauss_max_coverage(x["sigma"], x["k"], mpmath.mpf(out[0]))
+    if cov < 1 - x["beta"]:
+        raise R.Rejected(f"coverage {cov} at the returned half-width is below 1 - beta")
+    return R.gauss_max_half_width(x["sigma"], x["k"], x["beta"]), cov
+
+
+def _queries_outside(x: Inputs) -> None:
+    """The estimation evaluators take at most MAX_QUERIES = 10^12 queries (and splitting at
+    most n); within that they must answer."""
+    if int(x["k"]) > 10**12:
+        raise R.Outside("k above 10^12 queries")
+    if "n" in x and int(x["k"]) > int(x["n"]):
+        raise R.Outside("k > n: a query without records")
+
+
+def _s_split(rng: Gen) -> Inputs:
+    n = S.integer(rng, 1, 10**15)
+    return {"n": n, "k": S.integer(rng, 1, n), "beta": S.prob(rng, 1e-250)}
+
+
 CASES: tuple[Case, ...] = (
     Case(
         "RRST-1.3 pvalue_correction",
@@ -973,5 +997,47 @@ CASES: tuple[Case, ...] = (
         weight=0.005,
         min_points=8,
         check=_mixed_outside,
+    ),
+    Case(
+        "GAUSS-max gaussian_sample_accuracy",
+        lambda rng: {
+            "sigma": S.logu(rng, 1e-8, 1e8),
+            "k": S.integer(rng, 1, 10**9),
+            "beta": S.prob(rng, 1e-250),
+        },
+        lambda **kw: (lambda b: (b.half_width, b.coverage))(mb.gaussian_sample_accuracy(**kw)),
+        lambda x, out: _gauss_max_ref(x, out),
+        ("up", "down"),
+        reals=("sigma", "beta"),
+        ints=("k",),
+        weight=0.1,
+        check=_queries_outside,
+    ),
+    Case(
+        "JLNRSS-transfer jlnrss_transfer",
+        lambda rng: {
+            "eps": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-12, 30.0),
+            "delta": S.prob(rng, zero=True, below=0.999),
+            "alpha": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-12, 10.0),
+            "beta": S.prob(rng, zero=True, one=True),
+            "c": S.logu(rng, 1e-12, 1e3),
+            "d": S.logu(rng, 1e-12, 1e3),
+        },
+        lambda **kw: (lambda b: (b.half_width, b.coverage))(mb.jlnrss_transfer(**kw)),
+        lambda x, out: R.jlnrss(x["eps"], x["delta"], x["alpha"], x["beta"], x["c"], x["d"]),
+        ("up", "down"),
+        reals=("eps", "delta", "alpha", "beta", "c", "d"),
+        weight=0.3,
+    ),
+    Case(
+        "SPLIT-Hoeffding split_hoeffding",
+        _s_split,
+        lambda **kw: (lambda b: (b.half_width, b.coverage))(mb.split_hoeffding(**kw)),
+        lambda x, out: (R.split_width(x["n"], x["k"], x["beta"]), 1 - x["beta"]),
+        ("up", "down"),
+        reals=("beta",),
+        ints=("n", "k"),
+        weight=0.3,
+        check=_queries_outside,
     ),
 )

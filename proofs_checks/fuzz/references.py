@@ -529,3 +529,35 @@ def mixed_eps(eps_step: Any, k: int, mu: Any, delta: Any, near: Any = None) -> A
     while mixed_delta(eps_step, k, mu, hi) > delta:
         hi *= 2
     return bisect_root(lambda e: mixed_delta(eps_step, k, mu, e) - delta, mpf(0), hi, rel=1e-20)
+
+
+def gauss_max_half_width(sigma: Any, k: Any, beta: Any) -> Any:
+    """The t with (2 Phi(t/sigma) - 1)^k = 1 - beta: sigma sqrt(2) x with erfc(x) = u,
+    u = 1 - (1 - beta)^(1/k) (bisection on log erfc, so that u far below 10^-70 is exact)."""
+    if not (0 < beta < 1):
+        raise Outside("beta outside (0, 1)")
+    u = -mpmath.expm1(mpmath.log1p(-beta) / k)
+    hi = mpf(1)
+    while mpmath.erfc(hi) > u:
+        hi *= 2
+    x = bisect_root(lambda v: mpmath.log(u) - mpmath.log(mpmath.erfc(v)), mpf(0), hi, rel=1e-50)
+    return sigma * mpmath.sqrt(2) * x
+
+
+def gauss_max_coverage(sigma: Any, k: Any, t: Any) -> Any:
+    """P(max_{j <= k} |Z_j| <= t) for i.i.d. N(0, sigma^2): (1 - erfc(t/(sigma sqrt 2)))^k."""
+    return mpmath.exp(k * mpmath.log1p(-mpmath.erfc(t / (sigma * mpmath.sqrt(2)))))
+
+
+def jlnrss(eps: Any, delta: Any, alpha: Any, beta: Any, c: Any, d: Any) -> tuple[Any, Any]:
+    """JLNRSS Thm 4 with Lemma 7: half-width alpha + e^eps - 1 + c + 2d, coverage
+    1 - beta/c - delta/d (at least 0)."""
+    return alpha + mpmath.expm1(eps) + c + 2 * d, max(mpf(0), 1 - beta / c - delta / d)
+
+
+def split_width(n: Any, k: Any, beta: Any) -> Any:
+    """Hoeffding on floor(n/k) records per query, union bound over k: sqrt(ln(2k/beta)/(2m))."""
+    if k > n:
+        raise Outside("k > n: a query without records")
+    m = mpmath.floor(n / k)
+    return mpmath.sqrt(mpmath.log(2 * k / beta) / (2 * m))

@@ -1,0 +1,315 @@
+"""The estimation planner (issue 42): k adaptive statistical queries, reuse or split.
+
+Ground truth here is independent of the code under test: the JLNRSS authors' published numbers
+(shared/papers/transfer-theorems.md: splitting allows 219 / 411 / 1,788 / 3,384 queries at
+accuracy 0.1, coverage 0.95, n = 10^5 / 2*10^5 / 10^6 / 2*10^6; their JLNRSS route 153 / 560 /
+11,621 / 40,373), hand computation, and 50-digit mpmath re-derivations of each certificate from
+the settings the planner prints.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+
+import mpmath
+import pytest
+
+from maxinfo_bounds.cli import main
+from maxinfo_bounds.numeric import InvalidParameter
+from maxinfo_bounds.planning import estimate as E
+from maxinfo_bounds.theorems import estimation as T
+
+# --------------------------------------------------------------------------------------------
+# the theorems
+
+
+def _ref_half_width(sigma: float, k: int, beta: float) -> mpmath.mpf:
+    """sigma sqrt(2) erfinv((1 - beta)^(1/k)), at 60 digits (erfinv: mpmath's own)."""
+    with mpmath.workdps(60):
+        return mpmath.mpf(sigma) * mpmath.sqrt(2) * mpmath.erfinv((1 - mpmath.mpf(beta)) ** (mpmath.mpf(1) / k))
+
+
+@pytest.mark.parametrize(
+    ("sigma", "k", "beta"),
+    [(1.0, 1, 0.05), (0.01, 100, 0.05), (0.003, 10_000, 0.001), (2.5, 7, 0.5), (1e-5, 1_000_000, 1e-6)],
+)
+def test_gaussian_sample_accuracy_against_60_digits(sigma, k, beta):
+    ref = _ref_half_width(sigma, k, beta)
+    b = T.gaussian_sample_accuracy(sigma, k, beta)
+    assert ref <= b.half_width <= ref * (1 + mpmath.mpf(2) ** -38)  # never narrowed; tight
+    with mpmath.workdps(60):
+        cov = mpmath.erf(mpmath.mpf(b.half_width) / (mpmath.mpf(sigma) * mpmath.sqrt(2))) ** k
+        assert mpmath.mpf(b.coverage) <= cov  # never raised
+    # the failure is at most beta: the coverage (rounded down) is at least 1 - beta rounded down
+    from maxinfo_bounds.numeric import float_down
+
+    assert b.coverage >= float_down(1 - Fraction(beta))
+    # the union bound of BNSSSU and the published code is wider (exact max vs union bound)
+    with mpmath.workdps(60):
+        union = mpmath.mpf(sigma) * mpmath.sqrt(2) * mpmath.erfinv(1 - mpmath.mpf(beta) / k)
+    assert b.half_width <= union or k == 1
+
+
+def test_gaussian_sample_accuracy_hand_values():
+    # one query: Phi^-1(0.975) = 1.959963984540054...
+    b = T.gaussian_sample_accuracy(1.0, 1, 0.05)
+    assert 1.959963984540054 <= b.half_width < 1.95996398455
+    # an exact input that is not a float: sigma = 1/3 is rounded up, beta = 1/20 down
+    f = T.gaussian_sample_accuracy(Fraction(1, 3), 1, Fraction(1, 20))
+    assert Fraction(f.half_width) >= Fraction(1, 3) * Fraction("1.959963984540054235524594430520551527956")
+
+
+def test_gaussian_max_failure_is_an_upper_bound():
+    with mpmath.workdps(60):
+        for sigma, k, t in [(1.0, 1, 1.96), (0.5, 1000, 2.0), (1.0, 10**9, 7.0), (3.0, 5, 0.01)]:
+            true = 1 - mpmath.erf(mpmath.mpf(t) / (mpmath.mpf(sigma) * mpmath.sqrt(2))) ** k
+            got = T.gaussian_max_failure(sigma, k, t)
+            assert true <= got <= true * (1 + mpmath.mpf(10) ** -30)
+
+
+def test_jlnrss_transfer_hand_values_and_split():
+    b = T.jlnrss_transfer(0.0, 0.0625, 0.25, 0.125, 0.5, 0.25)
+    assert (b.half_width, b.coverage) == (1.25, 0.5)  # 0.25 + 0 + 0.5 + 2(0.25); 1 - 1/4 - 1/4
+    b = T.jlnrss_transfer(math.log(2), 0.0, 0.0, 0.0, 1.0, 1.0)  # e^ln2 - 1 = 1, + 1 + 2
+    assert b.half_width >= 4.0 and b.half_width <= 4.0 * (1 + 2**-50) and b.coverage == 1.0
+    # c + 2d is minimal at (sqrt(beta) + sqrt(2 delta))^2 / F: beta = 0.01, delta = 0.02,
+    # F = 0.05: (0.1 + 0.2)^2 / 0.05 = 1.8, and the failure budget is met
+    c, d = T.jlnrss_split(0.01, 0.02, 0.05)
+    assert c + 2 * d == pytest.approx(1.8, rel=1e-11)
+    assert Fraction(0.01) / Fraction(c) + Fraction(0.02) / Fraction(d) <= Fraction(0.05)
+    # the published code's choice c = d = (beta + delta)/F gives 3 (beta + delta)/F = 1.8 too
+    # here only by coincidence; at beta = 0.001, delta = 0.02 ours is smaller
+    c, d = T.jlnrss_split(0.001, 0.02, 0.05)
+    assert c + 2 * d < 3 * (0.001 + 0.02) / 0.05
+
+
+def test_split_hoeffding_matches_the_published_code():
+    # Hoeffding with a union bound on floor(n/k) records per query: the authors' numbers
+    for n, k_max in [(10**5, 219), (2 * 10**5, 411), (10**6, 1788), (2 * 10**6, 3384)]:
+        assert T.split_max_queries(n, 0.1, 0.05) == k_max
+        # brute force at both sides, written out at 50 digits
+        with mpmath.workdps(50):
+            for k, meets in [(k_max, True), (k_max + 1, False)]:
+                w = mpmath.sqrt(mpmath.log(2 * k / mpmath.mpf(0.05)) / (2 * (n // k)))
+                assert (w <= 0.1) is meets
+    assert T.split_hoeffding(200, 2, 0.05).half_width == 0.14802071873007985  # sqrt(ln 80/200) up
+
+
+def test_split_required_n_is_the_smallest():
+    for k, t, beta in [(219, 0.1, 0.05), (1, 0.01, 0.05), (1000, 0.05, 0.001)]:
+        n = T.split_required_n(k, t, beta)
+        with mpmath.workdps(50):
+
+            def w(nn: int) -> mpmath.mpf:
+                return mpmath.sqrt(mpmath.log(2 * k / mpmath.mpf(beta)) / (2 * (nn // k)))
+
+            assert w(n) <= t and (n - 1 < k or w(n - 1) > t)
+
+
+@pytest.mark.parametrize(
+    ("fn", "kwargs", "name"),
+    [
+        (T.gaussian_sample_accuracy, {"sigma": 0.0, "k": 3, "beta": 0.1}, "sigma"),
+        (T.gaussian_sample_accuracy, {"sigma": 1.0, "k": 0, "beta": 0.1}, "k"),
+        (T.gaussian_sample_accuracy, {"sigma": 1.0, "k": 3, "beta": 1.0}, "beta"),
+        (T.jlnrss_transfer, {"eps": -1.0, "delta": 0, "alpha": 0, "beta": 0, "c": 1, "d": 1}, "eps"),
+        (T.jlnrss_transfer, {"eps": 1.0, "delta": 0, "alpha": 0, "beta": 0, "c": 0, "d": 1}, "c"),
+        (T.split_hoeffding, {"n": 10, "k": 11, "beta": 0.1}, "k"),
+        (T.split_hoeffding, {"n": 10, "k": 2, "beta": float("nan")}, "beta"),
+    ],
+)
+def test_bad_inputs_name_the_parameter(fn, kwargs, name):
+    with pytest.raises(InvalidParameter, match=rf"^{name}="):
+        fn(**kwargs)
+
+
+# --------------------------------------------------------------------------------------------
+# the planner
+
+
+def _recheck_jlnrss(route: E.EstimateRoute, n: int, k: int, coverage: float) -> None:
+    """Re-derive the JLNRSS route's certificate from its printed settings at 50 digits,
+    independently of the code: mu of the noise, the exact GDP delta at eps, the exact Gaussian
+    sample accuracy, and the transfer theorem's width and failure."""
+    s = route.settings
+    with mpmath.workdps(50):
+        mu = mpmath.sqrt(k) / (n * mpmath.mpf(s["sigma"]))
+        assert mu <= s["total_mu"]
+        eps = mpmath.mpf(s["eps_nats"])
+        delta = mpmath.ncdf(-eps / mu + mu / 2) - mpmath.exp(eps) * mpmath.ncdf(-eps / mu - mu / 2)
+        assert delta <= s["delta"]  # the delta used is at least the true one
+        t = _ref_half_width(s["sigma"], k, s["beta_sample"])
+        assert t <= s["sample_half_width"]
+        width = t + mpmath.expm1(eps) + s["c"] + 2 * s["d"]
+        assert width <= route.half_width <= width * (1 + mpmath.mpf(10) ** -9)
+        failure = mpmath.mpf(s["beta_sample"]) / s["c"] + delta / s["d"]
+        assert failure <= 1 - mpmath.mpf(coverage)
+        assert route.coverage >= coverage
+
+
+def test_reuse_wins_for_many_queries_and_its_certificate_rechecks():
+    p = E.plan_estimate(1_000_000, 10_000, 0.95)
+    assert p.recommended == E.REUSE_JLNRSS
+    r = p.route(E.REUSE_JLNRSS)
+    _recheck_jlnrss(r, 1_000_000, 10_000, 0.95)
+    split = p.route(E.SPLIT)
+    assert split.valid and split.settings["records_per_query"] == 100
+    assert r.half_width < split.half_width  # 0.0785 against 0.254
+    assert not p.route(E.NAIVE).valid and p.route(E.NAIVE).half_width < r.half_width
+    assert not p.route(E.THRESHOLDOUT).valid and "budget" in p.route(E.THRESHOLDOUT).note
+
+
+def test_splitting_wins_for_few_queries():
+    p = E.plan_estimate(1_000_000, 10, 0.95)
+    assert p.recommended == E.SPLIT
+    # Hoeffding on 100,000 records per query, union over 10: sqrt(ln(400)/200000), hand
+    assert p.route(E.SPLIT).half_width == pytest.approx(math.sqrt(math.log(400) / 200_000), rel=1e-12)
+    _recheck_jlnrss(p.route(E.REUSE_JLNRSS), 1_000_000, 10, 0.95)
+
+
+def test_thresholdout_wins_for_very_many_queries_with_a_small_budget():
+    p = E.plan_estimate(1_000_000, 1_000_000, 0.95, thresholdout_budget=20)
+    assert p.recommended == E.THRESHOLDOUT
+    r = p.route(E.THRESHOLDOUT)
+    s = r.settings
+    assert s["holdout_records"] + s["training_records"] == 1_000_000
+    # independently: the pure privacy of Thresholdout (Notes lemma: 2B/(sigma n_h)), the
+    # Laplace tails of the draws it uses, and the transfer theorem
+    with mpmath.workdps(50):
+        sigma, bs = mpmath.mpf(s["noise_sigma"]), mpmath.mpf(s["beta_sample"])
+        eps = 2 * 20 / (sigma * s["holdout_records"]) if s["delta"] == 0 else None
+        if eps is not None:
+            assert eps <= s["eps_nats"]
+        x = 2 * sigma * mpmath.log(3 * 21 / bs)
+        y = 4 * sigma * mpmath.log(3 * 1_000_000 / bs)
+        z = sigma * mpmath.log(3 * 20 / bs)
+        # (B+1) e^{-x/2sigma} + k e^{-y/4sigma} + B e^{-z/sigma} = beta_s exactly at these x, y, z
+        alpha = max(mpmath.mpf(s["threshold"]) + x + y, z)
+        assert alpha <= s["sample_half_width"]
+        width = alpha + mpmath.expm1(mpmath.mpf(s["eps_nats"])) + s["c"] + 2 * s["d"]
+        assert width <= r.half_width
+        assert bs / s["c"] + mpmath.mpf(s["delta"]) / s["d"] <= 1 - mpmath.mpf(0.95)
+    assert r.half_width < p.route(E.REUSE_JLNRSS).half_width
+
+
+def test_the_published_crossovers_with_better_constants():
+    """At accuracy 0.1 and coverage 0.95: splitting's largest k equals the published code's; the
+    JLNRSS route allows at least as many queries as the published code's JLNRSS (it uses the
+    exact GDP curve instead of zCDP's conversion, the exact Gaussian maximum instead of a union
+    bound, and the optimal c, d instead of c = d): so reuse overtakes splitting by n = 2*10^5,
+    with about 10^4 queries or more at n = 10^6."""
+    published = {10**5: (219, 153), 2 * 10**5: (411, 560), 10**6: (1788, 11621)}
+    for n, (split_k, jlnrss_k) in published.items():
+        p = E.plan_estimate(n, 100, 0.95, 0.1)
+        assert p.route(E.SPLIT).max_queries_at_half_width == split_k
+        ours = p.route(E.REUSE_JLNRSS).max_queries_at_half_width
+        assert ours is not None and ours >= jlnrss_k
+    p = E.plan_estimate(2 * 10**5, 100, 0.95, 0.1)
+    assert p.route(E.REUSE_JLNRSS).max_queries_at_half_width > p.route(E.SPLIT).max_queries_at_half_width
+
+
+def test_extremes_are_certified_on_both_sides():
+    n, t = 50_000, 0.2
+    p = E.plan_estimate(n, 10, 0.9, t)
+    r = p.route(E.REUSE_JLNRSS)
+    k = r.max_queries_at_half_width
+    assert k is not None and k > 10
+    at = E.plan_estimate(n, k, 0.9).route(E.REUSE_JLNRSS)
+    above = E.plan_estimate(n, k + 1, 0.9).route(E.REUSE_JLNRSS)
+    assert at.half_width is not None and at.half_width <= t
+    assert above.half_width is None or above.half_width > t
+    n_req = r.required_n_records
+    assert n_req is not None
+    assert E.plan_estimate(n_req, 10, 0.9).route(E.REUSE_JLNRSS).half_width <= t
+    below = E.plan_estimate(n_req - 1, 10, 0.9).route(E.REUSE_JLNRSS).half_width
+    assert below is None or below > t
+
+
+def test_monotone_in_n_k_and_coverage():
+    base = E.plan_estimate(200_000, 500, 0.95).route(E.REUSE_JLNRSS).half_width
+    assert E.plan_estimate(400_000, 500, 0.95).route(E.REUSE_JLNRSS).half_width < base
+    assert E.plan_estimate(200_000, 1000, 0.95).route(E.REUSE_JLNRSS).half_width > base
+    assert E.plan_estimate(200_000, 500, 0.99).route(E.REUSE_JLNRSS).half_width > base
+
+
+def test_plan_estimate_bad_inputs():
+    for kwargs, name in [
+        ({"n": 0, "queries": 3, "coverage": 0.9}, "n"),
+        ({"n": 10, "queries": 0, "coverage": 0.9}, "queries"),
+        ({"n": 10, "queries": 3, "coverage": 1.0}, "coverage"),
+        ({"n": 10, "queries": 3, "coverage": 0.9, "half_width": -1.0}, "half_width"),
+        ({"n": 10, "queries": 3, "coverage": 0.9, "thresholdout_budget": 0}, "thresholdout_budget"),
+        ({"n": 10, "queries": 3, "coverage": 0.9, "threshold": 0.1}, "threshold"),
+    ]:
+        with pytest.raises(InvalidParameter, match=rf"^{name}="):
+            E.plan_estimate(**kwargs)
+
+
+def test_more_queries_than_records_and_tiny_n():
+    p = E.plan_estimate(5, 10, 0.9)
+    assert not p.route(E.SPLIT).valid and "at least 10 records" in p.route(E.SPLIT).note
+    assert p.recommended in (E.REUSE_JLNRSS, None)
+
+
+def test_regime_map_agrees_with_the_planner():
+    rm = E.regime_map(0.95, (10**4, 10**6), (1, 10**5), points=5)
+    assert len(rm.ns) == 5 and len(rm.winner) == 5
+    # at the corners: few queries -> splitting, many -> reuse (float estimates vs certified)
+    assert rm.routes[rm.winner[-1][0]] == E.SPLIT == E.plan_estimate(rm.ns[-1], rm.ks[0], 0.95).recommended
+    assert rm.routes[rm.winner[-1][-1]] == E.REUSE_JLNRSS == E.plan_estimate(rm.ns[-1], rm.ks[-1], 0.95).recommended
+    cert = E.plan_estimate(rm.ns[2], rm.ks[3], 0.95).route(E.REUSE_JLNRSS).half_width
+    assert rm.widths[E.REUSE_JLNRSS][2][3] == pytest.approx(cert, rel=1e-3)
+    xs = rm.crossovers()
+    assert xs and all(c["from"] == E.SPLIT and c["to"] == E.REUSE_JLNRSS for c in xs)
+    assert "split" in E.crossover_text(rm)
+
+
+# --------------------------------------------------------------------------------------------
+# the command line
+
+
+def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def test_cli_estimate_json_schema(capsys):
+    code, out, err = run_cli(
+        ["estimate", "--n", "1000000", "--queries", "10000", "--coverage", "0.95", "--half-width", "0.1", "--json"],
+        capsys,
+    )
+    assert code == 0 and err == ""
+    d = json.loads(out)
+    assert d["recommended"] == E.REUSE_JLNRSS
+    r = d["routes"][0]
+    for key in ("route", "valid", "half_width", "coverage", "sigma", "max_queries_at_half_width", "required_n_records"):
+        assert key in r
+    split = next(x for x in d["routes"] if x["route"] == E.SPLIT)
+    assert split["max_queries_at_half_width"] == 1788
+
+
+def test_cli_estimate_text_plot_and_errors(tmp_path, capsys):
+    png = tmp_path / "map.png"
+    code, out, _ = run_cli(
+        ["estimate", "--n", "100000", "--queries", "300", "--coverage", "0.9", "--plot", str(png), "--map-points", "4"],
+        capsys,
+    )
+    assert code == 0 and png.stat().st_size > 1000
+    assert "recommended: " in out and "crossovers" in out
+    for argv, fragment in [
+        (["estimate", "--n", "100", "--queries", "0", "--coverage", "0.9"], "queries=0"),
+        (["estimate", "--n", "100", "--queries", "5", "--coverage", "1.5"], "coverage=1.5"),
+        (["estimate", "--n", "100", "--queries", "5", "--coverage", "0.9", "--map-n", "1:9"], "map_n"),
+        (
+            ["estimate", "--n", "100", "--queries", "5", "--coverage", "0.9", "--plot", str(png), "--map-k", "9:1"],
+            "LO < HI",
+        ),
+    ]:
+        try:
+            code, out, err = run_cli(argv, capsys)
+        except SystemExit as exc:  # argparse's own refusals exit from the parser
+            code, err = int(exc.code or 0), capsys.readouterr().err
+        assert code == 2 and fragment in err and "Traceback" not in err and err.count("\n") == 1
