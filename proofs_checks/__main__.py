@@ -8,6 +8,8 @@
     proofs-checks run enumeration [--out DIR] [--json PATH] [--quick] [--workers W]
     proofs-checks run simulate [--out DIR] [--json PATH] [--quick] [--reps N]
                                [--selection-reps M] [--workers W] [--scheduler ADDRESS]
+    proofs-checks run estimate [--out DIR] [--json PATH] [--quick] [--reps N] [--seed S]
+                               [--workers W] [--scheduler ADDRESS]
     proofs-checks run fuzz [--out DIR] [--points N] [--seed S] [--workers W] [--quick]
     proofs-checks run all [--out DIR] [--json PATH] [--quick]
 
@@ -32,6 +34,7 @@ from . import bounds_vs_exact, claims, counterexample
 from .fuzz import campaign as fuzz
 from .measures_check import MeasuresCheckConfig, run
 from .simulate import campaign as sim
+from .simulate import estimate as est_sim
 from .simulate.runner import Interrupted
 
 
@@ -45,7 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     r = sub.add_parser("run", help="run a campaign")
     r.add_argument(
-        "campaign", choices=["measures", "counterexample", "claims", "enumeration", "simulate", "fuzz", "all"]
+        "campaign",
+        choices=["measures", "counterexample", "claims", "enumeration", "simulate", "estimate", "fuzz", "all"],
     )
     r.add_argument("--out", type=Path, default=Path("proofs-checks-report"))
     r.add_argument("--json", type=Path, help="write one record per check to this file")
@@ -60,7 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--seed",
         type=int,
         default=None,
-        help=f"measures: default {MeasuresCheckConfig.seed}; simulate: default {sim.DEFAULT_SEED}",
+        help=f"measures: default {MeasuresCheckConfig.seed}; simulate: default {sim.DEFAULT_SEED}; "
+        f"estimate: default {est_sim.DEFAULT_SEED}",
     )
     r.add_argument("--trials", type=int, default=MeasuresCheckConfig.trials)
     r.add_argument("--max-n", type=int, default=MeasuresCheckConfig.max_n)
@@ -68,7 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--reps",
         type=int,
         default=None,
-        help="simulate: holdout-experiment repetitions per setting (default 100; 10 with --quick)",
+        help="simulate: holdout-experiment repetitions per setting (default 100; 10 with --quick); "
+        "estimate: repetitions (default 1000; 100 with --quick)",
     )
     r.add_argument(
         "--selection-reps",
@@ -100,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--scheduler",
         default=None,
         metavar="ADDRESS",
-        help="simulate: run on this Dask distributed scheduler (tcp://host:port)",
+        help="simulate, estimate: run on this Dask distributed scheduler (tcp://host:port)",
     )
     ns = p.parse_args(argv)
     if ns.trials < 1:
@@ -188,6 +194,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             ok &= bool(sm["ok"])
             records += sm["records"]
+        if ns.campaign in ("estimate", "all"):
+            out = ns.out / "estimate"
+            ec = est_sim.quick_config() if ns.quick else est_sim.EstimateSimConfig()
+            if ns.seed is not None:
+                ec = replace(ec, seed=ns.seed)
+            if ns.reps is not None:
+                ec = replace(ec, reps=ns.reps)
+            es = est_sim.run(ec, out, workers=ns.workers, scheduler=ns.scheduler, fresh=ns.fresh)
+            cov = ", ".join(f"{r['mechanism']} {r['covered']}/{r['reps']}" for r in es["rows"])
+            print(
+                f"estimate: {es['checks']} checks, {len(es['failures'])} failed (covered: {cov}; "
+                f"{es['seconds']} s); report in {out}"
+            )
+            ok &= bool(es["ok"])
+            records += es["records"]
         if ns.campaign in ("fuzz", "all"):
             out = ns.out / "fuzz"
             pts = ns.points if ns.points is not None else (fuzz.QUICK_POINTS if ns.quick else fuzz.DEFAULT_POINTS)

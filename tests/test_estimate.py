@@ -313,3 +313,24 @@ def test_cli_estimate_text_plot_and_errors(tmp_path, capsys):
         except SystemExit as exc:  # argparse's own refusals exit from the parser
             code, err = int(exc.code or 0), capsys.readouterr().err
         assert code == 2 and fragment in err and "Traceback" not in err and err.count("\n") == 1
+
+
+# --------------------------------------------------------------------------------------------
+# the simulation campaign (quick version; the full one: proofs-checks run estimate)
+
+
+def test_estimate_campaign_quick_and_resume(tmp_path):
+    from proofs_checks.simulate import estimate as sim
+
+    cfg = sim.quick_config()
+    r = sim.run(cfg, tmp_path, workers=1, progress=False)
+    assert r["ok"] and r["units_computed"] == 2
+    rows = {x["mechanism"]: x for x in r["rows"]}
+    # the valid routes cover (their claims hold with room), the naive one collapses: the
+    # analyst's aggregate answer overfits by about 0.06 against a claimed half-width of 0.03
+    assert rows["reuse"]["covered"] >= 95 and rows["split"]["covered"] >= 95
+    assert rows["naive"]["covered"] <= 5 and rows["naive"]["aggregate_mean_minus_half"] > 0.04
+    assert rows["naive"]["half_width"] < 0.04 < rows["naive"]["max_deviation_quantile_at_coverage"]
+    again = sim.run(cfg, tmp_path, workers=1, progress=False)
+    assert again["units_resumed"] == 2 and again["units_computed"] == 0 and again["rows"] == r["rows"]
+    assert "| naive |" in (tmp_path / "report.md").read_text()

@@ -215,13 +215,18 @@ def _bnsssu_est(n: int, k: int, f: float, lmu: Any, leps: Any) -> Any:
     return np.where(ok & np.isfinite(hw), hw, np.inf)
 
 
-def _zoom_min(fn: Callable[..., Any], bounds: list[tuple[float, float]], sizes: list[int]) -> tuple[float, list[float]]:
-    """Minimise ``fn`` (vectorised over a meshgrid) over the box: a grid, then three zoomed
-    grids around the best point. Returns (value, point); value inf when no point is finite."""
+def _zoom_min(
+    fn: Callable[..., Any], bounds: list[tuple[float, float]], sizes: list[int], levels: int = 4
+) -> tuple[float, list[float]]:
+    """Minimise ``fn`` (vectorised over a meshgrid) over the box: a grid, then zoomed grids
+    (``levels`` in all, each a quarter of the last one's step around the best point; the
+    optimum's parameters to about 4^-levels of the first grid's step). Returns (value, point);
+    value inf when no point is finite."""
     axes = [np.linspace(lo, hi, s) for (lo, hi), s in zip(bounds, sizes)]
     steps = [(hi - lo) / (s - 1) for (lo, hi), s in zip(bounds, sizes)]
+    width = 9 if len(bounds) <= 3 else 7
     best: tuple[float, list[float]] = (math.inf, [a[0] for a in axes])
-    for _ in range(4):
+    for _ in range(levels):
         with np.errstate(all="ignore"):
             vals = fn(*np.meshgrid(*axes, indexing="ij"))
         i = np.unravel_index(int(np.argmin(vals)), vals.shape)
@@ -230,7 +235,7 @@ def _zoom_min(fn: Callable[..., Any], bounds: list[tuple[float, float]], sizes: 
             break
         if v < best[0]:
             best = (v, [float(a[j]) for a, j in zip(axes, i)])
-        axes = [np.linspace(max(lo, c - st), min(hi, c + st), 9) for (lo, hi), c, st in zip(bounds, best[1], steps)]
+        axes = [np.linspace(max(lo, c - st), min(hi, c + st), width) for (lo, hi), c, st in zip(bounds, best[1], steps)]
         steps = [st / 4 for st in steps]
     return best
 
@@ -245,25 +250,26 @@ _EPS = (math.log(1e-7), math.log(30.0))
 
 
 def _polish(fn: Callable[..., Any], best: tuple[float, list[float]]) -> tuple[float, list[float]]:
-    """Nelder-Mead from the grid's best point (kept only if better)."""
+    """Nelder-Mead from the zoomed grid's best point, kept only if better (the grid's zooms can
+    stall in a narrow valley that runs across the axes; a simplex follows it)."""
     if not math.isfinite(best[0]):
         return best
-    x = minimise_nd(lambda v: float(fn(*v)), np.array(best[1]), xatol=1e-7, fatol=1e-12, maxiter=600)
+    x = minimise_nd(lambda v: float(fn(*v)), np.array(best[1]), xatol=1e-8, fatol=1e-13, maxiter=400)
     v = float(fn(*x))
     return (v, [float(a) for a in x]) if v < best[0] else best
 
 
 def _jlnrss_search(n: int, k: int, f: float, fine: bool = True) -> tuple[float, list[float]]:
     """The float search of the JLNRSS route over (log mu, log eps, log beta_s); ``fine``: a
-    finer grid and a Nelder-Mead polish (the plan), else coarse (the extremes' guesses)."""
+    finer grid zoomed six times and a Nelder-Mead polish (the plan and every certified point),
+    else coarse and four zooms (the extremes' first guesses)."""
     sizes = [18, 18, 12] if fine else [12, 12, 8]
     bs = (math.log(f * 1e-12), math.log(f * (1 - 1e-9)))
 
     def fn(a: Any, b: Any, c: Any) -> Any:
         return _jlnrss_est(n, k, f, a, b, c)
 
-    best = _zoom_min(fn, [_MU, _EPS, bs], sizes)
-    return _polish(fn, best) if fine else best
+    return _polish(fn, _zoom_min(fn, [_MU, _EPS, bs], sizes, 6)) if fine else _zoom_min(fn, [_MU, _EPS, bs], sizes)
 
 
 def _bnsssu_search(n: int, k: int, f: float, fine: bool = True) -> tuple[float, list[float]]:
@@ -273,8 +279,8 @@ def _bnsssu_search(n: int, k: int, f: float, fine: bool = True) -> tuple[float, 
     def fn(a: Any, b: Any) -> Any:
         return _bnsssu_est(n, k, f, a, b)
 
-    best = _zoom_min(fn, [_MU, (math.log(1e-7), math.log(1 / 3))], sizes)
-    return _polish(fn, best) if fine else best
+    box = [_MU, (math.log(1e-7), math.log(1 / 3))]
+    return _polish(fn, _zoom_min(fn, box, sizes, 6)) if fine else _zoom_min(fn, box, sizes)
 
 
 def default_threshold(n_train: int, n_holdout: int, k: int, f: float) -> float:
@@ -320,8 +326,7 @@ def _thresholdout_search(
     def fn(a: Any, b: Any, c: Any, d: Any) -> Any:
         return _thresholdout_est(n, k, budget, f, threshold, a, b, c, d)
 
-    best = _zoom_min(fn, bounds, sizes)
-    return _polish(fn, best) if fine else best
+    return _polish(fn, _zoom_min(fn, bounds, sizes, 6)) if fine else _zoom_min(fn, bounds, sizes)
 
 
 # --------------------------------------------------------------------------------------------
@@ -532,26 +537,110 @@ def _smallest_true(pred: Callable[[int], bool], x0: int, lo: int, hi: int) -> in
 
 
 def _float_boundary(pred: Callable[[int], bool], lo: int, hi: int) -> int:
-    """The smallest x in [lo, hi] with the float predicate true (hi when none): doubling from
-    lo, then bisection (a guess for :func:`_smallest_true`)."""
+    """About the smallest x in [lo, hi] with the (coarse, float) predicate true, within 1 %
+    (hi when none): doubling from lo, then geometric bisection (a first guess)."""
     x = lo
     while x < hi and not pred(x):
         x = min(hi, 2 * x)
-    return _smallest_true(pred, x, max(lo, x // 2), x) or hi
+    a, b = max(lo, x // 2), x  # pred(b) true (or b = hi), pred(a) false unless a = lo
+    while b - a > 1 and b > 1.01 * a:
+        mid = max(a + 1, min(b - 1, int(math.sqrt(a * b))))
+        if pred(mid):
+            b = mid
+        else:
+            a = mid
+    return b
+
+
+def _secant_boundary(g: Callable[[int], float], x0: int, lo: int, hi: int) -> int:
+    """A guess of the smallest integer x in [lo, hi] with g(x) <= 0 for g decreasing (smooth:
+    the fine float half-width less the target, or its negative): a bracket grown from ``x0``
+    by factors 1.01, 2, 4, ..., then the Illinois variant of regula falsi until the bracket is
+    two neighbours. Only a guess: the certified search starts from it."""
+    x0 = min(max(x0, lo), hi)
+    g0 = g(x0)
+    step = max(1, x0 // 100)
+    if g0 <= 0:  # x0 meets: find a point below that does not
+        b, gb = x0, g0
+        while True:
+            if b == lo:
+                return lo
+            a = max(lo, b - step)
+            ga = g(a)
+            if ga > 0:
+                break
+            b, gb, step = a, ga, step * 2
+    else:
+        a, ga = x0, g0
+        while True:
+            if a == hi:
+                return hi
+            b = min(hi, a + step)
+            gb = g(b)
+            if gb <= 0:
+                break
+            a, ga, step = b, gb, step * 2
+    side = 0
+    while b - a > 1:  # g(a) > 0 >= g(b)
+        if math.isfinite(ga) and math.isfinite(gb) and ga != gb:
+            x = int(round(a + (b - a) * ga / (ga - gb)))
+        else:
+            x = (a + b) // 2
+        x = min(max(x, a + 1), b - 1)
+        gx = g(x)
+        if gx > 0:
+            a, ga = x, gx
+            if side == -1:
+                gb /= 2  # Illinois: halve the stale end's value
+            side = -1
+        else:
+            b, gb = x, gx
+            if side == 1:
+                ga /= 2
+            side = 1
+    return b
+
+
+class _RouteEval:
+    """One route's fine search and certification at (n, k), each cached (the extremes' searches
+    revisit points)."""
+
+    def __init__(self, f: float, search: Callable[..., tuple[float, list[float]]], certify: Callable[..., Any]) -> None:
+        self.f, self.search, self.certify = f, search, certify
+        self._fine: dict[tuple[int, int], tuple[float, list[float]]] = {}
+        self._cert: dict[tuple[int, int], _Certified | None] = {}
+
+    def fine(self, n: int, k: int) -> float:
+        if (n, k) not in self._fine:
+            self._fine[n, k] = self.search(n, k, self.f)
+        return self._fine[n, k][0]
+
+    def coarse(self, n: int, k: int) -> float:
+        return self.search(n, k, self.f, False)[0]
+
+    def cert(self, n: int, k: int) -> _Certified | None:
+        if (n, k) not in self._cert:
+            self.fine(n, k)
+            v, point = self._fine[n, k]
+            self._cert[n, k] = self.certify(n, k, self.f, point) if math.isfinite(v) else None
+        return self._cert[n, k]
+
+    def meets(self, n: int, k: int, t: float) -> bool:
+        c = self.cert(n, k)
+        return c is not None and c.half_width <= t and c.coverage >= 1 - self.f
 
 
 def _reuse_max_queries(
     n: int, t: float, f: float, search: Callable[..., tuple[float, list[float]]], certify: Callable[..., Any]
 ) -> int:
-    """The largest k whose certified half-width is at most t (0 if none): a float search over k
-    for the guess, then certified: the answer's half-width is at most t, the next k's above."""
-
-    def fails(k: int) -> bool:
-        c = _reuse_route(n, k, f, search, certify)
-        return not (c is not None and c.half_width <= t and c.coverage >= 1 - f)
-
-    guess = _float_boundary(lambda k: search(n, k, f, False)[0] > t, 1, MAX_QUERIES)
-    first_fail = _smallest_true(fails, guess, 1, MAX_QUERIES)
+    """The largest k whose certified half-width is at most t (0 if none): a coarse float search
+    over k, refined on the fine float half-width, then certified: the answer's half-width is at
+    most t, the next k's above it."""
+    ev = _RouteEval(f, search, certify)
+    guess = _float_boundary(lambda k: ev.coarse(n, k) > t, 1, MAX_QUERIES)
+    # the first k that fails: g(k) = t - hw(k) decreases in k
+    guess = _secant_boundary(lambda k: t - ev.fine(n, k), guess, 1, MAX_QUERIES)
+    first_fail = _smallest_true(lambda k: not ev.meets(n, k, t), guess, 1, MAX_QUERIES)
     return MAX_QUERIES if first_fail is None else first_fail - 1
 
 
@@ -559,14 +648,12 @@ def _reuse_required_n(
     k: int, t: float, f: float, search: Callable[..., tuple[float, list[float]]], certify: Callable[..., Any]
 ) -> int | None:
     """The smallest n whose certified half-width for k queries is at most t (None above
-    MAX_RECORDS): a float search over n for the guess, then certified at the answer and below."""
-
-    def meets(n: int) -> bool:
-        c = _reuse_route(n, k, f, search, certify)
-        return c is not None and c.half_width <= t and c.coverage >= 1 - f
-
-    guess = _float_boundary(lambda n: search(n, k, f, False)[0] <= t, 1, MAX_RECORDS)
-    return _smallest_true(meets, guess, 1, MAX_RECORDS)
+    MAX_RECORDS): a coarse float search over n, refined on the fine float half-width, then
+    certified at the answer and below."""
+    ev = _RouteEval(f, search, certify)
+    guess = _float_boundary(lambda n: ev.coarse(n, k) <= t, 1, MAX_RECORDS)
+    guess = _secant_boundary(lambda n: ev.fine(n, k) - t, guess, 1, MAX_RECORDS)
+    return _smallest_true(lambda n: ev.meets(n, k, t), guess, 1, MAX_RECORDS)
 
 
 # --------------------------------------------------------------------------------------------
