@@ -42,6 +42,7 @@ SCRIPTS: list[tuple[str, list[str], list[str]]] = [
     ("bench_vs_dp_accounting.py", ["--repeats", "3"], ["--repeats", "1", "--max-k", "100000"]),
     ("bench_exact_composition.py", ["--repeats", "5"], ["--repeats", "2"]),
     ("bench_plan.py", ["--repeats", "5"], ["--repeats", "3"]),
+    ("bench_estimate.py", ["--repeats", "5"], ["--repeats", "2"]),
     ("bench_enumeration.py", ["--budget", "20"], ["--budget", "8"]),
     ("bench_counterexample.py", [], []),
     ("bench_claims.py", ["--repeats", "3"], ["--repeats", "1"]),

@@ -511,39 +511,55 @@ def _int_range(name: str, text: str) -> tuple[int, int]:
 def _cmd_estimate(ns: argparse.Namespace) -> int:
     from .planning import estimate as est
 
+    if ns.brief and ns.json:
+        raise InvalidParameter("brief", True, "not combined with --json (JSON always carries the derivations)")
     maps = {"map_n": ns.map_n, "map_k": ns.map_k, "map_points": ns.map_points}
     for key, val in maps.items():
         if val is not None and not ns.plot:
             raise InvalidParameter(key, val, "given with --plot FILE (it sets the regime map's axes)")
     if ns.plot:
         check_output_file("plot", ns.plot)
-    plan = est.plan_estimate(
-        ns.n,
-        ns.queries,
-        ns.coverage,
-        ns.half_width,
-        thresholdout_budget=ns.thresholdout_budget,
-        threshold=ns.threshold,
-    )
-    out = plan.as_dict()
-    rm = None
-    if ns.plot:
-        n_range = _int_range("map_n", ns.map_n) if ns.map_n else (max(1, ns.n // 1000), ns.n * 10)
-        k_range = _int_range("map_k", ns.map_k) if ns.map_k else (1, max(10 * ns.queries, 1000))
-        rm = est.regime_map(
+    given = [
+        f"--{k.replace('_', '-')}"
+        for k in ("n", "queries", "coverage", "half_width", "thresholdout_budget", "threshold")
+        if getattr(ns, k) is not None
+    ]
+    if ns.study is not None:
+        if given:
+            raise InvalidParameter("study", ns.study, f"given alone (the file sets {', '.join(given)})")
+        plan = est.plan_estimate_file(ns.study)
+    else:
+        for k in ("n", "queries", "coverage"):
+            if getattr(ns, k) is None:
+                raise InvalidParameter(k, None, f"given (--{k}), or a study file (--study FILE)")
+        plan = est.plan_estimate(
+            ns.n,
+            ns.queries,
             ns.coverage,
-            n_range,
-            k_range,
-            ns.map_points or 50,
+            ns.half_width,
             thresholdout_budget=ns.thresholdout_budget,
             threshold=ns.threshold,
         )
-        est.plot_regime_map(rm, ns.plot, mark=(ns.n, ns.queries))
+    out = plan.as_dict()
+    rm = None
+    if ns.plot:
+        n_range = _int_range("map_n", ns.map_n) if ns.map_n else (max(1, plan.n // 1000), plan.n * 10)
+        k_range = _int_range("map_k", ns.map_k) if ns.map_k else (1, max(10 * plan.queries, 1000))
+        budget = next((r.settings.get("budget") for r in plan.routes if r.route is est.THRESHOLDOUT), None)
+        rm = est.regime_map(
+            plan.coverage,
+            n_range,
+            k_range,
+            ns.map_points or 50,
+            thresholdout_budget=int(budget) if budget is not None else ns.thresholdout_budget,
+            threshold=ns.threshold,
+        )
+        est.plot_regime_map(rm, ns.plot, mark=(plan.n, plan.queries))
         out["regime_map"] = {"plot": ns.plot, **rm.as_dict()}
     if ns.json:
         print(json.dumps(out, indent=2))
     else:
-        print(plan)
+        print(plan.text(derivations=not ns.brief))
         if rm is not None:
             print(f"\nregime map ({len(rm.ns)} x {len(rm.ks)} points, float estimates) written to {ns.plot}")
             print(est.crossover_text(rm))
@@ -671,11 +687,10 @@ def _build_parser() -> argparse.ArgumentParser:
     es = sub.add_parser(
         "estimate", help="reuse or split? k adaptive statistical queries: the certified half-width of every route"
     )
-    es.add_argument("--n", type=int, required=True, help="number of i.i.d. records")
-    es.add_argument(
-        "--queries", type=int, required=True, help="k: number of adaptively chosen queries (values in [0, 1])"
-    )
-    es.add_argument("--coverage", type=float, required=True, help="simultaneous coverage C in (0, 1), e.g. 0.95")
+    es.add_argument("--study", help="an estimation study file (TOML: [data] n, iid; [estimate] queries, coverage, ...)")
+    es.add_argument("--n", type=int, help="number of i.i.d. records")
+    es.add_argument("--queries", type=int, help="k: number of adaptively chosen queries (values in [0, 1])")
+    es.add_argument("--coverage", type=float, help="simultaneous coverage C in (0, 1), e.g. 0.95")
     es.add_argument(
         "--half-width", type=float, help="target half-width: each route's largest k and smallest n meeting it"
     )
@@ -686,6 +701,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     es.add_argument("--threshold", type=float, help="with --thresholdout-budget: Thresholdout's T (default: see docs)")
     es.add_argument("--json", action="store_true")
+    es.add_argument("--brief", action="store_true", help="the table and the recommendation only (no derivations)")
     es.add_argument("--plot", help="the regime map (.png or .svg): the narrowest route over n and k")
     es.add_argument("--map-n", help="with --plot: LO:HI of n (default n/1000 : 10 n)")
     es.add_argument("--map-k", help="with --plot: LO:HI of k (default 1 : max(10 k, 1000))")

@@ -30,14 +30,14 @@ _FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 _INLINE = re.compile(r"`((?:maxinfo|proofs-checks) [^`]+)`")
 _PLACEHOLDER = re.compile(r"\[|\||…|\.\.\.|<|>|_X\b|STUDY|LO:HI|F\.png|(?:^|\s)[A-Z]{1,8}(?:\s|$)")
 #: a command's bare name in prose (``maxinfo plan``), not a command line
-_BARE = re.compile(r"^maxinfo (plan|bound|solve|correct|plot|explain)$")
+_BARE = re.compile(r"^maxinfo (plan|bound|solve|correct|plot|explain|estimate)$")
 #: commands CI runs itself (installation and the test suite)
 _CI_OWN = ("python -m pip", "python -m pytest")
 #: documented full campaigns: run in their quick form, into the scratch directory (slow tests)
 _HEAVY = tuple(
     f"{pre} run {c}"
     for pre in ("proofs-checks", "python -m proofs_checks")
-    for c in ("simulate", "counterexample", "fuzz", "enumeration", "claims", "all")
+    for c in ("simulate", "estimate", "counterexample", "fuzz", "enumeration", "claims", "all")
 )
 
 

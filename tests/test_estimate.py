@@ -262,7 +262,10 @@ def test_regime_map_agrees_with_the_planner():
     cert = E.plan_estimate(rm.ns[2], rm.ks[3], 0.95).route(E.REUSE_JLNRSS).half_width
     assert rm.widths[E.REUSE_JLNRSS][2][3] == pytest.approx(cert, rel=1e-3)
     xs = rm.crossovers()
-    assert xs and all(c["from"] == E.SPLIT and c["to"] == E.REUSE_JLNRSS for c in xs)
+    # splitting -> reuse at every n; at small n and many queries nothing is below +-1 (vacuous)
+    assert {c["n_records"] for c in xs if (c["from"], c["to"]) == (E.SPLIT, E.REUSE_JLNRSS)} == set(rm.ns)
+    assert all((c["from"], c["to"]) in ((E.SPLIT, E.REUSE_JLNRSS), (E.REUSE_JLNRSS, None)) for c in xs)
+    assert all(min(rm.widths[r][0][j] for r in rm.routes) >= 1 for j, w in enumerate(rm.winner[0]) if w < 0)
     assert "split" in E.crossover_text(rm)
 
 
@@ -334,3 +337,42 @@ def test_estimate_campaign_quick_and_resume(tmp_path):
     again = sim.run(cfg, tmp_path, workers=1, progress=False)
     assert again["units_resumed"] == 2 and again["units_computed"] == 0 and again["rows"] == r["rows"]
     assert "| naive |" in (tmp_path / "report.md").read_text()
+
+
+# --------------------------------------------------------------------------------------------
+# the study file
+
+
+def test_estimation_study_file(tmp_path, capsys):
+    from pathlib import Path
+
+    from maxinfo_bounds.planning import PlanError
+
+    ex = Path(__file__).resolve().parents[1] / "examples" / "estimate" / "reuse.toml"
+    p = E.plan_estimate_file(str(ex))
+    assert p.recommended == E.REUSE_JLNRSS and p.route(E.SPLIT).max_queries_at_half_width == 1788
+    cases = [
+        ("[data]\nn = 10\niid = true\n[estimate]\nqueries = 0\ncoverage = 0.9\n", "estimate.queries: 0 is invalid"),
+        ("[data]\nn = 10\n[estimate]\nqueries = 3\ncoverage = 0.9\n", "data.iid: must be true"),
+        ("[data]\nn = 10\niid = true\n", "estimate: missing table"),
+        ("[data]\nn = 10\niid = true\n[estimate]\nqueries = 3\n", "estimate.coverage: missing"),
+        (
+            "[data]\nn = 10\niid = true\n[estimate]\nqueries = 3\ncoverage = 0.9\nalpha = 1\n",
+            "estimate.alpha: unknown key",
+        ),
+        ("[data]\nn = 10\niid = true\n[test]\nalpha = 0.1\n", "test: unknown table"),
+        ("[data]\nn = 0\niid = true\n[estimate]\nqueries = 3\ncoverage = 0.9\n", "data.n: 0 is invalid"),
+    ]
+    for i, (text, fragment) in enumerate(cases):
+        f = tmp_path / f"s{i}.toml"
+        f.write_text(text)
+        with pytest.raises(PlanError) as err:
+            E.plan_estimate_file(str(f))
+        assert fragment in str(err.value) and str(f) in str(err.value)
+    # the p-value planner names the right command for an estimation study
+    code, _, err_text = run_cli(["plan", str(ex)], capsys)
+    assert code == 2 and "maxinfo estimate --study FILE" in err_text
+    code, _, err_text = run_cli(["estimate", "--study", str(ex), "--n", "5"], capsys)
+    assert code == 2 and "given alone" in err_text
+    code, _, err_text = run_cli(["estimate", "--n", "5"], capsys)
+    assert code == 2 and "queries=None is invalid: must be given (--queries), or a study file" in err_text

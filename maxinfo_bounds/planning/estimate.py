@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
@@ -68,6 +69,7 @@ __all__ = [
     "MAP_ROUTES",
     "MAX_RECORDS",
     "NAIVE",
+    "Route",
     "REUSE_BNSSSU",
     "REUSE_JLNRSS",
     "SPLIT",
@@ -77,11 +79,20 @@ __all__ = [
 #: the largest n the searches consider (a required n above it is refused)
 MAX_RECORDS = 10**15
 
-REUSE_JLNRSS = "reuse: Gaussian noise, JLNRSS transfer"
-REUSE_BNSSSU = "reuse: Gaussian noise, BNSSSU (RRST Thm B.2)"
-SPLIT = "split: each query on its own fresh records"
-THRESHOLDOUT = "Thresholdout: holdout with budget B, JLNRSS transfer"
-NAIVE = "naive: every query on all records, no noise"
+
+class Route(StrEnum):
+    """The estimation planner's routes (a str: its name in reports and JSON)."""
+
+    REUSE_JLNRSS = "reuse: Gaussian noise, JLNRSS transfer"
+    REUSE_BNSSSU = "reuse: Gaussian noise, BNSSSU (RRST Thm B.2)"
+    THRESHOLDOUT = "Thresholdout: holdout with budget B, JLNRSS transfer"
+    SPLIT = "split: each query on its own fresh records"
+    NAIVE = "naive: every query on all records, no noise"
+
+
+REUSE_JLNRSS, REUSE_BNSSSU, THRESHOLDOUT = Route.REUSE_JLNRSS, Route.REUSE_BNSSSU, Route.THRESHOLDOUT
+SPLIT, NAIVE = Route.SPLIT, Route.NAIVE
+VACUOUS = "vacuous: a half-width of 1 or more says nothing about [0, 1]-valued queries"
 
 
 @dataclass(frozen=True)
@@ -89,7 +100,7 @@ class EstimateRoute:
     """One route: its certified half-width and coverage (None where it has none), the
     mechanism's settings, the results it rests on and the derivation."""
 
-    route: str
+    route: Route
     valid: bool
     half_width: float | None
     coverage: float | None
@@ -127,10 +138,11 @@ class EstimatePlan:
     coverage: float
     half_width_target: float | None
     routes: tuple[EstimateRoute, ...]
-    recommended: str | None
+    recommended: Route | None
 
-    def route(self, name: str) -> EstimateRoute:
-        return next(r for r in self.routes if r.route == name)
+    def route(self, name: Route) -> EstimateRoute:
+        """The row of one route."""
+        return next(r for r in self.routes if r.route is name)
 
     def as_dict(self) -> dict[str, Any]:
         from .. import __version__
@@ -146,6 +158,10 @@ class EstimatePlan:
         }
 
     def __str__(self) -> str:
+        return self.text()
+
+    def text(self, *, derivations: bool = True) -> str:
+        """The table, the recommendation and (``derivations``) each route's derivation."""
         lines = [
             f"{self.queries} adaptively chosen statistical queries of n = {self.n} records, "
             f"simultaneous coverage {self.coverage:g}"
@@ -173,8 +189,12 @@ class EstimatePlan:
         for x in rows:
             lines.append("  ".join(c.ljust(w) for c, w in zip(x, widths)).rstrip())
         lines.append("")
-        lines.append(f"recommended: {self.recommended}" if self.recommended else "recommended: none (no valid route)")
-        for r in self.routes:
+        lines.append(
+            f"recommended: {self.recommended}"
+            if self.recommended
+            else "recommended: none (no valid route with a half-width below 1)"
+        )
+        for r in self.routes if derivations else ():
             lines.append("")
             lines.append(f"{r.route}:")
             lines += [f"  {d}" for d in r.derivation]
@@ -481,8 +501,10 @@ def _certify_thresholdout(
             f"every answer within T + max|Lap(2 sigma)| + max|Lap(4 sigma)| (training answers) or max|Lap(sigma)| "
             f"(holdout answers) of its holdout mean: at most {_up(alpha)} except with probability "
             f"(B+1) e^(-x/2sigma) + k e^(-y/4sigma) + B e^(-z/sigma) <= {_up(bs)} (union bound over the draws used)",
-            f"JLNRSS-transfer with c = {_up(c)}, d = {_up(d)}: every answer within {_up(b.half_width)} of its "
-            f"population value with probability >= {_down(b.coverage)}",
+            f"JLNRSS-transfer with c = {_up(c)}"
+            + (f", d = {_up(d)}" if g.delta > 0 else " (delta = 0: no d term)")
+            + f": every answer within {_up(b.half_width)} of its population value with probability >= "
+            f"{_down(b.coverage)}",
         ),
     )
 
@@ -685,7 +707,7 @@ def plan_estimate(
     certified half-width.
 
     >>> p = plan_estimate(1_000_000, 10_000, 0.95)
-    >>> p.recommended, p.route(p.recommended).half_width < p.route(SPLIT).half_width
+    >>> str(p.recommended), p.route(p.recommended).half_width < p.route(SPLIT).half_width
     ('reuse: Gaussian noise, JLNRSS transfer', True)
     """
     nn = check_int("n", n, low=1, high=MAX_RECORDS)
@@ -699,7 +721,7 @@ def plan_estimate(
     f = _failure(cov)
     routes: list[EstimateRoute] = []
 
-    reuse: list[tuple[str, Callable[..., Any], Callable[..., Any], tuple[str, ...], str]] = [
+    reuse: list[tuple[Route, Callable[..., Any], Callable[..., Any], tuple[str, ...], str]] = [
         (
             REUSE_JLNRSS,
             _jlnrss_search,
@@ -798,8 +820,15 @@ def plan_estimate(
             "can overfit them (the half-width shown holds only for queries fixed before the data are seen)",
         )
     )
-    valid = [r for r in routes if r.valid and r.half_width is not None]
-    best = min(valid, key=lambda r: r.half_width or math.inf).route if valid else None
+    # a half-width of 1 or more says nothing of [0, 1]-valued queries: valid, but vacuous
+    routes = [
+        replace(r, note=(r.note + "; " if r.note else "") + VACUOUS)
+        if r.valid and r.half_width is not None and r.half_width >= 1
+        else r
+        for r in routes
+    ]
+    useful = [r for r in routes if r.valid and r.half_width is not None and r.half_width < 1]
+    best = min(useful, key=lambda r: r.half_width or math.inf).route if useful else None
     return EstimatePlan(nn, k, cov, t, tuple(routes), best)
 
 
@@ -816,14 +845,14 @@ class RegimeMap:
     (the certified figures of :func:`plan_estimate` agree with them to about 1e-4 relative;
     the map is a picture, not a certificate). ``widths[r][i][j]`` at n = ``ns[i]``,
     k = ``ks[j]`` (inf where the route does not apply); ``winner[i][j]`` the narrowest route's
-    index in ``routes`` (-1: none)."""
+    index in ``routes`` (-1: none below 1, the half-width that says nothing of [0, 1] queries)."""
 
     coverage: float
     ns: tuple[int, ...]
     ks: tuple[int, ...]
-    widths: dict[str, list[list[float]]]
+    widths: dict[Route, list[list[float]]]
     winner: list[list[int]]
-    routes: tuple[str, ...] = MAP_ROUTES[:3]
+    routes: tuple[Route, ...] = MAP_ROUTES[:3]
     thresholdout_budget: int | None = None
 
     def crossovers(self) -> list[dict[str, Any]]:
@@ -890,7 +919,7 @@ def regime_map(
     f = _failure(cov)
     ns, ks = _log_grid(n_lo, n_hi, pts), _log_grid(k_lo, k_hi, pts)
     routes = MAP_ROUTES if budget is not None else MAP_ROUTES[:3]
-    widths: dict[str, list[list[float]]] = {r: [] for r in routes}
+    widths: dict[Route, list[list[float]]] = {r: [] for r in routes}
     winner: list[list[int]] = []
     for i, n in enumerate(ns):
         rows = {
@@ -905,7 +934,7 @@ def regime_map(
         winner.append(
             [
                 min(range(len(routes)), key=lambda q: rows[routes[q]][j])
-                if any(math.isfinite(rows[r][j]) for r in routes)
+                if any(rows[r][j] < 1 for r in routes)  # 1 or more: vacuous for [0, 1] queries
                 else -1
                 for j in range(len(ks))
             ]
@@ -943,7 +972,7 @@ def plot_regime_map(rm: RegimeMap, out: str, *, mark: tuple[int, int] | None = N
     ]
     if levels:
         cs = ax.contour(ns, ks, np.where(np.isfinite(best), best, 10.0), levels=levels, colors="k", linewidths=0.8)
-        ax.clabel(cs, fmt=lambda v: f"±{v:g}", fontsize=8)
+        ax.clabel(cs, fmt=lambda v: f"±{v:g}", fontsize=8, inline=False)
     if mark is not None:
         ax.plot([mark[0]], [mark[1]], marker="*", color="crimson", markersize=12, label="this study")
     ax.set_xscale("log")
@@ -954,7 +983,7 @@ def plot_regime_map(rm: RegimeMap, out: str, *, mark: tuple[int, int] | None = N
         f"Narrowest valid route for k adaptive queries at simultaneous coverage {rm.coverage:g}"
         + (f", Thresholdout budget B = {rm.thresholdout_budget}" if rm.thresholdout_budget else "")
         + "\n"
-        "(colour: route; lines: its half-width, float estimates; white: no valid route)",
+        "(colour: route; lines: its half-width, float estimates; white: no route below half-width 1)",
         fontsize=9,
     )
     handles: list[Any] = [Patch(color=c, alpha=0.55, label=r) for c, r in zip(colours, rm.routes)]
@@ -963,6 +992,9 @@ def plot_regime_map(rm: RegimeMap, out: str, *, mark: tuple[int, int] | None = N
     ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
     save_figure(fig, "plot", out)
+
+
+_NONE = "no route below half-width 1"
 
 
 def crossover_text(rm: RegimeMap) -> str:
@@ -985,11 +1017,67 @@ def crossover_text(rm: RegimeMap) -> str:
         span = f"n = {lo}" if lo == hi else f"n in [{lo}, {hi}]"
         if not key:
             w = rm.winner[rm.ns.index(lo)][0]
-            lines.append(f"  {span}: {rm.routes[w] if w >= 0 else 'no valid route'} at every k of the map")
+            lines.append(f"  {span}: {rm.routes[w] if w >= 0 else _NONE} at every k of the map")
             continue
         parts = []
         for (f, t), kk in zip(key, ks):
             at = f"k = {kk[0]}" if min(kk) == max(kk) else f"k = {min(kk)}..{max(kk)}"
-            parts.append(f"{f} -> {t} at {at}")
+            parts.append(f"{f or _NONE} -> {t or _NONE} at {at}")
         lines.append(f"  {span}: " + "; ".join(parts))
     return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+# the study file: [data] and [estimate]
+
+#: the keys of an estimation study's [estimate] table
+ESTIMATE_KEYS = ("queries", "coverage", "half_width", "thresholdout_budget", "threshold")
+
+
+def plan_estimate_file(path: str) -> EstimatePlan:
+    """:func:`plan_estimate` for an estimation study file (TOML)::
+
+        [study]            # optional: name
+        [data]             # n, iid (must be true: every route needs i.i.d. records)
+        [estimate]         # queries, coverage; optional half_width, thresholdout_budget, threshold
+
+    A refusal names the file and the key."""
+    from .errors import PlanError
+    from .study import read_toml, where
+
+    doc = read_toml(path)
+    for key in doc:
+        if key not in ("study", "data", "estimate"):
+            raise PlanError(where(path, key), "unknown table; allowed in an estimation study: study, data, estimate")
+    data, spec = doc.get("data"), doc.get("estimate")
+    if not isinstance(data, dict) or "n" not in data:
+        raise PlanError(where(path, "data.n"), "missing: the number of records (integer >= 1)")
+    if not isinstance(spec, dict):
+        raise PlanError(where(path, "estimate"), "missing table [estimate] with queries and coverage")
+    for key in data:
+        if key not in ("n", "iid"):
+            raise PlanError(where(path, f"data.{key}"), "unknown key; allowed: n, iid")
+    for key in spec:
+        if key not in ESTIMATE_KEYS:
+            raise PlanError(where(path, f"estimate.{key}"), f"unknown key; allowed: {', '.join(ESTIMATE_KEYS)}")
+    for key in ("queries", "coverage"):
+        if key not in spec:
+            raise PlanError(where(path, f"estimate.{key}"), "missing (queries: an integer >= 1; coverage in (0, 1))")
+    if data.get("iid", False) is not True:
+        raise PlanError(
+            where(path, "data.iid"),
+            "must be true: the transfer theorems and splitting's Hoeffding bound need i.i.d. records "
+            "(no route is valid otherwise)",
+        )
+    try:
+        return plan_estimate(
+            data["n"],
+            spec["queries"],
+            spec["coverage"],
+            spec.get("half_width"),
+            thresholdout_budget=spec.get("thresholdout_budget"),
+            threshold=spec.get("threshold"),
+        )
+    except InvalidParameter as exc:
+        key = "data.n" if exc.name == "n" else f"estimate.{exc.name}"
+        raise PlanError(where(path, key), f"{exc.value!r} is invalid: must be {exc.allowed}") from None

@@ -299,6 +299,11 @@ def parse_study(doc: Mapping[str, object], source: str = "<study>") -> Study:
     if not isinstance(doc, Mapping):
         raise PlanError(source, f"must be a table of tables, got {shown_value(doc)}")
     allowed_top = ("data", "power", "steps", "study", "test")
+    if "estimate" in doc:
+        raise PlanError(
+            where(source, "estimate"),
+            "is an estimation study (k adaptive queries): run `maxinfo estimate --study FILE` (docs/estimate.md)",
+        )
     for key in doc:
         if key not in allowed_top:
             raise PlanError(where(source, key), f"unknown table; allowed: {', '.join(allowed_top)}")
@@ -373,6 +378,11 @@ def _parse_step(src: str, i: int, raw: object) -> Step:
 
 def load_study(path: str | Path) -> Study:
     """Read and validate a study file (TOML, UTF-8)."""
+    return parse_study(read_toml(path), str(path))
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """A study file's TOML document (UTF-8); every failure a PlanError naming the file."""
     if not isinstance(path, (str, Path)):
         raise PlanError("path", f"must be a file path (str or pathlib.Path), got {shown_value(path)}")
     p = Path(path)
@@ -389,4 +399,4 @@ def load_study(path: str | Path) -> Study:
         raise PlanError(str(p), f"not a UTF-8 text file (byte {exc.start}): a study file is TOML text") from None
     except tomllib.TOMLDecodeError as exc:
         raise PlanError(str(p), f"not valid TOML ({exc})") from None
-    return parse_study(doc, str(p))
+    return doc

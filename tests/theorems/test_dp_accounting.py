@@ -781,3 +781,18 @@ def test_kov_edge_reproducers():
         delta = lost + (1 - lost) * s / (1 + mpmath.exp(E)) ** k
     assert delta <= dt
     assert optimal_composition_delta(e, d, k, g.eps) <= dt
+
+
+def test_kov_float_surrogate_where_brent_stalls():
+    """eps = 0.000495..., k = 126 pure steps at total delta 1e-30: Brent's method stalled on the
+    surrogate (RuntimeError after 100 iterations; a hypothesis example of the power tests found
+    it through the planner). The bisection fallback lands where the certified delta is the
+    target to 1e-9 relative, and the certified composition agrees."""
+    from maxinfo_bounds.theorems.dp_accounting.optimal import kov_eps_float, optimal_composition_delta
+
+    e = 0.0004951179627586299
+    v = kov_eps_float(e, 0.0, 126, 1e-30)
+    assert 0 < v < 126 * e
+    assert optimal_composition_delta(e, 0.0, 126, v) == pytest.approx(1e-30, rel=1e-9)
+    g = optimal_composition(e, 0.0, 126, 1e-30)
+    assert g.eps == pytest.approx(v, rel=1e-9) and optimal_composition_delta(e, 0.0, 126, g.eps) <= 1e-30

@@ -204,7 +204,20 @@ def kov_eps_float(eps: float, delta: float, k: int, delta_total: float) -> float
 
     if f(0.0) <= 0:
         return 0.0
-    return hi if f(hi) >= 0 else float(brentq(f, 0.0, hi, xtol=1e-300, rtol=1e-15))
+    if f(hi) >= 0:
+        return hi
+    try:
+        return float(brentq(f, 0.0, hi, xtol=1e-300, rtol=1e-15))
+    except RuntimeError:
+        # Brent can stall where the surrogate is flat between the sum's kinks (e.g. eps =
+        # 0.000495, k = 126): bisection always converges (f decreases; f(0) > 0 > f(hi))
+        lo, up = 0.0, hi
+        while up - lo > 1e-15 * up:
+            mid = (lo + up) / 2
+            if mid in (lo, up):
+                break
+            lo, up = (mid, up) if f(mid) > 0 else (lo, mid)
+        return up
 
 
 # pragma: no mutate end
