@@ -376,3 +376,96 @@ def test_estimation_study_file(tmp_path, capsys):
     assert code == 2 and "given alone" in err_text
     code, _, err_text = run_cli(["estimate", "--n", "5"], capsys)
     assert code == 2 and "queries=None is invalid: must be given (--queries), or a study file" in err_text
+
+
+# --------------------------------------------------------------------------------------------
+# a decision from an estimate: the p-value planner's estimation route
+
+
+def _mean_query_study(test: str = "proportion", iid: bool = True, n: int = 2_000_000):
+    from maxinfo_bounds.planning import Gaussian, PowerSpec, Study
+
+    spec = (
+        PowerSpec(test="proportion", effect_size=0.03, p0=0.5, alternative="larger")
+        if test == "proportion"
+        else PowerSpec(test="t", effect_size=0.2)
+    )
+    return Study(
+        n=n,
+        alpha=0.05,
+        iid=iid,
+        steps=(Gaussian.mean(0.0, 1.0, sigma=0.01, delta=1e-10, times=500),),
+        power=spec,
+    )
+
+
+def test_estimate_power_is_the_exact_binomial_normal_sum():
+    from scipy.stats import binom
+
+    from maxinfo_bounds.planning import PowerSpec
+    from maxinfo_bounds.planning.recommend import estimate_power
+
+    spec = PowerSpec(test="proportion", effect_size=0.1, p0=0.5, alternative="larger")
+    # no noise (splitting): P(Bin(m, 0.6)/m > 0.5 + hw) = P(X >= 68) at m = 120, hw = 0.06
+    assert estimate_power(spec, 0.06, 120, 0.0) == pytest.approx(float(binom.sf(67, 120, 0.6)), rel=1e-12)
+    # with noise: the full sum at 40 digits, written out here
+    m, hw, sigma = 200, 0.05, 0.03
+    with mpmath.workdps(40):
+        ref = mpmath.fsum(
+            mpmath.binomial(m, x)
+            * mpmath.mpf("0.6") ** x
+            * mpmath.mpf("0.4") ** (m - x)
+            * mpmath.ncdf((mpmath.mpf(x) / m - mpmath.mpf("0.55")) / sigma)
+            for x in range(m + 1)
+        )
+    assert estimate_power(spec, hw, m, sigma) == pytest.approx(float(ref), rel=1e-9)
+    two = PowerSpec(test="proportion", effect_size=0.1, p0=0.5, alternative="two-sided")
+    assert estimate_power(two, hw, m, sigma) > estimate_power(spec, hw, m, sigma)
+
+
+def test_estimation_route_in_the_power_planner():
+    from maxinfo_bounds.planning import plan_power
+    from maxinfo_bounds.planning.recommend import RouteKind, estimate_power
+
+    pp = plan_power(_mean_query_study())
+    row = next(r for r in pp.rows if r.kind is RouteKind.ESTIMATE)
+    assert row.valid and row.threshold == 0.05 and row.power is not None and row.power > 0.9
+    assert "501 statistical queries" in row.name and "N(0, 0.00215" in row.note
+    # its decision rule at the planner's settings, re-derived: half-width and sigma of the
+    # estimation planner at k = 501, coverage 0.95
+    ep = E.plan_estimate(2_000_000, 501, 0.95)
+    r = ep.route(ep.recommended)
+    assert row.power == pytest.approx(
+        estimate_power(pp.study.power, r.half_width, 2_000_000, r.settings["sigma"]), rel=1e-12
+    )
+    # the level: with p1 at p0 (an effect of 1e-9), rejection has probability below alpha
+    from maxinfo_bounds.planning import PowerSpec
+
+    null = PowerSpec(test="proportion", effect_size=1e-9, p0=0.5, alternative="two-sided")
+    assert estimate_power(null, r.half_width, 2_000_000, r.settings["sigma"]) < 0.05
+    # required n: at it the power reaches the target, one record fewer does not
+    n_req = row.required_n
+    assert n_req is not None
+    from maxinfo_bounds.planning.recommend import _estimate_mechanism
+
+    def pw(n: int) -> float:
+        mech = _estimate_mechanism(pp.study, n)
+        return 0.0 if mech is None else estimate_power(pp.study.power, *mech[1:])
+
+    assert pw(n_req) >= 0.8 > pw(n_req - 1)
+
+
+def test_estimation_route_applies_only_where_it_is_defined():
+    from maxinfo_bounds.planning import Laplace, Study, plan_power
+    from maxinfo_bounds.planning.recommend import RouteKind
+
+    def kinds(study):
+        return [r.kind for r in plan_power(study).rows]
+
+    assert RouteKind.ESTIMATE not in kinds(_mean_query_study(test="t"))  # a standardised effect
+    row = next(r for r in plan_power(_mean_query_study(iid=False)).rows if r.kind is RouteKind.ESTIMATE)
+    assert not row.valid and "i.i.d." in row.note
+    # a step that is not a mean query on the study's records: not statistical queries
+    st = _mean_query_study()
+    other = Study(n=st.n, alpha=0.05, iid=True, steps=(Laplace.from_eps(1e-6, 0.01, times=5),), power=st.power)
+    assert RouteKind.ESTIMATE not in kinds(other)

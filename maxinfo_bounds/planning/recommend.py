@@ -62,13 +62,13 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
-from ..numeric import check_output_file, decimal_text, float_down, save_figure
+from ..numeric import check_output_file, decimal_text, float_down, float_up, save_figure
 from .errors import PlanError
 from .power import describe, method_of, min_records, power_at, power_upper
 from .routes import NoValidRoute, PlanResult, plan
 from .stages import MAX_DESCRIPTION_BITS
 from .steps import Description, DPStep, MeanQuery, Thresholdout
-from .study import PowerSpec, Study, where
+from .study import Alternative, FinalTest, PowerSpec, Study, where
 
 __all__ = [
     "RouteKind",
@@ -91,6 +91,9 @@ class RouteKind(StrEnum):
     BONFERRONI = "bonferroni"
     UNION = "union"
     SPLIT = "split"
+    #: every query and the final statistic answered by the estimation planner's mechanism; the
+    #: decision "reject when the answer is beyond p0 +- the certified half-width" (issue 42)
+    ESTIMATE = "estimate"
     NAIVE = "naive"
 
 
@@ -428,10 +431,128 @@ def _rows(study: Study, reuse: PlanResult | None) -> list[RouteRow]:
                 "part is not independent of what the analysis saw",
             )
         )
+    est = _estimate_row(study)
+    if est is not None:
+        rows.append(est)
     rows.append(
         RouteRow("naive (no correction)", RouteKind.NAIVE, False, a, n, "ignores the adaptivity: not a valid threshold")
     )
     return rows
+
+
+def estimate_queries(study: Study) -> int | None:
+    """The number of adaptive statistical queries the study's steps ask before its test, when
+    every step is a mean query on the study's n records (Laplace or Gaussian in the mean form,
+    values in [value_min, value_max]: a statistical query once rescaled to [0, 1]); None
+    otherwise (the estimation route does not apply)."""
+    total = 0
+    for st in study.steps:
+        if not isinstance(st, MeanQuery) or not st.depends_on_n:
+            return None
+        total += st.times
+    return total
+
+
+def _estimate_mechanism(study: Study, n: int) -> tuple[Any, float, int, float] | None:
+    """The estimation planner's recommended route for the study's k queries plus the final
+    statistic at coverage 1 - alpha, on n records: (route row, half-width, records the final
+    answer is computed on, its noise sigma); None where no route has a half-width below 1."""
+    from .estimate import SPLIT as EST_SPLIT
+    from .estimate import plan_estimate
+
+    k = estimate_queries(study)
+    assert k is not None
+    # coverage at least 1 - alpha (rounded up), so that the test's level 1 - C is at most alpha
+    cov = float_up(1 - Fraction(study.alpha))
+    if cov >= 1.0:
+        return None
+    ep = plan_estimate(n, k + 1, cov)
+    if ep.recommended is None:
+        return None
+    r = ep.route(ep.recommended)
+    assert r.half_width is not None
+    if r.route is EST_SPLIT:
+        return r, r.half_width, int(r.settings["records_per_query"]), 0.0
+    return r, r.half_width, n, float(r.settings["sigma"])
+
+
+def estimate_power(spec: PowerSpec, half_width: float, m: int, sigma: float) -> float:
+    """The power of "reject H0: p = p0 when the answer is beyond p0 + half-width" (larger; the
+    mirror for smaller; either for two-sided) where the answer is the proportion of m records
+    plus N(0, sigma^2) noise and the records are Bernoulli(p1): an exact sum over the binomial
+    (within 12 standard deviations of its mean) of the normal tail."""
+    from scipy.special import ndtr
+    from scipy.stats import binom
+
+    assert spec.p0 is not None
+    p0, p1, alt = spec.p0, spec.p1, spec.alternative
+    sd = math.sqrt(m * p1 * (1 - p1))
+    lo, hi = max(0, math.floor(m * p1 - 12 * sd - 1)), min(m, math.ceil(m * p1 + 12 * sd + 1))
+    x = np.arange(lo, hi + 1)
+    w = binom.pmf(x, m, p1)
+    est = x / m
+    out = 0.0
+    if alt is not Alternative.SMALLER:
+        up = ndtr((est - p0 - half_width) / sigma) if sigma > 0 else (est > p0 + half_width).astype(float)
+        out += float(np.sum(w * up))
+    if alt is not Alternative.LARGER:
+        down = ndtr((p0 - half_width - est) / sigma) if sigma > 0 else (est < p0 - half_width).astype(float)
+        out += float(np.sum(w * down))
+    return min(max(out, 0.0), 1.0)
+
+
+def _estimate_row(study: Study) -> RouteRow | None:
+    """The estimation route's row (None where it does not apply: steps that are not all mean
+    queries on the study's records, no [power] table, or a final test other than the exact
+    binomial test of a proportion, whose statistic is the only [0, 1] mean the power table
+    describes)."""
+    spec = study.power
+    k = estimate_queries(study)
+    if k is None or spec is None or spec.test is not FinalTest.PROPORTION:
+        return None
+    name = f"estimate then decide ({k + 1} statistical queries, estimation planner)"
+    if not study.iid:
+        return RouteRow(name, RouteKind.ESTIMATE, False, study.alpha, study.n, "not valid: the data are not i.i.d.")
+    mech = _estimate_mechanism(study, study.n)
+    if mech is None:
+        return RouteRow(
+            name, RouteKind.ESTIMATE, False, study.alpha, study.n, "no estimation route has a half-width below 1 here"
+        )
+    r, hw, m, sigma = mech
+    how = f"each answer + N(0, {sigma:.6g}^2)" if sigma > 0 else f"each on its own {m} fresh records"
+    return RouteRow(
+        name,
+        RouteKind.ESTIMATE,
+        True,
+        study.alpha,
+        m,
+        f"the {k} queries and the final proportion answered by '{r.route}' ({how}, instead of the steps' "
+        f"own noise); reject when the answer is beyond p0 +- {decimal_text(hw, 'up')}, the certified half-width "
+        f"at coverage 1 - alpha (level <= alpha)",
+    )
+
+
+def _estimate_required(study: Study, spec: PowerSpec) -> tuple[int | None, str]:
+    """The smallest n found reaching the target power (doubling, then bisection; checked at
+    n - 1: the route's power is not proven monotone in n)."""
+
+    def pw(n: int) -> float:
+        mech = _estimate_mechanism(study, n)
+        return 0.0 if mech is None else estimate_power(spec, mech[1], mech[2], mech[3])
+
+    n = max(min_records(spec), 2)
+    while pw(n) < spec.target:
+        n *= 2
+        if n > N_MAX:
+            return None, f"none up to {N_MAX:.0e} on a doubling grid"
+    lo, hi = n // 2, n
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if pw(mid) >= spec.target:
+            hi = mid
+        else:
+            lo = mid
+    return hi, "smallest n found by bisection (power checked below target at n - 1; not proven monotone)"
 
 
 def _split_note(study: Study, spec: PowerSpec | None) -> str:
@@ -471,6 +592,12 @@ def plan_power(study: Study) -> PowerPlan:
         for r in rows:
             if not r.valid:
                 out.append(r)
+                continue
+            if r.kind is RouteKind.ESTIMATE:
+                mech = _estimate_mechanism(study, study.n)
+                assert mech is not None
+                req, note = _estimate_required(study, spec)
+                out.append(replace(r, power=estimate_power(spec, *mech[1:]), required_n=req, required_n_note=note))
                 continue
             req, note = _required(r, study, spec, gamma_n)
             out.append(
