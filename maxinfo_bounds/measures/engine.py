@@ -29,6 +29,8 @@ from ..numeric import (
     as_table,
     check_same_shape,
     iter_pairs,
+    mp_ctx,
+    to_public,
     wants_exact,
 )
 from ..types import FloatArray, MpfLike
@@ -474,9 +476,11 @@ def divergence_of(
 
 
 def mp_log_sum(pairs: Iterable[tuple[Fraction, Fraction]], unit: Unit, dps: int) -> MpfLike:
-    """sum p ln(p/q) over p > 0 in mpmath at ``dps`` digits (q == 0 < p gives +inf)."""
-    with mpmath.workdps(dps + 15):
-        total = mpmath.mpf(0)
+    """sum p ln(p/q) over p > 0 in mpmath at ``dps`` digits (q == 0 < p gives +inf), in this
+    thread's private context (the caller's mpmath precision plays no part)."""
+    c = mp_ctx()
+    with c.workdps(dps + 15):
+        total = c.mpf(0)
         for pi, qi in pairs:
             if pi == 0:
                 continue
@@ -484,11 +488,11 @@ def mp_log_sum(pairs: Iterable[tuple[Fraction, Fraction]], unit: Unit, dps: int)
                 inf: MpfLike = mpmath.inf
                 return inf
             r = pi / qi
-            total += (mpmath.mpf(pi.numerator) / pi.denominator) * mpmath.log(mpmath.mpf(r.numerator) / r.denominator)
+            total += to_mpf(pi, c) * c.log(to_mpf(r, c))
         if unit == "bits":
-            total /= mpmath.log(2)
-    with mpmath.workdps(dps):
-        out: MpfLike = +total
+            total /= c.log(2)
+    with c.workdps(dps):
+        out: MpfLike = to_public(+total)
         return out
 
 
@@ -502,8 +506,8 @@ def mechanism_table(
     return M, both, ex
 
 
-def to_mpf(x: Fraction) -> MpfLike:
-    """An exact rational as an mpmath number at the working precision (rounded to nearest: the
-    callers' sums are at dps + 15 digits and rounded once more at the end)."""
-    out: MpfLike = mpmath.mpf(x.numerator) / x.denominator
+def to_mpf(x: Fraction, c: Any) -> MpfLike:
+    """An exact rational as an mpmath number at context ``c``'s working precision (rounded to
+    nearest: the callers' sums are at dps + 15 digits and rounded once more at the end)."""
+    out: MpfLike = c.mpf(x.numerator) / x.denominator
     return out

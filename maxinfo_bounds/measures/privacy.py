@@ -7,11 +7,10 @@ import math
 from collections.abc import Iterable
 from fractions import Fraction
 
-import mpmath
 import numpy as np
 
 from ..domain import DPS, NONNEG, PROB, PROB_BELOW_1
-from ..numeric import PROB_TOL, ExactLog, log_le
+from ..numeric import PROB_TOL, ExactLog, log_le, mp_ctx, to_public
 from ..types import MpfLike
 from .engine import ArrayLike, mechanism_table, pair_tables, sup_ratio_exact, sup_ratio_float, to_mpf
 
@@ -52,14 +51,15 @@ def dp_delta(
         if ef == 0:
             return max(sum((max(Fraction(0), a - b) for a, b in zip(M[i], M[j])), Fraction(0)) for i, j in pairs)
         DPS.check("dps", dps)
-        with mpmath.workdps(dps + 15):
-            c = mpmath.exp(to_mpf(ef))
-            best = mpmath.mpf(0)
+        ctx = mp_ctx()  # this thread's own context: the caller's mpmath precision plays no part
+        with ctx.workdps(dps + 15):
+            c = ctx.exp(to_mpf(ef, ctx))
+            best = ctx.mpf(0)
             for i, j in pairs:
-                h = mpmath.fsum(max(mpmath.mpf(0), to_mpf(a) - c * to_mpf(b)) for a, b in zip(M[i], M[j]))
+                h = ctx.fsum(max(ctx.mpf(0), to_mpf(a, ctx) - c * to_mpf(b, ctx)) for a, b in zip(M[i], M[j]))
                 best = max(best, h)
-        with mpmath.workdps(dps):
-            out: MpfLike = +best
+        with ctx.workdps(dps):
+            out: MpfLike = to_public(+best)
             return out
     c = math.exp(float(e))
     I = np.fromiter((i for i, _ in pairs), dtype=np.intp, count=len(pairs))

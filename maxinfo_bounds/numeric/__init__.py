@@ -20,6 +20,8 @@ Every other module of :mod:`maxinfo_bounds` rests on this one.
 
 from __future__ import annotations
 
+from .contexts import is_mpf, iv_ctx, mp_ctx, to_public
+
 # internal helpers are re-exported with ``X as X`` (the package's modules import them from here);
 # ``__all__`` lists the public names
 from .errors import InvalidParameter, MaxinfoError, MissingParameter, RegimeError
@@ -101,6 +103,10 @@ from .validate import (
 )
 
 __all__ = [
+    "is_mpf",
+    "iv_ctx",
+    "mp_ctx",
+    "to_public",
     "PROB_TOL",
     "MaxinfoError",
     "InvalidParameter",

@@ -11,6 +11,7 @@ from typing import Any
 import mpmath
 
 from ..types import MpfLike
+from .contexts import mp_ctx, to_public
 from .rounding import enclosure, log_le
 from .validate import Unit, check_int
 
@@ -52,12 +53,13 @@ class ExactLog:
         elif self.ratio == 0:
             out = -mpmath.inf
         else:
-            with mpmath.workdps(dps + 10):
-                v = mpmath.log(mpmath.mpf(self.ratio.numerator) / self.ratio.denominator)
+            c = mp_ctx()  # a private context: the caller's mpmath precision plays no part
+            with c.workdps(dps + 10):
+                v = c.log(c.mpf(self.ratio.numerator) / self.ratio.denominator)
                 if self.unit == "bits":
-                    v = v / mpmath.log(2)
-            with mpmath.workdps(dps):
-                out = +v
+                    v = v / c.log(2)
+            with c.workdps(dps):
+                out = to_public(+v)
         return out
 
     def enclosure(self) -> tuple[float, float]:
@@ -86,8 +88,8 @@ class ExactLog:
             return math.inf
         if self.ratio == 0:
             return -math.inf
-        with mpmath.workprec(120):
-            return float(self.value(dps=30))
+        # the nearest float (float() of an mpf rounds to nearest at any context precision)
+        return float(self.value(dps=30))
 
     def le(self, t: float | Fraction) -> bool:
         """Decide ``self <= t`` exactly (``t`` in the same unit)."""

@@ -14,6 +14,7 @@ import numpy as np
 from mpmath import libmp
 from numpy.typing import NDArray
 
+from .contexts import is_mpf, iv_ctx, mp_ctx
 from .errors import InvalidParameter
 from .validate import check_int
 
@@ -124,42 +125,48 @@ def _as_mpf(x: Any) -> Any:
     """``x`` as an mpf, never rounded to the caller's (global) working precision: an mpf is
     passed through (mpmath.mpf() would re-round it), a float converted exactly, a rational
     divided at a precision of its own (enough bits that the directed float rounding after it is
-    correct), whatever ``mpmath.mp.prec`` is."""
-    if isinstance(x, mpmath.mpf):
+    correct), whatever ``mpmath.mp.prec`` is (a Decimal exactly, as its rational)."""
+    if is_mpf(x):
         return x
     if isinstance(x, (float, np.float64, np.float32, np.float16)):
-        return mpmath.mp.make_mpf(libmp.from_float(float(x)))
+        return mp_ctx().make_mpf(libmp.from_float(float(x)))
     if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
         x = Fraction(int(x))
     elif isinstance(x, np.floating):  # wider than a double (longdouble): its exact value
         x = Fraction(*x.as_integer_ratio())
+    elif isinstance(x, Decimal) and x.is_finite():
+        x = Fraction(x)
     if isinstance(x, Fraction):
         prec = max(64, x.numerator.bit_length() + x.denominator.bit_length() + 64)
         v = libmp.mpf_div(libmp.from_int(x.numerator), libmp.from_int(x.denominator), prec, libmp.round_nearest)
-        return mpmath.mp.make_mpf(v)
-    return mpmath.mpf(x)
+        return mp_ctx().make_mpf(v)
+    c = mp_ctx()
+    with c.workprec(256):
+        return c.mpf(x)
 
 
 def enclosure(fn: Callable[[Any], Any], *, prec: int = 128) -> tuple[float, float]:
     """Evaluate ``fn(iv)`` with mpmath interval arithmetic; return certified float endpoints.
 
-    ``fn`` receives the :data:`mpmath.iv` context and returns an interval. The returned
-    ``(lo, hi)`` satisfy ``lo <= true value <= hi``.
+    ``fn`` receives an interval context (this thread's private one, :mod:`.contexts`, at
+    ``prec`` bits whatever the global ``mpmath.iv`` is set to) and returns an interval. The
+    returned ``(lo, hi)`` satisfy ``lo <= true value <= hi``.
 
     >>> lo, hi = enclosure(lambda iv: iv.log(iv.mpf(3)) / iv.log(2))   # log2(3)
     >>> lo <= 1.584962500721156 <= hi and hi - lo < 1e-15
     True
     """
-    old = mpmath.iv.prec
+    iv, mp = iv_ctx(), mp_ctx()
+    old = iv.prec
     try:
-        mpmath.iv.prec = prec
-        x = fn(mpmath.iv)
-        if not isinstance(x, mpmath.ctx_iv.ivmpf):
-            x = mpmath.iv.mpf(x)
-        a = mpmath.mp.make_mpf(x._mpi_[0])
-        b = mpmath.mp.make_mpf(x._mpi_[1])
+        iv.prec = prec
+        x = fn(iv)
+        if not hasattr(x, "_mpi_"):
+            x = iv.mpf(x)
+        a = mp.make_mpf(x._mpi_[0])
+        b = mp.make_mpf(x._mpi_[1])
     finally:
-        mpmath.iv.prec = old
+        iv.prec = old
     if mpmath.isnan(a) or mpmath.isnan(b):
         raise InvalidParameter("expression", fn, "an expression with a finite enclosure")
     return float_down(a), float_up(b)
@@ -188,7 +195,7 @@ def log_le(ratio: Fraction, t: float | Fraction, *, base: Literal["2", "e"] = "e
             return Fraction(num.bit_length() - den.bit_length()) <= t
     prec = 64
     while prec <= 1 << 16:
-        with mpmath.workprec(prec):
+        with mp_ctx().workprec(prec):
             lhs_lo, lhs_hi = _iv_log(ratio, base, prec)
             t_lo, t_hi = _iv_frac(t, prec)
         if lhs_hi < t_lo:
@@ -200,25 +207,27 @@ def log_le(ratio: Fraction, t: float | Fraction, *, base: Literal["2", "e"] = "e
 
 
 def _iv_frac(x: Fraction, prec: int) -> tuple[Any, Any]:
-    old = mpmath.iv.prec
+    iv, mp = iv_ctx(), mp_ctx()
+    old = iv.prec
     try:
-        mpmath.iv.prec = prec
-        v = mpmath.iv.mpf(x.numerator) / x.denominator
-        return mpmath.mp.make_mpf(v._mpi_[0]), mpmath.mp.make_mpf(v._mpi_[1])
+        iv.prec = prec
+        v = iv.mpf(x.numerator) / x.denominator
+        return mp.make_mpf(v._mpi_[0]), mp.make_mpf(v._mpi_[1])
     finally:
-        mpmath.iv.prec = old
+        iv.prec = old
 
 
 def _iv_log(x: Fraction, base: str, prec: int) -> tuple[Any, Any]:
-    old = mpmath.iv.prec
+    iv, mp = iv_ctx(), mp_ctx()
+    old = iv.prec
     try:
-        mpmath.iv.prec = prec
-        v = mpmath.iv.log(mpmath.iv.mpf(x.numerator) / x.denominator)
+        iv.prec = prec
+        v = iv.log(iv.mpf(x.numerator) / x.denominator)
         if base == "2":
-            v = v / mpmath.iv.log(2)
-        return mpmath.mp.make_mpf(v._mpi_[0]), mpmath.mp.make_mpf(v._mpi_[1])
+            v = v / iv.log(2)
+        return mp.make_mpf(v._mpi_[0]), mp.make_mpf(v._mpi_[1])
     finally:
-        mpmath.iv.prec = old
+        iv.prec = old
 
 
 # --------------------------------------------------------------------------------------------

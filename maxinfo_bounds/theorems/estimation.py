@@ -42,12 +42,11 @@ import math
 from fractions import Fraction
 from typing import Any
 
-import mpmath
 import numpy as np
 
 from ..arith import Formula
 from ..domain import Int, Real
-from ..numeric import InvalidParameter, float_down, float_up, log_le
+from ..numeric import InvalidParameter, float_down, float_up, is_mpf, log_le, mp_ctx
 from ..results import AccuracyBound
 from .registry import N_RECORDS, Param, Theorem, register
 
@@ -89,7 +88,7 @@ SPLIT_WIDTH = Formula(lambda c, k, b, m: c.sqrt(c.log(2 * k / b) / (2 * m)), ("k
 
 def _coverage(failure: Any) -> float:
     """1 - failure rounded down (failure an upper bound: mpf, Fraction or float), at least 0."""
-    if isinstance(failure, mpmath.mpf):
+    if is_mpf(failure):
         man, exp = failure.man_exp
         f = Fraction(man) * Fraction(2) ** exp
     else:
@@ -148,24 +147,25 @@ def jlnrss_split(beta_sample: float, delta: float, failure: float) -> tuple[floa
     return c, d
 
 
-def _mpf(v: Any) -> Any:
-    """An exact input at the working precision (a Fraction as its quotient)."""
-    return mpmath.mpf(v.numerator) / v.denominator if isinstance(v, Fraction) else mpmath.mpf(v)
+def _mpf(c: Any, v: Any) -> Any:
+    """An exact input at context ``c``'s working precision (a Fraction as its quotient)."""
+    return c.mpf(v.numerator) / v.denominator if isinstance(v, Fraction) else c.mpf(v)
 
 
-def gaussian_max_failure(sigma: float, k: int, t: float) -> mpmath.mpf:
+def gaussian_max_failure(sigma: float, k: int, t: float) -> Any:
     """An upper bound on P(max_{j <= k} |Z_j| > t) for i.i.d. Z_j ~ N(0, sigma^2): 1 - (1 - p)^k
     with p = erfc(t / (sigma sqrt 2)) >= P(|Z| > t), at 50 digits, each step widened by 10^-40
     relative (mpmath has no interval erfc). An mpf in [0, 1]."""
     s, kk, tt = SIGMA.check(sigma), QUERIES.check(k), Real(0).check("t", t)
-    with mpmath.workdps(50):
-        w = mpmath.mpf(10) ** -40
-        x = _mpf(tt) / _mpf(s) / mpmath.sqrt(2) * (1 - w)  # below t / (sigma sqrt 2)
-        p = mpmath.erfc(x) * (1 + w)
+    c = mp_ctx()  # this thread's own context: the caller's mpmath precision plays no part
+    with c.workdps(50):
+        w = c.mpf(10) ** -40
+        x = _mpf(c, tt) / _mpf(c, s) / c.sqrt(2) * (1 - w)  # below t / (sigma sqrt 2)
+        p = c.erfc(x) * (1 + w)
         if p >= 1:
-            return mpmath.mpf(1)
-        f = -mpmath.expm1(kk * mpmath.log1p(-p)) * (1 + w)
-        return min(f, mpmath.mpf(1))
+            return c.mpf(1)
+        f = -c.expm1(kk * c.log1p(-p)) * (1 + w)
+        return min(f, c.mpf(1))
 
 
 def gaussian_half_width_estimate(sigma: Any, k: Any, beta: Any) -> Any:

@@ -13,12 +13,11 @@ import math
 from fractions import Fraction
 from typing import Any, Protocol
 
-import mpmath
 import numpy as np
 
 from ...arith import SYMPY, Context, Formula
 from ...domain import Int, Real
-from ...numeric import InvalidParameter, RegimeError, float_down, float_up, iv_prec
+from ...numeric import InvalidParameter, RegimeError, float_down, float_up, is_mpf, iv_prec, mp_ctx
 from ...results import DPGuarantee
 from ...search import brentq, first_true
 from ..registry import Param, Theorem, register
@@ -127,11 +126,12 @@ def _ag_terms(c: NormalContext, s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]
 
 
 class _Mp:
-    """mpmath at the working precision (Phi is no interval primitive: mpmath has no interval
-    erfc, so the evaluator widens the result itself; see :func:`_ag_delta_bounds`)."""
+    """mpmath at the working precision of this thread's private context (Phi is no interval
+    primitive: mpmath has no interval erfc, so the evaluator widens the result itself; see
+    :func:`_ag_delta_bounds`)."""
 
-    exp = staticmethod(mpmath.exp)
-    ncdf = staticmethod(mpmath.ncdf)
+    def __init__(self, ctx: Any) -> None:
+        self.exp, self.ncdf = ctx.exp, ctx.ncdf
 
 
 def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
@@ -141,15 +141,13 @@ def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
     is widened by (|t1| + |t2|) 10^-40, far above mpmath's own error (it evaluates special
     functions with guard digits to the working precision).
     """
-    with mpmath.workdps(_AG_DPS):
+    c = mp_ctx()
+    with c.workdps(_AG_DPS):
         t1, t2 = _ag_terms(
-            _Mp(),
-            *(
-                mpmath.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else mpmath.mpf(x)
-                for x in (s, sigma, eps)
-            ),
+            _Mp(c),
+            *(c.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else c.mpf(x) for x in (s, sigma, eps)),
         )
-        err = (t1 + t2) * mpmath.mpf(10) ** -40
+        err = (t1 + t2) * c.mpf(10) ** -40
         return t1 - t2 - err, t1 - t2 + err
 
 
@@ -158,7 +156,7 @@ def _at_most(x: Any, y: float | Fraction) -> bool:
     is: ``mpmath.mpf(x)`` would round it to the caller's working precision first, and a bound
     50 digits wide rounded to 53 bits can land below ``y`` while its true value is above.)"""
     if isinstance(y, Fraction):
-        man, exp = (x if isinstance(x, mpmath.mpf) else mpmath.mpf(x)).man_exp
+        man, exp = (x if is_mpf(x) else mp_ctx().mpf(x)).man_exp
         return bool(Fraction(man) * (Fraction(2) ** exp) <= y)
     return bool(x <= y)
 

@@ -32,7 +32,6 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-import mpmath
 import numpy as np
 
 from ...domain import Int, Real
@@ -139,7 +138,7 @@ def _delta_upper(groups: list[tuple[float, int]], mu: float, eps: float, pats: l
                 g = -iv.expm1(iv.mpf(x.numerator) / x.denominator)
             else:
                 lo, hi = _ag_delta_bounds(Fraction(mu), 1, x)
-                g = iv.mpf([max(lo, mpmath.mpf(0)), max(hi, mpmath.mpf(0))])
+                g = iv.mpf([max(lo, 0), max(hi, 0)])
             total += w * g
         return total
 
