@@ -292,3 +292,16 @@ def test_kov_significant_terms_only_is_exact_and_tight(e: float, d: float, k: in
         ex = (exact(e), exact(d), k)
         assert R.kov_delta(*ex, exact(g)) <= exact(dt)
         assert R.kov_delta(*ex, exact(g) * (1 - mpmath.mpf(10) ** -13)) > exact(dt)
+
+
+def test_input_kinds_and_caller_states_are_exercised() -> None:
+    """Issue 46: every point is drawn in one of the campaign's kinds: float, Fraction, big
+    integer, numpy scalars, float32, a longdouble no double holds, and plain floats evaluated
+    at the caller's mp.dps = 3 or while another thread changes mpmath's precision. A case with
+    real and integer inputs gets all of them, and none fails."""
+    i = next(j for j, c in enumerate(cases.CASES) if c.name.startswith("RRST-1.4b"))
+    r = campaign.run_chunk(i, 0, 400, seed=46)
+    kinds = set(campaign.KINDS) - ({"longdouble"} if np.finfo(np.longdouble).nmant <= 52 else set())
+    assert {k for k, v in r["kinds"].items() if v} == kinds
+    bad = {p: {k: v for k, v in cnt.items() if k in campaign.FAILURES and v} for p, cnt in r["counts"].items()}
+    assert not any(bad.values()), (bad, r["examples"])

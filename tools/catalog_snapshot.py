@@ -47,6 +47,7 @@ VALUES: dict[str, list[object]] = {
     "rho": [1e-6, 0.01, 0.5],
     "eta": [0.01, 1.0],
     "eps_step": [0.01, 0.5],
+    "d": [1e-3, 0.5],
 }
 
 

@@ -3,7 +3,10 @@
 For each :class:`~.cases.Case` the campaign draws points (seeded per unit), in three input
 kinds: floats; Fractions in place of the real inputs (exact rationals that are not floats:
 the calculator must round each in the safe direction or keep it exact); big integers
-(above 2^53) in place of integer inputs. Each point is evaluated by the scalar path and,
+(above 2^53) in place of integer inputs; numpy float64 / int64 scalars; float32 scalars (the
+value each holds); numpy longdoubles holding values no double holds; and plain floats
+evaluated with the caller's ``mpmath.mp.dps`` at 3, or while another thread keeps changing
+mpmath's global precision (issue 46: :data:`KINDS`). Each point is evaluated by the scalar path and,
 for float points, by the array path (one call per unit), and every output is classified:
 
 * **wrong side** — an upper bound below the reference, or a threshold above it, by any
@@ -89,15 +92,102 @@ def _fraction_of(rng: np.random.Generator, x: float) -> Fraction:
     return Fraction(p, q)
 
 
+#: the input kinds and caller states a point is evaluated in (issue 46): floats; Fractions;
+#: big integers; numpy float64 / int64 scalars; float32 (the value it holds); longdouble
+#: holding a value no double does; and plain floats evaluated with the caller's mpmath at 3
+#: digits, or while another thread keeps changing mpmath's global precision
+KINDS = ("float", "fraction", "bigint", "numpy", "float32", "longdouble", "dps3", "thread")
+
+
+def _f32(v: float) -> Any:
+    """v as the float32 next to it towards 0 (so a value just below a domain's upper end stays
+    below it) when that is a normal float32; else v itself."""
+    with np.errstate(over="ignore"):
+        w = np.float32(v)
+    if np.isfinite(w) and abs(float(w)) > abs(v):
+        w = np.nextafter(w, np.float32(0))
+    return w if np.isfinite(w) and (v == 0 or abs(w) >= np.finfo(np.float32).tiny) else v
+
+
 def _variant(case: Case, rng: np.random.Generator, x: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     u = rng.uniform()
+    reals = [k for k in case.reals if isinstance(x.get(k), float)]
     if case.reals and u < 0.15:
         return "fraction", {
             k: (_fraction_of(rng, v) if k in case.reals and isinstance(v, float) else v) for k, v in x.items()
         }
     if case.ints and u < 0.25:
         return "bigint", {k: (int(rng.integers(2**53, 10**18)) | 1 if k in case.ints else v) for k, v in x.items()}
+    if u < 0.32 and (reals or case.ints):
+        return "numpy", {
+            k: np.float64(v) if k in reals else np.int64(v) if k in case.ints and abs(int(v)) < 2**62 else v
+            for k, v in x.items()
+        }
+    if u < 0.37 and reals:
+        return "float32", {k: (_f32(v) if k in reals else v) for k, v in x.items()}
+    if u < 0.42 and reals and np.finfo(np.longdouble).nmant > 52:
+        # a value strictly between two doubles (its magnitude nudged down by 2^-60 relative)
+        return "longdouble", {
+            k: (np.longdouble(v) * (1 - np.longdouble(2) ** -60) if k in reals else v) for k, v in x.items()
+        }
+    if u < 0.47:
+        return "dps3", x
+    if u < 0.52:
+        return "thread", x
     return "float", x
+
+
+class _Noise:
+    """Another thread that keeps setting mpmath's global precision (3 and 200 digits; the
+    interval context's 10 and 53 bits) while a call runs (:meth:`during`); between calls it is
+    parked and the global precision restored, so the references run undisturbed."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self._on = threading.Event()
+        self._idle = threading.Lock()
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop:
+            if not self._on.wait(0.05):
+                continue
+            with self._idle:
+                mpmath.mp.dps = 3
+                mpmath.iv.prec = 10
+                mpmath.mp.dps = 200
+                mpmath.iv.prec = 53
+
+    def during(self, fn: Any) -> Any:
+        old = mpmath.mp.prec, mpmath.iv.prec
+        self._on.set()
+        try:
+            return fn()
+        finally:
+            self._on.clear()
+            with self._idle:  # the thread has finished its current change
+                mpmath.mp.prec, mpmath.iv.prec = old
+
+    def close(self) -> None:
+        self._stop = True
+        self._thread.join()
+
+
+def _call(case: Case, kind: str, x: dict[str, Any], noise: Any) -> Any:
+    """The case's scalar call in the caller state ``kind`` asks for."""
+    if kind == "dps3":
+        old = mpmath.mp.prec
+        mpmath.mp.dps = 3
+        try:
+            return case.call(**x)
+        finally:
+            mpmath.mp.prec = old
+    if kind == "thread":
+        return noise.during(lambda: case.call(**x))
+    return case.call(**x)
 
 
 def _classify(case: Case, out: Any, refs: tuple[Any, ...]) -> tuple[str, float]:
@@ -143,7 +233,8 @@ def run_chunk(case_index: int, chunk: int, points: int, seed: int) -> dict[str, 
     examples: dict[str, list[dict[str, Any]]] = {}
     slack: dict[str, list[float]] = {"scalar": [], "array": []}
     worst: dict[str, dict[str, Any]] = {}
-    kinds = dict.fromkeys(("float", "fraction", "bigint"), 0)
+    kinds = dict.fromkeys(KINDS, 0)
+    noise = _Noise()
     array_pts: list[tuple[dict[str, Any], tuple[Any, ...]]] = []
 
     def note(path: str, cls: str, x: dict[str, Any], detail: str) -> None:
@@ -175,7 +266,7 @@ def run_chunk(case_index: int, chunk: int, points: int, seed: int) -> dict[str, 
         with mpmath.workdps(R.DPS):  # exact conversion needs the references' precision
             xm = {k: R.exact(v) if not isinstance(v, str) else v for k, v in x.items()}
         try:
-            out = case.call(**x)
+            out = _call(case, kind, x, noise)
         except ValueError as e:  # noqa: PERF203 - one call per point
             out, err = None, e
         except Exception as e:  # a crash: anything that is not a ValueError subclass
@@ -217,6 +308,7 @@ def run_chunk(case_index: int, chunk: int, points: int, seed: int) -> dict[str, 
         ):
             array_pts.append((x, refs))
 
+    noise.close()
     if array_pts and case.array is not None:
         names = list(array_pts[0][0])
         cols = {

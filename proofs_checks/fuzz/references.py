@@ -53,6 +53,9 @@ def exact(x: Any) -> Any:
         raise TypeError("bool is not a number here")
     if isinstance(x, int):
         return mpf(x)
+    if hasattr(x, "as_integer_ratio") and not isinstance(x, float):  # numpy scalars, longdouble
+        num, den = x.as_integer_ratio()
+        return mpf(num) / den
     return mpf(float(x))
 
 
