@@ -54,7 +54,10 @@ def exact(x: Any) -> Any:
     if isinstance(x, int):
         return mpf(x)
     if hasattr(x, "as_integer_ratio") and not isinstance(x, float):  # numpy scalars, longdouble
-        num, den = x.as_integer_ratio()
+        try:
+            num, den = x.as_integer_ratio()
+        except (OverflowError, ValueError):  # inf, nan: as the float they are
+            return mpf(float(x))
         return mpf(num) / den
     return mpf(float(x))
 
