@@ -38,6 +38,14 @@ def _is_real_scalar(x: object) -> bool:
     return isinstance(x, (int, float, Fraction, np.integer, np.floating)) and not isinstance(x, bool)
 
 
+def _unwrap_0d(x: object) -> object:
+    """A 0-d numpy array as the numpy scalar it holds (its dtype kept, so its value exactly);
+    anything else unchanged. (numpy reductions return them; a scalar is what they mean.)"""
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        return x[()]
+    return x
+
+
 def check_real(
     name: str,
     x: object,
@@ -64,6 +72,7 @@ def check_real(
         right = ")" if high_open or high is None else "]"
         return InvalidParameter(name, x, f"a real number in {left}{lo_txt}, {hi_txt}{right}")
 
+    x = _unwrap_0d(x)
     if not _is_real_scalar(x):
         raise refuse()
     if isinstance(x, np.floating) and np.finfo(x.dtype).nmant > 52 and np.isfinite(x):
@@ -108,6 +117,7 @@ def check_int(name: str, x: object, *, low: int | None = None, high: int | None 
         if low is not None or high is not None
         else ""
     )
+    x = _unwrap_0d(x)
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
         raise InvalidParameter(name, x, allowed)
     v = int(x)
