@@ -474,9 +474,10 @@ def _kov_float(e: float, d: float, runs: int, dt: float) -> float:
 
 #: total δ at which the tight composition of the first DP stage is tried
 DELTA_GRID = (1e-12, 1e-20, 1e-30)
-#: with Gaussian steps (whose exact accountants are cheap), also every second decade from
-#: 1e-4 to 1e-40; only the best of these is listed among the routes
-EXACT_DELTA_GRID = tuple(10.0**-j for j in range(4, 41, 2))
+#: with Gaussian steps (whose exact accountants are cheap), also every decade from 1e-4 to
+#: 1e-40 (a fixed grid: no point depends on the steps' own deltas); only the best of these is
+#: listed among the routes
+EXACT_DELTA_GRID = tuple(10.0**-j for j in range(4, 41))
 #: the betas (as fractions of alpha) at which the fine grid's points are ranked
 _RANK_BETAS = (0.5, 0.99)
 #: the tight (advanced / optimal) composition of the first stage is tried up to this many runs
@@ -532,6 +533,45 @@ def _pruned(study: Study, eps: float, results: list[PlanResult], cands: list[Can
         )
         return True
     return False
+
+
+def _continuous_total_delta(
+    study: Study, s0: DPStage, floor: Fraction, classic: bool, kov: tuple[float, float] | None
+) -> tuple[float, float] | None:
+    """(score, total delta) minimising RRST Thm 3.1's float score (:func:`_rank_score`) over
+    every total delta above ``floor`` (what the stage's runs use), searched continuously in log
+    delta (a 16-point grid, then Brent to 10^-3 in log delta): the tight route's total delta for
+    a stage with approximate-DP runs. The candidate set no longer depends on the runs' own
+    deltas (the points 2x and 10x what they use, before), so a weaker step can only shrink the
+    interval and raise each point's eps: gamma is monotone in every step's delta up to the
+    search's tolerance (issue 46). The stage's eps at each point: KOV's float root for equal
+    runs (``kov`` = (eps, delta) of each), else the certified best accountant (cached). (Stages
+    with Gaussian runs rank the fixed grid EXACT_DELTA_GRID instead, also independent of the
+    runs' deltas.)"""
+    lo = float_up(floor) * (1 + 2.0**-20)
+    # RRST Thm 3.1 needs beta >= 2 n sqrt(delta) below alpha: delta < (alpha / 2n)^2
+    hi = min(0.49, (study.alpha / (2 * study.n)) ** 2)
+    if not (0 < lo < hi):
+        return None
+
+    def score(x: float) -> float:
+        dt = math.exp(x)
+        if kov is not None:
+            e = _kov_float(kov[0], kov[1], s0.count, dt)
+        else:
+            comp = best_composition(s0.runs, dt, s0.count <= TIGHT_MAX_RUNS)
+            e = comp[0].eps if comp is not None else math.inf
+        if not 0 < e <= THM31_EPS_MAX:
+            return 1e300
+        s = _rank_score(study, e, dt)
+        return s if math.isfinite(s) else 1e300
+
+    xs = minimise(score, math.log(lo), math.log(hi), grid=16, xatol=1e-3)
+    if not xs:
+        return None
+    x = min(xs, key=score)
+    s = score(x)
+    return None if s >= 1e300 else (s, math.exp(x))
 
 
 def _tight_candidate(dt: float) -> str:
@@ -593,12 +633,13 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
         used_non_gauss = exact_sum((r.count, r.delta) for r in s0.runs if r.mu is None)
         same = len({r.key for r in s0.runs}) == 1
         exact_kov = same and all(r.mu is None and "CR21-BR" not in r.theorems for r in s0.runs)
-        # total delta: the fixed grid above what the steps use, 2x and 10x what they use, and
-        # each Gaussian step's own delta
+        # total delta: the fixed grid above what the steps use; with approximate-DP runs that
+        # are not Gaussian, the best total delta searched continuously (_continuous_total_delta);
+        # with Gaussian runs, the fine fixed grid ranked below. No candidate depends on the
+        # runs' own deltas (the points 2x and 10x what they use, and each Gaussian step's own
+        # delta, before), so gamma is monotone in every step's delta (issue 46)
         dts = {dt for dt in DELTA_GRID if Fraction(dt) > used_non_gauss}
-        if used > 0:
-            dts |= {float_up(2 * used), float_up(10 * used)}
-        dts |= {r.delta for r in s0.runs if r.mu is not None}
+        continuous = used_non_gauss > 0
         extra: set[float] = set()
         # with Gaussian runs (whose exact accountants are cheap) every total delta is ranked by
         # RRST Thm 3.1's float bound and only the best one or two are planned in full
@@ -610,8 +651,22 @@ def plan(study: Study, *, exhaustive: bool = False) -> PlanResult:
                 dts.discard(float_up(used))
             extra = {x for x in EXACT_DELTA_GRID + DELTA_GRID if _thm31_beta_floor(study.n, x) < study.alpha} - dts
         # (score, total delta, its certified composition if already computed)
-        fine: list[tuple[float, float, tuple[DPGuarantee, Link] | None]] = []
         mu_stage = composed_mu(s0.runs) if s0.gaussian else math.nan  # read at every fine point
+        fine: list[tuple[float, float, tuple[DPGuarantee, Link] | None]] = []
+        if continuous:
+            kov = (s0.runs[0].eps, s0.runs[0].delta) if exact_kov and classic else None
+            best_dt = _continuous_total_delta(study, s0, used_non_gauss, classic, kov)
+            if best_dt is not None:
+                fine.append((best_dt[0], best_dt[1], None))
+            else:
+                cands.append(
+                    Candidate(
+                        "tight DP composition of the first stage",
+                        None,
+                        f"no total delta above what the steps use ({text_up(float_up(used_non_gauss))}) gives "
+                        "a composed eps <= 1/2 with RRST Thm 3.1's beta below alpha (searched continuously)",
+                    )
+                )
         for dt in sorted(x for x in dts | extra if x < 0.5):
             quiet = dt in extra
             if exact_kov and classic:  # KOV is the exact optimum here: its float eps prunes
