@@ -475,9 +475,9 @@ def _kov_float(e: float, d: float, runs: int, dt: float) -> float:
 #: total δ at which the tight composition of the first DP stage is tried
 DELTA_GRID = (1e-12, 1e-20, 1e-30)
 #: with Gaussian steps (whose exact accountants are cheap), also every decade from 1e-4 to
-#: 1e-40 (a fixed grid: no point depends on the steps' own deltas); only the best of these is
-#: listed among the routes
-EXACT_DELTA_GRID = tuple(10.0**-j for j in range(4, 41))
+#: 1e-11 (where small studies need their total delta) and every second decade from 1e-12 to
+#: 1e-40: a fixed grid, no point depends on the steps' own deltas; only the best is listed
+EXACT_DELTA_GRID = tuple(10.0**-j for j in (*range(4, 12), *range(12, 41, 2)))
 #: the betas (as fractions of alpha) at which the fine grid's points are ranked
 _RANK_BETAS = (0.5, 0.99)
 #: the tight (advanced / optimal) composition of the first stage is tried up to this many runs
