@@ -469,3 +469,22 @@ def test_estimation_route_applies_only_where_it_is_defined():
     st = _mean_query_study()
     other = Study(n=st.n, alpha=0.05, iid=True, steps=(Laplace.from_eps(1e-6, 0.01, times=5),), power=st.power)
     assert RouteKind.ESTIMATE not in kinds(other)
+
+
+def test_the_max_information_route_rechecks():
+    """Gaussian noise, RRST Thm 3.1 on the transcript, DFHPRR Thm 4 with Hoeffding and a union
+    over the k queries: its printed settings satisfy the union bound at 50 digits, and its
+    half-width is the noise's sample accuracy plus tau. Wider than JLNRSS, never recommended."""
+    p = E.plan_estimate(10**8, 1000, 0.95)
+    r = p.route(E.REUSE_MAXINFO)
+    assert r.valid and r.half_width is not None and r.half_width > p.route(E.REUSE_JLNRSS).half_width
+    s = r.settings
+    with mpmath.workdps(50):
+        tail = 2 ** mpmath.mpf(s["maxinfo_k_bits"]) * 2 * 1000 * mpmath.exp(-2 * mpmath.mpf(s["tau"]) ** 2 * 10**8)
+        assert tail + s["maxinfo_beta"] + s["beta_sample"] <= 1 - mpmath.mpf(0.95)
+        t = _ref_half_width(s["sigma"], 1000, s["beta_sample"])
+        assert t <= s["sample_half_width"] and t + mpmath.mpf(s["tau"]) <= r.half_width
+        mu = mpmath.sqrt(1000) / (10**8 * mpmath.mpf(s["sigma"]))
+        eps = mpmath.mpf(s["eps_nats"])
+        assert mpmath.ncdf(-eps / mu + mu / 2) - mpmath.exp(eps) * mpmath.ncdf(-eps / mu - mu / 2) <= s["delta"]
+    assert r.max_queries_at_half_width is None and "not searched" in r.note

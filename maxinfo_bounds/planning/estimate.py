@@ -71,6 +71,7 @@ __all__ = [
     "NAIVE",
     "Route",
     "REUSE_BNSSSU",
+    "REUSE_MAXINFO",
     "REUSE_JLNRSS",
     "SPLIT",
     "THRESHOLDOUT",
@@ -85,12 +86,14 @@ class Route(StrEnum):
 
     REUSE_JLNRSS = "reuse: Gaussian noise, JLNRSS transfer"
     REUSE_BNSSSU = "reuse: Gaussian noise, BNSSSU (RRST Thm B.2)"
+    REUSE_MAXINFO = "reuse: Gaussian noise, max-information (RRST Thm 3.1, DFHPRR Thm 4)"
     THRESHOLDOUT = "Thresholdout: holdout with budget B, JLNRSS transfer"
     SPLIT = "split: each query on its own fresh records"
     NAIVE = "naive: every query on all records, no noise"
 
 
 REUSE_JLNRSS, REUSE_BNSSSU, THRESHOLDOUT = Route.REUSE_JLNRSS, Route.REUSE_BNSSSU, Route.THRESHOLDOUT
+REUSE_MAXINFO = Route.REUSE_MAXINFO
 SPLIT, NAIVE = Route.SPLIT, Route.NAIVE
 VACUOUS = "vacuous: a half-width of 1 or more says nothing about [0, 1]-valued queries"
 
@@ -405,6 +408,15 @@ def _certify_jlnrss(n: int, k: int, f: float, point: list[float]) -> _Certified 
     )
 
 
+def _with_sample_accuracy(sa: Any, deviation: float, probability: float) -> tuple[float, float]:
+    """A generalization bound (every q_j(S) within ``deviation`` of q_j(P) except with
+    ``probability``) with the noise's sample accuracy ``sa``: the half-width, their sum rounded
+    up, and the coverage, 1 - the two failures (a union bound) rounded down."""
+    width = float_up(Fraction(sa.half_width) + Fraction(deviation))
+    failure = Fraction(1) - Fraction(sa.coverage) + Fraction(probability)
+    return width, max(float_down(1 - failure), 0.0)
+
+
 def _certify_bnsssu(n: int, k: int, f: float, point: list[float]) -> _Certified | None:
     lmu, leps = point
     sigma, mu = _noise(n, k, math.exp(lmu))
@@ -420,9 +432,7 @@ def _certify_bnsssu(n: int, k: int, f: float, point: list[float]) -> _Certified 
     if not bs > 0:
         return None
     sa = gaussian_sample_accuracy(sigma, k, bs)
-    width = float_up(Fraction(sa.half_width) + Fraction(tb.deviation))
-    failure = Fraction(1) - Fraction(sa.coverage) + Fraction(tb.probability)
-    cov = max(float_down(1 - failure), 0.0)
+    width, cov = _with_sample_accuracy(sa, tb.deviation, tb.probability)
     return _Certified(
         width,
         cov,
@@ -505,6 +515,88 @@ def _certify_thresholdout(
             + (f", d = {_up(d)}" if g.delta > 0 else " (delta = 0: no d term)")
             + f": every answer within {_up(b.half_width)} of its population value with probability >= "
             f"{_down(b.coverage)}",
+        ),
+    )
+
+
+def _maxinfo_route(n: int, k: int, f: float) -> _Certified | None:
+    """Gaussian noise, then max-information: the k answers are mu-GDP, so (eps, delta)-DP at a
+    chosen delta; on i.i.d. records RRST Thm 3.1 bounds the transcript's max-information by
+    k_bits at beta_mi (the best implied eps' >= eps); DFHPRR Thm 4 with Hoeffding for each of the
+    k queries (fixed given the transcript, so a union bound) gives P(some |q_j(S) - q_j(P)| >
+    tau) <= 2^k_bits 2k e^{-2 tau^2 n} + beta_mi (`DFHPRR-4` at k_bits + log2 k); plus the noise's
+    sample accuracy. Free parameters searched on a coarse grid (noise mu and delta; beta_s =
+    beta_mi = F/4, the Hoeffding part F/2), then certified. Far wider than the transfer theorem
+    for statistical queries: shown for comparison, its extremes are not searched."""
+    from ..theorems.dp_accounting.gdp import gdp_epsilon_estimate
+    from ..theorems.generalization import hoeffding_transfer
+    from ..theorems.maxinfo_dp import approx_dp_max_information_implied, thm31_implied_float_k
+
+    bs = bm = f / 4
+    best: tuple[float, float, float] | None = None
+    for lmu in np.linspace(math.log(1e-5), math.log(0.5), 12):
+        mu = math.exp(lmu)
+        sigma = math.sqrt(k) / (n * mu)
+        t = float(gaussian_half_width_estimate(sigma, k, bs))
+        for dlt in (1e-8, 1e-12, 1e-16, 1e-20, 1e-25, 1e-30, 1e-40):
+            e = gdp_epsilon_estimate(mu, dlt)
+            if e is None or not 0 < e <= 0.5:
+                continue
+            kb = thm31_implied_float_k(e, dlt, n, bm, dhat_grid=24)[0]
+            if not math.isfinite(kb):
+                continue
+            tau = math.sqrt((kb * math.log(2) + math.log(2 * k / (f / 2))) / (2 * n))
+            if best is None or t + tau < best[0]:
+                best = (t + tau, mu, dlt)
+    if best is None:
+        return None
+    _, mu_t, dlt = best
+    sigma, mu = _noise(n, k, mu_t)
+    if mu > 1e7:
+        return None
+    from ..theorems.dp_accounting import gdp_epsilon
+
+    try:
+        eps = gdp_epsilon(mu, dlt)
+        b = approx_dp_max_information_implied(eps, dlt, n, bm)
+    except (RegimeError, InvalidParameter):
+        return None
+    sa = gaussian_sample_accuracy(sigma, k, bs)
+    kq = float_up(Fraction(b.k) + Fraction(math.log2(k)) * (1 + Fraction(1, 2**40)) if k > 1 else Fraction(b.k))
+    # tau with 2^kq 2 e^{-2 tau^2 n} = F - beta_s - beta_mi's certified value, nudged up until
+    # the certified tail fits
+    room = Fraction(f) - Fraction(bs) - Fraction(b.beta)
+    if room <= 0:
+        return None
+    tau = math.sqrt((kq * math.log(2) + math.log(2 / float(room))) / (2 * n)) * (1 + 2.0**-30)
+    prob = hoeffding_transfer(kq, b.beta, tau, n)
+    while Fraction(prob) + Fraction(bs) > Fraction(f):
+        tau *= 1 + 2.0**-20
+        prob = hoeffding_transfer(kq, b.beta, tau, n)
+    width, cov = _with_sample_accuracy(sa, tau, prob)
+    return _Certified(
+        width,
+        cov,
+        {
+            "sigma": sigma,
+            "total_mu": mu,
+            "eps_nats": eps,
+            "delta": dlt,
+            "beta_sample": bs,
+            "maxinfo_k_bits": b.k,
+            "maxinfo_beta": b.beta,
+            "tau": tau,
+            "sample_half_width": sa.half_width,
+        },
+        (
+            f"each answer + N(0, sigma^2), sigma = {_up(sigma)}; the answers are mu = {_up(mu)}-GDP "
+            f"(DRS22-3.3), so ({_up(eps)}, {dlt:g})-DP (DRS22-2.13)",
+            f"RRST-3.1 (i.i.d. records, best implied eps'): the transcript's max-information is at most "
+            f"{_up(b.k)} bits at beta = {_up(b.beta)}",
+            f"DFHPRR-4 with Hoeffding for each of the {k} queries (union bound): every q_j(S) within tau = "
+            f"{_up(tau)} of q_j(P) except with probability {_up(prob)}",
+            f"GAUSS-max: every answer within {_up(sa.half_width)} of its sample value with probability "
+            f">= 1 - {_up(bs)}; together: half-width {_up(width)}, coverage >= {_down(cov)}",
         ),
     )
 
@@ -699,12 +791,14 @@ def plan_estimate(
     *,
     thresholdout_budget: int | None = None,
     threshold: float | None = None,
+    maxinfo: bool = True,
 ) -> EstimatePlan:
     """Every route for ``queries`` adaptive statistical queries of ``n`` i.i.d. records at
     simultaneous ``coverage``; with ``half_width``, also each route's largest number of queries
     and smallest n meeting it. ``thresholdout_budget`` (B) adds Thresholdout (its threshold
     ``threshold``, default :func:`default_threshold`). The recommended route has the narrowest
-    certified half-width.
+    certified half-width. ``maxinfo=False`` leaves out the max-information route (about 50 ms;
+    the power planner's searches, which need only the narrowest route, skip it).
 
     >>> p = plan_estimate(1_000_000, 10_000, 0.95)
     >>> str(p.recommended), p.route(p.recommended).half_width < p.route(SPLIT).half_width
@@ -766,6 +860,17 @@ def plan_estimate(
             routes.append(EstimateRoute(name, False, None, None, theorems=ths, note=why, **extra))
         else:
             routes.append(EstimateRoute(name, True, c.half_width, c.coverage, c.settings, ths, c.derivation, **extra))
+    mi = _maxinfo_route(nn, k, f) if maxinfo else None
+    mi_ths = ("DRS22-3.3", "DRS22-2.13", "RRST-3.1", "DFHPRR-4", "GAUSS-max")
+    mi_note = "shown for comparison: its largest k and smallest n are not searched (it is far wider than JLNRSS)"
+    if maxinfo:
+        routes.append(
+            EstimateRoute(REUSE_MAXINFO, False, None, None, theorems=mi_ths, note="no setting inside RRST Thm 3.1 here")
+            if mi is None
+            else EstimateRoute(
+                REUSE_MAXINFO, True, mi.half_width, mi.coverage, mi.settings, mi_ths, mi.derivation, mi_note
+            )
+        )
     if budget is None:
         routes.append(
             EstimateRoute(THRESHOLDOUT, False, None, None, theorems=("Notes-Thresholdout",), note=_budget_note(None))

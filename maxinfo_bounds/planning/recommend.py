@@ -466,7 +466,7 @@ def _estimate_mechanism(study: Study, n: int) -> tuple[Any, float, int, float] |
     cov = float_up(1 - Fraction(study.alpha))
     if cov >= 1.0:
         return None
-    ep = plan_estimate(n, k + 1, cov)
+    ep = plan_estimate(n, k + 1, cov, maxinfo=False)  # (the max-information route is never narrowest)
     if ep.recommended is None:
         return None
     r = ep.route(ep.recommended)
