@@ -601,3 +601,62 @@ def test_first_true_gallops_and_bisects_to_the_boundary():
 
             assert _first_true(ok, start, 0, 100) == t
     assert all(0 <= c <= 100 for c in calls)
+
+
+def test_special_function_power_matches_scipy_stats_and_statsmodels():
+    """Issue 45: the power code evaluates scipy.special directly. Held against the libraries
+    it replaces, which the tests may import: statsmodels' NormalIndPower (z), scipy.stats'
+    noncentral and central t (t tests), scipy.stats.binom (tails, also beyond n = 2^31, where
+    scipy.special.bdtr is NaN)."""
+    from scipy.stats import binom, nct, t
+    from statsmodels.stats.power import NormalIndPower
+
+    from maxinfo_bounds.planning import power as P
+    from maxinfo_bounds.planning.study import Alternative
+
+    rng = np.random.default_rng(45)
+    for _ in range(300):
+        d, n = float(rng.uniform(0.01, 1.0)), int(10 ** rng.uniform(0.5, 6))
+        g = float(10 ** rng.uniform(-12, -0.5))
+        for alt in Alternative:
+            ref = NormalIndPower().power(effect_size=d, nobs1=n, alpha=g, ratio=0.0, alternative=alt.value)
+            assert P._normal_power(d, n, g, alt) == pytest.approx(ref, rel=1e-12, abs=1e-300)
+            df, nc = n + 1.0, d * math.sqrt(n)
+            c = float(t.isf(g if alt is not Alternative.TWO_SIDED else g / 2, df))
+            want = {
+                Alternative.LARGER: float(nct.sf(c, df, nc)),
+                Alternative.SMALLER: float(nct.cdf(-c, df, nc)),
+                Alternative.TWO_SIDED: float(nct.sf(c, df, nc)) + float(nct.cdf(-c, df, nc)),
+            }[alt]
+            got = P._nct_power(df, nc, g, alt)
+            if want != want:  # scipy.stats' NaN far tails (the module doc): ours stays a probability
+                assert 0.0 <= got <= 1.0
+                continue
+            assert got == pytest.approx(want, rel=1e-9, abs=1e-280)
+    for _ in range(300):
+        n = int(10 ** rng.uniform(0, 12))
+        p = float(rng.uniform(0.01, 0.99))
+        k = int(rng.integers(0, n))
+        assert P._binom_sf(k, n, p) == pytest.approx(float(binom.sf(k, n, p)), rel=1e-9, abs=1e-280)
+        assert P._binom_cdf(k, n, p) == pytest.approx(float(binom.cdf(k, n, p)), rel=1e-9, abs=1e-280)
+    assert P._binom_sf(-1, 5, 0.5) == 1.0 and P._binom_cdf(5, 5, 0.5) == 1.0 and P._binom_cdf(-1, 5, 0.5) == 0.0
+
+
+def test_a_power_plan_imports_neither_scipy_stats_nor_statsmodels():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from maxinfo_bounds.planning import load_study, plan_power; "
+        "[plan_power(load_study(f'examples/{x}.toml')) for x in "
+        "('power_bonferroni_wins', 'power_splitting_wins')]; "
+        "print('scipy.stats' in sys.modules, 'statsmodels' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+        check=True,
+    )
+    assert out.stdout.split() == ["False", "False"]

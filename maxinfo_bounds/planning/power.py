@@ -8,21 +8,25 @@ study's ``[power]`` table (:class:`~maxinfo_bounds.planning.study.PowerSpec`):
 ========== ==================================================== ==============================
 test       power at level γ on n records                        computed by (exact)
 ========== ==================================================== ==============================
-z          one-sample z-test of a mean, effect d = μ/σ (σ known) ``statsmodels`` NormalIndPower
-           ("larger": 1 − Φ(z_{1−γ} − d√n))                      (ratio 0: one sample)
-t          one-sample t-test, Cohen's d                          ``scipy.stats.nct`` (the
+z          one-sample z-test of a mean, effect d = μ/σ (σ known) ``scipy.special.ndtr`` (the
+           ("larger": 1 − Φ(z_{1−γ} − d√n))                      formula of statsmodels
+                                                                 NormalIndPower, ratio 0)
+t          one-sample t-test, Cohen's d                          ``scipy.special.nctdtr`` (the
                                                                  formula of statsmodels
                                                                  TTestPower, NaN-guarded)
-t2         two-sample t-test, Cohen's d, the n records in two    ``scipy.stats.nct`` (as
+t2         two-sample t-test, Cohen's d, the n records in two    ``scipy.special.nctdtr`` (as
            groups of ⌊n/2⌋ and ⌈n/2⌉                             statsmodels TTestIndPower)
-proportion exact binomial test of p = p0, true p1 = p0 + effect  ``scipy.stats.binom`` (exact;
-           (equal tails γ/2 each when two-sided)                 not the normal approximation)
+proportion exact binomial test of p = p0, true p1 = p0 + effect  ``scipy.special.betainc(c)``
+           (equal tails γ/2 each when two-sided)                 (exact; not the normal
+                                                                 approximation)
 ========== ==================================================== ==============================
 
 All four are exact for their test (the z-test's power *is* the normal formula; the t-tests use
 the noncentral t distribution, not its normal approximation; the proportion test is the exact
 binomial test, whose size is at most γ and whose power is not monotone in n: the saw-tooth of
-a discrete test).
+a discrete test). Everything is computed with :mod:`scipy.special` (issue 45): scipy.stats and
+statsmodels evaluate the same special functions but cost about 0.8 s of CPU to import, more than
+the rest of a power plan.
 
 :func:`power_upper` bounds the power over a box of thresholds and sample sizes, which the
 required-n search (:mod:`~maxinfo_bounds.planning.recommend`) uses to prove that no n in an
@@ -38,8 +42,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import cache
-from typing import Any
 
 import numpy as np
 
@@ -59,21 +61,31 @@ def min_records(spec: PowerSpec) -> int:
 def method_of(spec: PowerSpec) -> str:
     """How the power of ``spec``'s test is computed, in words (for reports)."""
     return {
-        FinalTest.Z: "exact normal power of the z-test (statsmodels NormalIndPower, one sample)",
-        FinalTest.T: "exact noncentral-t power of the one-sample t-test (scipy.stats.nct, as statsmodels TTestPower)",
+        FinalTest.Z: "exact normal power of the z-test (scipy.special.ndtr, as statsmodels NormalIndPower, one sample)",
+        FinalTest.T: "exact noncentral-t power of the one-sample t-test (scipy.special.nctdtr, as statsmodels "
+        "TTestPower)",
         FinalTest.T2: "exact noncentral-t power of the two-sample t-test, two equal groups "
-        "(scipy.stats.nct, as statsmodels TTestIndPower)",
-        FinalTest.PROPORTION: "exact binomial test and exact binomial power (scipy.stats.binom); "
+        "(scipy.special.nctdtr, as statsmodels TTestIndPower)",
+        FinalTest.PROPORTION: "exact binomial test and exact binomial power (scipy.special.betainc); "
         "two-sided: equal tails",
     }[spec.test]
 
 
-@cache
-def _normal_power() -> Any:
-    # statsmodels is imported only when power is asked for (it costs ~1 s at import)
-    from statsmodels.stats.power import NormalIndPower
+def _normal_power(d: float, n: int, gamma: float, alt: Alternative) -> float:
+    """The one-sample z-test's power, statsmodels' ``normal_power`` formula (NormalIndPower
+    with ratio 0) written with scipy.special's normal CDF and quantile: the upper tail
+    Φ(d √n − z_{1−γ'}) and the lower Φ(z_{γ'} − d √n), γ' = γ/2 for two-sided. (statsmodels
+    and scipy.stats cost about 0.8 s to import; scipy.special is what they evaluate.)"""
+    from scipy.special import ndtr, ndtri
 
-    return NormalIndPower()
+    lv = gamma / 2 if alt is Alternative.TWO_SIDED else gamma
+    eff = d * math.sqrt(n)
+    out = 0.0
+    if alt is not Alternative.SMALLER:
+        out += float(ndtr(eff + ndtri(lv)))  # sf(crit - eff), crit = isf(lv) = -ndtri(lv)
+    if alt is not Alternative.LARGER:
+        out += float(ndtr(ndtri(lv) - eff))
+    return out
 
 
 def _clip(p: float) -> float:
@@ -88,22 +100,28 @@ def _nct_power(df: float, nc: float, gamma: float, alt: Alternative) -> float:
 
     scipy's noncentral t returns NaN for a few far tails at large df (probabilities far below
     1e-15); such a term is replaced by its normal limit Φ(−c − nc) (or 1 − Φ(c − nc)),
-    which is what it converges to and is negligible beside the other tail."""
-    from scipy.stats import nct, norm, t
+    which is what it converges to and is negligible beside the other tail. Written with
+    scipy.special (``nctdtr``, the CDF scipy.stats.nct evaluates; the upper tail by symmetry,
+    P(T > c) = P(T' < −c) for T' of noncentrality −nc; ``stdtrit`` for the central quantile),
+    which keeps scipy.stats' 0.8 s import off a power plan."""
+    from scipy.special import nctdtr, ndtr, stdtrit
 
     def upper(c: float) -> float:
-        v = float(nct.sf(c, df, nc))
-        return v if v == v else float(norm.sf(c - nc))
+        v = float(nctdtr(df, -nc, -c))
+        return v if v == v else float(ndtr(nc - c))
 
     def lower(c: float) -> float:
-        v = float(nct.cdf(c, df, nc))
-        return v if v == v else float(norm.cdf(c - nc))
+        v = float(nctdtr(df, nc, c))
+        return v if v == v else float(ndtr(c - nc))
+
+    def isf(level: float) -> float:
+        return -float(stdtrit(df, level))
 
     if alt is Alternative.LARGER:
-        return upper(float(t.isf(gamma, df)))
+        return upper(isf(gamma))
     if alt is Alternative.SMALLER:
-        return lower(-float(t.isf(gamma, df)))
-    c = float(t.isf(gamma / 2, df))
+        return lower(-isf(gamma))
+    c = isf(gamma / 2)
     return upper(c) + lower(-c)
 
 
@@ -121,36 +139,54 @@ def _first_true(ok: Callable[[int], bool], start: int, lo: int, hi: int) -> int:
     return boundary(lambda c: c < hi and not ok(c), start, up=True, integer=True, limit=hi) + 1
 
 
+def _binom_sf(k: int, n: int, p: float) -> float:
+    """P(Bin(n, p) > k) = I_p(k + 1, n - k), the regularised incomplete beta of scipy.special
+    (``betainc``; ``bdtrc`` casts n to a 32-bit integer and is NaN from n = 2^31): 1 for k < 0,
+    0 for k >= n."""
+    from scipy.special import betainc
+
+    return 1.0 if k < 0 else 0.0 if k >= n else float(betainc(k + 1, n - k, p))
+
+
+def _binom_cdf(k: int, n: int, p: float) -> float:
+    """P(Bin(n, p) <= k) = 1 - I_p(k + 1, n - k) (``betaincc``, no cancellation): 0 for k < 0,
+    1 for k >= n."""
+    from scipy.special import betaincc
+
+    return 0.0 if k < 0 else 1.0 if k >= n else float(betaincc(k + 1, n - k, p))
+
+
+def _binom_start(n: int, p0: float, z: float) -> int:
+    """A starting point for the critical-value searches: the normal approximation's quantile
+    n p0 + z sqrt(n p0 (1 - p0)), clipped to [0, n] (the search gallops from it)."""
+    v = n * p0 + z * math.sqrt(n * p0 * (1 - p0))
+    return int(min(max(v, 0.0), float(n)))
+
+
 def _binom_crit_upper(n: int, p0: float, level: float) -> int:
-    """The smallest c with P0(X >= c) <= level as scipy evaluates it (n + 1 when no c in
-    [0, n] qualifies); scipy's isf is only the starting estimate (at tiny levels it returns n)."""
-    from scipy.stats import binom
+    """The smallest c with P0(X >= c) <= level (n + 1 when no c in [0, n] qualifies), the tail
+    by scipy.special; a normal-approximation start (the search gallops from it)."""
+    from scipy.special import ndtri
 
     def ok(c: int) -> bool:
-        return c > n or float(binom.sf(c - 1, n, p0)) <= level
+        return c > n or _binom_sf(c - 1, n, p0) <= level
 
-    est = binom.isf(level, n, p0)
-    start = int(est) + 1 if math.isfinite(est) else n + 1
-    return _first_true(ok, start, 0, n + 1)
+    return _first_true(ok, _binom_start(n, p0, -float(ndtri(level))) + 1, 0, n + 1)
 
 
 def _binom_crit_lower(n: int, p0: float, level: float) -> int:
-    """The largest c with P0(X <= c) <= level (-1 when none); scipy's ppf the estimate."""
-    from scipy.stats import binom
+    """The largest c with P0(X <= c) <= level (-1 when none)."""
+    from scipy.special import ndtri
 
     def above(c: int) -> bool:  # False then True in c; True at c = n (level < 1)
-        return c >= n or float(binom.cdf(c, n, p0)) > level
+        return c >= n or _binom_cdf(c, n, p0) > level
 
-    est = binom.ppf(level, n, p0)
-    start = int(est) + 1 if math.isfinite(est) else 0
-    return _first_true(above, start, -1, n) - 1
+    return _first_true(above, _binom_start(n, p0, float(ndtri(level))) + 1, -1, n) - 1
 
 
 def _binom_power(spec: PowerSpec, gamma: float, upper: tuple[int, int], lower: tuple[int, int]) -> float:
     """P1(reject) of the exact binomial test. ``upper`` = (records the upper critical value is
     computed at, records the data have), likewise ``lower``; both (n, n): the exact power at n."""
-    from scipy.stats import binom
-
     assert spec.p0 is not None
     p0, p1 = spec.p0, spec.p1
     lv = gamma / 2 if spec.alternative is Alternative.TWO_SIDED else gamma
@@ -158,11 +194,11 @@ def _binom_power(spec: PowerSpec, gamma: float, upper: tuple[int, int], lower: t
     if spec.alternative is not Alternative.SMALLER:
         n_crit, n_dist = upper
         c = _binom_crit_upper(n_crit, p0, lv)
-        out += float(binom.sf(c - 1, n_dist, p1)) if c <= n_dist else 0.0
+        out += _binom_sf(c - 1, n_dist, p1) if c <= n_dist else 0.0
     if spec.alternative is not Alternative.LARGER:
         n_crit, n_dist = lower
         c = _binom_crit_lower(n_crit, p0, lv)
-        out += float(binom.cdf(c, n_dist, p1)) if c >= 0 else 0.0
+        out += _binom_cdf(c, n_dist, p1) if c >= 0 else 0.0
     return _clip(out)
 
 
@@ -189,7 +225,7 @@ def power_at(spec: PowerSpec, gamma: float, n: int) -> float:
         return _binom_power(spec, g, (n, n), (n, n))
     d, alt = spec.effect_size, spec.alternative
     if spec.test is FinalTest.Z:
-        return _clip(_normal_power().power(effect_size=d, nobs1=n, alpha=g, ratio=0.0, alternative=alt.value))
+        return _clip(_normal_power(d, n, g, alt))
     if spec.test is FinalTest.T:
         return _clip(_nct_power(n - 1, d * math.sqrt(n), g, alt))
     n1 = n // 2
