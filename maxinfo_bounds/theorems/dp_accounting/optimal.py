@@ -180,10 +180,28 @@ class _KovDelta:
 # pragma: no mutate start
 # The float surrogates steer the certified search only (optimal_composition's first_true, whose
 # answer is the float at the certified boundary: test_kov_sweep_certified_tight_and_below_advanced)
+def _kov_window(eps: float, k: int, eps_total: float) -> Any:
+    """The l that carry the float sum: exp(a_l - z) is the binomial pmf of Bin(k, p), p =
+    1/(1 + e^eps), and a term counts only for l < L = (k - eps_total/eps)/2 (where a_l > b_l).
+    The largest terms sit at l_c = min(L, mode); the pmf falls off by more than e^-1000 within
+    45 standard deviations (plus 64) either side, so the window [l_c - w, min(L, mode + w)]
+    loses less than (k + 1) e^-1000 of the sum, which is at least its largest term. O(sqrt(k))
+    terms instead of k + 1 (issue 45)."""
+    p = 1.0 / (1.0 + math.exp(eps)) if eps < 700 else 0.0
+    mode = k * p
+    w = 45.0 * math.sqrt(k * p * (1.0 - p)) + 64.0
+    cap = (k - eps_total / eps) / 2 if eps > 0 else float(k)
+    top = min(float(k), math.ceil(cap), mode + w)
+    lc = min(cap, mode)
+    lo = max(0, int(math.floor(lc - w)))
+    hi = max(lo, min(k, int(math.ceil(top))))
+    return np.arange(lo, hi + 1)
+
+
 def _kov_delta_float(eps: float, delta: float, k: int, eps_total: float) -> float:
     """Float surrogate of the same quantity (the bodies in log space, float64), for root
-    finding only."""
-    la, lb = _kov_log_terms(NUMPY, eps, k, np.arange(k + 1))
+    finding only: over the window of significant terms (:func:`_kov_window`)."""
+    la, lb = _kov_log_terms(NUMPY, eps, k, _kov_window(eps, k, eps_total))
     lz = _kov_log_norm(NUMPY, eps, k)
     a, b = la - lz, lb + eps_total - lz
     m = a > b
