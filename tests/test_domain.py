@@ -33,3 +33,19 @@ def test_relation_tightens_the_upper_end_in_the_error():
 def test_integer_domain_refuses_fractions_of_integers_in_arrays():
     with pytest.raises(InvalidParameter, match="n="):
         Int(1).check_array("n", [1.0, 2.5])
+
+
+def test_default_workers_are_the_free_cpus():
+    """Issue 45: the default number of worker processes (sweeps, campaigns) is the CPUs less
+    the one-minute load average, rounded, at least 1 and at most the CPUs."""
+    import os
+
+    from maxinfo_bounds.numeric import local_workers
+    from maxinfo_bounds.numeric.validate import free_cpus
+
+    cpus = os.cpu_count() or 1
+    assert free_cpus(0.0) == cpus and free_cpus(0.4) == cpus
+    assert free_cpus(1e9) == 1 and free_cpus(cpus) == 1
+    assert free_cpus(cpus - 1.0) == 1 and free_cpus(-5.0) == cpus
+    assert 1 <= local_workers(None) <= cpus
+    assert local_workers(3) == 3
