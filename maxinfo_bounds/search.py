@@ -37,7 +37,16 @@ from typing import TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["SearchEdge", "boundary", "brentq", "first_true", "minimise", "minimise_nd", "nearest_passing"]
+__all__ = [
+    "SearchEdge",
+    "boundary",
+    "brentq",
+    "first_true",
+    "first_true_int",
+    "minimise",
+    "minimise_nd",
+    "nearest_passing",
+]
 
 
 def brentq(
@@ -279,6 +288,22 @@ def nearest_passing(
                 break
             prev = cand
     return found
+
+
+def first_true_int(ok: Callable[[int], bool], start: int, lo: int, hi: int) -> int:
+    """The smallest integer c in [lo, hi] with ``ok(c)``, for ``ok`` False then True and
+    ``ok(hi)`` True: :func:`boundary` galloping from ``start`` (the caller's estimate), then
+    bisecting, so an estimate that is right costs two or three calls and a far-off one O(log n).
+    Whatever ``ok`` does elsewhere, the answer c has ``ok(c)`` and not ``ok(c - 1)`` (or c = lo).
+
+    >>> first_true_int(lambda c: c * c >= 50, 3, 0, 100)
+    8
+    """
+    start = min(max(start, lo), hi)
+    if ok(start):  # the last c going down where ok still holds
+        return int(boundary(lambda c: c >= lo and ok(c), start, up=False, integer=True, limit=lo - 1))
+    # the last c going up where ok still fails, and the next one
+    return int(boundary(lambda c: c < hi and not ok(c), start, up=True, integer=True, limit=hi)) + 1
 
 
 def first_true(start: float, ok: Callable[[float], bool], *, up: bool, rel_step: float = 0.0, lo: float = 0.0) -> float:

@@ -589,7 +589,7 @@ def test_binomial_critical_values_at_a_tiny_level_are_found_by_bisection():
 def test_first_true_gallops_and_bisects_to_the_boundary():
     """The search behind the critical values, against brute force on monotone predicates with
     every start (far below, at, far above the boundary) and the range's ends."""
-    from maxinfo_bounds.planning.power import _first_true
+    from maxinfo_bounds.search import first_true_int as _first_true
 
     calls = []
     for t in [0, 1, 2, 7, 64, 99, 100]:

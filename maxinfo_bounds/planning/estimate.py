@@ -42,7 +42,7 @@ import numpy as np
 
 from ..domain import Real
 from ..numeric import InvalidParameter, RegimeError, check_int, enclosure, float_down, float_up
-from ..search import minimise_nd
+from ..search import first_true_int, minimise_nd
 from ..theorems.dp_accounting import gaussian_mu, gdp_compose, gdp_delta
 from ..theorems.estimation import (
     MAX_QUERIES,
@@ -617,37 +617,11 @@ def _reuse_route(
 
 def _smallest_true(pred: Callable[[int], bool], x0: int, lo: int, hi: int) -> int | None:
     """The smallest x in [lo, hi] with pred(x), pred taken as monotone (false, then true),
-    starting from the guess ``x0``: galloping from it, then bisection. The answer x always has
-    pred(x) true and pred(x - 1) false (or x = lo), whatever pred does elsewhere; None when
+    from the guess ``x0`` (:func:`~maxinfo_bounds.search.first_true_int`). The answer x always
+    has pred(x) true and pred(x - 1) false (or x = lo), whatever pred does elsewhere; None when
     pred(hi) is false."""
-    x0 = min(max(x0, lo), hi)
-    step = 1
-    if pred(x0):
-        good, bad = x0, lo - 1
-        while good > lo:
-            x = max(lo, good - step)
-            if pred(x):
-                good, step = x, step * 2
-            else:
-                bad = x
-                break
-    else:
-        bad, good = x0, hi + 1
-        while bad < hi:
-            x = min(hi, bad + step)
-            if pred(x):
-                good = x
-                break
-            bad, step = x, step * 2
-        if good > hi:
-            return None
-    while good - bad > 1:
-        mid = (good + bad) // 2
-        if pred(mid):
-            good = mid
-        else:
-            bad = mid
-    return good
+    x = first_true_int(lambda c: c > hi or pred(c), x0, lo, hi + 1)
+    return None if x > hi else x
 
 
 def _float_boundary(pred: Callable[[int], bool], lo: int, hi: int) -> int:

@@ -41,11 +41,11 @@ interval reaches the target.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import numpy as np
 
 from ..domain import Real
+from ..search import first_true_int
 from .errors import PlanError
 from .steps import check_real
 from .study import Alternative, FinalTest, PowerSpec
@@ -125,20 +125,6 @@ def _nct_power(df: float, nc: float, gamma: float, alt: Alternative) -> float:
     return upper(c) + lower(-c)
 
 
-def _first_true(ok: Callable[[int], bool], start: int, lo: int, hi: int) -> int:
-    """The smallest c in [lo, hi] with ``ok(c)``, for ``ok`` False then True and ``ok(hi)``
-    True: the calculator's one monotone search (:func:`~maxinfo_bounds.search.boundary`,
-    galloping from ``start``, the caller's estimate, then bisecting), so an estimate that is
-    right costs two or three calls and a far-off one O(log n), not n."""
-    from ..search import boundary
-
-    start = min(max(start, lo), hi)
-    if ok(start):  # the last c going down where ok still holds
-        return boundary(lambda c: c >= lo and ok(c), start, up=False, integer=True, limit=lo - 1)
-    # the last c going up where ok still fails, and the next one
-    return boundary(lambda c: c < hi and not ok(c), start, up=True, integer=True, limit=hi) + 1
-
-
 def _binom_sf(k: int, n: int, p: float) -> float:
     """P(Bin(n, p) > k) = I_p(k + 1, n - k), the regularised incomplete beta of scipy.special
     (``betainc``; ``bdtrc`` casts n to a 32-bit integer and is NaN from n = 2^31): 1 for k < 0,
@@ -171,7 +157,7 @@ def _binom_crit_upper(n: int, p0: float, level: float) -> int:
     def ok(c: int) -> bool:
         return c > n or _binom_sf(c - 1, n, p0) <= level
 
-    return _first_true(ok, _binom_start(n, p0, -float(ndtri(level))) + 1, 0, n + 1)
+    return first_true_int(ok, _binom_start(n, p0, -float(ndtri(level))) + 1, 0, n + 1)
 
 
 def _binom_crit_lower(n: int, p0: float, level: float) -> int:
@@ -181,7 +167,7 @@ def _binom_crit_lower(n: int, p0: float, level: float) -> int:
     def above(c: int) -> bool:  # False then True in c; True at c = n (level < 1)
         return c >= n or _binom_cdf(c, n, p0) > level
 
-    return _first_true(above, _binom_start(n, p0, float(ndtri(level))) + 1, -1, n) - 1
+    return first_true_int(above, _binom_start(n, p0, float(ndtri(level))) + 1, -1, n) - 1
 
 
 def _binom_power(spec: PowerSpec, gamma: float, upper: tuple[int, int], lower: tuple[int, int]) -> float:
