@@ -842,3 +842,47 @@ def test_kov_float_window_drops_nothing():
         m = a > b
         full = float(np.sum(np.exp(a[m]) * -np.expm1(b[m] - a[m])))
         assert O._kov_delta_float(eps, 0.0, k, et) == pytest.approx(full, rel=1e-14, abs=0.0)
+
+
+@pytest.mark.parametrize(
+    ("eps", "k", "l0", "stop", "early"),
+    [
+        (0.01, 20000, 9216, 9728, False),
+        (0.5, 3000, 0, 512, True),
+        (10.0, 10**6, 0, 512, True),
+        (1e-6, 10**7, 4_999_000, 4_999_300, False),
+    ],
+)
+def test_kov_integer_runs_enclose_the_term_ratios(eps, k, l0, stop, early):
+    """The fixed-point runs the KOV15 sums are made of (issue 45): each returned interval
+    holds the 60-digit value of a_l1/a_l0, b_l1/b_l0 and the two relative sums over
+    l0 <= j < l1 (a_l = C(k, l) E^(k-l), b_l = C(k, l) E^l, E = e^eps) and is tight to 2^-100.
+    Where the b terms grow fast (eps = 0.5 from l = 0 at k = 3,000; eps = 10 at k = 10^6, by
+    about 10^10 per step) the run stops early, once a ratio passes 2^1024, at a point the
+    caller continues from."""
+    from maxinfo_bounds.numeric import iv_prec
+    from maxinfo_bounds.numeric.contexts import iv_ctx
+    from maxinfo_bounds.theorems.dp_accounting.optimal import _kov_run
+
+    prec = iv_prec(30)
+    iv = iv_ctx()
+    saved, iv.prec = iv.prec, prec
+    try:
+        E = iv.exp(iv.mpf(eps))
+        l1, ra, rb, rsa, rsb = _kov_run(iv, E, k, l0, stop)
+    finally:
+        iv.prec = saved
+    assert l0 < l1 <= stop
+    assert (l1 < stop) == early
+    assert (max(ra.b, rb.b) >= 2**1024) == early
+    with mpmath.workdps(60):
+        lb = lambda j: mpmath.log(mpmath.binomial(k, j))  # noqa: E731
+        me = mpmath.mpf(eps)
+        la0, lb0 = lb(l0) + (k - l0) * me, lb(l0) + l0 * me
+        a = lambda j: mpmath.exp(lb(j) + (k - j) * mpmath.mpf(eps) - la0)  # noqa: E731
+        b = lambda j: mpmath.exp(lb(j) + j * mpmath.mpf(eps) - lb0)  # noqa: E731
+        want = [a(l1), b(l1), mpmath.fsum(a(j) for j in range(l0, l1)), mpmath.fsum(b(j) for j in range(l0, l1))]
+        for got, ref in zip((ra, rb, rsa, rsb), want, strict=True):
+            lo, hi = mpmath.mpf(got.a), mpmath.mpf(got.b)
+            assert lo <= ref <= hi
+            assert hi - lo <= ref * mpmath.mpf(2) ** -100

@@ -3,7 +3,8 @@
 The k-fold (eps, delta) randomized response dominates every k-fold adaptive composition of
 (eps, delta)-DP steps, so its hockey-stick divergence is the optimal delta at each eps_total.
 The sum over l = 0..k is evaluated in interval arithmetic over its significant terms only (the
-rest bounded by a certified geometric series), so k = 10^6 costs seconds. ``eps`` in nats;
+rest bounded by a certified geometric series), in runs of exact integer arithmetic
+(:func:`_kov_run`), so k = 10^6 costs about 0.05 s and k = 10^7 about 0.2 s. ``eps`` in nats;
 eps_total rounded up, delta rounded up.
 """
 
@@ -14,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from mpmath import libmp as mlib
 
 from ...arith import NUMPY, SYMPY, Context, Interval
 from ...domain import Real
@@ -69,6 +71,51 @@ def _kov_lost(c: Interval, delta: Exact, k: int) -> Any:
     return c.iv.mpf([max(a.a, b.a), min(a.b, b.b)])
 
 
+def _kov_run(iv: Any, E: Any, k: int, l0: int, stop: int) -> tuple[int, Any, Any, Any, Any]:
+    """The KOV15 terms from l0 on, relative to the term at l0, in exact integer arithmetic.
+
+    With a_l = C(k, l) E^(k-l) and b_l = C(k, l) E^l (E = e^eps enclosed by ``E``), returns
+    (l1, ra, rb, rsa, rsb): intervals enclosing a_l1/a_l0, b_l1/b_l0 and the sums over
+    l0 <= j < l1 of a_j/a_l0 and b_j/b_l0, for the l1 <= stop reached (a run stops early when
+    its integers pass P + 1,024 bits, so the caller folds it and goes on from l1).
+
+    The ratios are fixed-point integers with P = prec + 32 fraction bits, each lower bound
+    rounded down and each upper bound up at every step (every quantity is positive, so that
+    is outward): lower a_{l+1} = floor(A m 2^P / (d E_hi)), upper ceil(A m 2^P / (d E_lo)),
+    lower b_{l+1} = floor(B m E_lo / (d 2^P)), upper ceil(B m E_hi / (d 2^P)), m = k - l,
+    d = l + 1, E_lo and E_hi the fixed-point floor and ceiling of E's endpoints. Python's
+    integers do this about ten times faster than interval objects (issue 45); a run's error is
+    at most (its length) 2^-P of its first term."""
+    P = iv.prec + 32
+    one = 1 << P
+    Ea, Eb = E._mpi_
+    El = mlib.to_int(mlib.mpf_shift(Ea, P), "f")
+    Eh = mlib.to_int(mlib.mpf_shift(Eb, P), "c")
+    cap = one << 1024  # pragma: no mutate (a run's length: speed; any stop is exact)
+    Al = Ah = Bl = Bh = one
+    SAl = SAh = SBl = SBh = 0
+    l = l0
+    while l < stop and Ah < cap and Bh < cap:
+        SAl += Al
+        SAh += Ah
+        SBl += Bl
+        SBh += Bh
+        m, d = k - l, l + 1
+        Al = (Al * m << P) // (d * Eh)
+        Ah = -(-(Ah * m << P) // (d * El))
+        Bl = Bl * m * El // (d << P)
+        Bh = -(-(Bh * m * Eh) // (d << P))
+        l += 1
+    prec = iv.prec
+
+    def out(lo: int, hi: int) -> Any:
+        return iv.make_mpf(
+            (mlib.from_man_exp(lo, -P, prec, mlib.round_floor), mlib.from_man_exp(hi, -P, prec, mlib.round_ceiling))
+        )
+
+    return l, out(Al, Ah), out(Bl, Bh), out(SAl, SAh), out(SBl, SBh)
+
+
 class _KovDelta:
     """Certified enclosures of the optimal delta of k-fold (eps, delta) as a function of
     ``eps_total``, for one (eps, delta, k) and working precision.
@@ -76,10 +123,11 @@ class _KovDelta:
     delta(eps_g) = lost + (1 - lost) (S_a(top) - e^{eps_g} S_b(top)) / (1 + e^eps)^k, where
     S_a(top) = sum_{l < top} C(k, l) e^{(k-l) eps}, S_b(top) = sum_{l < top} C(k, l) e^{l eps}
     and ``top`` counts the positive terms, (k - 2l) eps > eps_g (decided exactly). The two
-    sums do not depend on eps_g: they are computed once per ``top`` (interval arithmetic),
-    each extending the running sums kept every 512 terms (or starting afresh at the first
-    significant term when those are more than 2,048 terms below), so a search over eps_g costs
-    about one pass over the significant terms.
+    sums do not depend on eps_g: they are computed once per ``top`` (fixed-point runs of
+    :func:`_kov_run` folded into interval arithmetic), each extending the running sums kept
+    every 512 terms (or starting afresh at the first significant term when those are more
+    than 2,048 terms below), so a search over eps_g costs about one pass over the significant
+    terms.
     """
 
     def __init__(self, eps: Exact, delta: Exact, k: int, prec: int) -> None:
@@ -153,10 +201,11 @@ class _KovDelta:
             # pragma: no mutate end
             l, a, b, sa, sb = self._states[start]
             while l < top:
-                sa, sb = sa + a, sb + b
-                a = a * (k - l) / ((l + 1) * E)
-                b = b * (k - l) * E / (l + 1)
-                l += 1
+                # one run of at most _EVERY terms up to the next kept state (or top)
+                stop = min(top, (l // self._EVERY + 1) * self._EVERY)
+                l, ra, rb, rsa, rsb = _kov_run(iv, E, k, l, stop)
+                sa, sb = sa + a * rsa, sb + b * rsb
+                a, b = a * ra, b * rb
                 if l % self._EVERY == 0:  # pragma: no mutate (which states to keep: speed)
                     self._states[l] = (l, a, b, sa, sb)
             self._sums[top] = (sa, sb)
