@@ -45,6 +45,7 @@ to one is seen missing from the others; Formula is the small class tying them to
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -53,6 +54,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import mpmath
 import numpy as np
+from numpy.typing import NDArray
 
 from .numeric import LOG2E, enclosure
 
@@ -149,7 +151,7 @@ class _Numpy:
     @staticmethod
     def log_binomial(k: int, l: Any) -> Any:
         if k <= 20_000:  # math.lgamma: spares a plan scipy.special's import (~0.3 s of CPU)
-            lgf = np.array([math.lgamma(i + 1.0) for i in range(k + 1)])  # log j!
+            lgf = _log_factorials(k)
             li = np.asarray(l, dtype=np.int64)
             return lgf[k] - lgf[li] - lgf[k - li]
         from scipy.special import gammaln
@@ -162,6 +164,16 @@ class _Numpy:
         safe = np.where(x > 0, x, 1.0)
         # ln y - ln x, not ln(y/x): y/x overflows when x is subnormal
         return np.where(x > 0, x * (np.log(y) - np.log(safe)), 0.0)
+
+
+@functools.lru_cache(maxsize=16)
+def _log_factorials(k: int) -> NDArray[np.float64]:
+    """log j! for j = 0..k (math.lgamma), kept for the last few k: a root search evaluates the
+    same k's binomials at every step (issue 45: rebuilding the table was 90% of KOV's float
+    estimate at k = 10^4). Read-only."""
+    out = np.array([math.lgamma(i + 1.0) for i in range(k + 1)])
+    out.flags.writeable = False
+    return out
 
 
 class Interval:

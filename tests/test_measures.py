@@ -1043,3 +1043,38 @@ def test_approx_max_information_exact_beta_list_names_the_entry():
         r"or a non-empty array of reals in \[0, 1\)$",
     ):
         approx_max_information(JOINT, [])
+
+
+@pytest.mark.parametrize("n", [16, 10_000, 300_000])
+def test_table_totals_are_decided_as_fsum_decides(n):
+    """The tolerance on a float table's total is the documented ``abs(math.fsum(t) - 1) <= tol``
+    (numeric.validate), decided from numpy's sum where a bound on its rounding settles it and
+    by fsum where not (issue 45). One entry of a table is bisected to the two adjacent floats
+    where fsum's total crosses 1 + tol: the one is accepted and the other refused, for a whole
+    table and for a mechanism's rows; and tables 1e-10 inside and 3e-9 outside the boundary."""
+    from maxinfo_bounds.numeric.validate import as_table
+
+    rng = np.random.default_rng(n)
+    tol = 1e-9
+    t = rng.random(n)
+    t /= math.fsum(t)
+    within = lambda x0: abs(math.fsum(np.concatenate(([x0], t[1:]))) - 1.0) <= tol  # noqa: E731
+    # bisect the bit pattern of t[0] between a value inside and one outside (adjacent floats)
+    lo, hi = (np.float64(t[0] + d).view(np.int64) for d in (tol / 2, 2 * tol))
+    assert within(lo.view(np.float64)) and not within(hi.view(np.float64))
+    while hi - lo > 1:
+        mid = lo + (hi - lo) // 2
+        lo, hi = (mid, hi) if within(mid.view(np.float64)) else (lo, mid)
+    accepted, refused = t.copy(), t.copy()
+    accepted[0], refused[0] = lo.view(np.float64), hi.view(np.float64)
+    t = accepted
+    assert abs(math.fsum(accepted) - 1.0) <= tol < abs(math.fsum(refused) - 1.0)
+    for arr, ok in ((accepted, True), (refused, False), (t * (1 - 3e-9), False), (t * (1 - 1e-10), True)):
+        want = abs(math.fsum(arr) - 1.0) <= tol
+        assert want == ok
+        for table, kw in ((arr, {"ndim": 1}), (arr.reshape(1, -1), {"ndim": 2, "stochastic_rows": True})):
+            if ok:
+                as_table("t", table, exact=False, tol=tol, **kw)
+            else:
+                with pytest.raises(ValueError, match=r"within tol=1e-09"):
+                    as_table("t", table, exact=False, tol=tol, **kw)

@@ -188,6 +188,8 @@ def sup_ratio_float(
     if isinstance(q, ProductTable):
         q = q.full()
     r, pw, p_inf = _ratios(p, q)
+    if p_inf == 0:  # no beta is below it (betas >= 0): skip the masks (a small table's fixed cost)
+        return _sup_sorted(r, pw, q, p_inf, betas)
     out = np.zeros(betas.shape)
     unbounded = betas < p_inf
     out[unbounded] = math.inf
@@ -262,9 +264,15 @@ def _best_near_crossing(
     agree to the last bits; so the window's exact extent is not observable in a result (its
     mutants survive by construction, and are excluded: docs/verification.md)."""
     last = np.searchsorted(h, b, side="right") - 1  # pragma: no mutate (the window's centre)
-    for d in offsets:
-        idx = np.clip(last + d, 0, P.size - 1)
-        _raise_to(best, P[idx], Q[idx], b)
+    # every offset at once (one row per beta): a loop over the offsets paid numpy's fixed
+    # costs five times, which dominated small tables (issue 45)
+    idx = last[:, None] + np.asarray(offsets)
+    np.minimum(np.maximum(idx, 0, out=idx), P.size - 1, out=idx)
+    bb = b[:, None]
+    Pi, Qi = P[idx], Q[idx]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        val = np.where((Pi > bb) & (Qi > 0), (Pi - bb) / Qi, 0.0)
+    np.maximum(best, val.max(axis=1), out=best)
 
 
 def _raise_to(
