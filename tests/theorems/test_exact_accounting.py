@@ -209,6 +209,46 @@ def test_mixed_delta_against_brute_force(steps: dict[float, int], mu: float, eps
     assert got >= ref and got - ref <= 1e-15 * ref + 1e-300
 
 
+@pytest.mark.parametrize(
+    ("steps", "mu", "eps"),
+    [({0.3: 3, 0.7: 2}, 0.8, 6.0), ({0.05: 6, 0.1: 3}, 0.2, 2.0), ({0.25: 8}, 0.05, 1.0), ({0.5: 6, 1.0: 4}, 0.3, 2.0)],
+)
+def test_mixed_coarse_terms_stay_upper_bounds(steps: dict[float, int], mu: float, eps: float) -> None:
+    """mixed_epsilon first bounds the terms far below the float sum coarsely (g_mu(x) <=
+    e^{-a^2/2}/2, a = x/mu - mu/2 >= 0, else <= 1; issue 45). With every term coarse the bound
+    is still at least the brute-force 60-digit delta (2^k sign vectors), and the coarse
+    terms the search picks widen it by at most 1e-14 relative (the float bound's 1e-15 and the
+    Chernoff bound's slack). (0.1 = 2 x 0.05 in binary: the two groups share shifts, and g_mu
+    is evaluated once per shift.)"""
+    import itertools
+
+    import numpy as np
+
+    from maxinfo_bounds.theorems.dp_accounting import mixed as mx
+
+    groups = sorted(steps.items())
+    pats = list(itertools.product(*(range(k + 1) for _, k in groups)))
+    ref = mixed_delta_ref(steps, mu, eps)
+    full = mx._delta_upper(groups, mu, eps, pats)
+    every = mx._delta_upper(groups, mu, eps, pats, np.ones(len(pats), dtype=bool))
+    assert ref <= full <= every
+    logw, s, _ = mx._patterns(groups)
+    chosen = mx._coarse_terms(logw, s, mu, eps)
+    assert chosen is not None and 0 < chosen.sum() < len(pats)
+    part = mx._delta_upper(groups, mu, eps, pats, chosen)
+    assert ref <= part <= full * (1 + 1e-14)
+
+
+def test_mixed_epsilon_is_certified_and_tight_with_coarse_terms() -> None:
+    """The search's answers against the full sum (mixed_delta, checked against brute force
+    above): certified at the returned eps, not at 1e-9 below it; two groups of commensurate
+    and of unrelated eps, 1e-6 and 1e-10."""
+    for steps, mu in (({0.02: 20, 0.05: 20}, 0.1414), ({0.01: 60, 0.02: 30}, 0.3), ({0.3: 40}, 1.0)):
+        for dt in (1e-6, 1e-10):
+            e = dp.mixed_epsilon(steps, mu, dt)
+            assert dp.mixed_delta(steps, mu, e) <= dt < dp.mixed_delta(steps, mu, e * (1 - 1e-9))
+
+
 def test_mixed_equals_kov_for_equal_pure_steps() -> None:
     """30 equal (1, 0)-DP steps: the exact mixed composition is KOV's optimum (within the 1e-12
     slack of its certification)."""

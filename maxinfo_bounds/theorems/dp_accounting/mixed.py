@@ -15,7 +15,9 @@ steps' sign patterns, grouped by how many of the k_j steps of value eps_j came o
 with p_j = e^{eps_j}/(1 + e^{eps_j}), q_j = 1 - p_j, and g_mu(x) = E[(1 - e^{x - L})_+] =
 Phi(-x/mu + mu/2) - e^x Phi(-x/mu - mu/2) (the GDP curve, valid for every real x) or, with no
 Gaussian part, (1 - e^x)_+. Certified: the weights in interval arithmetic, g_mu by the
-Balle-Wang evaluator (50 digits, widened), every term kept (none truncated). The number of
+Balle-Wang evaluator (50 digits, widened) once per distinct shift, every term kept (none
+truncated; the search first tries the terms far below the sum with a Chernoff bound on g_mu,
+and every term in full where that bound does not settle it). The number of
 sign-count patterns is prod_j (k_j + 1); it is capped at :data:`MAX_PATTERNS`.
 
 >>> round(mixed_epsilon({}, 1.0, 1e-6), 6)          # Gaussian part only: the GDP curve
@@ -113,32 +115,76 @@ def _log_delta_float(logw: np.ndarray, s: np.ndarray, mu: float, eps: float) -> 
     return top + math.log(float(np.sum(np.exp(t - top))))
 
 
-def _delta_upper(groups: list[tuple[float, int]], mu: float, eps: float, pats: list[tuple[int, ...]]) -> float:
-    """A certified upper bound on delta(eps) (interval arithmetic; every term kept)."""
+def _coarse_terms(logw: np.ndarray, s: np.ndarray, mu: float, eps: float) -> np.ndarray | None:
+    """The patterns whose coarse bounds (see :func:`_delta_upper`) add up, in floats, to at
+    most 1e-15 of the float delta: the smallest first. ``None`` when there are none. (A choice
+    of speed only: whatever is chosen, the coarse sum is an upper bound.)"""
+    total = _log_delta_float(logw, s, mu, eps)
+    if total == -math.inf:
+        return None
+    a = (eps - s) / mu - mu / 2
+    cb = logw + np.where(a >= 0, -a * a / 2 - math.log(2), 0.0)
+    order = np.argsort(cb)
+    cum = np.logaddexp.accumulate(cb[order])
+    n = int(np.searchsorted(cum, total + math.log(1e-15), side="right"))
+    if n == 0:
+        return None
+    mask = np.zeros(cb.size, dtype=bool)
+    mask[order[:n]] = True
+    return mask
+
+
+def _delta_upper(
+    groups: list[tuple[float, int]],
+    mu: float,
+    eps: float,
+    pats: list[tuple[int, ...]],
+    coarse: np.ndarray | None = None,
+) -> float:
+    """A certified upper bound on delta(eps) (interval arithmetic; every term kept).
+
+    ``coarse`` (a mask over the patterns) marks terms known from the float sum to be far below
+    it: their g_mu(x) is bounded by Phi(-a) <= e^{-a^2/2}/2, a = x/mu - mu/2 >= 0 (the
+    Chernoff bound of the normal tail; g_mu <= Phi(mu/2 - x/mu) as its second term is >= 0),
+    or by 1, instead of the 50-digit Balle-Wang evaluation: an upper bound still, a little
+    wider, and about 60x cheaper per term (issue 45)."""
 
     def fn(iv: Any) -> Any:
-        ps, qs = [], []
-        for e, _ in groups:
+        # each group's weight of m minus signs, C(k, m) p^(k - m) q^m, once per (j, m)
+        fac, shifts = [], []
+        for e, k in groups:
             ee = iv.exp(iv.mpf(e))
-            ps.append(ee / (1 + ee))
-            qs.append(1 / (1 + ee))
+            p, q = ee / (1 + ee), 1 / (1 + ee)
+            fac.append([math.comb(k, m) * p ** (k - m) * q**m for m in range(k + 1)])
+            shifts.append([(k - 2 * m) * Fraction(e) for m in range(k + 1)])
         total = iv.mpf(0)
         fe = Fraction(eps)
-        for pat in pats:
+        fmu = Fraction(mu)
+        # g_mu at each distinct x once: steps of commensurate eps share shifts
+        g_at: dict[Fraction, Any] = {}
+        for i, pat in enumerate(pats):
             w = iv.mpf(1)
             shift = Fraction(0)
-            for j, (e, k) in enumerate(groups):
-                m = pat[j]
-                w *= math.comb(k, m) * ps[j] ** (k - m) * qs[j] ** m
-                shift += (k - 2 * m) * Fraction(e)
+            for j, m in enumerate(pat):
+                w *= fac[j][m]
+                shift += shifts[j][m]
             x = fe - shift
             if mu == 0:
                 if x >= 0:
                     continue
                 g = -iv.expm1(iv.mpf(x.numerator) / x.denominator)
+            elif coarse is not None and coarse[i]:
+                a = x / fmu - fmu / 2
+                if a >= 0:
+                    aa = iv.mpf(a.numerator) / a.denominator
+                    g = iv.mpf([0, (iv.exp(-(aa * aa) / 2) / 2).b])
+                else:
+                    g = iv.mpf([0, 1])
+            elif x in g_at:
+                g = g_at[x]
             else:
-                lo, hi = _ag_delta_bounds(Fraction(mu), 1, x)
-                g = iv.mpf([max(lo, 0), max(hi, 0)])
+                lo, hi = _ag_delta_bounds(fmu, 1, x)
+                g = g_at[x] = iv.mpf([max(lo, 0), max(hi, 0)])
             total += w * g
         return total
 
@@ -173,13 +219,21 @@ def mixed_epsilon(pure: Mapping[float, int], mu: float, delta: float) -> float:
     logw, s, pats = _patterns(groups)
 
     def ok(e: float) -> bool:
+        # first with the terms whose coarse bounds add up to at most 1e-15 of the float sum
+        # bounded coarsely (far below the 1e-12 steps of the search); if that bound misses,
+        # every term in full, as before
+        if m > 0 and len(pats) > 1:
+            coarse = _coarse_terms(logw, s, m, e)
+            if coarse is not None and _delta_upper(groups, m, e, pats, coarse) <= d:
+                return True
         return bool(_delta_upper(groups, m, e, pats) <= d)
-
-    if ok(0.0):
-        return 0.0
 
     def f(e: float) -> float:
         return _log_delta_float(logw, s, m, e) - math.log(d)
+
+    # (the float sum screens eps = 0: only a float delta within 1e-9 of the target is certified)
+    if f(0.0) <= math.log1p(1e-9) and ok(0.0):
+        return 0.0
 
     hi = float(np.sum([e * k for e, k in groups])) + (m * m / 2 + 8 * m + 1 if m > 0 else 1.0)
     while f(hi) > 0:
