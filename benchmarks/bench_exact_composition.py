@@ -21,7 +21,7 @@ import argparse
 import platform
 
 import numpy as np
-from _timing import median_time
+from _timing import median_time, paired
 
 from maxinfo_bounds import __version__
 from maxinfo_bounds.planning import Gaussian, Laplace, Study, plan
@@ -47,23 +47,27 @@ def _plans(repeats: int) -> None:
     mu = dp.gdp_compose({dp.gaussian_mu(1e-6, float(s)): 1 for s in sigmas})
     one = Study(n=10**6, alpha=0.05, iid=True, steps=(Gaussian.from_sigma(mu, 1.0, 1e-12),))
     hundred = Study(n=10**6, alpha=0.05, iid=True, steps=(Gaussian.from_sigma(1e-6, 1.0, 1e-12, times=100),))
-    print("\n| plan | median (s) | ratio to the one-step plan | gamma | route |")
-    print("| --- | ---: | ---: | ---: | --- |")
+    print("\nMedians of interleaved repetitions; CPU = process time; load = 1-min load average.")
+    print("\n| plan | median (s) | CPU (s) | load | ratio to the one-step plan | gamma | route |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
     plan(one)  # imports and first-call costs outside the timings
 
-    def timed(st: Study) -> tuple[float, float, str]:
-        def call() -> object:
-            _clear()
-            return plan(st)
+    def call(st: Study) -> object:
+        _clear()
+        return plan(st)
 
-        r = plan(st)
-        return median_time(call, repeats), r.gamma, r.route
-
-    t1, g1, r1 = timed(one)
-    for name, st in (("1,000 distinct Gaussian steps", many), ("100 equal Gaussian steps", hundred)):
-        t, g, r = timed(st)
-        print(f"| {name} | {t:.3f} | {t / t1:.2f} | {g:.6g} | {r} |")
-    print(f"| one Gaussian step of the composed mu (baseline) | {t1:.3f} | 1.00 | {g1:.6g} | {r1} |")
+    cases = {"one": one, "1,000 distinct Gaussian steps": many, "100 equal Gaussian steps": hundred}
+    res = {name: plan(st) for name, st in cases.items()}
+    m = paired({name: lambda st=st: call(st) for name, st in cases.items()}, repeats)
+    t1 = m.pop("one")
+    for name, t in m.items():
+        r = res[name]
+        print(f"| {name} | {t.wall:.3f} | {t.cpu:.3f} | {t.load:.2f} | {t / t1:.2f} | {r.gamma:.6g} | {r.route} |")
+    r = res["one"]
+    print(
+        f"| one Gaussian step of the composed mu (baseline) | {t1.wall:.3f} | {t1.cpu:.3f} | {t1.load:.2f} | 1.00 "
+        f"| {r.gamma:.6g} | {r.route} |"
+    )
 
 
 def _runs(study: Study) -> DPStage:
@@ -99,10 +103,10 @@ def _validity(pure: list[tuple[float, int]], mu_tot: float, delta: float, eps: f
 
 def _stages(repeats: int) -> None:
     print(
-        "\n| stage | delta | ours (s) | accountant | eps ours | dp_accounting (s) | eps dp_accounting | theirs "
-        "| ratio eps ours / advanced composition |"
+        "\n| stage | delta | ours (s) | CPU (s) | accountant | eps ours | dp_accounting (s) | CPU (s) | load "
+        "| eps dp_accounting | theirs | ratio eps ours / advanced composition |"
     )
-    print("| --- | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: |")
+    print("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
     for name, pure, gauss in STAGES:
         steps = [Laplace.from_eps(1.0, e, times=k) for e, k in pure] + [
             Gaussian.from_sigma(mu, 1.0, 1e-12, times=k) for mu, k in gauss
@@ -111,25 +115,30 @@ def _stages(repeats: int) -> None:
         mu_tot = dp.gdp_compose({mu: k for mu, k in gauss})
         for delta in (1e-6, 1e-10):
 
-            def ours_fn() -> object:
+            def ours_fn(s0: DPStage = s0, delta: float = delta) -> object:
                 _clear()
                 return best_composition(s0.runs, delta)
 
             res = best_composition(s0.runs, delta)
             assert res is not None
             g, link = res
-            t_ours = median_time(ours_fn, repeats)
             pointwise = [(r.eps, r.delta) for r in s0.runs for _ in range(r.count)]
             adv = dp.compose_dp(pointwise, delta + sum(d for _, d in pointwise)).eps
             if pld is None:
-                row = f"| {name} | {delta:g} | {t_ours:.3f} | {link.theorems[0]} | {g.eps:.6g}"
-                print(f"{row} | - | - | - | {g.eps / adv:.3f} |")
+                t = median_time(ours_fn, repeats)
+                row = f"| {name} | {delta:g} | {t.wall:.3f} | {t.cpu:.3f} | {link.theorems[0]} | {g.eps:.6g}"
+                print(f"{row} | - | - | {t.load:.2f} | - | - | {g.eps / adv:.3f} |")
                 continue
             theirs = _theirs(pure, gauss, delta)
-            t_theirs = median_time(lambda: _theirs(pure, gauss, delta), repeats)
+            m = paired(
+                {"ours": ours_fn, "theirs": lambda pure=pure, gauss=gauss, delta=delta: _theirs(pure, gauss, delta)},
+                repeats,
+            )
+            t, t0 = m["ours"], m["theirs"]
             print(
-                f"| {name} | {delta:g} | {t_ours:.3f} | {link.theorems[0]} | {g.eps:.6g} | {t_theirs:.3f} | "
-                f"{theirs:.6g} | {_validity(pure, mu_tot, delta, theirs)} | {g.eps / adv:.3f} |"
+                f"| {name} | {delta:g} | {t.wall:.3f} | {t.cpu:.3f} | {link.theorems[0]} | {g.eps:.6g} | "
+                f"{t0.wall:.3f} | {t0.cpu:.3f} | {t.load:.2f} | {theirs:.6g} | "
+                f"{_validity(pure, mu_tot, delta, theirs)} | {g.eps / adv:.3f} |"
             )
 
 

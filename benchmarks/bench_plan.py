@@ -11,17 +11,20 @@ Studies timed:
 * 1,000 listed steps with 1,000 distinct eps (heterogeneous: advanced composition);
 * 1,000 listed steps alternating a 4-way description and a pure DP step (1,000 stages);
 * the 200-point sweep `maxinfo plan examples/laplace_queries.toml --sweep times=1:200`;
-* a 1,000-point sweep (times = 1..1000) on one process beside the same on a pool of one
-  process per CPU (issue 17: sweeps on all cores; the same rows either way), once each;
+* a 1,000-point sweep (times = 1..1000) on one process, on a pool of two and with
+  ``workers=None`` (the free cores, issue 45; what ``maxinfo plan --sweep`` uses), paired:
+  each of three repetitions runs all three in turn (issue 17: sweeps on all cores; the same
+  rows either way);
 * a full power plan (issue 14 target: at most 1 s in-process): every valid route's power and the
   proven required n, for each `examples/power_*.toml`, beside `plan()` alone on the same study
   (the certified threshold without power). The planner's KOV cache is cleared before every
   repetition, so each one pays the full cost.
 
 * the start-up of the command (issue 17 target: ``maxinfo plan`` on the README's example in at
-  most 0.3 s of CPU beyond the interpreter): CPU seconds (user + system, from the operating
-  system's accounting of the finished child) of ``python -m maxinfo_bounds plan
-  examples/laplace_queries.toml`` beside ``python -c pass``, interleaved.
+  most 0.3 s of CPU beyond the interpreter; issue 45: the same with a ``[power]`` table): CPU
+  seconds (user + system, from the operating system's accounting of the finished child) of
+  ``python -m maxinfo_bounds plan`` on the README example and on each power example beside
+  ``python -c pass``, interleaved.
 
 Usage: PYTHONPATH=. python benchmarks/bench_plan.py [--repeats R]
 """
@@ -39,8 +42,9 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from _timing import median_time
+from _timing import load_now, paired
 
+from maxinfo_bounds.numeric.validate import free_cpus
 from maxinfo_bounds.planning import Description, GenericDP, Laplace, Study, load_study, plan, plan_power, sweep
 from maxinfo_bounds.planning import accountants as _accountants
 from maxinfo_bounds.planning import routes as _routes
@@ -62,35 +66,50 @@ def main() -> None:
         alpha=0.05,
         steps=tuple(Description(range_size=4) if i % 2 else GenericDP(eps=1e-9) for i in range(1000)),
     )
-    base = median_time(lambda: pvalue_correction(0.05, pure_dp_max_information_product(1e-3, n, 0.006).k, 0.006), r)
-    print(f"\nbaseline: one certified RRST 1.4b + 1.3 evaluation: {base * 1e3:.2f} ms")
-    print("\n| study (1,000 steps) | median (s) | target | ratio to baseline | gamma |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    for name, st in [
-        ("identical Laplace steps", same),
-        ("heterogeneous DP steps", hetero),
-        ("alternating description / DP", mixed),
-    ]:
-        t = median_time(lambda st=st: plan(st), r)
-        print(f"| {name} | {t:.3f} | 1 | {t / base:.0f} | {plan(st).gamma:.4g} |")
+
+    def baseline() -> object:
+        return pvalue_correction(0.05, pure_dp_max_information_product(1e-3, n, 0.006).k, 0.006)
+
+    print("\nEvery figure: median of interleaved repetitions beside its floor; CPU = process time;")
+    print("load = 1-min load average at the end of the measurement.")
+    cases = {"identical Laplace steps": same, "heterogeneous DP steps": hetero, "alternating description / DP": mixed}
+    m = paired({"base": baseline, **{k: (lambda st=st: plan(st)) for k, st in cases.items()}}, r)
+    base = m.pop("base")
+    print(f"\nbaseline: one certified RRST 1.4b + 1.3 evaluation: {base.ms(2)}")
+    print("\n| study (1,000 steps) | median (s) | CPU (s) | load | target | ratio to baseline | gamma |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, t in m.items():
+        g = plan(cases[name]).gamma
+        print(f"| {name} | {t.wall:.3f} | {t.cpu:.3f} | {t.load:.2f} | 1 | {t / base:.0f} | {g:.4g} |")
     ex = load_study(Path(__file__).resolve().parents[1] / "examples" / "laplace_queries.toml")
-    t = median_time(lambda: sweep(ex, "times", list(range(1, 201))), max(1, r // 2))
+    m = paired({"sweep": lambda: sweep(ex, "times", list(range(1, 201))), "base": baseline}, max(1, r // 2))
+    t, b = m["sweep"], m["base"]
     print(
-        f"\n200-point sweep (laplace_queries, times = 1..200): {t:.2f} s (target 5 s), "
-        f"{t / 200 * 1e3:.1f} ms per point, {t / 200 / base:.0f}x the baseline per point"
+        f"\n200-point sweep (laplace_queries, times = 1..200): {t.s(2)} (target 5 s), "
+        f"{t.wall / 200 * 1e3:.1f} ms per point, {t.wall / 200 / b.wall:.0f}x the baseline per point"
     )
 
     pts = list(range(1, 1001))
-    rows: dict[int | None, object] = {}
-    t1 = median_time(lambda: rows.__setitem__(1, sweep(ex, "times", pts, workers=1)), 1)
-    tw = median_time(lambda: rows.__setitem__(None, sweep(ex, "times", pts, workers=None)), 1)
-    same = rows[1] == rows[None]
+    rows: dict[str, object] = {}
+    workers = free_cpus()
+    m = paired(
+        {
+            "one": lambda: rows.__setitem__("one", sweep(ex, "times", pts, workers=1)),
+            "pool": lambda: rows.__setitem__("pool", sweep(ex, "times", pts, workers=2)),
+            "default": lambda: rows.__setitem__("default", sweep(ex, "times", pts, workers=None)),
+        },
+        3,
+    )
+    agree = rows["one"] == rows["pool"] == rows["default"]
     print(
-        f"\n1,000-point sweep (times = 1..1000): one process {t1:.2f} s, {os.cpu_count()} "
-        f"processes {tw:.2f} s, speed-up {t1 / tw:.2f}x (same rows: {same})"
+        f"\n1,000-point sweep (times = 1..1000), paired (each repetition runs all three in turn), median of 3: "
+        f"one process {m['one'].s(2)}; a pool of 2 {m['pool'].s(2)} (speed-up {m['one'] / m['pool']:.2f}x); "
+        f"workers=None (the free cores: {workers} when the script started) {m['default'].s(2)} "
+        f"({m['one'] / m['default']:.2f}x); {os.cpu_count()} CPUs; same rows: {agree}. (CPU is this process's "
+        f"only: a pool's workers are other processes.)"
     )
 
-    refused(r)
+    refused(r, baseline)
     startup(max(r, 9))
 
     def fresh(fn):  # type: ignore[no-untyped-def]
@@ -105,20 +124,20 @@ def main() -> None:
 
     plan_power(
         load_study(Path(__file__).resolve().parents[1] / "examples" / "power_bonferroni_wins.toml")
-    )  # statsmodels/scipy imports, once
+    )  # first-call imports, once
     print(
-        "\n| power plan (plan_power: power + required n of every route) | median (s) | target "
+        "\n| power plan (plan_power: power + required n of every route) | median (s) | CPU (s) | load | target "
         "| plan() alone (s) | ratio |"
     )
-    print("| --- | ---: | ---: | ---: | ---: |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for f in sorted((Path(__file__).resolve().parents[1] / "examples").glob("power_*.toml")):
         st = load_study(f)
-        tp = median_time(fresh(lambda st=st: plan_power(st)), r)
-        t0 = median_time(fresh(lambda st=st: plan(st)), r)
-        print(f"| {f.name} | {tp:.3f} | 1 | {t0:.4f} | {tp / t0:.0f} |")
+        m = paired({"power": fresh(lambda st=st: plan_power(st)), "plan": fresh(lambda st=st: plan(st))}, r)
+        tp, t0 = m["power"], m["plan"]
+        print(f"| {f.name} | {tp.wall:.3f} | {tp.cpu:.3f} | {tp.load:.2f} | 1 | {t0.wall:.4f} | {tp / t0:.0f} |")
 
 
-def refused(r: int) -> None:
+def refused(r: int, baseline) -> None:  # type: ignore[no-untyped-def]
     """A refused approximate-DP plan and the fix search behind its one-line refusal (issue 18:
     ~4 s before certain refusals were decided ahead of the beta optimiser)."""
     from maxinfo_bounds.planning import PlanError
@@ -137,8 +156,7 @@ def refused(r: int) -> None:
         with contextlib.suppress(PlanError):
             plan(st)
 
-    t1 = median_time(attempt, r)
-    tf = median_time(lambda: fixes(st), r)
+    m = paired({"attempt": attempt, "fixes": lambda: fixes(st), "base": baseline}, r)
     import maxinfo_bounds.planning.explore as ex
 
     ex.plan, saved = counted, ex.plan  # type: ignore[assignment]
@@ -146,10 +164,12 @@ def refused(r: int) -> None:
         fixes(st)
     finally:
         ex.plan = saved
+    tf = m["fixes"]
     print(
-        f"\nrefused plan (examples/refused_gaussian_queries.toml): one attempt {t1 * 1e3:.1f} ms; "
-        f"the fix search {tf:.3f} s ({calls} plan attempts, {tf / max(calls, 1) * 1e3:.1f} ms "
-        f"each; issue 18 measured ~4 s before refusals were decided ahead of the optimiser)"
+        f"\nrefused plan (examples/refused_gaussian_queries.toml): one attempt {m['attempt'].ms()}; "
+        f"the fix search {tf.s()} ({calls} plan attempts, {tf.wall / max(calls, 1) * 1e3:.1f} ms "
+        f"each, {tf / m['base']:.0f}x the baseline; issue 18 measured ~4 s before refusals were decided "
+        f"ahead of the optimiser)"
     )
 
 
@@ -173,21 +193,34 @@ def _child_cpu(cmd: list[str]) -> float:
 
 
 def startup(repeats: int) -> None:
-    """CPU of the `maxinfo plan` process on the README example beside a bare interpreter."""
+    """CPU of the `maxinfo plan` process on the README example and on each power example
+    beside a bare interpreter, interleaved (issue 17 target 0.3 s beyond the interpreter for the
+    README example; issue 45 the same for a plan with a [power] table)."""
     env_note = os.environ.get("OPENBLAS_NUM_THREADS", "unset")
-    plan_cmd = [sys.executable, "-m", "maxinfo_bounds", "plan", "examples/laplace_queries.toml"]
-    bare = [sys.executable, "-c", "pass"]
-    a, b = [], []
-    _child_cpu(plan_cmd)  # warm-up: writes the bytecode
-    for _ in range(repeats):
-        a.append(_child_cpu(plan_cmd))
-        b.append(_child_cpu(bare))
-    ma, mb = statistics.median(a), statistics.median(b)
-    print(
-        f"\nstart-up: `maxinfo plan examples/laplace_queries.toml` {ma:.3f} s CPU, bare "
-        f"interpreter {mb:.3f} s; beyond the interpreter {ma - mb:.3f} s (target 0.3 s), "
-        f"median of {repeats} interleaved (OPENBLAS_NUM_THREADS in the caller: {env_note})"
+    root = Path(__file__).resolve().parents[1]
+    files = ["examples/laplace_queries.toml"] + sorted(
+        str(f.relative_to(root)) for f in (root / "examples").glob("power_*.toml")
     )
+    cmds = {f: [sys.executable, "-m", "maxinfo_bounds", "plan", f] for f in files}
+    bare = [sys.executable, "-c", "pass"]
+    cpu: dict[str, list[float]] = {f: [] for f in files}
+    cpu["bare"] = []
+    for c in cmds.values():
+        _child_cpu(c)  # warm-up: writes the bytecode
+    for _ in range(repeats):
+        for f, c in cmds.items():
+            cpu[f].append(_child_cpu(c))
+        cpu["bare"].append(_child_cpu(bare))
+    mb = statistics.median(cpu["bare"])
+    print(
+        f"\nstart-up, CPU seconds of the child (user + system), median of {repeats} interleaved "
+        f"(OPENBLAS_NUM_THREADS in the caller: {env_note}; load {load_now():.2f}); bare interpreter {mb:.3f} s:"
+    )
+    print("\n| command | CPU (s) | beyond the interpreter (s) | target (s) |")
+    print("| --- | ---: | ---: | ---: |")
+    for f in files:
+        ma = statistics.median(cpu[f])
+        print(f"| `maxinfo plan {f}` | {ma:.3f} | {ma - mb:.3f} | 0.3 |")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import argparse
 import platform
 
 import numpy as np
-from _timing import median_time
+from _timing import median_time, paired
 
 from maxinfo_bounds.theorems.dp_accounting import analytic_gaussian_sigma, optimal_composition
 from maxinfo_bounds.theorems.dp_accounting.mechanisms import _ag_delta_bounds
@@ -58,28 +58,41 @@ def main() -> None:
         f"python {platform.python_version()}, numpy {np.__version__}, repeats {a.repeats}, "
         f"dp_accounting {'installed' if pld is not None else 'not installed'}"
     )
-    print("\n| eps | k | delta | ours (s) | dp_accounting (s) | ratio | eps ours | eps dp_accounting | theirs |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    print("\nMedians of interleaved repetitions (ours, theirs); CPU = process time; load = 1-min load average.")
+    print(
+        "\n| eps | k | delta | ours (s) | CPU (s) | dp_accounting (s) | CPU (s) | load | ratio | eps ours "
+        "| eps dp_accounting | theirs |"
+    )
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     for eps, k, delta in (
         (0.001, 10**3, 1e-6),
         (0.01, 10**4, 1e-6),
         (0.001, 10**4, 1e-6),
+        (0.01, 10**5, 1e-6),
         (0.001, 10**5, 1e-6),
+        (0.01, 10**6, 1e-6),
         (0.001, 10**6, 1e-6),
     ):
         if k > a.max_k:
             continue
         reps = a.repeats if k <= 10**5 else 1
         ours = optimal_composition(eps, 0.0, k, delta).eps
-        t1 = median_time(lambda: optimal_composition(eps, 0.0, k, delta), reps)
         if pld is None:
-            print(f"| {eps} | {k} | {delta} | {t1:.3f} | - | - | {ours!r} | - | - |")
+            t1 = median_time(lambda eps=eps, k=k, delta=delta: optimal_composition(eps, 0.0, k, delta), reps)
+            print(f"| {eps} | {k} | {delta} | {t1.cols(digits=3)} | - | - | - | - | {ours!r} | - | - |")
             continue
         theirs = _theirs(eps, k, delta)
-        t0 = median_time(lambda: _theirs(eps, k, delta), reps)
+        m = paired(
+            {
+                "ours": lambda eps=eps, k=k, delta=delta: optimal_composition(eps, 0.0, k, delta),
+                "theirs": lambda eps=eps, k=k, delta=delta: _theirs(eps, k, delta),
+            },
+            reps,
+        )
+        t1, t0 = m["ours"], m["theirs"]
         print(
-            f"| {eps} | {k} | {delta} | {t1:.3f} | {t0:.3f} | {t1 / t0:.1f} | {ours!r} | "
-            f"{theirs!r} | {_validity(eps, k, delta, theirs)} |"
+            f"| {eps} | {k} | {delta} | {t1.wall:.3f} | {t1.cpu:.3f} | {t0.wall:.3f} | {t0.cpu:.3f} | {t1.load:.2f} "
+            f"| {t1 / t0:.2f} | {ours!r} | {theirs!r} | {_validity(eps, k, delta, theirs)} |"
         )
     _gaussian(max(a.repeats, 7))
 
@@ -89,25 +102,30 @@ def _gaussian(repeats: int) -> None:
     ``accountant.get_smallest_gaussian_noise``; validity of both from a 50-digit enclosure of
     the exact delta at the returned sigma."""
     print(
-        "\n| eps | delta | ours (ms) | dp_accounting (ms) | ratio | sigma ours | sigma dp_accounting | ours | theirs |"
+        "\n| eps | delta | ours (ms) | CPU (ms) | dp_accounting (ms) | CPU (ms) | load | ratio | sigma ours "
+        "| sigma dp_accounting | ours | theirs |"
     )
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
     for eps, delta in ((0.01, 1e-6), (0.1, 1e-5), (0.5, 1e-6), (1.0, 1e-10), (3.0, 1e-3)):
         ours = analytic_gaussian_sigma(1.0, eps, delta)
-        t1 = median_time(lambda: analytic_gaussian_sigma(1.0, eps, delta), repeats)
         if pld is None:
-            print(f"| {eps} | {delta} | {t1 * 1e3:.2f} | - | - | {ours!r} | - | - | - |")
+            t1 = median_time(lambda eps=eps, delta=delta: analytic_gaussian_sigma(1.0, eps, delta), repeats)
+            print(f"| {eps} | {delta} | {t1.cols(1e3, 2)} | - | - | - | - | {ours!r} | - | - | - |")
             continue
 
-        def theirs_fn() -> float:
+        def theirs_fn(eps: float = eps, delta: float = delta) -> float:
             return float(accountant.get_smallest_gaussian_noise(common.DifferentialPrivacyParameters(eps, delta)))
 
         theirs = theirs_fn()
-        t0 = median_time(theirs_fn, repeats)
+        m = paired(
+            {"ours": lambda eps=eps, delta=delta: analytic_gaussian_sigma(1.0, eps, delta), "theirs": theirs_fn},
+            repeats,
+        )
+        t1, t0 = m["ours"], m["theirs"]
         print(
-            f"| {eps} | {delta} | {t1 * 1e3:.2f} | {t0 * 1e3:.2f} | {t1 / t0:.2f} | {ours!r} | "
-            f"{theirs!r} | {_sigma_validity(eps, delta, ours)} | "
-            f"{_sigma_validity(eps, delta, theirs)} |"
+            f"| {eps} | {delta} | {t1.wall * 1e3:.2f} | {t1.cpu * 1e3:.2f} | {t0.wall * 1e3:.2f} | "
+            f"{t0.cpu * 1e3:.2f} | {t1.load:.2f} | {t1 / t0:.2f} | {ours!r} | {theirs!r} | "
+            f"{_sigma_validity(eps, delta, ours)} | {_sigma_validity(eps, delta, theirs)} |"
         )
 
 

@@ -673,7 +673,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--workers",
         type=int,
         help="with --sweep: processes to spread the points "
-        "over (default: one per free CPU, the CPUs less the load average; sweeps under 256 points run in "
+        "over (default: one per free CPU, the CPUs other processes leave idle; sweeps under 256 points run in "
         "this process)",
     )
     pn.add_argument("--solve", help="the parameter to solve for (largest value; smallest n)")

@@ -37,8 +37,11 @@ def test_integer_domain_refuses_fractions_of_integers_in_arrays():
 
 def test_default_workers_are_the_free_cpus():
     """Issue 45: the default number of worker processes (sweeps, campaigns) is the CPUs less
-    the one-minute load average, rounded, at least 1 and at most the CPUs."""
+    the CPUs other processes keep busy, rounded, at least 1 and at most the CPUs; with a
+    process spinning beside this one, at most CPUs - 1 (or 1)."""
     import os
+    import subprocess
+    import sys
 
     from maxinfo_bounds.numeric import local_workers
     from maxinfo_bounds.numeric.validate import free_cpus
@@ -48,4 +51,13 @@ def test_default_workers_are_the_free_cpus():
     assert free_cpus(1e9) == 1 and free_cpus(cpus) == 1
     assert free_cpus(cpus - 1.0) == 1 and free_cpus(-5.0) == cpus
     assert 1 <= local_workers(None) <= cpus
+    spin = subprocess.Popen([sys.executable, "-c", "import time\nt = time.time() + 20\nwhile time.time() < t: pass"])
+    try:
+        import time
+
+        time.sleep(0.3)
+        assert free_cpus() <= max(1, cpus - 1)
+    finally:
+        spin.kill()
+        spin.wait()
     assert local_workers(3) == 3

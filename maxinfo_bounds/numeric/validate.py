@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from numbers import Rational
@@ -128,24 +129,47 @@ def check_int(name: str, x: object, *, low: int | None = None, high: int | None 
 
 def local_workers(workers: object) -> int:
     """The number of local worker processes to use: ``workers`` (an integer >= 1), or for
-    ``None`` (the planner's sweeps and the verification campaigns) one per CPU that is free:
-    the CPUs less the one-minute load average, rounded, at least 1 (issue 45: with the machine
-    busy, one process per CPU gained nothing, 0.95x, where an idle one gives 1.7x)."""
+    ``None`` (the planner's sweeps and the verification campaigns) one per CPU that no other
+    process is using (:func:`free_cpus`; issue 45: with the machine busy, one process per CPU
+    gained nothing, 0.95x, where an idle one gives 1.7x)."""
     if workers is None:
         return free_cpus()
     return check_int("workers", workers, low=1)
 
 
-def free_cpus(load: float | None = None) -> int:
-    """CPUs not busy: ``os.cpu_count()`` less the one-minute load average (``load``, for tests;
-    read with ``os.getloadavg`` where the platform has it, else 0), rounded, in [1, CPUs]."""
+def free_cpus(busy: float | None = None) -> int:
+    """CPUs not busy with other processes: ``os.cpu_count()`` less ``busy``, rounded, in
+    [1, CPUs].
+
+    ``busy`` (given for tests) is measured on Linux as the CPUs' non-idle time over 0.1 s of
+    /proc/stat, while this process sleeps (so its own work is not counted); elsewhere as the
+    one-minute load average. (The load average counts the caller too: a script that has just
+    computed on one core saw that core as taken and ran its pool on one process, 1.02x where
+    two give 1.67x; the instantaneous runnable count of /proc/loadavg caught passing tasks.)"""
     cpus = os.cpu_count() or 1
-    if load is None:
+    if busy is None:
+        busy = _busy_cpus(cpus)
+    return max(1, min(cpus, cpus - int(round(busy))))
+
+
+def _busy_cpus(cpus: int, window: float = 0.1) -> float:
+    def ticks() -> tuple[int, int]:
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        return sum(v[:8]), v[3] + v[4]  # all but guest time (counted in user); idle + iowait
+
+    try:
+        t0, i0 = ticks()
+        time.sleep(window)
+        t1, i1 = ticks()
+    except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
         try:
-            load = os.getloadavg()[0]
-        except (AttributeError, OSError):  # pragma: no cover - no load average (Windows)
-            load = 0.0
-    return max(1, min(cpus, cpus - int(round(load))))
+            return os.getloadavg()[0]
+        except (AttributeError, OSError):  # no load average (Windows)
+            return 0.0
+    if t1 <= t0:  # pragma: no cover - a clock that did not tick
+        return 0.0
+    return cpus * (1.0 - (i1 - i0) / (t1 - t0))
 
 
 def check_probability(name: str, x: object, *, closed_high: bool = False) -> float | Fraction:

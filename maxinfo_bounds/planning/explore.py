@@ -112,11 +112,12 @@ PARALLEL_MIN_POINTS = 256
 def sweep(study: Study, param: str, values: Sequence[float], *, workers: int | None = 1) -> list[SweepPoint]:
     """γ(α) at each value of ``param`` (None where the plan has no valid route, with the reason).
 
-    ``workers``: processes to spread the points over (``None``: one per CPU). The points are
+    ``workers``: processes to spread the points over (``None``: one per free CPU,
+    :func:`~maxinfo_bounds.numeric.validate.free_cpus`). The points are
     independent; a sweep of at least :data:`PARALLEL_MIN_POINTS` points runs them in contiguous
     blocks on a process pool, with the same rows, in the same order, as one process gives. The
     processes are spawned (as the campaigns' are), so a script that asks for several must call
-    this under ``if __name__ == "__main__":``; ``maxinfo plan --sweep`` uses one per CPU."""
+    this under ``if __name__ == "__main__":``; ``maxinfo plan --sweep`` uses one per free CPU."""
     if values:
         with_param(study, param, values[0])  # an unknown parameter is refused up front
     w = local_workers(workers)
