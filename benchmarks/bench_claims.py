@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import argparse
 import platform
-import statistics
-import time
 
 import mpmath
 import sympy
+from _timing import paired
 
 from proofs_checks.claims import CLAIMS, check_claim
 
@@ -35,22 +34,23 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     r = ap.parse_args().repeats
     print(f"python {platform.python_version()}, sympy {sympy.__version__}, mpmath {mpmath.__version__}")
-    ts, bs = [], []
-    for _ in range(r):
-        t0 = time.perf_counter()
-        verdicts = [check_claim(c).status for c in CLAIMS]
-        ts.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
+    verdicts: list[str] = []
+
+    def decide() -> None:
+        verdicts[:] = [check_claim(c).status for c in CLAIMS]
+
+    def spot() -> None:
         for c in CLAIMS:
             _spot(c)
-        bs.append(time.perf_counter() - t0)
-    t, b = statistics.median(ts), statistics.median(bs)
+
+    m = paired({"decide": decide, "spot": spot}, r)
+    t, b = m["decide"], m["spot"]
     print(
-        f"{len(CLAIMS)} claims decided in {t:.2f} s (median of {r}; target 300 s); "
+        f"{len(CLAIMS)} claims decided in {t.s(2)} (median of {r} interleaved; target 300 s); "
         f"{verdicts.count('certified')} certified, {verdicts.count('refuted')} refuted, "
         f"{verdicts.count('undecided')} undecided"
     )
-    print(f"baseline, one 50-digit spot evaluation per claim: {b:.2f} s; ratio {t / b:.1f}")
+    print(f"baseline, one 50-digit spot evaluation per claim: {b.s(2)}; ratio {t / b:.1f}")
 
 
 if __name__ == "__main__":

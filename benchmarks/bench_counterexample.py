@@ -14,10 +14,11 @@ from __future__ import annotations
 import platform
 import subprocess
 import sys
-import time
 from collections import defaultdict
+from typing import Any, cast
 
 import numpy as np
+from _timing import Timing, once
 
 from proofs_checks.codes import all_syndromes, bch, golay
 from proofs_checks.counterexample import check_code
@@ -25,32 +26,29 @@ from proofs_checks.counterexample import check_code
 
 def main() -> None:
     print(f"python {platform.python_version()}, numpy {np.__version__}")
+    print("One run each (seconds to minutes); CPU = process time; load = 1-min load average after it.")
     g = golay()
-    t0 = time.perf_counter()
-    all_syndromes(g)
-    t_syn = time.perf_counter() - t0
-    totals: list[float] = []
+    t_syn, _ = once(lambda: all_syndromes(g))
+    totals: list[Timing] = []
     for label, enum in (("enumeration of all 2^23 datasets", True), ("syndrome reduction", False)):
-        t0 = time.perf_counter()
-        recs = check_code(g, 8.0, 0.25, enumerate_all=enum)
-        total = time.perf_counter() - t0
+        total, out = once(lambda enum=enum: check_code(g, 8.0, 0.25, enumerate_all=enum))
+        recs = cast(list[dict[str, Any]], out)
         totals.append(total)
         per: dict[str, float] = defaultdict(float)
         for r in recs:  # records carry the time since their section started
             per[r["check"]] = max(per[r["check"]], r["seconds"])
         bad = [r["check"] for r in recs if r["verdict"] == "FAILS"]
-        print(f"\n{label}: {total:.2f} s in all; not holding: {sorted(set(bad))}")
+        print(f"\n{label}: {total.s(2)} in all; not holding: {sorted(set(bad))}")
         print("| check | seconds |")
         print("| --- | ---: |")
         for k, v in per.items():
             print(f"| {k} | {v:.3f} |")
     print(f"\nratio enumeration / syndrome reduction (same run): {totals[0] / totals[1]:.0f}")
-    print(f"\nall 2^23 syndromes: {t_syn:.2f} s")
+    print(f"\nall 2^23 syndromes: {t_syn.s(2)}")
     for m in (5, 6):
         c = bch(m, 7)
-        t0 = time.perf_counter()
-        recs = check_code(c, 8.0, 0.25)
-        print(f"{c.name} (r = {c.r}), syndrome reduction: {time.perf_counter() - t0:.2f} s")
+        t, _ = once(lambda c=c: check_code(c, 8.0, 0.25))
+        print(f"{c.name} (r = {c.r}), syndrome reduction: {t.s(2)}")
     peak_memory()
 
 

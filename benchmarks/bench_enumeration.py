@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import argparse
 import platform
-import time
 from fractions import Fraction
 
 import numpy as np
+from _timing import Timing, once
 
 from maxinfo_bounds.measures import approx_max_information
 from proofs_checks.codes import TooLarge
@@ -25,19 +25,19 @@ from proofs_checks.mechanisms import per_record_rr
 BETAS = np.array([0.0, 1e-3, 0.05])
 
 
-def full(n: int) -> float:
-    t0 = time.perf_counter()
-    J = full_joint(per_record_rr(n, Fraction(1, 4), 6), n, product_dataset_distribution(n, 0.5), 64)
-    approx_max_information(J, BETAS)
-    return time.perf_counter() - t0
+def full(n: int) -> Timing:
+    def run() -> object:
+        J = full_joint(per_record_rr(n, Fraction(1, 4), 6), n, product_dataset_distribution(n, 0.5), 64)
+        return approx_max_information(J, BETAS)
+
+    return once(run)[0]
 
 
-def typeclass(n: int) -> float:
-    t0 = time.perf_counter()
-    M = _float_bucketed(n)
-    J = typeclass_joint(M, n, 0.5)
-    approx_max_information(J, BETAS)
-    return time.perf_counter() - t0
+def typeclass(n: int) -> Timing:
+    def run() -> object:
+        return approx_max_information(typeclass_joint(_float_bucketed(n), n, 0.5), BETAS)
+
+    return once(run)[0]
 
 
 def _float_bucketed(n: int) -> np.ndarray:
@@ -55,21 +55,19 @@ def _float_bucketed(n: int) -> np.ndarray:
     return out
 
 
-def baseline(rows: int, cols: int) -> float:
-    t0 = time.perf_counter()
-    np.random.default_rng(0).random((rows, cols))
-    return time.perf_counter() - t0
+def baseline(rows: int, cols: int) -> Timing:
+    return once(lambda: np.random.default_rng(0).random((rows, cols)))[0]
 
 
-def largest(fn, start: int, budget: float, step) -> tuple[int, float, str]:  # type: ignore[no-untyped-def]
-    n, best = start, (start, 0.0)
+def largest(fn, start: int, budget: float, step) -> tuple[int, Timing | None, str]:  # type: ignore[no-untyped-def]
+    n, best = start, (start, None)
     while True:
         try:
             t = fn(n)
         except TooLarge as exc:
             return best[0], best[1], f"stopped by the memory guard at n = {n}: {exc}"
-        if t > budget:
-            return best[0], best[1], f"n = {n} took {t:.1f} s"
+        if t.wall > budget:
+            return best[0], best[1], f"n = {n} took {t.s(1)}"
         best = (n, t)
         n = step(n)
 
@@ -79,22 +77,24 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=60.0)
     budget = ap.parse_args().budget
     print(f"python {platform.python_version()}, numpy {np.__version__}")
+    print("Each enumeration is one run, beside its floor run just after it (a random fill of a table of")
+    print("the same shape); CPU = process time; load = 1-min load average.")
     t20 = full(20)
     b20 = baseline(1 << 20, 64)
     print(
-        f"full enumeration, n = 20, 64 outputs: {t20:.2f} s (target 30 s); "
-        f"baseline random fill of 2^20 x 64: {b20:.2f} s; ratio {t20 / b20:.1f}"
+        f"\nfull enumeration, n = 20, 64 outputs: {t20.s(2)} (target 30 s); "
+        f"baseline random fill of 2^20 x 64: {b20.s(2)}; ratio {t20 / b20:.1f}"
     )
     t4 = typeclass(10_000)
     b4 = baseline(10_001, 101)
     print(
-        f"type-class, n = 10^4, 101 outputs: {t4:.2f} s (target 5 s); "
-        f"baseline random fill of 10^4 x 101: {b4:.4f} s; ratio {t4 / b4:.0f}"
+        f"type-class, n = 10^4, 101 outputs: {t4.s(2)} (target 5 s); "
+        f"baseline random fill of 10^4 x 101: {b4.s(4)}; ratio {t4 / b4:.0f}"
     )
     n_full, t_full, why = largest(full, 20, budget, lambda n: n + 1)
-    print(f"largest full enumeration within {budget:.0f} s: n = {n_full} ({t_full:.1f} s); {why}")
+    print(f"largest full enumeration within {budget:.0f} s: n = {n_full} ({t_full.s(1) if t_full else '-'}); {why}")
     n_tc, t_tc, why = largest(typeclass, 10_000, budget, lambda n: int(n * 1.5))
-    print(f"largest type-class n within {budget:.0f} s: n = {n_tc} ({t_tc:.1f} s); {why}")
+    print(f"largest type-class n within {budget:.0f} s: n = {n_tc} ({t_tc.s(1) if t_tc else '-'}); {why}")
 
 
 if __name__ == "__main__":

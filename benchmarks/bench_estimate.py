@@ -21,11 +21,10 @@ from __future__ import annotations
 import argparse
 import math
 import platform
-import time
 from typing import Any
 
 import numpy as np
-from _timing import median_time
+from _timing import once, paired
 
 from maxinfo_bounds import __version__
 from maxinfo_bounds.planning import estimate as E
@@ -41,7 +40,10 @@ PUBLISHED = {  # n: (splitting, JLNRSS, BNSSSU) largest k at accuracy 0.1, cover
 
 def _timings(repeats: int) -> None:
     E.plan_estimate(10**5, 10, 0.95)  # imports and first-call costs outside the timings
-    base = median_time(lambda: gaussian_sample_accuracy(0.01, 10_000, 0.01), repeats)
+
+    def base() -> object:
+        return gaussian_sample_accuracy(0.01, 10_000, 0.01)
+
     rows = [
         ("plan_estimate(10^6, 10^4, 0.95)", lambda: E.plan_estimate(10**6, 10**4, 0.95), 0.5),
         (
@@ -55,19 +57,22 @@ def _timings(repeats: int) -> None:
             0.5,
         ),
     ]
-    print("\n| call | median (s) | target (s) | ratio to the baseline |")
-    print("| --- | ---: | ---: | ---: |")
-    for name, fn, target in rows:
-        t = median_time(fn, repeats)
-        print(f"| {name} | {t:.3f} | {target} | {t / base:.0f} |")
-    print(f"| baseline: gaussian_sample_accuracy(0.01, 10^4, 0.01) | {base:.5f} | | 1 |")
-    t0 = time.perf_counter()
-    rm = E.regime_map(0.95, (10**3, 10**7), (1, 10**5), 50)
-    t_map = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    E.regime_map(0.95, (10**3, 10**7), (1, 10**7), 50, thresholdout_budget=20)
-    t_map_b = time.perf_counter() - t0
-    print(f"\n50 x 50 regime map: {t_map:.1f} s (target 30 s); with Thresholdout (B = 20): {t_map_b:.1f} s")
+    m = paired({"base": base, **{name: fn for name, fn, _ in rows}}, repeats)
+    b = m["base"]
+    print("\nMedians of interleaved repetitions; CPU = process time; load = 1-min load average.")
+    print("\n| call | median (s) | CPU (s) | load | target (s) | ratio to the baseline |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name, _, target in rows:
+        t = m[name]
+        print(f"| {name} | {t.wall:.3f} | {t.cpu:.3f} | {t.load:.2f} | {target} | {t / b:.0f} |")
+    print(f"| baseline: gaussian_sample_accuracy(0.01, 10^4, 0.01) | {b.wall:.5f} | {b.cpu:.5f} | {b.load:.2f} | | 1 |")
+    # the maps are single runs (seconds each), each beside the baseline's per-call time above
+    t_map, rm = once(lambda: E.regime_map(0.95, (10**3, 10**7), (1, 10**5), 50))
+    t_map_b, _ = once(lambda: E.regime_map(0.95, (10**3, 10**7), (1, 10**7), 50, thresholdout_budget=20))
+    print(
+        f"\n50 x 50 regime map: {t_map.s(1)} (target 30 s; {t_map / b:.0f}x the baseline); with Thresholdout "
+        f"(B = 20): {t_map_b.s(1)}"
+    )
     print("\n" + E.crossover_text(rm))
 
 

@@ -1,7 +1,8 @@
 """Regenerate ``docs/benchmarks.md`` in one command: run every benchmark script, each as its
 own process, and write their figures with the machine, its load and the versions.
 
-Every figure a script prints is a same-run comparison: a median beside a baseline (the floor:
+Every figure a script prints is a same-run comparison with its CPU time and the load average
+on the same line (``benchmarks/_timing.py``): a median beside a baseline (the floor:
 ``np.sort`` of the same ratios, a bare interpreter, one hand-picked certified evaluation, a
 random fill of the same table, the uncertified accountant) timed in the same process with
 interleaved repetitions where the script says so, so that load moves both alike. Where an
@@ -174,7 +175,9 @@ def main() -> int:
         + (" --quick" if ns.quick else "")
         + "` (do not edit by hand: rerun it). Every figure "
         "below is a median beside a baseline measured in the same run (the floor it is "
-        "compared with), so the ratios hold on a loaded machine where absolute times do not; "
+        "compared with; interleaved repetitions, or for runs of seconds to minutes one run "
+        "each), with its CPU time (process time) and the one-minute load average on the same "
+        "line, so the ratios hold on a loaded machine where absolute times do not; "
         "where the baseline is another library, the validity of its answer (certified by our "
         "enclosures) is printed beside its speed. Design notes, what was tried and earlier "
         "figures: [performance notes](performance.md).",

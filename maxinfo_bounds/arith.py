@@ -570,6 +570,9 @@ class Formula:
             return out.hi + out.lo if isinstance(out, _DD) else out
 
     def estimate(self, *args: Any) -> float:
-        """Uncertified float value (for optimisers); ``inf`` where float64 overflows or fails."""
-        v = float(self.array(*args))
+        """Uncertified float value (for optimisers); ``inf`` where float64 overflows or fails.
+        (The body on numpy float64 scalars: the same ufunc loops as :meth:`array`'s, without
+        its arrays.)"""
+        with np.errstate(all="ignore"):
+            v = float(self.body(NUMPY, *[np.float64(a) for a in args], **self.kwargs))
         return v if not math.isnan(v) else math.inf

@@ -243,7 +243,23 @@ def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
     weights = np.array([curves[i].weight for i in idx])
     wsum = np.array([weights[[j for j, f in enumerate(fam_of) if f == q]].sum() for q in range(len(fams))])
 
+    single = len(idx) == 1
+    w0 = float(weights[0])
+    k_of0 = curves[idx[0]].k_of
+
+    def obj1(t: np.float64) -> float:
+        # one curve: the same float operations as obj's below on scalars, without the small
+        # arrays (issue 45: the required-n search of a power plan runs this thousands of times)
+        b = np.exp(t) * w0
+        rest = alpha - float(b)
+        if rest <= 0 or not (np.isfinite(b) and b > 0):
+            return 1e300
+        assert k_of0 is not None
+        return k_of0(float(b)) - math.log2(rest)
+
     def obj(x: np.ndarray) -> float:
+        if single:
+            return obj1(np.float64(x[0]))
         xs = np.exp(x)
         bs = xs[fam_of] * weights
         rest = alpha - float(np.sum(bs))

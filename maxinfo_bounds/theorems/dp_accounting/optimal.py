@@ -259,6 +259,45 @@ def _kov_delta_float(eps: float, delta: float, k: int, eps_total: float) -> floa
     return lost + (1.0 - lost) * d0
 
 
+#: up to this k the float estimate solves the sum segment by segment (all k/2 + 1 terms in one
+#: pass) instead of root-finding over the windowed sum
+_SEGMENT_MAX_K = 20_000
+
+
+def _kov_eps_segments(eps: float, delta: float, k: int, delta_total: float) -> float | None:
+    """The float root of the KOV15 sum in one pass (issue 45: Brent took about 30 windowed
+    sums per root, and the planner's required-n search solves hundreds).
+
+    Between two kinks, x in [(k - 2t) eps, (k - 2t + 2) eps], exactly the terms l < t count,
+    and the sum is affine in e^x: SA(t) - e^x SB(t) (prefix sums of the terms exp(a_l - z) and
+    exp(b_l - z)). The segment holding the root is the first t whose value at its lower end
+    reaches c = (delta_total - lost)/(1 - lost) (the sum increases as x falls); there
+    x = log((SA(t) - c)/SB(t)), clipped to the segment. ``None`` (the caller root-finds) where
+    the terms underflow or the prefix sums cannot resolve c."""
+    if not eps > 0:
+        return None
+    t = np.arange(1, k // 2 + 2)  # every segment with x >= 0 (and the one reaching below 0)
+    la, lb = _kov_log_terms(NUMPY, eps, k, t - 1)
+    lz = _kov_log_norm(NUMPY, eps, k)
+    # in logs throughout: e^x SB overflows where x nears k eps
+    lsa, lsb = np.logaddexp.accumulate(la - lz), np.logaddexp.accumulate(lb - lz)
+    lost = float(_kov_lost_body(NUMPY, delta, k))
+    c = (delta_total - lost) / (1.0 - lost)
+    if not (c > 0 and np.all(np.isfinite(lsa)) and np.all(np.isfinite(lsb))):
+        return None
+    lc = math.log(c)
+    x_lo = (k - 2 * t) * eps
+    # log of the sum at each segment's lower end, SA (1 - e^{x + lSB - lSA}); -inf where <= 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.maximum(x_lo, 0.0) + lsb - lsa
+        at_lo = np.where(r < 0, lsa + np.log(-np.expm1(np.minimum(r, 0.0))), -np.inf)
+    i = int(np.searchsorted(at_lo >= lc, True))  # increasing in t: the first that reaches c
+    if i >= t.size or not lsa[i] > lc:
+        return None
+    x = float(lsa[i] + math.log(-math.expm1(lc - lsa[i])) - lsb[i])
+    return min(max(x, float(x_lo[i]), 0.0), float(x_lo[i] + 2 * eps))
+
+
 def kov_eps_float(eps: float, delta: float, k: int, delta_total: float) -> float:
     """Float estimate of the optimal eps_total (not certified; root of the float surrogate)."""
 
@@ -273,6 +312,10 @@ def kov_eps_float(eps: float, delta: float, k: int, delta_total: float) -> float
         return 0.0
     if f(hi) >= 0:
         return hi
+    if k <= _SEGMENT_MAX_K:
+        x = _kov_eps_segments(eps, delta, k, delta_total)
+        if x is not None:
+            return x
     try:
         return float(brentq(f, 0.0, hi, xtol=1e-300, rtol=1e-15))
     except RuntimeError:
