@@ -162,10 +162,13 @@ def _cmd_example(ns: argparse.Namespace) -> int:
 
 def _cmd_pvalue(ns: argparse.Namespace) -> int:
     from .catalog import get
+    from .vacuity import with_usable_if
 
-    # a view of the catalog: RRST Thm 1.3, the schema of `maxinfo bound RRST-1.3`
+    # a view of the catalog: RRST Thm 1.3, the schema of `maxinfo bound RRST-1.3` (with its
+    # vacuity line and nearest usable values, as docs/cli.md promises for every command)
     e = get("RRST-1.3")
-    return _emit_report(e, e.report(alpha=ns.alpha, k=ns.k, beta=ns.beta), ns.json)
+    values = {"alpha": ns.alpha, "k": ns.k, "beta": ns.beta}
+    return _emit_report(e, with_usable_if(e, values, e.report(**values)), ns.json)
 
 
 def _emit(res: dict[str, Any], as_json: bool, sides: Mapping[str, Side] | None = None) -> int:
@@ -188,10 +191,12 @@ def _emit_report(e: Any, res: dict[str, Any], as_json: bool) -> int:
 
 def _cmd_description(ns: argparse.Namespace) -> int:
     from .catalog import get
+    from .vacuity import with_usable_if
 
     # a view of the catalog: DFHPRR Thm 6, the schema of `maxinfo bound DFHPRR-6`
     e = get("DFHPRR-6")
-    return _emit_report(e, e.report(range_size=ns.range_size, beta=ns.beta), ns.json)
+    values = {"range_size": ns.range_size, "beta": ns.beta}
+    return _emit_report(e, with_usable_if(e, values, e.report(**values)), ns.json)
 
 
 def _cmd_catalog(ns: argparse.Namespace) -> int:

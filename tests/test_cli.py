@@ -43,6 +43,28 @@ def test_pvalue_is_the_catalog_view(capsys):
     assert a["k_bits"] == 2 and a["gamma"] == 0.01 and a["rounding"] == "down"  # 0.04/4, hand
 
 
+def test_pvalue_and_description_say_when_vacuous(capsys):
+    """Issue 43: `pvalue` (and `description`) carry the vacuity line and the nearest usable
+    value docs/cli.md promises, as `bound RRST-1.3` does: at k = 2000 bits gamma is 0, and the
+    largest k with gamma >= 2.2e-16 is floor(log2(0.05 / 2.2e-16)) = floor(47.69) = 47 (hand);
+    at k = 2 nothing is said (vacuous null in JSON). Both the same as `bound`."""
+    for k, vac, fix in (("2000", "gamma = 0", ["k <= 47"]), ("60", "below 2.2e-16", ["k <= 47"]), ("2", None, None)):
+        argv = ["--alpha", "0.05", "--k", k, "--beta", "0"]
+        assert main(["pvalue", "--json", *argv]) == 0
+        a = json.loads(capsys.readouterr().out)
+        assert main(["bound", "--json", "RRST-1.3", *argv]) == 0
+        assert a == json.loads(capsys.readouterr().out)
+        assert (a.get("vacuous") is None) == (vac is None) and a.get("usable_if") == fix
+        if vac is not None:
+            assert vac in a["vacuous"]
+            assert main(["pvalue", *argv]) == 0
+            assert "vacuous" in capsys.readouterr().out
+    assert main(["description", "--range-size", "1000000", "--beta", "1e-9", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert main(["bound", "--json", "DFHPRR-6", "--range-size", "1000000", "--beta", "1e-9"]) == 0
+    assert d == json.loads(capsys.readouterr().out)
+
+
 def test_plot_dp_guarantee_entry(capsys, tmp_path):
     """A DPGuarantee-valued entry plots its eps (report Thm DR 3.9: 2 Delta/b, rounded up)."""
     out = tmp_path / "p.png"

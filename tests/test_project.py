@@ -224,3 +224,20 @@ def test_pre_commit_pins_the_ruff_the_tests_use():
     assert pin.startswith("ruff==")
     config = (ROOT / ".pre-commit-config.yaml").read_text()
     assert f"rev: v{pin.removeprefix('ruff==')}\n" in config
+
+
+def test_core_install_serves_the_planner_only():
+    """Issue 43: dask and distributed (the campaigns' scale-out) are the optional [scale] extra
+    and statsmodels (a reference of the power tests) is in the test extra; the core install is
+    what the calculator and planner import. And the campaign runner imports distributed only
+    when given a scheduler."""
+    import tomllib
+
+    proj = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    core = {d.split(">")[0].split("=")[0].split("[")[0].strip() for d in proj["dependencies"]}
+    assert core == {"numpy", "scipy", "sympy", "mpmath", "matplotlib", "tqdm"}
+    extras = proj["optional-dependencies"]
+    assert sorted(extras["scale"]) == ["dask>=2024.1", "distributed>=2024.1"]
+    assert "maxinfo_bounds[scale]" in extras["test"] and any(d.startswith("statsmodels") for d in extras["test"])
+    src = (ROOT / "proofs_checks" / "simulate" / "runner.py").read_text()
+    assert "\nimport distributed" not in src and "\nfrom distributed" not in src

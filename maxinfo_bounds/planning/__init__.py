@@ -6,15 +6,16 @@
 * :mod:`.stages` — steps to DP guarantees and to stages (the units of composition).
 * :mod:`.routes` — every valid route to a certified max-information bound; :func:`plan`.
 * :mod:`.explore` — sweeps and inverse solves of γ(α) over one parameter.
-* :mod:`.power` — the power of the final test at a threshold on n records (statsmodels, scipy).
+* :mod:`.power` — the power of the final test at a threshold on n records, and the smallest
+  effect it detects (scipy.special).
 * :mod:`.recommend` — every valid analysis (reuse, Bonferroni, union bound, sample splitting)
   with its power and required n; the recommended one; the power curve.
 * :mod:`.report` — the text and JSON views of every planning result (CLI and API alike).
 """
 
 from .errors import PlanError
-from .explore import INT_PARAMS, SweepPoint, fixes, solve, sweep, with_param
-from .power import power_at
+from .explore import INT_PARAMS, SweepPoint, fixes, power_fixes, solve, sweep, with_param
+from .power import minimum_effect, power_at
 from .recommend import PowerPlan, ReuseRoute, RouteKind, RouteRow, plan_power, power_curve
 from .routes import Candidate, NoValidRoute, PlanResult, plan
 from .stages import Link
@@ -66,11 +67,13 @@ __all__ = [
     "SweepPoint",
     "Thresholdout",
     "fixes",
+    "power_fixes",
     "load_study",
     "parse_study",
     "plan",
     "plan_power",
     "power_at",
+    "minimum_effect",
     "power_curve",
     "solve",
     "step_from_mapping",

@@ -12,7 +12,7 @@ first step that has it; ``times`` is the first step's).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -25,7 +25,17 @@ from .routes import PlanResult, plan
 from .steps import MAX_TIMES, STEP_CLASSES
 from .study import MAX_N, Study, check_alpha, check_n, step_key, where
 
-__all__ = ["sweep", "solve", "with_param", "fixes", "Solution", "SweepPoint", "INT_PARAMS", "PARALLEL_MIN_POINTS"]
+__all__ = [
+    "sweep",
+    "solve",
+    "with_param",
+    "fixes",
+    "power_fixes",
+    "Solution",
+    "SweepPoint",
+    "INT_PARAMS",
+    "PARALLEL_MIN_POINTS",
+]
 
 #: the integer-valued parameters (read off the step classes' declared domains)
 INT_PARAMS = frozenset({"n", "family_size"}.union(*(c.integer_keys() for c in STEP_CLASSES.values())))
@@ -214,20 +224,17 @@ def solve(
     return Solution(v, plan(with_param(study, param, v)), "smallest" if increasing else "largest")
 
 
-def fixes(study: Study) -> list[str]:
-    """The nearest single changes that give a usable threshold (γ ≥ 2.2e-16), one parameter at
-    a time, the others fixed: ``n``, then each step's numeric fields and ``times``.
-
-    For a study that is refused or whose threshold is vacuous; e.g. ``["steps[0].delta <=
-    2.3e-14", "n <= 3100"]``. Parameters that no value fixes are left out."""
-    from ..vacuity import GAMMA_FLOOR, suggest
+def _single_changes(study: Study, ok_plan: Callable[[Study], bool]) -> list[str]:
+    """The nearest single changes of ``n``, then each step's numeric fields and ``times`` (the
+    others fixed), with which ``ok_plan`` holds; parameters that no value fixes are left out."""
+    from ..vacuity import suggest
 
     def ok(vals: dict[str, float]) -> bool:
         s = study
         for k, v in vals.items():
             if v != current[k]:
                 s = with_param(s, k, v)
-        return plan(s).gamma >= GAMMA_FLOOR
+        return ok_plan(s)
 
     ranges: dict[str, tuple[float, float, bool]] = {"n": (1, MAX_N, True)}
     current: dict[str, float] = {"n": study.n}
@@ -240,3 +247,34 @@ def fixes(study: Study) -> list[str]:
             ranges[key] = (1 if fld in INT_PARAMS else 0.0, hi, fld in INT_PARAMS)
             current[key] = v
     return suggest(ok, current, ranges)
+
+
+def fixes(study: Study) -> list[str]:
+    """The nearest single changes that give a usable threshold (γ ≥ 2.2e-16), one parameter at
+    a time, the others fixed: ``n``, then each step's numeric fields and ``times``.
+
+    For a study that is refused or whose threshold is vacuous; e.g. ``["steps[0].delta <=
+    2.3e-14", "n <= 3100"]``. Parameters that no value fixes are left out."""
+    from ..vacuity import GAMMA_FLOOR
+
+    return _single_changes(study, lambda s: plan(s).gamma >= GAMMA_FLOOR)
+
+
+def power_fixes(study: Study) -> list[str]:
+    """The nearest single changes (``n``, a step's numbers, ``times``; the others fixed) with
+    which adaptive reuse reaches the study's target power: the test at the certified γ(α) on all
+    n records (issue 43: a usable threshold can still leave the power near 0). Needs a
+    ``[power]`` table; a change where the plan is refused does not count."""
+    from .power import power_at
+
+    spec = study.power
+    if spec is None:
+        raise PlanError(where(study.source, "power"), "missing: the target power is the [power] table's")
+
+    def ok(s: Study) -> bool:
+        try:
+            return power_at(spec, plan(s).gamma, s.n) >= spec.target
+        except MaxinfoError:
+            return False
+
+    return _single_changes(study, ok)

@@ -41,6 +41,8 @@ interval reaches the target.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
@@ -50,7 +52,16 @@ from .errors import PlanError
 from .steps import check_real
 from .study import Alternative, FinalTest, PowerSpec
 
-__all__ = ["power_at", "power_upper", "min_records", "method_of", "describe"]
+__all__ = [
+    "power_at",
+    "power_upper",
+    "minimum_effect",
+    "effect_range",
+    "min_records",
+    "method_of",
+    "describe",
+    "MDE_D_MAX",
+]
 
 
 def min_records(spec: PowerSpec) -> int:
@@ -236,6 +247,67 @@ def power_upper(spec: PowerSpec, gamma_hi: float, n_lo: int, n_hi: int) -> float
     if not gamma_hi > 0:
         return 0.0
     return _binom_power(spec, min(gamma_hi, 1.0), (n_lo, n_hi), (n_hi, n_lo))
+
+
+#: the largest |Cohen's d| the minimum-detectable-effect search considers (z and t tests)
+MDE_D_MAX = 100.0
+
+
+def effect_range(spec: PowerSpec) -> tuple[float, float]:
+    """The magnitudes of effect the minimum-detectable-effect search considers, (smallest,
+    largest), in the sign of ``spec.effect_size``: |d| up to :data:`MDE_D_MAX` for z and t;
+    for a proportion, up to the true proportion a hair inside 0 or 1."""
+    if spec.test is FinalTest.PROPORTION:
+        assert spec.p0 is not None
+        top = (1 - spec.p0 if spec.effect_size > 0 else spec.p0) * (1 - 1e-9)
+    else:
+        top = MDE_D_MAX
+    return top * 1e-12, top
+
+
+def minimum_effect(
+    spec: PowerSpec,
+    gamma: float,
+    n: int,
+    *,
+    power: Callable[[PowerSpec], float] | None = None,
+    rel_tol: float = 1e-6,
+) -> float | None:
+    """The smallest effect (G*Power's sensitivity analysis: Cohen's d, or p1 - p0 for a
+    proportion, of the sign of ``spec.effect_size``) that the test at level ``gamma`` on ``n``
+    records detects with the target power ``spec.target``; None when no effect in
+    :func:`effect_range` does (γ = 0, too few records, or a target beyond reach).
+
+    Rounded up: the power at the returned effect is at least the target (it is the upper end
+    of a bisection to ``rel_tol`` relative), so a design claimed to detect it does. The power
+    grows with the effect's magnitude for the z- and t-tests (the noncentrality grows) and for
+    the one-sided exact binomial test (Bin(n, p1) grows stochastically with p1), so the
+    bisection finds the boundary; for the two-sided binomial test the lower tail shrinks as the
+    upper grows and the boundary found is where the power first reaches the target along the
+    bisection (the power there is checked). ``power``: the power as a function of the spec with
+    the effect changed (default: :func:`power_at` at ``gamma`` and ``n``; the estimation route
+    passes its own).
+
+    >>> s = PowerSpec(test="z", effect_size=0.1, alternative="larger")
+    >>> round(minimum_effect(s, 0.05, 100), 5)   # (z_0.95 + z_0.8)/sqrt(100) = 0.248647..., hand
+    0.24865
+    """
+    spec, gamma, n = _checked(spec, gamma, n)
+    sign = 1.0 if spec.effect_size > 0 else -1.0
+
+    def pw(mag: float) -> float:
+        s = replace(spec, effect_size=sign * mag)
+        return power_at(s, gamma, n) if power is None else power(s)
+
+    lo, hi = effect_range(spec)
+    if pw(hi) < spec.target:
+        return None
+    if pw(lo) >= spec.target:
+        return sign * lo
+    while hi - lo > rel_tol * hi:
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if pw(mid) >= spec.target else (mid, hi)
+    return sign * hi
 
 
 def describe(spec: PowerSpec) -> str:

@@ -18,10 +18,16 @@ valid. :func:`plan_power` lists every valid way to test the hypothesis the analy
 * **naive** — α on all n, ignoring the adaptivity: never valid, shown for reference.
 
 With a ``[power]`` table each valid route gets its power at the study's n
-(:mod:`~maxinfo_bounds.planning.power`) and the smallest n reaching the target power, and the
-**recommended** route is the valid one with the highest power (ties: the smaller required n,
-then the larger threshold). Without it, the recommendation is the largest valid threshold among
-the routes that test on all n records, with sample splitting beside it.
+(:mod:`~maxinfo_bounds.planning.power`), the smallest n reaching the target power and the
+smallest effect it detects with that power at the study's n (the minimum detectable effect,
+G*Power's sensitivity analysis), and the **recommended** route is the valid one with the highest
+power, compared as printed, to 4 digits (ties: the smaller required n, then the larger
+threshold). When even that one misses the target, :attr:`PowerPlan.meets_target` is False and
+the report says so first, with what would reach it: each route's required n and minimum
+detectable effect, and the nearest single changes of the steps with which adaptive reuse does
+(:func:`~maxinfo_bounds.planning.explore.power_fixes`). Without a power table, the
+recommendation is the largest valid threshold among the routes that test on all n records, with
+sample splitting beside it.
 
 **Required n.** For reuse, γ itself depends on n (RRST Thm 1.4's ε²n term, Thm 3.1's nν(δ̂)), so
 power need not grow with n. The search is a branch and bound over [n_min, 10^12], left first:
@@ -52,6 +58,7 @@ re-import the others to be compared.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -64,7 +71,7 @@ import numpy as np
 
 from ..numeric import check_output_file, decimal_text, float_down, float_up, save_figure
 from .errors import PlanError
-from .power import describe, method_of, min_records, power_at, power_upper
+from .power import describe, method_of, min_records, minimum_effect, power_at, power_upper
 from .routes import NoValidRoute, PlanResult, plan
 from .stages import MAX_DESCRIPTION_BITS
 from .steps import Description, DPStep, MeanQuery, Thresholdout
@@ -79,6 +86,7 @@ __all__ = [
     "power_curve",
     "study_at_n",
     "format_rows",
+    "effect_text",
     "N_MAX",
     "SPLIT_GRID",
 ]
@@ -129,6 +137,9 @@ class RouteRow:
     power: float | None = None
     required_n: int | None = None
     required_n_note: str = ""
+    #: the smallest effect this route detects with the target power on its records at its
+    #: threshold (None: none in range, or no [power] table; see :func:`~.power.minimum_effect`)
+    mde: float | None = None
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -141,6 +152,7 @@ class RouteRow:
             "power_at_study_n": self.power,
             "required_n_records": self.required_n,
             "required_n_note": self.required_n_note,
+            "minimum_detectable_effect": self.mde,
         }
 
 
@@ -167,6 +179,28 @@ class PowerPlan:
     split_note: str
     #: the planner's certified gamma at every n already planned (reused by the power curve)
     gammas: dict[int, float] = field(default_factory=dict, compare=False, repr=False)
+    #: searches a report made once (the reuse route's nearest single changes reaching the
+    #: target power), kept so that text and JSON views of one plan search once
+    searches: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def target_power(self) -> float | None:
+        """The power wanted (the ``[power]`` table's target; None without one)."""
+        return None if self.study.power is None else self.study.power.target
+
+    def reaches(self, row: RouteRow) -> bool:
+        """Whether ``row`` is valid and its power at the study's n reaches the target."""
+        t = self.target_power
+        return row.valid and t is not None and row.power is not None and row.power >= t
+
+    @property
+    def meets_target(self) -> bool | None:
+        """Whether the recommended route reaches the target power (None without a ``[power]``
+        table). False means no valid route does: the recommended one is only the most powerful
+        (issue 43: say so, never present it as reaching the target)."""
+        if self.target_power is None:
+            return None
+        return self.recommended is not None and self.reaches(self.recommended)
 
     @property
     def no_valid_route(self) -> str:
@@ -200,6 +234,7 @@ class PowerPlan:
             "n_records": self.study.n,
             "alpha": self.study.alpha,
             "recommended": None if self.recommended is None else self.recommended.as_dict(),
+            "meets_target_power": self.meets_target,
             "no_valid_route": self.no_valid_route or None,
             "routes": [r.as_dict() for r in self.rows],
             "power": None
@@ -598,24 +633,50 @@ def plan_power(study: Study) -> PowerPlan:
                 mech = _estimate_mechanism(study, study.n)
                 assert mech is not None
                 req, note = _estimate_required(study, spec)
-                out.append(replace(r, power=estimate_power(spec, *mech[1:]), required_n=req, required_n_note=note))
+                hw, m, sigma = mech[1:]
+                est_power = functools.partial(estimate_power, half_width=hw, m=m, sigma=sigma)
+                out.append(
+                    replace(
+                        r,
+                        power=est_power(spec),
+                        required_n=req,
+                        required_n_note=note,
+                        mde=minimum_effect(spec, r.threshold, m, power=est_power),
+                    )
+                )
                 continue
             req, note = _required(r, study, spec, gamma_n)
             out.append(
-                replace(r, power=power_at(spec, r.threshold, r.test_records), required_n=req, required_n_note=note)
+                replace(
+                    r,
+                    power=power_at(spec, r.threshold, r.test_records),
+                    required_n=req,
+                    required_n_note=note,
+                    mde=minimum_effect(spec, r.threshold, r.test_records),
+                )
             )
         rows = out
-        valid = [r for r in rows if r.valid]
-        best = max(
-            valid,
-            key=lambda r: (r.power or 0.0, -(r.required_n if r.required_n is not None else N_MAX + 1), r.threshold),
-            default=None,
-        )
+        best = most_powerful(rows)
     else:
         same = [r for r in rows if r.valid and r.kind is not RouteKind.SPLIT]
         valid = same or [r for r in rows if r.valid]
         best = max(valid, key=lambda r: r.threshold, default=None)
     return PowerPlan(study, tuple(rows), best, reuse, refusal, _split_note(study, spec), cache)
+
+
+def most_powerful(rows: Sequence[RouteRow]) -> RouteRow | None:
+    """The valid row with the highest power, compared as printed (4 digits: a float tie such
+    as 0.9999999999999996 against 1.0 goes to the tie rule), then the smaller required n, then
+    the larger threshold; None when no row is valid."""
+    return max(
+        (r for r in rows if r.valid),
+        key=lambda r: (
+            round(r.power or 0.0, 4),
+            -(r.required_n if r.required_n is not None else N_MAX + 1),
+            r.threshold,
+        ),
+        default=None,
+    )
 
 
 def power_curve(pp: PowerPlan, path: str | Path, *, points: int = 60) -> Path:
@@ -670,13 +731,19 @@ def power_curve(pp: PowerPlan, path: str | Path, *, points: int = 60) -> Path:
     return p
 
 
+def effect_text(v: float, digits: int = 4) -> str:
+    """An effect size shown with its magnitude rounded up (a minimum detectable effect is never
+    shown smaller than it is)."""
+    return ("-" if v < 0 else "") + decimal_text(abs(v), "up", digits)
+
+
 def format_rows(rows: Sequence[RouteRow]) -> list[str]:
     """The route table as text lines (CLI)."""
     out = []
     has_power = any(r.power is not None for r in rows)
     head = f"  {'route':52s} {'threshold':>11s} {'test n':>10s} {'valid':>6s}"
     if has_power:
-        head += f" {'power':>7s} {'required n':>12s}"
+        head += f" {'power':>7s} {'required n':>12s} {'MDE':>9s}"
     out.append(head)
     for r in rows:
         thr = decimal_text(r.threshold, "down", 4)  # a threshold is never shown above its value
@@ -684,6 +751,7 @@ def format_rows(rows: Sequence[RouteRow]) -> list[str]:
         if has_power:
             pw = "-" if r.power is None else f"{r.power:.4f}"
             rq = "-" if not r.valid else ("none" if r.required_n is None else f"{r.required_n:,}")
-            line += f" {pw:>7s} {rq:>12s}"
+            md = "-" if not r.valid or r.power is None else ("none" if r.mde is None else effect_text(r.mde))
+            line += f" {pw:>7s} {rq:>12s} {md:>9s}"
         out.append(line)
     return out

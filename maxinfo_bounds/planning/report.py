@@ -22,11 +22,11 @@ from typing import Any
 from .. import __version__
 from ..numeric import decimal_text
 from ..vacuity import NO_SINGLE_FIX, gamma_problem, usable_if_fields, usable_if_text
-from .explore import INT_PARAMS, SweepPoint, fixes
+from .explore import INT_PARAMS, SweepPoint, fixes, power_fixes
 from .power import describe, method_of
-from .recommend import PowerPlan, format_rows
+from .recommend import PowerPlan, effect_text, format_rows
 from .routes import PlanResult
-from .study import Study
+from .study import FinalTest, PowerSpec, Study
 
 __all__ = [
     "NO_SINGLE_FIX",
@@ -38,6 +38,7 @@ __all__ = [
     "sweep_text",
     "sweep_json",
     "solve_fields",
+    "reach_lines",
 ]
 
 
@@ -112,6 +113,20 @@ def plan_text(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> str:
             f"  {pp.no_valid_route}",
             f"  {fixes_text()}",
         ]
+    elif pp.meets_target is False:
+        assert st.power is not None
+        t = st.power.target
+        out += [
+            "",
+            f"NO VALID ROUTE REACHES POWER {t:g} at n = {st.n} records (effect {describe_effect(st.power)}).",
+            f"most powerful valid route (below the target): {rec.name}",
+            f"  test at p <= {decimal_text(rec.threshold, 'down')} on {rec.test_records} records; "
+            f"power {rec.power:.4f}",
+            f"  {rec.note}",
+            "",
+            f"what reaches power {t:g}, one change at a time:",
+            *[f"  {line}" for line in reach_lines(pp)],
+        ]
     else:
         out += ["", f"recommended: {rec.name}"]
         line = f"  test at p <= {decimal_text(rec.threshold, 'down')} on {rec.test_records} records"
@@ -144,6 +159,45 @@ def plan_text(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> str:
     return "\n".join(out)
 
 
+def describe_effect(spec: PowerSpec) -> str:
+    """The effect to detect, in the study's terms: ``d = 0.1`` or ``p1 - p0 = 0.05``."""
+    return f"{'p1 - p0' if spec.test is FinalTest.PROPORTION else 'd'} = {spec.effect_size:g}"
+
+
+def reach_lines(pp: PowerPlan) -> list[str]:
+    """What would reach the target power, one change at a time: each valid route's required n
+    and minimum detectable effect at the study's n, and the nearest single changes with which
+    adaptive reuse does (:func:`~maxinfo_bounds.planning.explore.power_fixes`)."""
+    spec = pp.study.power
+    assert spec is not None
+    what = "p1 - p0" if spec.test is FinalTest.PROPORTION else "d"
+    rel = ">=" if spec.effect_size > 0 else "<="
+    out = []
+    for r in pp.rows:
+        if not r.valid or r.power is None:
+            continue
+        n_txt = "no n up to 10^12" if r.required_n is None else f"n = {r.required_n:,} records"
+        e_txt = f"no {what} in range" if r.mde is None else f"{what} {rel} {effect_text(r.mde)}"
+        out.append(f"{r.name}: {n_txt}; or, at n = {pp.study.n}, an effect {e_txt}")
+    if pp.reuse is not None:
+        ch = reuse_power_changes(pp)
+        out.append(
+            "adaptive reuse with other steps: "
+            + (", ".join(ch) if ch else "no single change of a step's numbers or times (the others fixed) reaches it")
+        )
+    return out
+
+
+def reuse_power_changes(pp: PowerPlan) -> list[str]:
+    """The nearest single changes of the study with which adaptive reuse reaches the target
+    power (searched once per plan: a few seconds at most)."""
+    if pp.reuse is None or pp.study.power is None:
+        return []
+    if "power_fixes" not in pp.searches:
+        pp.searches["power_fixes"] = power_fixes(pp.study)
+    return list(pp.searches["power_fixes"])
+
+
 def plan_json(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> dict[str, Any]:
     """The plan as ``maxinfo plan --json`` writes it (:meth:`PowerPlan.as_dict`, the study's
     source and the package version; ``vacuous`` and ``usable_if`` when the reuse route is
@@ -162,6 +216,16 @@ def plan_json(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> dict[str
         d.update(usable_if_fields(why, fixes(pp.study) if usable_if is None else usable_if))
     else:
         d.update({"vacuous": None, "usable_if": None})
+    if pp.meets_target is False:
+        d["to_reach_target_power"] = {
+            "target_power": pp.target_power,
+            "routes": [
+                {"route": r.name, "required_n_records": r.required_n, "minimum_detectable_effect": r.mde}
+                for r in pp.rows
+                if r.valid and r.power is not None
+            ],
+            "reuse_single_changes": reuse_power_changes(pp) if pp.reuse is not None else None,
+        }
     return d
 
 

@@ -245,8 +245,10 @@ def _run_pool(units: Iterable[Unit], workers: int, on_done: Callable[[Unit, dict
 def _run_dask(units: Sequence[Unit], address: str, on_done: Callable[[Unit, dict[str, Any], float], None]) -> None:
     try:
         from distributed import Client, as_completed
-    except ImportError as exc:  # pragma: no cover - distributed is a declared dependency
-        raise ValueError("--scheduler needs the 'distributed' package") from exc
+    except ImportError as exc:  # pragma: no cover - the optional [scale] extra
+        raise ValueError(
+            "--scheduler needs the 'distributed' package: pip install 'maxinfo_bounds[scale]'"
+        ) from exc
     try:
         client = Client(address, timeout="20s")  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:

@@ -1,0 +1,210 @@
+"""The power questions a statistician asks (issue 43): the minimum detectable effect of each
+route (G*Power's sensitivity analysis), a plan whose best route misses the target power said so
+first with what would reach it, and the tie rule on the printed power. Expected values are
+hand derivations (closed forms at 30 digits with mpmath), statsmodels' solvers and scipy.stats'
+binomial distribution, never the planner's own output."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import mpmath
+import pytest
+from scipy import stats
+
+from maxinfo_bounds.cli import main
+from maxinfo_bounds.planning import PowerSpec, load_study, minimum_effect, plan_power, power_at, power_fixes
+from maxinfo_bounds.planning.recommend import RouteKind, RouteRow, most_powerful
+from maxinfo_bounds.planning.report import plan_json, plan_text
+
+ROOT = Path(__file__).resolve().parents[1]
+
+ZERO_POWER = """
+[study]
+name = "10 Laplace queries at eps = 0.01 on 1,000 records, then a z-test of d = 0.1"
+
+[data]
+n = 1000
+iid = false
+
+[[steps]]
+type = "laplace"
+sensitivity = 1.0
+scale = 100.0
+times = 10
+
+[test]
+alpha = 0.05
+
+[power]
+test = "z"
+effect_size = 0.1
+"""
+
+
+def _z(p: mpmath.mpf) -> mpmath.mpf:
+    """The upper-p quantile of N(0, 1): z with Q(z) = p (at 120 digits, so that 2p - 1 keeps
+    a p as small as 1e-45; rounded to the caller's precision)."""
+    with mpmath.workdps(120):
+        z = -mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(p) - 1)
+    return +z
+
+
+@pytest.mark.parametrize(("gamma", "n", "target"), [(0.05, 100, 0.8), (1e-6, 10_000, 0.9), (0.01, 7, 0.5)])
+def test_mde_of_the_one_sided_z_test_is_the_closed_form(gamma, n, target):
+    """One-sided z: power 1 - Phi(z_{1-g} - d sqrt n) = target at d = (z_{1-g} + z_target)/sqrt(n)
+    exactly; the MDE is that value rounded up (within 1e-6 relative)."""
+    with mpmath.workdps(30):
+        want = (_z(mpmath.mpf(gamma)) + _z(1 - mpmath.mpf(target))) / mpmath.sqrt(n)
+    got = minimum_effect(PowerSpec(test="z", effect_size=0.1, alternative="larger", target=target), gamma, n)
+    assert got is not None and want <= got <= want * (1 + 1e-6)
+
+
+@pytest.mark.parametrize(
+    ("test", "alt", "n", "gamma"),
+    [
+        ("t", "two-sided", 34, 0.05),
+        ("t", "larger", 20, 0.01),
+        ("t2", "two-sided", 128, 0.05),
+        ("t2", "larger", 40, 0.1),
+    ],
+)
+def test_mde_of_the_t_tests_matches_statsmodels(test, alt, n, gamma):
+    """statsmodels' solve_power for the effect (TTestPower: one sample of n; TTestIndPower: two
+    groups of n/2): ours is at or above theirs and within 1e-5 (theirs solves to its own
+    tolerance, on either side). G*Power's one-sample example: d = 0.5 needs n = 34 at power
+    0.8, so at n = 34 the MDE is just below 0.5."""
+    from statsmodels.stats.power import TTestIndPower, TTestPower
+
+    sm_alt = {"two-sided": "two-sided", "larger": "larger"}[alt]
+    if test == "t":
+        theirs = TTestPower().solve_power(effect_size=None, nobs=n, alpha=gamma, power=0.8, alternative=sm_alt)
+    else:
+        theirs = TTestIndPower().solve_power(
+            effect_size=None, nobs1=n // 2, alpha=gamma, power=0.8, ratio=1.0, alternative=sm_alt
+        )
+    got = minimum_effect(PowerSpec(test=test, effect_size=0.3, alternative=alt), gamma, n)
+    assert got is not None and got == pytest.approx(float(theirs), rel=1e-5)
+    if (test, n) == ("t", 34):
+        assert 0.49 < got < 0.5
+
+
+def _binom_power_larger(n: int, p0: float, p1: float, level: float) -> float:
+    """The exact one-sided binomial test by scipy.stats: reject when X >= c, c the smallest
+    with P0(X >= c) <= level; its power P1(X >= c)."""
+    c = int(stats.binom.isf(level, n, p0)) + 1  # P0(X > isf) <= level
+    while c > 0 and stats.binom.sf(c - 2, n, p0) <= level:
+        c -= 1
+    return float(stats.binom.sf(c - 1, n, p1))
+
+
+@pytest.mark.parametrize(("n", "p0", "gamma"), [(100, 0.5, 0.05), (1000, 0.1, 0.001), (30, 0.3, 0.05)])
+def test_mde_of_the_exact_binomial_test_is_its_boundary(n, p0, gamma):
+    """One-sided exact binomial test (scipy.stats' binomial, not the planner's): the power at
+    the returned p1 - p0 reaches 0.8, and 1e-5 below it does not."""
+    got = minimum_effect(PowerSpec(test="proportion", effect_size=0.01, p0=p0, alternative="larger"), gamma, n)
+    assert got is not None
+    assert _binom_power_larger(n, p0, p0 + got, gamma) >= 0.8 > _binom_power_larger(n, p0, p0 + got * (1 - 1e-5), gamma)
+
+
+def test_mde_is_none_where_no_effect_reaches_the_target():
+    """gamma = 0 rejects nothing; a t-test needs two records; the largest p1 - p0 short of 1 on
+    three records at 1e-3 cannot reach power 0.99 (the test can reject only at X = 3, which has
+    probability below 0.99)."""
+    s = PowerSpec(test="t", effect_size=0.5)
+    assert minimum_effect(s, 0.0, 100) is None and minimum_effect(s, 0.05, 1) is None
+    p = PowerSpec(test="proportion", effect_size=0.1, p0=0.5, alternative="larger", target=0.99)
+    assert minimum_effect(p, 1e-3, 3) is None
+
+
+def test_a_study_below_the_target_power_is_headlined_with_what_reaches_it(tmp_path, capsys):
+    """The study of issue 43: 10 Laplace queries (eps = 0.01 each) on 1,000 records not known to
+    be i.i.d., z-test of d = 0.1. Only reuse is valid, at gamma = 0.05 / 2^(0.1 n log2 e)
+    = 1.86e-45 (RRST Thm 1.4a with basic composition, exact for pure DP): power 0 at the
+    study's n, for every n (the threshold falls with n faster than the test gains), and the
+    smallest d it detects is (z_{gamma/2} + z_{0.2}) / sqrt(1000) = 0.4740857 (two-sided;
+    the far tail adds nothing at 30 digits). Adaptive reuse reaches power 0.8 with a Laplace
+    scale of 12,000 (eps = 1/12000 per query: k = 1.2022 bits, gamma = 0.0217, power 0.807 by
+    hand) but not 11,000 (gamma = 0.0201, power 0.7993)."""
+    f = tmp_path / "zero.toml"
+    f.write_text(ZERO_POWER)
+    st = load_study(f)
+    pp = plan_power(st)
+    with mpmath.workdps(30):
+        k = mpmath.mpf(0.1) * 1000 / mpmath.log(2)
+        gamma = mpmath.mpf(0.05) / 2**k
+        d = (_z(gamma / 2) + _z(mpmath.mpf(0.2))) / mpmath.sqrt(1000)
+    rec = pp.recommended
+    assert rec is not None and rec.kind is RouteKind.REUSE and pp.meets_target is False
+    assert rec.threshold <= gamma and rec.threshold == pytest.approx(float(gamma), rel=1e-12)
+    assert rec.power < 1e-6 and rec.required_n is None
+    assert rec.mde is not None and d <= rec.mde <= d * (1 + 1e-6) and 0.474085 < rec.mde < 0.474087
+    text = plan_text(pp)
+    head = text.split("\n\n")[1]
+    assert head.startswith("NO VALID ROUTE REACHES POWER 0.8 at n = 1000 records (effect d = 0.1).")
+    assert "recommended:" not in text
+    assert "an effect d >= 0.4741" in text and "no n up to 10^12" in text
+    assert "steps[0].scale >= 12000" in text
+    for scale, want in ((12000, 0.807), (11000, 0.7993)):
+        with mpmath.workdps(30):
+            g = mpmath.mpf(0.05) / 2 ** (mpmath.mpf(10) / scale * 1000 / mpmath.log(2))
+            hand = mpmath.ncdf(mpmath.sqrt(1000) * mpmath.mpf(0.1) - _z(g / 2)) + mpmath.ncdf(
+                -mpmath.sqrt(1000) * mpmath.mpf(0.1) - _z(g / 2)
+            )
+        assert float(hand) == pytest.approx(want, abs=5e-4)
+        st2 = load_study(f)
+        from maxinfo_bounds.planning import with_param
+
+        got = power_at(st.power, plan_power(with_param(st2, "steps[0].scale", scale)).recommended.threshold, 1000)
+        assert got == pytest.approx(float(hand), rel=1e-9)
+    assert "steps[0].scale >= 12000" in power_fixes(st)
+    d_json = plan_json(pp)
+    assert d_json["meets_target_power"] is False
+    reach = d_json["to_reach_target_power"]
+    assert reach["routes"][0]["required_n_records"] is None
+    assert reach["routes"][0]["minimum_detectable_effect"] == rec.mde
+    assert "steps[0].scale >= 12000" in reach["reuse_single_changes"]
+    # the command line: the same headline, exit 0 (the plan is valid; the study is underpowered)
+    assert main(["plan", str(f)]) == 0
+    assert "NO VALID ROUTE REACHES POWER 0.8" in capsys.readouterr().out
+    assert main(["plan", str(f), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["meets_target_power"] is False
+
+
+def test_a_study_reaching_the_target_is_recommended_with_every_mde():
+    """The shipped Bonferroni example reaches its target: recommended, meets_target, and every
+    valid route's MDE is the effect at which its own power reaches the target (checked with
+    power_at at the MDE and 1e-5 below it, route by route)."""
+    pp = plan_power(load_study(ROOT / "examples" / "power_bonferroni_wins.toml"))
+    spec = pp.study.power
+    assert spec is not None and pp.meets_target is True
+    assert "recommended:" in plan_text(pp) and "NO VALID ROUTE" not in plan_text(pp)
+    from dataclasses import replace
+
+    for r in pp.rows:
+        if not (r.valid and r.power is not None):
+            continue
+        assert r.mde is not None
+        at = power_at(replace(spec, effect_size=r.mde), r.threshold, r.test_records)
+        below = power_at(replace(spec, effect_size=r.mde * (1 - 1e-5)), r.threshold, r.test_records)
+        assert at >= spec.target > below
+
+
+def test_ties_are_decided_on_the_printed_power():
+    """Power 0.9999999999999996 against 1.0 is a tie at the 4 printed digits: the smaller
+    required n wins, then the larger threshold (issue 43: the float difference decided it)."""
+
+    def row(name: str, power: float, req: int | None, thr: float, valid: bool = True) -> RouteRow:
+        return RouteRow(name, RouteKind.REUSE, valid, thr, 100, "", power=power, required_n=req)
+
+    a = row("a", 1.0, 500, 0.01)
+    b = row("b", 0.9999999999999996, 400, 0.001)
+    assert most_powerful([a, b]) is b
+    c = row("c", 0.99996, 400, 0.002)  # 1.0000 printed: the larger threshold of equal n
+    assert most_powerful([a, b, c]) is c
+    d = row("d", 0.99994, 10, 0.05)  # 0.9999 printed: below
+    assert most_powerful([d, a]) is a
+    assert most_powerful([row("x", 1.0, 1, 1.0, valid=False)]) is None
+    assert math.isclose(round(0.99994, 4), 0.9999)
