@@ -12,7 +12,7 @@ Studies timed:
 * 1,000 listed steps alternating a 4-way description and a pure DP step (1,000 stages);
 * the 200-point sweep `maxinfo plan examples/laplace_queries.toml --sweep times=1:200`;
 * a 1,000-point sweep (times = 1..1000) on one process, on a pool of two and with
-  ``workers=None`` (the free cores, issue 45; what ``maxinfo plan --sweep`` uses), paired:
+  ``workers=None`` (the free cores, issue 45; what the command line's sweeps use), paired:
   each of three repetitions runs all three in turn (issue 17: sweeps on all cores; the same
   rows either way);
 * a full power plan (issue 14 target: at most 1 s in-process): every valid route's power and the
