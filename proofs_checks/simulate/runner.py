@@ -246,9 +246,7 @@ def _run_dask(units: Sequence[Unit], address: str, on_done: Callable[[Unit, dict
     try:
         from distributed import Client, as_completed
     except ImportError as exc:  # pragma: no cover - the optional [scale] extra
-        raise ValueError(
-            "--scheduler needs the 'distributed' package: pip install 'maxinfo_bounds[scale]'"
-        ) from exc
+        raise ValueError("--scheduler needs the 'distributed' package: pip install 'maxinfo_bounds[scale]'") from exc
     try:
         client = Client(address, timeout="20s")  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:
