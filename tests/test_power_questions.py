@@ -208,3 +208,84 @@ def test_ties_are_decided_on_the_printed_power():
     assert most_powerful([d, a]) is a
     assert most_powerful([row("x", 1.0, 1, 1.0, valid=False)]) is None
     assert math.isclose(round(0.99994, 4), 0.9999)
+
+
+def _binom_power_scipy(n: int, p0: float, p1: float, level: float) -> float:
+    return _binom_power_larger(n, p0, p1, level)
+
+
+def test_binomial_power_stays_above_the_target_from_a_proven_n():
+    """examples/power_bonferroni_wins.toml (exact binomial test, p0 = 0.5, p1 = 0.55, larger, at
+    alpha/1000 = 5e-5): by scipy.stats' binomial, n = 2,237 is the first n with power >= 0.8,
+    17 sizes in 2,238..2,268 fall back below it, and from 2,269 to 6,000 none does (the
+    planner proves it up to 10^12 with monotone critical values). The report says all three."""
+    pp = plan_power(load_study(ROOT / "examples" / "power_bonferroni_wins.toml"))
+    row = next(r for r in pp.rows if r.kind is RouteKind.BONFERRONI)
+    pw = {n: _binom_power_scipy(n, 0.5, 0.55, 5e-5) for n in range(2200, 6001)}
+    first = min(n for n, v in pw.items() if v >= 0.8)
+    last_below = max(n for n, v in pw.items() if v < 0.8)
+    assert (first, last_below + 1) == (2237, 2269)
+    assert sum(pw[n] < 0.8 for n in range(2238, 2269)) == 17
+    assert (row.required_n, row.stays_from) == (2237, 2269)
+    assert "falls back below it at 17 of the sizes up to 2,268; it stays at or above 0.8 from n = 2,269" in plan_text(
+        pp
+    )
+    assert plan_json(pp)["routes"][1]["stays_above_target_from_n_records"] == 2269
+
+
+@pytest.mark.parametrize(
+    ("alt", "target", "per_group"),
+    [("two-sided", 0.8, 64), ("larger", 0.95, 88)],
+)
+def test_two_sample_requirements_in_gpower_terms(tmp_path, alt, target, per_group):
+    """Published per-group sizes for a two-sample t-test of d = 0.5 at alpha = 0.05: 64 per group
+    at power 0.8 two-sided (Cohen 1988, G*Power), 88 per group (N = 176) at power 0.95 one-tailed
+    (G*Power manual). With sample splitting on i.i.d. data (test half), the planner's required
+    test records form groups whose equal-group size is that figure (and the study total is
+    twice the test records, give or take the floor)."""
+    f = tmp_path / "t2.toml"
+    f.write_text(
+        f"""
+[study]
+name = "one description step, then a two-sample t-test"
+[data]
+n = 1000
+iid = true
+[[steps]]
+type = "description"
+range_size = 2
+[test]
+alpha = 0.05
+[power]
+test = "t2"
+effect_size = 0.5
+alternative = "{alt}"
+target = {target}
+"""
+    )
+    pp = plan_power(load_study(f))
+    split = next(r for r in pp.rows if r.kind is RouteKind.SPLIT)
+    d = next(x for x in plan_json(pp)["routes"] if x["kind"] == "split")
+    assert d["per_group_equal_groups_required"] == per_group
+    assert split.required_test_records in (2 * per_group - 1, 2 * per_group)
+    assert split.required_n in (2 * split.required_test_records, 2 * split.required_test_records + 1)
+    assert f"(G*Power and pwr give the n per group of equal groups: {per_group})" in plan_text(pp)
+
+
+def test_power_lower_bounds_the_binomial_power_on_intervals():
+    """power_lower over [a, b] is at most the exact power (scipy.stats) at every n in it, for
+    both one-sided directions and two-sided, at several levels (the soundness the stays-from
+    search rests on); and it is tight on one-point intervals."""
+    from maxinfo_bounds.planning.power import power_lower
+
+    for alt, eff in (("larger", 0.05), ("smaller", -0.05), ("two-sided", 0.05)):
+        spec = PowerSpec(test="proportion", effect_size=eff, p0=0.5, alternative=alt)
+        for g in (0.05, 1e-3):
+            for a, b in ((200, 260), (1000, 1003), (57, 57), (3000, 3400)):
+                lo = power_lower(spec, g, a, b)
+                assert all(lo <= power_at(spec, g, n) + 1e-15 for n in range(a, b + 1))
+                if a == b:
+                    assert lo == power_at(spec, g, a)
+    for n in (200, 1000, 3000):  # the planner's exact power itself, against scipy.stats
+        spec = PowerSpec(test="proportion", effect_size=0.05, p0=0.5, alternative="larger")
+        assert power_at(spec, 0.05, n) == pytest.approx(_binom_power_larger(n, 0.5, 0.55, 0.05), rel=1e-9)

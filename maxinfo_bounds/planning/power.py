@@ -40,6 +40,7 @@ interval reaches the target.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import replace
@@ -55,6 +56,7 @@ from .study import Alternative, FinalTest, PowerSpec
 __all__ = [
     "power_at",
     "power_upper",
+    "power_lower",
     "minimum_effect",
     "effect_range",
     "min_records",
@@ -160,6 +162,7 @@ def _binom_start(n: int, p0: float, z: float) -> int:
     return int(min(max(v, 0.0), float(n)))
 
 
+@functools.lru_cache(maxsize=4096)
 def _binom_crit_upper(n: int, p0: float, level: float) -> int:
     """The smallest c with P0(X >= c) <= level (n + 1 when no c in [0, n] qualifies), the tail
     by scipy.special; a normal-approximation start (the search gallops from it)."""
@@ -171,6 +174,7 @@ def _binom_crit_upper(n: int, p0: float, level: float) -> int:
     return first_true_int(ok, _binom_start(n, p0, -float(ndtri(level))) + 1, 0, n + 1)
 
 
+@functools.lru_cache(maxsize=4096)
 def _binom_crit_lower(n: int, p0: float, level: float) -> int:
     """The largest c with P0(X <= c) <= level (-1 when none)."""
     from scipy.special import ndtri
@@ -247,6 +251,24 @@ def power_upper(spec: PowerSpec, gamma_hi: float, n_lo: int, n_hi: int) -> float
     if not gamma_hi > 0:
         return 0.0
     return _binom_power(spec, min(gamma_hi, 1.0), (n_lo, n_hi), (n_hi, n_lo))
+
+
+def power_lower(spec: PowerSpec, gamma_lo: float, n_lo: int, n_hi: int) -> float:
+    """A lower bound on the power at every level γ ≥ ``gamma_lo`` and every n in [``n_lo``,
+    ``n_hi``] (the mirror of :func:`power_upper`).
+
+    The z- and t-tests' power grows with the level and with n: the power at (``gamma_lo``,
+    ``n_lo``). For the exact binomial test, whose critical values are monotone (the upper one
+    non-decreasing in n and non-increasing in γ, the lower one non-decreasing in n) and whose
+    X ~ Bin(n, p1) grows stochastically with n: P(Bin(n_lo, p1) ≥ c(n_hi, γ_lo)) bounds the
+    upper tail from below, P(Bin(n_hi, p1) ≤ c_low(n_lo, γ_lo)) the lower.
+    """
+    spec, gamma_lo, n_lo = _checked(spec, gamma_lo, n_lo)
+    if spec.test is not FinalTest.PROPORTION:
+        return power_at(spec, gamma_lo, n_lo)
+    if not gamma_lo > 0 or n_lo < 1:
+        return 0.0
+    return _binom_power(spec, min(gamma_lo, 1.0), (n_hi, n_lo), (n_lo, n_hi))
 
 
 #: the largest |Cohen's d| the minimum-detectable-effect search considers (z and t tests)

@@ -24,7 +24,7 @@ from ..numeric import decimal_text
 from ..vacuity import NO_SINGLE_FIX, gamma_problem, usable_if_fields, usable_if_text
 from .explore import INT_PARAMS, SweepPoint, fixes, power_fixes
 from .power import describe, method_of
-from .recommend import PowerPlan, effect_text, format_rows
+from .recommend import PowerPlan, effect_text, format_rows, requirement_notes
 from .routes import PlanResult
 from .study import FinalTest, PowerSpec, Study
 
@@ -141,6 +141,7 @@ def plan_text(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> str:
     out += ["", "routes:", *format_rows(pp.rows), "", "notes:"]
     out += [f"  {r.name}: {r.note}" for r in pp.rows]
     out += [f"  {r.name}: required n: {r.required_n_note}" for r in pp.rows if r.required_n_note]
+    out += [f"  {line}" for line in requirement_notes(pp)]
     if pp.split_note:
         out.append(f"  sample splitting: {pp.split_note}")
     if pp.reuse is not None:
