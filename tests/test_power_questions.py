@@ -289,3 +289,94 @@ def test_power_lower_bounds_the_binomial_power_on_intervals():
     for n in (200, 1000, 3000):  # the planner's exact power itself, against scipy.stats
         spec = PowerSpec(test="proportion", effect_size=0.05, p0=0.5, alternative="larger")
         assert power_at(spec, 0.05, n) == pytest.approx(_binom_power_larger(n, 0.5, 0.55, 0.05), rel=1e-9)
+
+
+CLUSTERED = """
+[study]
+name = "select 1 of 100 on clustered records, then a z-test"
+family_size = 100
+[data]
+n = 2000
+iid = false
+{data}
+[[steps]]
+type = "description"
+range_size = 100
+[test]
+alpha = 0.05
+[power]
+test = "z"
+effect_size = 0.1
+"""
+
+
+def test_clustered_records_are_powered_on_the_effective_sample(tmp_path, capsys):
+    """[data] cluster_size = 9 and icc = 0.125 give Kish's design effect 1 + 8/8 = 2 exactly:
+    2,000 clustered records are worth 1,000 independent ones. The Bonferroni route (alpha/100
+    on all records) then has the two-sided z-test's power at n = 1000, by hand
+    Phi(0.1 sqrt(1000) - z_{0.00025}) + Phi(-0.1 sqrt(1000) - z_{0.00025}); the required n
+    doubles against independent records (the smallest n_eff reaching 0.8, times 2, give or
+    take the floor); the MDE is that of 1,000 records, (z_{0.00025} + z_{0.2}) / sqrt(1000).
+    Without cluster_size and icc on records not assumed i.i.d., the report warns that the power
+    assumes independence."""
+    f = tmp_path / "c.toml"
+    f.write_text(CLUSTERED.format(data="cluster_size = 9\nicc = 0.125"))
+    pp = plan_power(load_study(f))
+    spec = pp.study.power
+    assert spec is not None and spec.design_effect == 2.0
+    bon = next(r for r in pp.rows if r.kind is RouteKind.BONFERRONI)
+    with mpmath.workdps(30):
+        z = _z(mpmath.mpf(0.05) / 100 / 2)
+        e = mpmath.mpf(0.1) * mpmath.sqrt(1000)
+        hand = mpmath.ncdf(e - z) + mpmath.ncdf(-e - z)
+    assert bon.power == pytest.approx(float(hand), rel=1e-12)
+    g = tmp_path / "i.toml"
+    g.write_text(CLUSTERED.format(data=""))
+    pi = plan_power(load_study(g))
+    bon_i = next(r for r in pi.rows if r.kind is RouteKind.BONFERRONI)
+    assert bon_i.required_n is not None and bon.required_n is not None
+    assert 2 * bon_i.required_n - 1 <= bon.required_n <= 2 * bon_i.required_n
+    with mpmath.workdps(30):  # two-sided: the far tail Phi(-7.8) adds nothing at 1e-6
+        mde = (z + _z(mpmath.mpf(0.2))) / mpmath.sqrt(1000)
+    assert bon.mde is not None and mde <= bon.mde <= mde * (1 + 1e-6)
+    assert bon_i.mde is not None and bon.mde > bon_i.mde  # fewer effective records, larger effect
+    assert "design effect 2 (power on n / 2 records)" in plan_text(pp)
+    assert "warning" not in plan_text(pp) and plan_json(pp)["power_assumes_independent_records"] is False
+    assert "computed as if the n records were independent" in plan_text(pi)
+    assert plan_json(pi)["power_assumes_independent_records"] is True
+    assert main(["plan", str(f), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["power"]["design_effect"] == 2.0
+
+
+@pytest.mark.parametrize(
+    ("data", "key", "why"),
+    [
+        ("cluster_size = 9", "data.icc", "missing"),
+        ("icc = 0.1", "data.cluster_size", "missing"),
+        ("cluster_size = 9\nicc = 1.5", "data.icc", "invalid"),
+        ("cluster_size = 0.5\nicc = 0.1", "data.cluster_size", "invalid"),
+    ],
+)
+def test_design_effect_bad_input_is_refused_naming_the_key(tmp_path, data, key, why):
+    from maxinfo_bounds.planning import PlanError
+
+    f = tmp_path / "bad.toml"
+    f.write_text(CLUSTERED.format(data=data))
+    with pytest.raises(PlanError, match=rf"{key}.*{why}"):
+        load_study(f)
+
+
+def test_clustered_records_cannot_be_declared_iid_and_the_effect_is_given_once(tmp_path):
+    from maxinfo_bounds.planning import PlanError
+
+    f = tmp_path / "iid.toml"
+    f.write_text(CLUSTERED.format(data="cluster_size = 9\nicc = 0.125").replace("iid = false", "iid = true"))
+    with pytest.raises(PlanError, match=r"data\.cluster_size.*not i\.i\.d\."):
+        load_study(f)
+    g = tmp_path / "twice.toml"
+    g.write_text(CLUSTERED.format(data="cluster_size = 9\nicc = 0.125") + "design_effect = 3\n")
+    with pytest.raises(PlanError, match=r"power\.design_effect.*given twice"):
+        load_study(g)
+    h = tmp_path / "direct.toml"
+    h.write_text(CLUSTERED.format(data="") + "design_effect = 2\n")
+    assert load_study(h).power.design_effect == 2.0

@@ -268,6 +268,7 @@ class PowerPlan:
                 "p0": sp.p0,
                 "target_power": sp.target,
                 "split_fraction": sp.split_fraction,
+                "design_effect": sp.design_effect,
                 "method": method_of(sp),
             },
             "split_note": self.split_note,

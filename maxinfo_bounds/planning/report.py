@@ -106,6 +106,8 @@ def plan_text(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> str:
     ]
     if st.power is not None:
         out += [f"power      {describe(st.power)}", f"           ({method_of(st.power)})"]
+        if independence_assumed(st):
+            out.append(f"           (warning: {INDEPENDENCE_WARNING})")
     if rec is None:
         out += [
             "",
@@ -158,6 +160,19 @@ def plan_text(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> str:
         if rec is not None:
             out.append(f"  {fixes_text()}")
     return "\n".join(out)
+
+
+INDEPENDENCE_WARNING = (
+    "the records are not assumed i.i.d. and [data] gives no cluster_size and icc: the power is "
+    "computed as if the n records were independent; clustered records are worth fewer (a design "
+    "effect 1 + (m - 1) ICC divides n)"
+)
+
+
+def independence_assumed(st: Study) -> bool:
+    """A power plan on records not declared i.i.d. with no design effect: its power assumes
+    independent records (issue 43: say so)."""
+    return st.power is not None and not st.iid and st.power.design_effect == 1
 
 
 def describe_effect(spec: PowerSpec) -> str:
@@ -217,6 +232,7 @@ def plan_json(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> dict[str
         d.update(usable_if_fields(why, fixes(pp.study) if usable_if is None else usable_if))
     else:
         d.update({"vacuous": None, "usable_if": None})
+    d["power_assumes_independent_records"] = independence_assumed(pp.study) if pp.study.power else None
     if pp.meets_target is False:
         d["to_reach_target_power"] = {
             "target_power": pp.target_power,
