@@ -380,3 +380,110 @@ def test_clustered_records_cannot_be_declared_iid_and_the_effect_is_given_once(t
     h = tmp_path / "direct.toml"
     h.write_text(CLUSTERED.format(data="") + "design_effect = 2\n")
     assert load_study(h).power.design_effect == 2.0
+
+
+ZSTUDY = """
+[study]
+name = "select 1 of 50, then a z-test"
+family_size = 50
+[data]
+n = 400
+iid = false
+[[steps]]
+type = "description"
+range_size = 50
+[test]
+alpha = 0.05
+[power]
+test = "z"
+effect_size = 0.2
+"""
+
+
+def _zstudy(tmp_path: Path) -> Path:
+    f = tmp_path / "z.toml"
+    f.write_text(ZSTUDY)
+    return f
+
+
+def test_the_five_questions_agree_with_the_plan_and_hand_forms(tmp_path):
+    """One study, every question (G*Power's five analyses) for the Bonferroni route (alpha/50 on
+    all 400 records, two-sided z-test of d = 0.2; the far tail is below 1e-12 throughout):
+    * a priori and post hoc are the plan's required n and power;
+    * sensitivity: (z_{alpha/100} + z_{0.2}) / sqrt(400), by hand;
+    * criterion: power 0.8 needs z_{gamma/2} = 0.2 sqrt(400) - z_{0.2}, so alpha = 50 gamma =
+      100 Q(4 - z_{0.2}), by hand;
+    * compromise q = 4: 1 - power(alpha/50) = 4 alpha, solved at 40 digits with mpmath."""
+    from maxinfo_bounds.planning import solve_power
+
+    st = load_study(_zstudy(tmp_path))
+    pp = plan_power(st)
+    bon = next(r for r in pp.rows if r.kind is RouteKind.BONFERRONI)
+
+    def answer(q: str, **kw: float) -> object:
+        a = solve_power(st, q, **kw)
+        return next(x for x in a.answers if x.kind is RouteKind.BONFERRONI)
+
+    assert answer("n").value == bon.required_n and answer("power").value == bon.power
+    with mpmath.workdps(40):
+        mde = (_z(mpmath.mpf(0.05) / 100) + _z(mpmath.mpf(0.2))) / 20
+        crit = 100 * (1 - mpmath.ncdf(4 - _z(mpmath.mpf(0.2))))
+
+        def beta_minus(a: mpmath.mpf) -> mpmath.mpf:
+            z = _z(a / 100)
+            return 1 - (mpmath.ncdf(4 - z) + mpmath.ncdf(-4 - z)) - 4 * a
+
+        comp = mpmath.findroot(beta_minus, 0.05)
+    e = answer("effect").value
+    assert mde <= e <= mde * (1 + 1e-6)
+    a = answer("alpha")
+    assert crit <= a.value <= crit * (1 + 1e-8) and a.power >= 0.8
+    c = answer("compromise", ratio=4.0)
+    assert c.value == pytest.approx(float(comp), rel=1e-8)
+    assert (1 - c.power) / c.value <= 4
+
+
+def test_the_five_questions_from_the_command_line(tmp_path, capsys):
+    f = _zstudy(tmp_path)
+    for q, label in (("n", "a priori"), ("power", "post hoc"), ("effect", "sensitivity"), ("alpha", "criterion")):
+        assert main(["plan", str(f), "--solve-for", q]) == 0
+        assert f"question   {label}" in capsys.readouterr().out
+    assert main(["plan", str(f), "--solve-for", "compromise", "--ratio", "4", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["solve_for"] == "compromise" and d["ratio_beta_over_alpha"] == 4.0
+    assert {x["kind"] for x in d["answers"]} == {"reuse", "bonferroni", "union"}
+    for argv, frag in (
+        (["--solve-for", "compromise"], "ratio: missing"),
+        (["--solve-for", "alpha", "--ratio", "4"], "ratio=4.0 is invalid"),
+        (["--solve-for", "compromise", "--ratio", "0"], "ratio: 0.0 is invalid"),
+        (["--solve-for", "effect", "--sweep", "n=10:20"], "solve_for='effect' is invalid"),
+    ):
+        assert main(["plan", str(f), *argv]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and frag in err[0] and "Traceback" not in err[0], err
+
+
+def test_solved_designs_hold_in_simulation():
+    """Monte Carlo of the new solves (seeded, 40,000 repetitions each, 4.5 standard errors):
+    a one-sample t-test at the MDE it reports for n = 34 (two-sided, 0.05) and the z statistic
+    at the criterion alpha the Bonferroni route reports (alpha/50, d = 0.2, n = 400) reject at
+    the target rate 0.8."""
+    import numpy as np
+
+    from maxinfo_bounds.planning import PowerSpec
+
+    rng = np.random.default_rng(20261126)
+    reps = 40_000
+    se = 4.5 * math.sqrt(0.8 * 0.2 / reps)
+    d = minimum_effect(PowerSpec(test="t", effect_size=0.5), 0.05, 34)
+    x = rng.normal(d, 1.0, size=(reps, 34))
+    t = x.mean(axis=1) / (x.std(axis=1, ddof=1) / math.sqrt(34))
+    crit = stats.t.isf(0.025, 33)
+    assert abs(np.mean(np.abs(t) > crit) - 0.8) < se
+    spec = PowerSpec(test="z", effect_size=0.2)
+    # the criterion's threshold for the z-test on 400 records: gamma with power exactly 0.8
+    with mpmath.workdps(30):
+        gamma = float(2 * (1 - mpmath.ncdf(4 - _z(mpmath.mpf(0.2)))))
+    assert power_at(spec, gamma * (1 + 1e-9), 400) >= 0.8
+    z = rng.normal(0.2 * 20, 1.0, size=reps)
+    assert abs(np.mean(np.abs(z) > stats.norm.isf(gamma / 2)) - 0.8) < se
