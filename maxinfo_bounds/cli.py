@@ -22,6 +22,7 @@ Commands::
     maxinfo plot ID --vary P --range LO:HI [--log-x] [--out F.png|F.svg] --PARAM VALUE ...
                                             a result against one parameter (matplotlib)
     maxinfo plan STUDY.toml [--sweep P=LO:HI[:NUM] [--plot F.png] [--workers W]] [--solve P --target-gamma G]
+                            [--solve-for n|power|effect|alpha|compromise [--ratio Q]]
                                             the study planner: the threshold for a planned study
     maxinfo estimate --n N --queries K --coverage C [--half-width T] [--plot F.png]
                                             reuse or split: k adaptive queries, every route's half-width
@@ -442,7 +443,15 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
         raise InvalidParameter("workers", ns.workers, "given with --sweep (the processes its points are spread over)")
     if ns.solve and ns.target_gamma is None:
         raise InvalidParameter("target_gamma", None, "given with --solve (a threshold in (0, 1])")
+    if ns.ratio is not None and ns.solve_for != "compromise":
+        raise InvalidParameter("ratio", ns.ratio, "given with --solve-for compromise (q = beta/alpha)")
+    if ns.solve_for and (ns.sweep or ns.solve or ns.power_curve):
+        raise InvalidParameter("solve_for", ns.solve_for, "not combined with --sweep, --solve or --power-curve")
     study = planner.load_study(ns.study)
+    if ns.solve_for:
+        ans = planner.solve_power(study, ns.solve_for, ratio=ns.ratio)
+        print(json.dumps(ans.as_dict(), indent=2) if ns.json else ans.text())
+        return 0
     # every output file is checked before any work (nothing is computed to be thrown away)
     if ns.sweep:
         check_output_file("plot", ns.plot or "maxinfo-plan-sweep.png")
@@ -688,6 +697,13 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="plot power against n for every valid route (.png or .svg; needs a [power] table)",
     )
+    pn.add_argument(
+        "--solve-for",
+        choices=("n", "power", "effect", "alpha", "compromise"),
+        help="G*Power's question, each valid route's answer (needs a [power] table): n (a priori), power "
+        "(post hoc), effect (sensitivity), alpha (criterion), compromise (with --ratio)",
+    )
+    pn.add_argument("--ratio", type=float, help="with --solve-for compromise: q = beta/alpha")
     pn.set_defaults(fn=_cmd_plan)
 
     es = sub.add_parser(

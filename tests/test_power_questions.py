@@ -208,3 +208,282 @@ def test_ties_are_decided_on_the_printed_power():
     assert most_powerful([d, a]) is a
     assert most_powerful([row("x", 1.0, 1, 1.0, valid=False)]) is None
     assert math.isclose(round(0.99994, 4), 0.9999)
+
+
+def _binom_power_scipy(n: int, p0: float, p1: float, level: float) -> float:
+    return _binom_power_larger(n, p0, p1, level)
+
+
+def test_binomial_power_stays_above_the_target_from_a_proven_n():
+    """examples/power_bonferroni_wins.toml (exact binomial test, p0 = 0.5, p1 = 0.55, larger, at
+    alpha/1000 = 5e-5): by scipy.stats' binomial, n = 2,237 is the first n with power >= 0.8,
+    17 sizes in 2,238..2,268 fall back below it, and from 2,269 to 6,000 none does (the
+    planner proves it up to 10^12 with monotone critical values). The report says all three."""
+    pp = plan_power(load_study(ROOT / "examples" / "power_bonferroni_wins.toml"))
+    row = next(r for r in pp.rows if r.kind is RouteKind.BONFERRONI)
+    pw = {n: _binom_power_scipy(n, 0.5, 0.55, 5e-5) for n in range(2200, 6001)}
+    first = min(n for n, v in pw.items() if v >= 0.8)
+    last_below = max(n for n, v in pw.items() if v < 0.8)
+    assert (first, last_below + 1) == (2237, 2269)
+    assert sum(pw[n] < 0.8 for n in range(2238, 2269)) == 17
+    assert (row.required_n, row.stays_from) == (2237, 2269)
+    assert "falls back below it at 17 of the sizes up to 2,268; it stays at or above 0.8 from n = 2,269" in plan_text(
+        pp
+    )
+    assert plan_json(pp)["routes"][1]["stays_above_target_from_n_records"] == 2269
+
+
+@pytest.mark.parametrize(
+    ("alt", "target", "per_group"),
+    [("two-sided", 0.8, 64), ("larger", 0.95, 88)],
+)
+def test_two_sample_requirements_in_gpower_terms(tmp_path, alt, target, per_group):
+    """Published per-group sizes for a two-sample t-test of d = 0.5 at alpha = 0.05: 64 per group
+    at power 0.8 two-sided (Cohen 1988, G*Power), 88 per group (N = 176) at power 0.95 one-tailed
+    (G*Power manual). With sample splitting on i.i.d. data (test half), the planner's required
+    test records form groups whose equal-group size is that figure (and the study total is
+    twice the test records, give or take the floor)."""
+    f = tmp_path / "t2.toml"
+    f.write_text(
+        f"""
+[study]
+name = "one description step, then a two-sample t-test"
+[data]
+n = 1000
+iid = true
+[[steps]]
+type = "description"
+range_size = 2
+[test]
+alpha = 0.05
+[power]
+test = "t2"
+effect_size = 0.5
+alternative = "{alt}"
+target = {target}
+"""
+    )
+    pp = plan_power(load_study(f))
+    split = next(r for r in pp.rows if r.kind is RouteKind.SPLIT)
+    d = next(x for x in plan_json(pp)["routes"] if x["kind"] == "split")
+    assert d["per_group_equal_groups_required"] == per_group
+    assert split.required_test_records in (2 * per_group - 1, 2 * per_group)
+    assert split.required_n in (2 * split.required_test_records, 2 * split.required_test_records + 1)
+    assert f"(G*Power and pwr give the n per group of equal groups: {per_group})" in plan_text(pp)
+
+
+def test_power_lower_bounds_the_binomial_power_on_intervals():
+    """power_lower over [a, b] is at most the exact power (scipy.stats) at every n in it, for
+    both one-sided directions and two-sided, at several levels (the soundness the stays-from
+    search rests on); and it is tight on one-point intervals."""
+    from maxinfo_bounds.planning.power import power_lower
+
+    for alt, eff in (("larger", 0.05), ("smaller", -0.05), ("two-sided", 0.05)):
+        spec = PowerSpec(test="proportion", effect_size=eff, p0=0.5, alternative=alt)
+        for g in (0.05, 1e-3):
+            for a, b in ((200, 260), (1000, 1003), (57, 57), (3000, 3400)):
+                lo = power_lower(spec, g, a, b)
+                assert all(lo <= power_at(spec, g, n) + 1e-15 for n in range(a, b + 1))
+                if a == b:
+                    assert lo == power_at(spec, g, a)
+    for n in (200, 1000, 3000):  # the planner's exact power itself, against scipy.stats
+        spec = PowerSpec(test="proportion", effect_size=0.05, p0=0.5, alternative="larger")
+        assert power_at(spec, 0.05, n) == pytest.approx(_binom_power_larger(n, 0.5, 0.55, 0.05), rel=1e-9)
+
+
+CLUSTERED = """
+[study]
+name = "select 1 of 100 on clustered records, then a z-test"
+family_size = 100
+[data]
+n = 2000
+iid = false
+{data}
+[[steps]]
+type = "description"
+range_size = 100
+[test]
+alpha = 0.05
+[power]
+test = "z"
+effect_size = 0.1
+"""
+
+
+def test_clustered_records_are_powered_on_the_effective_sample(tmp_path, capsys):
+    """[data] cluster_size = 9 and icc = 0.125 give Kish's design effect 1 + 8/8 = 2 exactly:
+    2,000 clustered records are worth 1,000 independent ones. The Bonferroni route (alpha/100
+    on all records) then has the two-sided z-test's power at n = 1000, by hand
+    Phi(0.1 sqrt(1000) - z_{0.00025}) + Phi(-0.1 sqrt(1000) - z_{0.00025}); the required n
+    doubles against independent records (the smallest n_eff reaching 0.8, times 2, give or
+    take the floor); the MDE is that of 1,000 records, (z_{0.00025} + z_{0.2}) / sqrt(1000).
+    Without cluster_size and icc on records not assumed i.i.d., the report warns that the power
+    assumes independence."""
+    f = tmp_path / "c.toml"
+    f.write_text(CLUSTERED.format(data="cluster_size = 9\nicc = 0.125"))
+    pp = plan_power(load_study(f))
+    spec = pp.study.power
+    assert spec is not None and spec.design_effect == 2.0
+    bon = next(r for r in pp.rows if r.kind is RouteKind.BONFERRONI)
+    with mpmath.workdps(30):
+        z = _z(mpmath.mpf(0.05) / 100 / 2)
+        e = mpmath.mpf(0.1) * mpmath.sqrt(1000)
+        hand = mpmath.ncdf(e - z) + mpmath.ncdf(-e - z)
+    assert bon.power == pytest.approx(float(hand), rel=1e-12)
+    g = tmp_path / "i.toml"
+    g.write_text(CLUSTERED.format(data=""))
+    pi = plan_power(load_study(g))
+    bon_i = next(r for r in pi.rows if r.kind is RouteKind.BONFERRONI)
+    assert bon_i.required_n is not None and bon.required_n is not None
+    assert 2 * bon_i.required_n - 1 <= bon.required_n <= 2 * bon_i.required_n
+    with mpmath.workdps(30):  # two-sided: the far tail Phi(-7.8) adds nothing at 1e-6
+        mde = (z + _z(mpmath.mpf(0.2))) / mpmath.sqrt(1000)
+    assert bon.mde is not None and mde <= bon.mde <= mde * (1 + 1e-6)
+    assert bon_i.mde is not None and bon.mde > bon_i.mde  # fewer effective records, larger effect
+    assert "design effect 2 (power on n / 2 records)" in plan_text(pp)
+    assert "warning" not in plan_text(pp) and plan_json(pp)["power_assumes_independent_records"] is False
+    assert "computed as if the n records were independent" in plan_text(pi)
+    assert plan_json(pi)["power_assumes_independent_records"] is True
+    assert main(["plan", str(f), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["power"]["design_effect"] == 2.0
+
+
+@pytest.mark.parametrize(
+    ("data", "key", "why"),
+    [
+        ("cluster_size = 9", "data.icc", "missing"),
+        ("icc = 0.1", "data.cluster_size", "missing"),
+        ("cluster_size = 9\nicc = 1.5", "data.icc", "invalid"),
+        ("cluster_size = 0.5\nicc = 0.1", "data.cluster_size", "invalid"),
+    ],
+)
+def test_design_effect_bad_input_is_refused_naming_the_key(tmp_path, data, key, why):
+    from maxinfo_bounds.planning import PlanError
+
+    f = tmp_path / "bad.toml"
+    f.write_text(CLUSTERED.format(data=data))
+    with pytest.raises(PlanError, match=rf"{key}.*{why}"):
+        load_study(f)
+
+
+def test_clustered_records_cannot_be_declared_iid_and_the_effect_is_given_once(tmp_path):
+    from maxinfo_bounds.planning import PlanError
+
+    f = tmp_path / "iid.toml"
+    f.write_text(CLUSTERED.format(data="cluster_size = 9\nicc = 0.125").replace("iid = false", "iid = true"))
+    with pytest.raises(PlanError, match=r"data\.cluster_size.*not i\.i\.d\."):
+        load_study(f)
+    g = tmp_path / "twice.toml"
+    g.write_text(CLUSTERED.format(data="cluster_size = 9\nicc = 0.125") + "design_effect = 3\n")
+    with pytest.raises(PlanError, match=r"power\.design_effect.*given twice"):
+        load_study(g)
+    h = tmp_path / "direct.toml"
+    h.write_text(CLUSTERED.format(data="") + "design_effect = 2\n")
+    assert load_study(h).power.design_effect == 2.0
+
+
+ZSTUDY = """
+[study]
+name = "select 1 of 50, then a z-test"
+family_size = 50
+[data]
+n = 400
+iid = false
+[[steps]]
+type = "description"
+range_size = 50
+[test]
+alpha = 0.05
+[power]
+test = "z"
+effect_size = 0.2
+"""
+
+
+def _zstudy(tmp_path: Path) -> Path:
+    f = tmp_path / "z.toml"
+    f.write_text(ZSTUDY)
+    return f
+
+
+def test_the_five_questions_agree_with_the_plan_and_hand_forms(tmp_path):
+    """One study, every question (G*Power's five analyses) for the Bonferroni route (alpha/50 on
+    all 400 records, two-sided z-test of d = 0.2; the far tail is below 1e-12 throughout):
+    * a priori and post hoc are the plan's required n and power;
+    * sensitivity: (z_{alpha/100} + z_{0.2}) / sqrt(400), by hand;
+    * criterion: power 0.8 needs z_{gamma/2} = 0.2 sqrt(400) - z_{0.2}, so alpha = 50 gamma =
+      100 Q(4 - z_{0.2}), by hand;
+    * compromise q = 4: 1 - power(alpha/50) = 4 alpha, solved at 40 digits with mpmath."""
+    from maxinfo_bounds.planning import solve_power
+
+    st = load_study(_zstudy(tmp_path))
+    pp = plan_power(st)
+    bon = next(r for r in pp.rows if r.kind is RouteKind.BONFERRONI)
+
+    def answer(q: str, **kw: float) -> object:
+        a = solve_power(st, q, **kw)
+        return next(x for x in a.answers if x.kind is RouteKind.BONFERRONI)
+
+    assert answer("n").value == bon.required_n and answer("power").value == bon.power
+    with mpmath.workdps(40):
+        mde = (_z(mpmath.mpf(0.05) / 100) + _z(mpmath.mpf(0.2))) / 20
+        crit = 100 * (1 - mpmath.ncdf(4 - _z(mpmath.mpf(0.2))))
+
+        def beta_minus(a: mpmath.mpf) -> mpmath.mpf:
+            z = _z(a / 100)
+            return 1 - (mpmath.ncdf(4 - z) + mpmath.ncdf(-4 - z)) - 4 * a
+
+        comp = mpmath.findroot(beta_minus, 0.05)
+    e = answer("effect").value
+    assert mde <= e <= mde * (1 + 1e-6)
+    a = answer("alpha")
+    assert crit <= a.value <= crit * (1 + 1e-8) and a.power >= 0.8
+    c = answer("compromise", ratio=4.0)
+    assert c.value == pytest.approx(float(comp), rel=1e-8)
+    assert (1 - c.power) / c.value <= 4
+
+
+def test_the_five_questions_from_the_command_line(tmp_path, capsys):
+    f = _zstudy(tmp_path)
+    for q, label in (("n", "a priori"), ("power", "post hoc"), ("effect", "sensitivity"), ("alpha", "criterion")):
+        assert main(["plan", str(f), "--solve-for", q]) == 0
+        assert f"question   {label}" in capsys.readouterr().out
+    assert main(["plan", str(f), "--solve-for", "compromise", "--ratio", "4", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["solve_for"] == "compromise" and d["ratio_beta_over_alpha"] == 4.0
+    assert {x["kind"] for x in d["answers"]} == {"reuse", "bonferroni", "union"}
+    for argv, frag in (
+        (["--solve-for", "compromise"], "ratio: missing"),
+        (["--solve-for", "alpha", "--ratio", "4"], "ratio=4.0 is invalid"),
+        (["--solve-for", "compromise", "--ratio", "0"], "ratio: 0.0 is invalid"),
+        (["--solve-for", "effect", "--sweep", "n=10:20"], "solve_for='effect' is invalid"),
+    ):
+        assert main(["plan", str(f), *argv]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and frag in err[0] and "Traceback" not in err[0], err
+
+
+def test_solved_designs_hold_in_simulation():
+    """Monte Carlo of the new solves (seeded, 40,000 repetitions each, 4.5 standard errors):
+    a one-sample t-test at the MDE it reports for n = 34 (two-sided, 0.05) and the z statistic
+    at the criterion alpha the Bonferroni route reports (alpha/50, d = 0.2, n = 400) reject at
+    the target rate 0.8."""
+    import numpy as np
+
+    from maxinfo_bounds.planning import PowerSpec
+
+    rng = np.random.default_rng(20261126)
+    reps = 40_000
+    se = 4.5 * math.sqrt(0.8 * 0.2 / reps)
+    d = minimum_effect(PowerSpec(test="t", effect_size=0.5), 0.05, 34)
+    x = rng.normal(d, 1.0, size=(reps, 34))
+    t = x.mean(axis=1) / (x.std(axis=1, ddof=1) / math.sqrt(34))
+    crit = stats.t.isf(0.025, 33)
+    assert abs(np.mean(np.abs(t) > crit) - 0.8) < se
+    spec = PowerSpec(test="z", effect_size=0.2)
+    # the criterion's threshold for the z-test on 400 records: gamma with power exactly 0.8
+    with mpmath.workdps(30):
+        gamma = float(2 * (1 - mpmath.ncdf(4 - _z(mpmath.mpf(0.2)))))
+    assert power_at(spec, gamma * (1 + 1e-9), 400) >= 0.8
+    z = rng.normal(0.2 * 20, 1.0, size=reps)
+    assert abs(np.mean(np.abs(z) > stats.norm.isf(gamma / 2)) - 0.8) < se

@@ -16,6 +16,7 @@
 from .errors import PlanError
 from .explore import INT_PARAMS, SweepPoint, fixes, power_fixes, solve, sweep, with_param
 from .power import minimum_effect, power_at
+from .questions import PowerAnswer, RouteAnswer, solve_power
 from .recommend import PowerPlan, ReuseRoute, RouteKind, RouteRow, plan_power, power_curve
 from .routes import Candidate, NoValidRoute, PlanResult, plan
 from .stages import Link
@@ -74,6 +75,9 @@ __all__ = [
     "plan_power",
     "power_at",
     "minimum_effect",
+    "solve_power",
+    "PowerAnswer",
+    "RouteAnswer",
     "power_curve",
     "solve",
     "step_from_mapping",

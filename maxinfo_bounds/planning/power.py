@@ -40,6 +40,7 @@ interval reaches the target.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import replace
@@ -55,6 +56,8 @@ from .study import Alternative, FinalTest, PowerSpec
 __all__ = [
     "power_at",
     "power_upper",
+    "power_lower",
+    "effective_records",
     "minimum_effect",
     "effect_range",
     "min_records",
@@ -160,6 +163,7 @@ def _binom_start(n: int, p0: float, z: float) -> int:
     return int(min(max(v, 0.0), float(n)))
 
 
+@functools.lru_cache(maxsize=4096)
 def _binom_crit_upper(n: int, p0: float, level: float) -> int:
     """The smallest c with P0(X >= c) <= level (n + 1 when no c in [0, n] qualifies), the tail
     by scipy.special; a normal-approximation start (the search gallops from it)."""
@@ -171,6 +175,7 @@ def _binom_crit_upper(n: int, p0: float, level: float) -> int:
     return first_true_int(ok, _binom_start(n, p0, -float(ndtri(level))) + 1, 0, n + 1)
 
 
+@functools.lru_cache(maxsize=4096)
 def _binom_crit_lower(n: int, p0: float, level: float) -> int:
     """The largest c with P0(X <= c) <= level (-1 when none)."""
     from scipy.special import ndtri
@@ -211,10 +216,19 @@ def _checked(spec: object, gamma: object, n: object) -> tuple[PowerSpec, float, 
     return spec, g, int(n)
 
 
+def effective_records(spec: PowerSpec, n: int) -> int:
+    """The records a clustered sample of n is worth: floor(n / design_effect) (Kish; n itself
+    for independent records). Non-decreasing in n, so the power bounds over intervals hold."""
+    de = spec.design_effect
+    return n if de == 1 else math.floor(n / de)
+
+
 def power_at(spec: PowerSpec, gamma: float, n: int) -> float:
     """The power of the test at level ``gamma`` (in [0, 1]) on ``n`` records (an integer >= 0;
-    the power is 0 where γ = 0 or n is too small for the test)."""
+    the power is 0 where γ = 0 or n is too small for the test), on the
+    :func:`effective_records` when ``spec`` has a design effect."""
     spec, gamma, n = _checked(spec, gamma, n)
+    n = effective_records(spec, n)
     if not gamma > 0 or n < min_records(spec):
         return 0.0
     g = gamma
@@ -246,7 +260,27 @@ def power_upper(spec: PowerSpec, gamma_hi: float, n_lo: int, n_hi: int) -> float
         return power_at(spec, gamma_hi, n_hi)
     if not gamma_hi > 0:
         return 0.0
-    return _binom_power(spec, min(gamma_hi, 1.0), (n_lo, n_hi), (n_hi, n_lo))
+    lo, hi = effective_records(spec, n_lo), effective_records(spec, n_hi)
+    return _binom_power(spec, min(gamma_hi, 1.0), (lo, hi), (hi, lo))
+
+
+def power_lower(spec: PowerSpec, gamma_lo: float, n_lo: int, n_hi: int) -> float:
+    """A lower bound on the power at every level γ ≥ ``gamma_lo`` and every n in [``n_lo``,
+    ``n_hi``] (the mirror of :func:`power_upper`).
+
+    The z- and t-tests' power grows with the level and with n: the power at (``gamma_lo``,
+    ``n_lo``). For the exact binomial test, whose critical values are monotone (the upper one
+    non-decreasing in n and non-increasing in γ, the lower one non-decreasing in n) and whose
+    X ~ Bin(n, p1) grows stochastically with n: P(Bin(n_lo, p1) ≥ c(n_hi, γ_lo)) bounds the
+    upper tail from below, P(Bin(n_hi, p1) ≤ c_low(n_lo, γ_lo)) the lower.
+    """
+    spec, gamma_lo, n_lo = _checked(spec, gamma_lo, n_lo)
+    if spec.test is not FinalTest.PROPORTION:
+        return power_at(spec, gamma_lo, n_lo)
+    lo, hi = effective_records(spec, n_lo), effective_records(spec, n_hi)
+    if not gamma_lo > 0 or lo < 1:
+        return 0.0
+    return _binom_power(spec, min(gamma_lo, 1.0), (hi, lo), (lo, hi))
 
 
 #: the largest |Cohen's d| the minimum-detectable-effect search considers (z and t tests)
@@ -317,4 +351,9 @@ def describe(spec: PowerSpec) -> str:
         if spec.test is FinalTest.PROPORTION
         else f"Cohen's d = {spec.effect_size:g}"
     )
-    return f"{spec.test.value} test ({spec.alternative.value}), {eff}, target power {spec.target:g}"
+    de = (
+        f", design effect {spec.design_effect:g} (power on n / {spec.design_effect:g} records)"
+        if spec.design_effect != 1
+        else ""
+    )
+    return f"{spec.test.value} test ({spec.alternative.value}), {eff}, target power {spec.target:g}{de}"

@@ -71,7 +71,7 @@ import numpy as np
 
 from ..numeric import check_output_file, decimal_text, float_down, float_up, save_figure
 from .errors import PlanError
-from .power import describe, method_of, min_records, minimum_effect, power_at, power_upper
+from .power import describe, method_of, min_records, minimum_effect, power_at, power_lower, power_upper
 from .routes import NoValidRoute, PlanResult, plan
 from .stages import MAX_DESCRIPTION_BITS
 from .steps import Description, DPStep, MeanQuery, Thresholdout
@@ -87,6 +87,8 @@ __all__ = [
     "study_at_n",
     "format_rows",
     "effect_text",
+    "groups",
+    "requirement_notes",
     "N_MAX",
     "SPLIT_GRID",
 ]
@@ -140,6 +142,12 @@ class RouteRow:
     #: the smallest effect this route detects with the target power on its records at its
     #: threshold (None: none in range, or no [power] table; see :func:`~.power.minimum_effect`)
     mde: float | None = None
+    #: the exact binomial test only (its power saw-tooths in n): the smallest n from which the
+    #: power stays at or above the target for every larger n up to 10^12 (proven), beside
+    #: ``required_n``, the smallest that reaches it (None: not computed)
+    stays_from: int | None = None
+    #: the records the test uses at ``required_n`` (a share of it for sample splitting)
+    required_test_records: int | None = None
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -153,6 +161,8 @@ class RouteRow:
             "required_n_records": self.required_n,
             "required_n_note": self.required_n_note,
             "minimum_detectable_effect": self.mde,
+            "stays_above_target_from_n_records": self.stays_from,
+            "required_test_records": self.required_test_records,
         }
 
 
@@ -227,6 +237,18 @@ class PowerPlan:
             for c in self.reuse.candidates
         ]
 
+    def _route_dict(self, r: RouteRow) -> dict[str, object]:
+        d = r.as_dict()
+        sp = self.study.power
+        if sp is not None and sp.test is FinalTest.T2 and r.valid:
+            # the two groups (the test's records split as floor/ceil halves), at the study's n
+            # and at the required n; G*Power and pwr report n per group of equal groups
+            d["groups_at_study_n"] = list(groups(r.test_records))
+            if r.required_test_records is not None:
+                d["groups_at_required_n"] = list(groups(r.required_test_records))
+                d["per_group_equal_groups_required"] = -(-r.required_test_records // 2)
+        return d
+
     def as_dict(self) -> dict[str, object]:
         sp = self.study.power
         return {
@@ -236,7 +258,7 @@ class PowerPlan:
             "recommended": None if self.recommended is None else self.recommended.as_dict(),
             "meets_target_power": self.meets_target,
             "no_valid_route": self.no_valid_route or None,
-            "routes": [r.as_dict() for r in self.rows],
+            "routes": [self._route_dict(r) for r in self.rows],
             "power": None
             if sp is None
             else {
@@ -246,6 +268,7 @@ class PowerPlan:
                 "p0": sp.p0,
                 "target_power": sp.target,
                 "split_fraction": sp.split_fraction,
+                "design_effect": sp.design_effect,
                 "method": method_of(sp),
             },
             "split_note": self.split_note,
@@ -568,6 +591,106 @@ def _estimate_row(study: Study) -> RouteRow | None:
     )
 
 
+def groups(m: int) -> tuple[int, int]:
+    """The two groups a two-sample test's m records form: floor(m/2) and ceil(m/2)."""
+    return m // 2, m - m // 2
+
+
+def requirement_notes(pp: PowerPlan) -> list[str]:
+    """Notes on each valid route's required n in the conventions of G*Power and pwr: the
+    groups of a two-sample test (and the per-group n of equal groups), and for the exact
+    binomial test the n from which the power stays at or above the target."""
+    spec = pp.study.power
+    if spec is None:
+        return []
+    t, out = spec.target, []
+    for r in pp.rows:
+        if not r.valid or r.power is None:
+            continue
+        if spec.test is FinalTest.T2:
+            a, b = groups(r.test_records)
+            line = (
+                f"{r.name}: two-sample t-test: the {r.test_records} test records at n = {pp.study.n} "
+                f"are groups of {a} and {b}"
+            )
+            if r.required_test_records is not None:
+                ra, rb = groups(r.required_test_records)
+                line += (
+                    f"; at the required n, {r.required_test_records} test records: groups of {ra} and {rb} "
+                    f"(G*Power and pwr give the n per group of equal groups: {rb})"
+                )
+            out.append(line)
+        if r.stays_from is not None and r.required_n is not None:
+            if r.stays_from == r.required_n:
+                out.append(
+                    f"{r.name}: the power stays at or above {t:g} for every n from the required n on "
+                    "(proven up to 10^12; exact binomial test)"
+                )
+            else:
+                gap = range(r.required_n + 1, r.stays_from - 1)
+                below = (
+                    sum(
+                        power_at(spec, r.threshold, _test_records(r, spec, n)) < t
+                        for n in range(r.required_n + 1, r.stays_from)
+                    )
+                    if len(gap) <= 5000
+                    else None
+                )
+                count = f"at {below} of the sizes" if below is not None else "at some sizes"
+                out.append(
+                    f"{r.name}: the exact binomial test's power saw-tooths in n: it reaches {t:g} at "
+                    f"n = {r.required_n:,} but falls back below it {count} up to {r.stays_from - 1:,}; it stays "
+                    f"at or above {t:g} from n = {r.stays_from:,} on (proven up to 10^12)"
+                )
+    return out
+
+
+def _test_records(row: RouteRow, spec: PowerSpec, n: int) -> int:
+    """The records the route's test uses on a study of n records."""
+    return math.floor(spec.split_fraction * n) if row.kind is RouteKind.SPLIT else n
+
+
+def _stays_from(row: RouteRow, spec: PowerSpec, first: int | None) -> int | None:
+    """For the exact binomial test at a threshold that does not move with n (every route but
+    reuse): the smallest n from which the power stays at or above the target up to
+    :data:`N_MAX`, proven by a branch and bound for the largest n below the target (right
+    first; an interval is discarded when :func:`~.power.power_lower` over its test records
+    reaches the target). None for other tests (their power is monotone in n: it stays from the
+    required n on), for reuse (its threshold moves with n) and where no n reaches the target."""
+    if spec.test is not FinalTest.PROPORTION or row.kind is RouteKind.REUSE or first is None:
+        return None
+    return _stays_from_at(spec, row.threshold, row.kind is RouteKind.SPLIT, first)
+
+
+@functools.lru_cache(maxsize=64)
+def _stays_from_at(spec: PowerSpec, g: float, split: bool, first: int) -> int:
+    """:func:`_stays_from` for a threshold ``g`` and the records of a split or not (routes of
+    one threshold, Bonferroni and the union bound, share the search)."""
+    t = spec.target
+
+    def recs(n: int) -> int:
+        return math.floor(spec.split_fraction * n) if split else n
+
+    def lower(a: int, b: int) -> float:
+        return power_lower(spec, g, recs(a), recs(b))
+
+    stack = [(first, N_MAX)]
+    while stack:
+        a, b = stack.pop()
+        if lower(a, b) >= t:
+            continue
+        if b - a <= 4:
+            for n in range(b, a - 1, -1):
+                if power_at(spec, g, recs(n)) < t:
+                    return n + 1
+            continue
+        mid = int(math.isqrt(a * b)) if b > 4 * a else (a + b) // 2
+        mid = min(max(mid, a), b - 1)
+        stack.append((a, mid))
+        stack.append((mid + 1, b))
+    return first
+
+
 def _estimate_required(study: Study, spec: PowerSpec) -> tuple[int | None, str]:
     """The smallest n found reaching the target power (doubling, then bisection; checked at
     n - 1: the route's power is not proven monotone in n)."""
@@ -653,6 +776,8 @@ def plan_power(study: Study) -> PowerPlan:
                     required_n=req,
                     required_n_note=note,
                     mde=minimum_effect(spec, r.threshold, r.test_records),
+                    stays_from=_stays_from(r, spec, req),
+                    required_test_records=None if req is None else _test_records(r, spec, req),
                 )
             )
         rows = out

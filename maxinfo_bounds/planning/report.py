@@ -24,7 +24,7 @@ from ..numeric import decimal_text
 from ..vacuity import NO_SINGLE_FIX, gamma_problem, usable_if_fields, usable_if_text
 from .explore import INT_PARAMS, SweepPoint, fixes, power_fixes
 from .power import describe, method_of
-from .recommend import PowerPlan, effect_text, format_rows
+from .recommend import PowerPlan, effect_text, format_rows, requirement_notes
 from .routes import PlanResult
 from .study import FinalTest, PowerSpec, Study
 
@@ -106,6 +106,8 @@ def plan_text(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> str:
     ]
     if st.power is not None:
         out += [f"power      {describe(st.power)}", f"           ({method_of(st.power)})"]
+        if independence_assumed(st):
+            out.append(f"           (warning: {INDEPENDENCE_WARNING})")
     if rec is None:
         out += [
             "",
@@ -141,6 +143,7 @@ def plan_text(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> str:
     out += ["", "routes:", *format_rows(pp.rows), "", "notes:"]
     out += [f"  {r.name}: {r.note}" for r in pp.rows]
     out += [f"  {r.name}: required n: {r.required_n_note}" for r in pp.rows if r.required_n_note]
+    out += [f"  {line}" for line in requirement_notes(pp)]
     if pp.split_note:
         out.append(f"  sample splitting: {pp.split_note}")
     if pp.reuse is not None:
@@ -157,6 +160,19 @@ def plan_text(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> str:
         if rec is not None:
             out.append(f"  {fixes_text()}")
     return "\n".join(out)
+
+
+INDEPENDENCE_WARNING = (
+    "the records are not assumed i.i.d. and [data] gives no cluster_size and icc: the power is "
+    "computed as if the n records were independent; clustered records are worth fewer (a design "
+    "effect 1 + (m - 1) ICC divides n)"
+)
+
+
+def independence_assumed(st: Study) -> bool:
+    """A power plan on records not declared i.i.d. with no design effect: its power assumes
+    independent records (issue 43: say so)."""
+    return st.power is not None and not st.iid and st.power.design_effect == 1
 
 
 def describe_effect(spec: PowerSpec) -> str:
@@ -216,6 +232,7 @@ def plan_json(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> dict[str
         d.update(usable_if_fields(why, fixes(pp.study) if usable_if is None else usable_if))
     else:
         d.update({"vacuous": None, "usable_if": None})
+    d["power_assumes_independent_records"] = independence_assumed(pp.study) if pp.study.power else None
     if pp.meets_target is False:
         d["to_reach_target_power"] = {
             "target_power": pp.target_power,

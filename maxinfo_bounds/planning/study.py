@@ -28,12 +28,14 @@ from __future__ import annotations
 import math
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
+from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..domain import Real
+from ..numeric import float_up
 from .errors import PlanError
 from .steps import (
     MAX_TIMES,
@@ -108,6 +110,10 @@ MIN_ALPHA = 1e-300
 _ALPHA = Real(MIN_ALPHA, 1, hi_open=True)
 _REAL = Real()
 _OPEN_UNIT = Real(0, 1, lo_open=True, hi_open=True)
+#: a design effect (Kish): at least 1; above 10^6 no study has records left
+_DESIGN_EFFECT = Real(1, 1e6)
+_CLUSTER_SIZE = Real(1, 1e9)
+_ICC = Real(0, 1)
 
 
 def _enum(name: str, v: object, kind: type[FinalTest] | type[Alternative]) -> str:
@@ -124,6 +130,11 @@ def _enum(name: str, v: object, kind: type[FinalTest] | type[Alternative]) -> st
 class PowerSpec:
     """The final test and the effect it should detect (a study file's ``[power]`` table).
 
+    ``design_effect``: the variance inflation of clustered records (Kish: 1 + (m - 1) ICC for
+    clusters of m records with intra-class correlation ICC; a study file's ``[data]
+    cluster_size`` and ``icc`` set it): the power is computed on floor(n / design_effect)
+    effective records. Default 1 (independent records).
+
     ``test``: ``"z"`` (z-test of a mean, known variance), ``"t"`` (one-sample t-test), ``"t2"``
     (two-sample t-test, the n records split into two equal groups), ``"proportion"`` (exact
     binomial test of one proportion against ``p0``). ``effect_size``: Cohen's d for z, t and t2;
@@ -138,8 +149,10 @@ class PowerSpec:
     target: float = 0.8
     p0: float | None = None
     split_fraction: float = 0.5
+    design_effect: float = 1.0
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "design_effect", check_real("design_effect", self.design_effect, _DESIGN_EFFECT))
         test = FinalTest(_enum("test", self.test, FinalTest))
         alt = Alternative(_enum("alternative", self.alternative, Alternative))
         eff = check_real("effect_size", self.effect_size, _REAL)
@@ -277,7 +290,7 @@ _FILE_KEY = {
     "power": "power",
 }
 
-_POWER_KEYS = ("test", "alternative", "effect_size", "p0", "target", "split_fraction")
+_POWER_KEYS = ("test", "alternative", "effect_size", "p0", "target", "split_fraction", "design_effect")
 
 
 def _keys(src: str, table: Mapping[str, object], prefix: str, allowed: Sequence[str]) -> None:
@@ -310,7 +323,7 @@ def parse_study(doc: Mapping[str, object], source: str = "<study>") -> Study:
     meta = _table(source, doc, "study", None)
     _keys(source, meta, "study", ("name", "family_size"))
     data = _table(source, doc, "data", "missing table [data] with n and iid")
-    _keys(source, data, "data", ("n", "iid"))
+    _keys(source, data, "data", ("n", "iid", "cluster_size", "icc"))
     if "n" not in data:
         raise PlanError(where(source, "data.n"), "missing: the number of records (integer >= 1)")
     test = doc.get("test")
@@ -322,6 +335,13 @@ def parse_study(doc: Mapping[str, object], source: str = "<study>") -> Study:
         raise PlanError(where(source, "steps"), "missing: at least one [[steps]] table")
     steps = tuple(_parse_step(source, i, s) for i, s in enumerate(raw_steps))
     power = _parse_power(source, doc["power"]) if "power" in doc else None
+    deff = _design_effect(source, data)
+    if deff is not None and power is not None:
+        if "design_effect" in cast(Mapping[str, object], doc["power"]):
+            raise PlanError(
+                where(source, "power.design_effect"), "given twice: [data] cluster_size and icc already set it"
+            )
+        power = replace(power, design_effect=deff)
     name = meta.get("name", Path(source).stem)
     args: dict[str, Any] = {
         "n": data["n"],
@@ -339,6 +359,30 @@ def parse_study(doc: Mapping[str, object], source: str = "<study>") -> Study:
         head, *rest = exc.name.split(".", 1)
         mapped = ".".join([_FILE_KEY.get(head, head), *rest])
         raise PlanError(where(source, mapped), exc.allowed) from None
+
+
+def _design_effect(src: str, data: Mapping[str, object]) -> float | None:
+    """Kish's design effect 1 + (m - 1) ICC from ``[data] cluster_size`` (m) and ``icc``, both
+    or neither (None); refused on records declared i.i.d. (clustered records are not)."""
+    have = [k for k in ("cluster_size", "icc") if k in data]
+    if not have:
+        return None
+    if len(have) == 1:
+        other = "icc" if have[0] == "cluster_size" else "cluster_size"
+        raise PlanError(
+            where(src, f"data.{other}"), f"missing: given with data.{have[0]} (the design effect needs both)"
+        )
+    if data.get("iid", False) is True:
+        raise PlanError(
+            where(src, "data.cluster_size"),
+            "clustered records are not i.i.d.: set iid = false with cluster_size and icc",
+        )
+    try:
+        m = check_real("cluster_size", data["cluster_size"], _CLUSTER_SIZE)
+        rho = check_real("icc", data["icc"], _ICC)
+    except PlanError as exc:
+        raise PlanError(where(src, f"data.{exc.name}"), exc.allowed) from None
+    return float_up(1 + (Fraction(m) - 1) * Fraction(rho))  # rounded up: the power is never overstated
 
 
 def _parse_power(src: str, raw: object) -> PowerSpec:
