@@ -22,7 +22,7 @@ Commands::
     maxinfo plot ID --vary P --range LO:HI [--log-x] [--out F.png|F.svg] --PARAM VALUE ...
                                             a result against one parameter (matplotlib)
     maxinfo plan STUDY.toml [--sweep P=LO:HI[:NUM] [--plot F.png] [--workers W]] [--solve P --target-gamma G]
-                            [--solve-for n|power|effect|alpha|compromise [--ratio Q]]
+                            [--solve-for n|power|effect|alpha|compromise [--ratio Q]] [--report F.md [--bib F.bib]]
                                             the study planner: the threshold for a planned study
     maxinfo estimate --n N --queries K --coverage C [--half-width T] [--plot F.png]
                                             reuse or split: k adaptive queries, every route's half-width
@@ -447,6 +447,13 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
         raise InvalidParameter("ratio", ns.ratio, "given with --solve-for compromise (q = beta/alpha)")
     if ns.solve_for and (ns.sweep or ns.solve or ns.power_curve):
         raise InvalidParameter("solve_for", ns.solve_for, "not combined with --sweep, --solve or --power-curve")
+    if ns.bib and not ns.report:
+        raise InvalidParameter("bib", ns.bib, "given with --report FILE.md (the BibTeX of what it cites)")
+    if ns.report and (ns.sweep or ns.solve or ns.solve_for):
+        raise InvalidParameter("report", ns.report, "not combined with --sweep, --solve or --solve-for")
+    for key, val, suffixes in (("report", ns.report, (".md",)), ("bib", ns.bib, (".bib",))):
+        if val:
+            check_output_file(key, val, suffixes)
     study = planner.load_study(ns.study)
     if ns.solve_for:
         ans = planner.solve_power(study, ns.solve_for, ratio=ns.ratio)
@@ -494,12 +501,19 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
     pp = planner.plan_power(study)
     if ns.power_curve:
         planner.power_curve(pp, ns.power_curve)
+    if ns.report:
+        from pathlib import Path
+
+        Path(ns.report).write_text(pp.to_markdown(), encoding="utf-8")
+        if ns.bib:
+            Path(ns.bib).write_text(pp.bibtex(), encoding="utf-8")
     if ns.json:
         print(json.dumps(report.plan_json(pp), indent=2))
     else:
         print(report.plan_text(pp))
-        if ns.power_curve:
-            print(f"\nwrote {ns.power_curve}")
+        for written in (ns.power_curve, ns.report, ns.bib):
+            if written:
+                print(f"\nwrote {written}")
     if pp.recommended is None:  # the report is printed; the status and one line say so
         raise planner.PlanError(study.source, pp.no_valid_route)
     return 0
@@ -704,6 +718,13 @@ def _build_parser() -> argparse.ArgumentParser:
         "(post hoc), effect (sensitivity), alpha (criterion), compromise (with --ratio)",
     )
     pn.add_argument("--ratio", type=float, help="with --solve-for compromise: q = beta/alpha")
+    pn.add_argument(
+        "--report",
+        metavar="FILE.md",
+        help="also write the plan as markdown: headline, route table and a preregistration-ready methods "
+        "paragraph citing every result ([@key] citations)",
+    )
+    pn.add_argument("--bib", metavar="FILE.bib", help="with --report: write the BibTeX of every source it cites")
     pn.set_defaults(fn=_cmd_plan)
 
     es = sub.add_parser(

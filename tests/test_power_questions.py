@@ -487,3 +487,55 @@ def test_solved_designs_hold_in_simulation():
     assert power_at(spec, gamma * (1 + 1e-9), 400) >= 0.8
     z = rng.normal(0.2 * 20, 1.0, size=reps)
     assert abs(np.mean(np.abs(z) > stats.norm.isf(gamma / 2)) - 0.8) < se
+
+
+def test_a_plan_displays_itself_in_a_notebook():
+    """The PowerPlan's views (issue 43): a short repr, markdown and HTML for Jupyter, text as the
+    CLI prints it, a pandas table with the JSON fields."""
+    pp = plan_power(load_study(ROOT / "examples" / "power_bonferroni_wins.toml"))
+    r = repr(pp)
+    assert len(r) < 300 and r.startswith("PowerPlan(study=") and "Bonferroni" in r
+    md = pp._repr_markdown_()
+    assert md == pp.to_markdown() and md.startswith("### select 1 of 1,000")
+    assert "| Bonferroni over the declared family of 1000 | 5e-05 | 5000 | yes | 0.9992 | 2,237 | 0.03364 |" in md
+    html = pp._repr_html_()
+    assert "<table>" in html and "p &lt;= 5e-05" in html and "<script" not in html
+    assert pp.text() == plan_text(pp)
+    df = pp.to_frame()
+    assert list(df["kind"]) == [r.kind.value for r in pp.rows]
+    assert df.loc[df["kind"] == "bonferroni", "required_n_records"].item() == 2237
+
+
+def test_the_methods_paragraph_cites_what_it_uses(tmp_path, capsys):
+    """The methods paragraph names the threshold, power and required n the plan reports, cites
+    each derivation step by paper and result, and every pandoc citation has its BibTeX entry
+    (well formed: balanced braces, one per key); the command line writes both files; the
+    paragraph docs/planner.md renders is current (tools/methods_in_docs.py)."""
+    import re
+    import subprocess
+    import sys
+
+    pp = plan_power(load_study(ROOT / "examples" / "power_reuse_beats_splitting.toml"))
+    text = pp.methods()
+    rec = pp.recommended
+    assert rec is not None
+    assert "p <= 0.00485627" in text and f"power {rec.power:.4f}" in text and "609,438 records" in text
+    assert "Dwork-Roth Thm 3.6 (Laplace mechanism) [@DworkRoth2014]" in text
+    assert "RRST Thm 1.4 (second part); DFHPRR Thm 8 [@DFHPRR2015; @RRST2016]" in text
+    cited = set(re.findall(r"@([A-Za-z_0-9]+)", text))
+    bib = pp.bibtex()
+    entries = re.findall(r"^@\w+\{([^,]+),", bib, re.M)
+    assert cited <= set(entries) and len(entries) == len(set(entries))
+    assert bib.count("{") == bib.count("}")
+    md, bb = tmp_path / "m.md", tmp_path / "r.bib"
+    assert (
+        main(
+            ["plan", str(ROOT / "examples" / "power_reuse_beats_splitting.toml"), "--report", str(md), "--bib", str(bb)]
+        )
+        == 0
+    )
+    assert f"wrote {md}" in capsys.readouterr().out
+    assert md.read_text() == pp.to_markdown().replace(str(ROOT / "examples"), str(ROOT / "examples"))
+    assert bb.read_text() == bib
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "methods_in_docs.py")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

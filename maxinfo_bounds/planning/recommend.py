@@ -193,6 +193,51 @@ class PowerPlan:
     #: target power), kept so that text and JSON views of one plan search once
     searches: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
+    def __repr__(self) -> str:
+        rec = self.recommended
+        tail = "none" if rec is None else f"{rec.name!r}, threshold={rec.threshold!r}, power={rec.power!r}"
+        return f"PowerPlan(study={self.study.name!r}, n={self.study.n}, recommended={tail})"
+
+    def text(self) -> str:
+        """The report ``maxinfo plan`` prints (:func:`~.report.plan_text`)."""
+        from .report import plan_text
+
+        return plan_text(self)
+
+    def to_markdown(self) -> str:
+        """Headline, route table and methods paragraph, in markdown (:func:`~.report.plan_markdown`)."""
+        from .report import plan_markdown
+
+        return plan_markdown(self)
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+    def _repr_html_(self) -> str:
+        from .report import plan_html
+
+        return plan_html(self)
+
+    def to_frame(self) -> object:
+        """The route table as a ``pandas.DataFrame`` (pandas needed; not a core dependency, so
+        the annotation is ``object``)."""
+        from .report import plan_frame
+
+        return plan_frame(self)
+
+    def methods(self) -> str:
+        """A preregistration-ready methods paragraph with pandoc citations (:meth:`bibtex`)."""
+        from .report import methods_text
+
+        return methods_text(self)
+
+    def bibtex(self) -> str:
+        """BibTeX of every source :meth:`methods` cites."""
+        from ..bibliography import bibtex
+        from .report import cited_keys
+
+        return bibtex(cited_keys(self))
+
     @property
     def target_power(self) -> float | None:
         """The power wanted (the ``[power]`` table's target; None without one)."""

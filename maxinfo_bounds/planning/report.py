@@ -39,6 +39,11 @@ __all__ = [
     "sweep_json",
     "solve_fields",
     "reach_lines",
+    "methods_text",
+    "plan_markdown",
+    "plan_html",
+    "cited_keys",
+    "plan_frame",
 ]
 
 
@@ -306,3 +311,174 @@ def solve_fields(
         out["power_note"] = f"power of the {describe(study.power)} at gamma_at_value on {n} records"
     out["maxinfo_bounds_version"] = __version__
     return out
+
+
+# ----------------------------------------------------------------------------------------------
+# notebook and preregistration views (issue 43): markdown, HTML, a pandas table, the methods
+# paragraph and the BibTeX of every source it cites
+
+
+def cited_keys(pp: PowerPlan) -> list[str]:
+    """The BibTeX keys (:mod:`maxinfo_bounds.bibliography`) of every result the plan's
+    derivation uses, of the power analysis' conventions, and of this software."""
+    from ..bibliography import POWER_KEYS, keys_for
+
+    ids = [t for c in pp.reuse.chain for t in c.theorems] if pp.reuse is not None else []
+    keys = keys_for(ids)
+    if pp.study.power is not None:
+        keys += [k for k in POWER_KEYS if k not in keys]
+        if pp.study.power.design_effect != 1:
+            keys.append("Kish1965")
+    return [*keys, "maxinfo_bounds"]
+
+
+def _cite(theorem_ids: Sequence[str]) -> str:
+    from ..bibliography import keys_for
+    from ..catalog import get
+
+    names = ", ".join(f"{get(t).paper} {get(t).number}" for t in theorem_ids)
+    keys = "; ".join(f"@{k}" for k in keys_for(theorem_ids))
+    return f"{names} [{keys}]" if keys else names
+
+
+def _route_sentence(pp: PowerPlan, rec: Any) -> str:
+    st = pp.study
+    thr = decimal_text(rec.threshold, "down")
+    if rec.kind.value == "reuse":
+        assert pp.reuse is not None
+        k = decimal_text(pp.reuse.k, "up") if pp.reuse.k is not None else "inf"
+        b = decimal_text(pp.reuse.beta, "up") if pp.reuse.beta is not None else "0"
+        return (
+            f"we reuse all {st.n} records and test at the corrected threshold p <= {thr}: the analysis "
+            f"has max-information at most k = {k} bits with beta = {b}, so a test at "
+            f"(alpha - beta)/2^k keeps its level below alpha = {st.alpha!r} ({_cite(['RRST-1.3'])})"
+        )
+    if rec.kind.value == "bonferroni":
+        return (
+            f"the final hypothesis is one of a family of {st.family_size} declared before the data were seen, "
+            f"so we test at the Bonferroni threshold alpha/{st.family_size} = {thr} on all {st.n} records"
+        )
+    if rec.kind.value == "union":
+        return (
+            f"every step only selects among finitely many outcomes, so the test is one of at most "
+            f"{round(st.alpha / rec.threshold) if rec.threshold else 'many'} fixed tests and we test at "
+            f"p <= {thr} (a union bound) on all {st.n} records"
+        )
+    if rec.kind.value == "split":
+        return (
+            f"we split the i.i.d. records at random: the analysis uses {st.n - rec.test_records} of them and "
+            f"the test the other {rec.test_records}, at alpha = {st.alpha!r} (sample splitting)"
+        )
+    return f"we take the decision by the estimation route: {rec.note}"
+
+
+def methods_text(pp: PowerPlan) -> str:
+    """A preregistration-ready methods paragraph (markdown, pandoc citations ``[@key]`` into
+    :func:`~maxinfo_bounds.bibliography.bibtex` of :func:`cited_keys`): the analysis, the
+    route, the threshold, the power and required n, each result cited by paper and number."""
+    st, rec, sp = pp.study, pp.recommended, pp.study.power
+    steps = "; ".join(s.label or s.type_name for s in st.steps)
+    out = [
+        f"**Adaptive analysis and final test.** The exploratory analysis ({len(st.steps)} step"
+        f"{'s' if len(st.steps) != 1 else ''}: {steps}) runs on n = {st.n} records "
+        f"({'independent and identically distributed' if st.iid else 'not assumed i.i.d.'}) and chooses the "
+        f"hypothesis of the final test, at significance alpha = {st.alpha!r}."
+    ]
+    if rec is None:
+        out.append(f"No valid analysis exists as planned: {pp.no_valid_route}.")
+        return "\n\n".join(out) + "\n"
+    route = _route_sentence(pp, rec)
+    out[0] += f" Because the test is chosen after the analysis has seen the data, {route}."
+    if pp.reuse is not None and rec.kind.value == "reuse":
+        parts = [f"{c.what}: {_cite(c.theorems)}" for c in pp.reuse.chain]
+        out.append(
+            "**Derivation of the threshold.** "
+            + "; ".join(parts)
+            + ". Every bound is evaluated in interval arithmetic and rounded to its safe side (the "
+            "threshold down) [@maxinfo_bounds]."
+        )
+    if sp is not None and rec.power is not None:
+        eff = describe_effect(sp)
+        line = (
+            f"**Power.** The final test is the {describe(sp)}; computed exactly ({method_of(sp)}), "
+            f"it has power {rec.power:.4f} at the planned n to detect an effect {eff}"
+        )
+        if rec.required_n is not None:
+            line += f"; the smallest n reaching power {sp.target:g} is {rec.required_n:,} records"
+        if rec.mde is not None:
+            line += f", and at the planned n the smallest detectable effect is {effect_text(rec.mde)}"
+        line += (
+            " (effect sizes as in Cohen [@Cohen1988]; a priori, post hoc and sensitivity analyses as "
+            "in G*Power [@Faul2007])."
+        )
+        if sp.design_effect != 1:
+            line += (
+                f" Records are clustered: power is computed with the design effect {sp.design_effect:g} [@Kish1965]."
+            )
+        if pp.meets_target is False:
+            line += f" No valid route reaches the target power {sp.target:g} at this n."
+        out.append(line)
+        others = [
+            f"{r.name} (power {r.power:.4f})" for r in pp.rows if r.valid and r.power is not None and r is not rec
+        ]
+        if others:
+            out.append("**Alternatives considered.** " + "; ".join(others) + ".")
+    out.append(f"Computed with maxinfo_bounds {__version__} [@maxinfo_bounds] from the study file `{st.source}`.")
+    return "\n\n".join(out) + "\n"
+
+
+def _table_md(pp: PowerPlan) -> list[str]:
+    head = "| route | threshold | test records | valid | power | required n | MDE |"
+    rows = [head, "| --- | ---: | ---: | --- | ---: | ---: | ---: |"]
+    for r in pp.rows:
+        pw = "-" if r.power is None else f"{r.power:.4f}"
+        rq = "-" if not r.valid or r.power is None else ("none" if r.required_n is None else f"{r.required_n:,}")
+        md = "-" if not r.valid or r.power is None else ("none" if r.mde is None else effect_text(r.mde))
+        rows.append(
+            f"| {r.name} | {decimal_text(r.threshold, 'down', 4)} | {r.test_records} | "
+            f"{'yes' if r.valid else 'no'} | {pw} | {rq} | {md} |"
+        )
+    return rows
+
+
+def _headline(pp: PowerPlan) -> str:
+    rec, sp = pp.recommended, pp.study.power
+    if rec is None:
+        return "No valid analysis: " + pp.no_valid_route
+    if pp.meets_target is False and sp is not None:
+        return f"No valid route reaches power {sp.target:g}; most powerful: {rec.name} (power {rec.power:.4f})"
+    tail = f", power {rec.power:.4f}" if rec.power is not None else ""
+    thr = decimal_text(rec.threshold, "down")
+    return f"Recommended: {rec.name}: test at p <= {thr} on {rec.test_records} records{tail}"
+
+
+def plan_markdown(pp: PowerPlan) -> str:
+    """The plan for a notebook or a report: headline, the route table, the methods paragraph."""
+    return "\n".join([f"### {pp.study.name}", "", f"**{_headline(pp)}**", "", *_table_md(pp), "", methods_text(pp)])
+
+
+def plan_html(pp: PowerPlan) -> str:
+    """The plan as HTML (a notebook's rich display): headline, route table, methods."""
+    from html import escape
+
+    cells = [line.strip("|").split(" | ") for line in _table_md(pp)]
+    head = "".join(f"<th>{escape(c.strip())}</th>" for c in cells[0])
+    body = "".join("<tr>" + "".join(f"<td>{escape(c.strip())}</td>" for c in row) + "</tr>" for row in cells[2:])
+    paras = "".join(f"<p>{escape(p)}</p>" for p in methods_text(pp).strip().split("\n\n"))
+    return (
+        f"<div><h4>{escape(pp.study.name)}</h4><p><b>{escape(_headline(pp))}</b></p>"
+        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{paras}</div>"
+    )
+
+
+def plan_frame(pp: PowerPlan) -> object:
+    """The route table as a pandas DataFrame (one row per route, the JSON fields as columns;
+    pandas is imported here, not a dependency of the calculator)."""
+    import importlib
+
+    try:
+        pd = importlib.import_module("pandas")
+    except ImportError as exc:  # pragma: no cover - pandas ships with the test extra
+        raise ImportError("PowerPlan.to_frame() needs pandas: pip install pandas") from exc
+    frame: object = pd.DataFrame([r.as_dict() for r in pp.rows])
+    return frame
