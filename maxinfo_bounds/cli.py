@@ -495,7 +495,7 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
         print(
             json.dumps(report.sweep_json(study, param, rows, out_path), indent=2)
             if ns.json
-            else report.sweep_text(param, rows, out_path)
+            else report.sweep_text(param, rows, out_path, critical_value_known=report.known_test(study))
         )
         return 0
     pp = planner.plan_power(study)

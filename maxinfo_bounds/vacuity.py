@@ -61,16 +61,28 @@ def usable_if_text(found: Sequence[str]) -> str:
 GAMMA_FLOOR = 2.220446049250313e-16
 
 
-def gamma_problem(gamma: float) -> str | None:
-    """Why a corrected threshold is useless (None if it is not)."""
+def gamma_problem(gamma: float, *, critical_value_known: bool = False) -> str | None:
+    """Why a corrected threshold is useless (None if it is not): the one vacuity rule of every
+    command (issue 43).
+
+    γ = 0 rejects nothing. A γ below 2.2e-16 cannot be compared with a p-value standard software
+    prints (R prints p < 2.2e-16); what decides whether the test can be run at that level is
+    whether its critical value can be computed. For a test the study names (a ``[power]``
+    table: z, t, two-sample t, exact binomial) it can, to any level above the smallest double
+    (the statistic is compared with it: ``critical_value_known``), so such a γ is usable; for a
+    test the calculator does not know (``maxinfo pvalue``, ``correct``, a plan without a power
+    table) it is said to be impractical, with the way out.
+    """
     if gamma <= 0:
         return (
             "gamma = 0: the corrected threshold rejects nothing (the max-information k is too large, or beta >= alpha)"
         )
-    if gamma < GAMMA_FLOOR:
+    if gamma < GAMMA_FLOOR and not critical_value_known:
         return (
             f"gamma = {gamma:.3g} is below 2.2e-16, the smallest p-value standard software "
-            "reports (R prints p < 2.2e-16): no test can be checked against it in practice"
+            "reports (R prints p < 2.2e-16): no printed p-value can be checked against it; only a "
+            "test whose critical value at that level can be computed (a z-, t- or exact binomial test: "
+            "give the study a [power] table) can use it"
         )
     return None
 

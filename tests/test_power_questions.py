@@ -539,3 +539,36 @@ def test_the_methods_paragraph_cites_what_it_uses(tmp_path, capsys):
     assert bb.read_text() == bib
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "methods_in_docs.py")], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_one_vacuity_rule_for_plans_sweeps_and_power(tmp_path, capsys):
+    """Issue 43: a threshold below 2.2e-16 is unusable as a p-value cut-off that standard
+    software prints, but a z-, t- or exact binomial test compares its statistic with the
+    critical value at any positive level. So the same study (10 Laplace queries at eps = 0.01,
+    gamma = 1.86e-45) is vacuous in every view without a [power] table and in none with one (the
+    plan then gives the rule: |Z| >= z_{gamma/2} = 14.1503 rounded up, by hand at 30 digits);
+    gamma = 0 is vacuous in both."""
+    from maxinfo_bounds.planning import sweep
+    from maxinfo_bounds.planning.report import sweep_text
+
+    with_power = tmp_path / "p.toml"
+    with_power.write_text(ZERO_POWER)
+    without = tmp_path / "np.toml"
+    without.write_text(ZERO_POWER.split("[power]")[0])
+    tp, tn = plan_text(plan_power(load_study(with_power))), plan_text(plan_power(load_study(without)))
+    assert "vacuous" in tn and "vacuous" not in tp
+    with mpmath.workdps(30):
+        z = _z(mpmath.mpf(0.05) / 2 ** (mpmath.mpf(0.1) * 1000 / mpmath.log(2)) / 2)
+    assert 14.1502 < z < 14.1503 and "reject when |Z| >= 14.1503" in tp
+    for f, known in ((with_power, True), (without, False)):
+        st = load_study(f)
+        rows = sweep(st, "steps[0].times", [10, 20])
+        text = sweep_text("steps[0].times", rows, "x.png", critical_value_known=known)
+        assert ("vacuous" in text) is (not known)
+        assert main(["plan", str(f), "--sweep", "steps[0].times=10:20:2", "--plot", str(tmp_path / "s.png")]) == 0
+        assert ("vacuous" in capsys.readouterr().out) is (not known)
+    zero = sweep(load_study(with_power), "steps[0].times", [100_000])
+    assert zero[0].gamma == 0.0
+    assert "vacuous (gamma = 0" in sweep_text("steps[0].times", zero, "x.png", critical_value_known=True)
+    assert main(["pvalue", "--alpha", "0.05", "--k", "60", "--beta", "0"]) == 0
+    assert "only a test whose critical value at that level can be computed" in capsys.readouterr().out

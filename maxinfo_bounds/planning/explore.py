@@ -250,14 +250,18 @@ def _single_changes(study: Study, ok_plan: Callable[[Study], bool]) -> list[str]
 
 
 def fixes(study: Study) -> list[str]:
-    """The nearest single changes that give a usable threshold (γ ≥ 2.2e-16), one parameter at
-    a time, the others fixed: ``n``, then each step's numeric fields and ``times``.
+    """The nearest single changes that give a usable threshold (γ ≥ 2.2e-16; γ > 0 when the
+    study names its test), one parameter at a time, the others fixed: ``n``, then each step's
+    numeric fields and ``times``.
 
     For a study that is refused or whose threshold is vacuous; e.g. ``["steps[0].delta <=
     2.3e-14", "n <= 3100"]``. Parameters that no value fixes are left out."""
-    from ..vacuity import GAMMA_FLOOR
+    from ..vacuity import gamma_problem
 
-    return _single_changes(study, lambda s: plan(s).gamma >= GAMMA_FLOOR)
+    # the one vacuity rule: with the study's test named ([power]), any positive threshold is
+    # usable against its critical value; else it must reach 2.2e-16
+    known = study.power is not None
+    return _single_changes(study, lambda s: gamma_problem(plan(s).gamma, critical_value_known=known) is None)
 
 
 def power_fixes(study: Study) -> list[str]:

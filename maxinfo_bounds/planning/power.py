@@ -48,6 +48,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..domain import Real
+from ..numeric import decimal_text
 from ..search import first_true_int
 from .errors import PlanError
 from .steps import check_real
@@ -58,6 +59,7 @@ __all__ = [
     "power_upper",
     "power_lower",
     "effective_records",
+    "critical_value_text",
     "minimum_effect",
     "effect_range",
     "min_records",
@@ -281,6 +283,34 @@ def power_lower(spec: PowerSpec, gamma_lo: float, n_lo: int, n_hi: int) -> float
     if not gamma_lo > 0 or lo < 1:
         return 0.0
     return _binom_power(spec, min(gamma_lo, 1.0), (hi, lo), (lo, hi))
+
+
+def critical_value_text(spec: PowerSpec, gamma: float, n: int) -> str:
+    """The rejection rule of the test at level ``gamma`` on ``n`` records, in words: the
+    statistic against its critical value (which a level below 2.2e-16 needs: no printed p-value
+    reaches it). z: |Z| (or Z, or -Z) at least the normal quantile; t and t2: the central-t
+    quantile with n - 1 or n - 2 degrees of freedom; the exact binomial test: the critical counts."""
+    from scipy.special import ndtri, stdtrit
+
+    alt = spec.alternative
+    lv = gamma / 2 if alt is Alternative.TWO_SIDED else gamma
+    m = effective_records(spec, n)
+    side = {Alternative.TWO_SIDED: "|{}|", Alternative.LARGER: "{}", Alternative.SMALLER: "-{}"}[alt]
+    if spec.test is FinalTest.Z:
+        return f"reject when {side.format('Z')} >= {decimal_text(-float(ndtri(lv)), 'up', 6)}"
+    if spec.test in (FinalTest.T, FinalTest.T2):
+        df = m - 1 if spec.test is FinalTest.T else m - 2
+        if df < 1:
+            return "too few records for the test"
+        crit = decimal_text(-float(stdtrit(df, lv)), "up", 6)
+        return f"reject when {side.format('T')} >= {crit} ({df} degrees of freedom)"
+    assert spec.p0 is not None
+    parts = []
+    if alt is not Alternative.SMALLER:
+        parts.append(f"X >= {_binom_crit_upper(m, spec.p0, lv)}")
+    if alt is not Alternative.LARGER:
+        parts.append(f"X <= {_binom_crit_lower(m, spec.p0, lv)}")
+    return f"reject when {' or '.join(parts)} of {m} (exact binomial critical counts)"
 
 
 #: the largest |Cohen's d| the minimum-detectable-effect search considers (z and t tests)

@@ -21,9 +21,9 @@ from typing import Any
 
 from .. import __version__
 from ..numeric import decimal_text
-from ..vacuity import NO_SINGLE_FIX, gamma_problem, usable_if_fields, usable_if_text
+from ..vacuity import GAMMA_FLOOR, NO_SINGLE_FIX, gamma_problem, usable_if_fields, usable_if_text
 from .explore import INT_PARAMS, SweepPoint, fixes, power_fixes
-from .power import describe, method_of
+from .power import critical_value_text, describe, method_of
 from .recommend import PowerPlan, effect_text, format_rows, requirement_notes
 from .routes import PlanResult
 from .study import FinalTest, PowerSpec, Study
@@ -57,20 +57,32 @@ def _fixes_sentence(found: Sequence[str]) -> str:
     return "nearest single changes (the others fixed) with a usable threshold: " + ", ".join(found)
 
 
+def known_test(study: Study) -> bool:
+    """Whether the study names its final test (a ``[power]`` table), whose critical value at any
+    positive level can be computed: the one vacuity rule (:func:`~maxinfo_bounds.vacuity.
+    gamma_problem`) then calls no positive threshold vacuous."""
+    return study.power is not None
+
+
+def _problem(study: Study, gamma: float) -> str | None:
+    return gamma_problem(gamma, critical_value_known=known_test(study))
+
+
 def _reuse_needs_fixes(pp: PowerPlan) -> bool:
     """The reuse route is refused, or its threshold unusable, or nothing is recommended."""
     return (
         pp.reuse is None
-        or gamma_problem(pp.reuse.gamma) is not None
+        or _problem(pp.study, pp.reuse.gamma) is not None
         or pp.recommended is None
-        or gamma_problem(pp.recommended.threshold) is not None
+        or _problem(pp.study, pp.recommended.threshold) is not None
     )
 
 
-def derivation_lines(r: PlanResult) -> list[str]:
-    """The reuse derivation: γ, (k, β), route, each step with its theorems, the routes tried."""
+def derivation_lines(r: PlanResult, *, critical_value_known: bool = False) -> list[str]:
+    """The reuse derivation: γ, (k, β), route, each step with its theorems, the routes tried
+    (``critical_value_known``: the study names its test; see :func:`known_test`)."""
     out = [f"gamma      {decimal_text(r.gamma, 'down')}   (corrected threshold, rounded down)"]
-    if (why := gamma_problem(r.gamma)) is not None:
+    if (why := gamma_problem(r.gamma, critical_value_known=critical_value_known)) is not None:
         out.append(f"vacuous    {why}")
     if r.k is not None and r.beta is not None:
         out.append(f"k          {decimal_text(r.k, 'up')} bits (rounded up)")
@@ -84,7 +96,7 @@ def derivation_lines(r: PlanResult) -> list[str]:
         if cand.gamma is None:
             out.append(f"  {cand.route}: unavailable ({cand.note})")
         else:
-            bad = gamma_problem(cand.gamma)
+            bad = gamma_problem(cand.gamma, critical_value_known=critical_value_known)
             out.append(
                 f"  {cand.route}: gamma = {decimal_text(cand.gamma, 'down')}"
                 + (f" (vacuous: {bad.split(': ', 1)[1]})" if bad else "")
@@ -130,6 +142,7 @@ def plan_text(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> str:
             f"  test at p <= {decimal_text(rec.threshold, 'down')} on {rec.test_records} records; "
             f"power {rec.power:.4f}",
             f"  {rec.note}",
+            *_critical_note(st, rec),
             "",
             f"what reaches power {t:g}, one change at a time:",
             *[f"  {line}" for line in reach_lines(pp)],
@@ -141,8 +154,9 @@ def plan_text(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> str:
             line += f"; power {rec.power:.4f}"
             line += f"; required n = {rec.required_n}" if rec.required_n is not None else "; no n reaches the target"
         out += [line, f"  {rec.note}"]
-        if gamma_problem(rec.threshold) is not None:
+        if _problem(st, rec.threshold) is not None:
             out.append(f"  no usable analysis as planned: {fixes_text()}")
+        out += _critical_note(st, rec)
         if st.power is None:
             out.append("  (largest valid threshold on all records; add a [power] table to compare by power)")
     out += ["", "routes:", *format_rows(pp.rows), "", "notes:"]
@@ -152,7 +166,11 @@ def plan_text(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> str:
     if pp.split_note:
         out.append(f"  sample splitting: {pp.split_note}")
     if pp.reuse is not None:
-        out += ["", f"certified adaptive reuse (all {st.n} records):", *derivation_lines(pp.reuse)]
+        out += [
+            "",
+            f"certified adaptive reuse (all {st.n} records):",
+            *derivation_lines(pp.reuse, critical_value_known=known_test(st)),
+        ]
         if st.power is not None:
             out += ["", "power of each reuse route at n:"]
             out += [
@@ -178,6 +196,17 @@ def independence_assumed(st: Study) -> bool:
     """A power plan on records not declared i.i.d. with no design effect: its power assumes
     independent records (issue 43: say so)."""
     return st.power is not None and not st.iid and st.power.design_effect == 1
+
+
+def _critical_note(st: Study, rec: Any) -> list[str]:
+    """For a named test at a threshold below 2.2e-16: how to run it (the statistic against its
+    critical value; no printed p-value reaches the threshold)."""
+    if st.power is None or not 0 < rec.threshold < GAMMA_FLOOR:
+        return []
+    return [
+        "  the threshold is below 2.2e-16, where no printed p-value reaches: "
+        + critical_value_text(st.power, rec.threshold, rec.test_records)
+    ]
 
 
 def describe_effect(spec: PowerSpec) -> str:
@@ -230,8 +259,8 @@ def plan_json(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> dict[str
         why = (
             pp.no_valid_route
             if pp.recommended is None
-            else gamma_problem(pp.recommended.threshold)
-            or (f"adaptive reuse: {pp.reuse_refusal}" if pp.reuse is None else gamma_problem(pp.reuse.gamma))
+            else _problem(pp.study, pp.recommended.threshold)
+            or (f"adaptive reuse: {pp.reuse_refusal}" if pp.reuse is None else _problem(pp.study, pp.reuse.gamma))
             or ""
         )
         d.update(usable_if_fields(why, fixes(pp.study) if usable_if is None else usable_if))
@@ -251,18 +280,15 @@ def plan_json(pp: PowerPlan, usable_if: Sequence[str] | None = None) -> dict[str
     return d
 
 
-def _sweep_rows(param: str, points: Sequence[SweepPoint]) -> list[tuple[float | int, float | None, str]]:
+def _sweep_rows(
+    param: str, points: Sequence[SweepPoint], known: bool = False
+) -> list[tuple[float | int, float | None, str]]:
     integer = param.split(".")[-1] in INT_PARAMS
-    return [
-        (
-            int(p.value) if integer else p.value,
-            p.gamma,
-            f"vacuous ({gamma_problem(p.gamma)}); {p.route}"
-            if p.gamma is not None and gamma_problem(p.gamma)
-            else p.route,
-        )
-        for p in points
-    ]
+    out = []
+    for p in points:
+        why = None if p.gamma is None else gamma_problem(p.gamma, critical_value_known=known)
+        out.append((int(p.value) if integer else p.value, p.gamma, f"vacuous ({why}); {p.route}" if why else p.route))
+    return out
 
 
 def sweep_json(study: Study, param: str, points: Sequence[SweepPoint], plot: str) -> dict[str, Any]:
@@ -272,15 +298,18 @@ def sweep_json(study: Study, param: str, points: Sequence[SweepPoint], plot: str
         "param": param,
         "plot": plot,
         "maxinfo_bounds_version": __version__,
-        "points": [{"value": v, "gamma": g, "route": why} for v, g, why in _sweep_rows(param, points)],
+        "points": [
+            {"value": v, "gamma": g, "route": why} for v, g, why in _sweep_rows(param, points, known_test(study))
+        ],
     }
 
 
-def sweep_text(param: str, points: Sequence[SweepPoint], plot: str) -> str:
-    """A sweep as ``maxinfo plan --sweep`` prints it."""
+def sweep_text(param: str, points: Sequence[SweepPoint], plot: str, *, critical_value_known: bool = False) -> str:
+    """A sweep as ``maxinfo plan --sweep`` prints it (``critical_value_known``: the study names
+    its test, :func:`known_test`)."""
     integer = param.split(".")[-1] in INT_PARAMS
     out = [f"{param:>14}  gamma (rounded down)       route"]
-    for v, g, why in _sweep_rows(param, points):
+    for v, g, why in _sweep_rows(param, points, critical_value_known):
         x = f"{int(v):>14d}" if integer else f"{v:>14.6g}"
         out.append(
             f"{x}  {decimal_text(g, 'down'):<24}  {why}" if g is not None else f"{x}  {'no valid route':<24}  {why}"
