@@ -479,6 +479,17 @@ def _cmd_plan(ns: argparse.Namespace) -> int:
                 list(out.items()), {"value": "down" if direction == "largest" else "up", "gamma_at_value": "down"}
             )
         return 0
+    if ns.sweep and study.power is not None:
+        param, values = _parse_sweep(ns.sweep)
+        pts = planner.power_sweep(study, param, values, workers=ns.workers)
+        out_path = ns.plot or "maxinfo-plan-sweep.png"
+        _plot_power_sweep(study, param, pts, out_path)
+        print(
+            json.dumps(report.power_sweep_json(study, param, pts, out_path), indent=2)
+            if ns.json
+            else report.power_sweep_text(param, pts, out_path)
+        )
+        return 0
     if ns.sweep:
         param, values = _parse_sweep(ns.sweep)
         rows = planner.sweep(study, param, values, workers=ns.workers)
@@ -595,19 +606,97 @@ def _cmd_estimate(ns: argparse.Namespace) -> int:
 
 
 def _plot_sweep(name: str, param: str, rows: Sequence[Any], out: str) -> None:
+    import textwrap
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import LogLocator
+
+    pts = [(p.value, p.gamma) for p in rows if p.gamma is not None and p.gamma > 0]
+    zero = [p.value for p in rows if p.gamma == 0]
+    refused = [p.value for p in rows if p.gamma is None]
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    if pts:
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", label="gamma (certified, rounded down)")
+        ax.set_yscale("log")
+        # at most about ten major ticks whatever the span (a span of 300 decades had one per 39)
+        ax.yaxis.set_major_locator(LogLocator(base=10, numticks=10))
+        ax.axhline(2.220446049250313e-16, color="0.5", ls=":", lw=1)
+        bottom = min(p[1] for p in pts)
+    else:
+        bottom = 1.0
+    # points where gamma is 0 (vacuous) or no route is valid are shown, not dropped
+    if zero:
+        ax.plot(zero, [bottom] * len(zero), "x", color="C3", label=f"gamma = 0, vacuous ({len(zero)} points)")
+    if refused:
+        ax.plot(refused, [bottom] * len(refused), "|", color="0.3", label=f"no valid route ({len(refused)} points)")
+    ax.set_xlabel(param)
+    ax.set_ylabel("gamma(alpha), certified (rounded down)")
+    ax.set_title(textwrap.fill(f"{name}: corrected threshold against {param}", 70), fontsize=9)
+    if zero or refused or pts:
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    save_figure(fig, "plot", out)
+
+
+def _plot_power_sweep(study: Any, param: str, pts: Sequence[Any], out: str) -> None:
+    """Power (top) and required n (bottom) of every valid route against the swept parameter;
+    the recommended route drawn last and thickest, so no other line hides it."""
+    import textwrap
+
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    pts = [(p.value, p.gamma) for p in rows if p.gamma is not None and p.gamma > 0]
-    fig, ax = plt.subplots(figsize=(6, 4))
-    if pts:
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".")
-        ax.set_yscale("log")
-    ax.set_xlabel(param)
-    ax.set_ylabel("gamma(alpha), certified (rounded down)")
-    ax.set_title(f"{name}: corrected threshold against {param}", fontsize=9)
+    names: list[str] = []
+    for p in pts:
+        for r in [] if p.plan is None else p.plan.rows:
+            if r.valid and r.power is not None and r.name not in names:
+                names.append(r.name)
+    rec_counts = {
+        n: sum(1 for p in pts if p.plan is not None and p.plan.recommended is not None and p.plan.recommended.name == n)
+        for n in names
+    }
+    order = sorted(names, key=lambda n: rec_counts[n])  # the most often recommended last (on top)
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(7.5, 6.2), sharex=True)
+    styles = ["-", "--", "-.", ":"]
+    for i, name in enumerate(order):
+        xs, ps, ns = [], [], []
+        for p in pts:
+            row = None if p.plan is None else next((r for r in p.plan.rows if r.name == name), None)
+            if row is not None and row.valid and row.power is not None:
+                xs.append(p.value)
+                ps.append(row.power)
+                ns.append(row.required_n)
+        top = i == len(order) - 1
+        lw, ls = (2.6, "-") if top else (1.4, styles[i % len(styles)])
+        (line,) = ax1.plot(xs, ps, lw=lw, ls=ls, label=name + ("  (recommended most often)" if top else ""))
+        ax2.plot(
+            [x for x, q in zip(xs, ns) if q is not None],
+            [q for q in ns if q is not None],
+            lw=lw,
+            ls=ls,
+            marker=".",
+            color=line.get_color(),
+        )
+    target = study.power.target
+    ax1.axhline(target, color="0.4", ls="--", lw=1)
+    ax1.set_ylim(0, 1.02)
+    ax1.set_ylabel("power at the point's n")
+    if any(line.get_xydata().size for line in ax2.get_lines()):
+        ax2.set_yscale("log")
+    else:
+        msg = f"no route reaches power {target:g} at any n up to 10^12"
+        ax2.text(0.5, 0.5, msg, ha="center", transform=ax2.transAxes)
+    ax2.set_ylabel(f"required n (power {target:g})")
+    ax2.set_xlabel(param)
+    ax1.legend(fontsize=7, loc="best")
+    ax1.set_title(textwrap.fill(f"{study.name}: power and required n against {param}", 80), fontsize=9)
+    for ax in (ax1, ax2):
+        ax.grid(alpha=0.3, which="both")
     fig.tight_layout()
     save_figure(fig, "plot", out)
 

@@ -572,3 +572,104 @@ def test_one_vacuity_rule_for_plans_sweeps_and_power(tmp_path, capsys):
     assert "vacuous (gamma = 0" in sweep_text("steps[0].times", zero, "x.png", critical_value_known=True)
     assert main(["pvalue", "--alpha", "0.05", "--k", "60", "--beta", "0"]) == 0
     assert "only a test whose critical value at that level can be computed" in capsys.readouterr().out
+
+
+def test_power_sweeps_give_each_routes_power_and_required_n(tmp_path, capsys):
+    """Issue 43: a sweep of a study with a [power] table gives, at each value, every valid
+    route's power and required n (a plan_power at the point), over n or the effect size. The
+    Bonferroni route's power at n = 1000 and 2000 is the exact binomial test's (scipy.stats);
+    its required n falls as the effect grows; JSON and the plot are written; an effect sweep
+    of a study without [power] is refused naming the table."""
+    from maxinfo_bounds.planning import power_sweep
+
+    st = load_study(ROOT / "examples" / "power_bonferroni_wins.toml")
+    pts = power_sweep(st, "n", [1000, 2000])
+    for p in pts:
+        bon = next(r for r in p.plan.rows if r.kind is RouteKind.BONFERRONI)
+        assert bon.power == pytest.approx(_binom_power_larger(int(p.value), 0.5, 0.55, 5e-5), rel=1e-9)
+    eff = power_sweep(st, "effect_size", [0.03, 0.05, 0.08])
+    reqs = [next(r for r in p.plan.rows if r.kind is RouteKind.BONFERRONI).required_n for p in eff]
+    assert reqs[0] > reqs[1] > reqs[2] and reqs[1] == 2237
+    png = tmp_path / "s.png"
+    assert (
+        main(
+            [
+                "plan",
+                str(ROOT / "examples" / "power_bonferroni_wins.toml"),
+                "--sweep",
+                "effect_size=0.03:0.07:3",
+                "--plot",
+                str(png),
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "*Bonferroni over the declared family of 1000" in out and "2,237" in out and png.stat().st_size > 0
+    assert (
+        main(
+            [
+                "plan",
+                str(ROOT / "examples" / "power_bonferroni_wins.toml"),
+                "--sweep",
+                "n=1000:2000:2",
+                "--plot",
+                str(png),
+                "--json",
+            ]
+        )
+        == 0
+    )
+    d = json.loads(capsys.readouterr().out)
+    assert [p["value"] for p in d["points"]] == [1000.0, 2000.0] and d["points"][0]["meets_target_power"] is False
+    from maxinfo_bounds.planning import PlanError, with_param
+
+    with pytest.raises(PlanError, match=r"power: missing: effect_size is a field of the \[power\] table"):
+        with_param(load_study(ROOT / "examples" / "laplace_queries.toml"), "effect_size", 0.1)
+    with pytest.raises(PlanError, match=r"power\.effect_size"):
+        with_param(st, "effect_size", -0.1)  # a one-sided 'larger' test detects only positive effects
+
+
+def test_a_threshold_sweep_shows_its_vacuous_points(tmp_path, capsys):
+    """The plain sweep's plot no longer drops gamma = 0 points: a sweep whose later points are
+    vacuous writes the plot and says so in the table."""
+    png = tmp_path / "v.png"
+    f = tmp_path / "np.toml"
+    f.write_text(ZERO_POWER.split("[power]")[0])
+    assert main(["plan", str(f), "--sweep", "steps[0].times=1:100000:4", "--plot", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "vacuous (gamma = 0" in out and png.stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    ("n", "d", "alt", "power"),
+    [
+        (20, 0.2, "two-sided", 0.1359562887679666),
+        (30, 1.0, "two-sided", 0.9995636009612725),
+        (20, -0.2, "smaller", 0.21707518167191),
+        (20, 0.05, "larger", 0.0764888785042198),
+        (30, 1.0, "larger", 0.999892010204909),
+    ],
+)
+def test_one_sample_t_power_against_r_pwr(n, d, alt, power):
+    """R's pwr.t.test(n, d, sig.level = 0.05, type = "one.sample", alternative), as pasted in
+    statsmodels' test suite (statsmodels/stats/tests/test_power.py, TestTTPowerOneS1..6): an
+    external reference the project's noncentral-t power must reproduce."""
+    assert power_at(PowerSpec(test="t", effect_size=d, alternative=alt), 0.05, n) == pytest.approx(power, rel=1e-9)
+
+
+def test_the_normal_approximation_is_named_beside_the_exact_binomial_power():
+    """The plan reports the exact binomial power it uses and, named, the large-sample normal
+    approximation a reader may get from an approximate calculator: at n = 5000, gamma = 5e-5,
+    p0 = 0.5, p1 = 0.55 (larger), by hand Phi((sqrt(5000) 0.05 - z_{5e-5} 0.5) / sqrt(0.55 0.45))."""
+    from maxinfo_bounds.planning.power import normal_approximation_power
+
+    spec = PowerSpec(test="proportion", effect_size=0.05, p0=0.5, alternative="larger")
+    with mpmath.workdps(30):
+        hand = mpmath.ncdf(
+            (mpmath.sqrt(5000) * mpmath.mpf("0.05") - _z(mpmath.mpf("5e-5")) * mpmath.mpf("0.5"))
+            / mpmath.sqrt(mpmath.mpf("0.55") * mpmath.mpf("0.45"))
+        )
+    assert normal_approximation_power(spec, 5e-5, 5000) == pytest.approx(float(hand), rel=1e-12)
+    text = plan_text(plan_power(load_study(ROOT / "examples" / "power_bonferroni_wins.toml")))
+    assert "power 0.9992 by the exact binomial test (used here); the large-sample normal approximation" in text

@@ -14,7 +14,7 @@
 """
 
 from .errors import PlanError
-from .explore import INT_PARAMS, SweepPoint, fixes, power_fixes, solve, sweep, with_param
+from .explore import INT_PARAMS, PowerSweepPoint, SweepPoint, fixes, power_fixes, power_sweep, solve, sweep, with_param
 from .power import minimum_effect, power_at
 from .questions import PowerAnswer, RouteAnswer, solve_power
 from .recommend import PowerPlan, ReuseRoute, RouteKind, RouteRow, plan_power, power_curve
@@ -69,6 +69,8 @@ __all__ = [
     "Thresholdout",
     "fixes",
     "power_fixes",
+    "power_sweep",
+    "PowerSweepPoint",
     "load_study",
     "parse_study",
     "plan",

@@ -14,19 +14,23 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from ..numeric import MaxinfoError, local_workers
 from ..search import boundary
 from ..theorems.solvers import TARGET_GAMMA
 from .errors import PlanError
-from .recommend import study_at_n
+from .recommend import PowerPlan, plan_power, study_at_n
 from .routes import PlanResult, plan
 from .steps import MAX_TIMES, STEP_CLASSES
 from .study import MAX_N, Study, check_alpha, check_n, step_key, where
 
+_P = TypeVar("_P")
+
 __all__ = [
     "sweep",
+    "power_sweep",
+    "PowerSweepPoint",
     "solve",
     "with_param",
     "fixes",
@@ -36,6 +40,9 @@ __all__ = [
     "INT_PARAMS",
     "PARALLEL_MIN_POINTS",
 ]
+
+#: the [power] table's fields a power sweep may vary
+POWER_PARAMS = ("effect_size", "target", "power.effect_size", "power.target")
 
 #: the integer-valued parameters (read off the step classes' declared domains)
 INT_PARAMS = frozenset({"n", "family_size"}.union(*(c.integer_keys() for c in STEP_CLASSES.values())))
@@ -74,10 +81,22 @@ def _as_number(param: str, value: float | int | str, integer: bool) -> float | i
 
 
 def with_param(study: Study, param: str, value: float | int | str) -> Study:
-    """The study with ``param`` set: ``n``, ``alpha``, or a step field (``steps[i].field`` or a
-    bare field name: the first step that has it; ``times`` is the first step's). The value is
+    """The study with ``param`` set: ``n``, ``alpha``, a step field (``steps[i].field`` or a
+    bare field name: the first step that has it; ``times`` is the first step's), or the
+    ``[power]`` table's ``effect_size`` or ``target`` (``power.effect_size``). The value is
     validated exactly as in a study file (:class:`PlanError` naming the key otherwise)."""
     integer = param.split(".")[-1] in INT_PARAMS
+    if param in POWER_PARAMS:  # the [power] table's effect size or target (power sweeps)
+        key = param.removeprefix("power.")
+        if study.power is None:
+            raise PlanError(where(study.source, "power"), f"missing: {param} is a field of the [power] table")
+        try:
+            num = _as_number(param, value, False)
+            spec = replace(study.power, effect_size=num) if key == "effect_size" else replace(study.power, target=num)
+            return replace(study, power=spec)
+        except PlanError as exc:
+            name = exc.name if exc.name.startswith("power.") else f"power.{exc.name}"
+            raise PlanError(where(study.source, name), exc.allowed) from None
     try:
         if param == "n":  # a Thresholdout step's holdout_n, when it was the study's n, follows
             return study_at_n(study, check_n(_as_number(param, value, True)))
@@ -119,6 +138,57 @@ def with_param(study: Study, param: str, value: float | int | str) -> Study:
 PARALLEL_MIN_POINTS = 256
 
 
+class PowerSweepPoint(NamedTuple):
+    """One point of a power sweep: the value and the power plan there (every route's power and
+    required n; None where the study is refused at this value, with the reason)."""
+
+    value: float
+    plan: PowerPlan | None
+    reason: str
+
+
+def power_sweep(study: Study, param: str, values: Sequence[float], *, workers: int | None = 1) -> list[PowerSweepPoint]:
+    """The power plan (:func:`~maxinfo_bounds.planning.recommend.plan_power`: each route's
+    power at the point's n and its required n) at each value of ``param``; processes as
+    :func:`sweep`. Needs the study's ``[power]`` table."""
+    if study.power is None:
+        raise PlanError(where(study.source, "power"), "missing: a power sweep needs the [power] table")
+    if values:
+        with_param(study, param, values[0])
+    return _spread(_power_points, study, param, values, workers)
+
+
+def _power_points(study: Study, param: str, values: Sequence[float]) -> list[PowerSweepPoint]:
+    out: list[PowerSweepPoint] = []
+    for v in values:
+        try:
+            out.append(PowerSweepPoint(float(v), plan_power(with_param(study, param, v)), ""))
+        except PlanError as exc:
+            out.append(PowerSweepPoint(float(v), None, str(exc)))
+    return out
+
+
+def _spread(
+    fn: Callable[[Study, str, Sequence[float]], list[_P]],
+    study: Study,
+    param: str,
+    values: Sequence[float],
+    workers: int | None,
+) -> list[_P]:
+    """``fn`` over the values, on a process pool in contiguous blocks when there are enough."""
+    w = local_workers(workers)
+    if w == 1 or len(values) < PARALLEL_MIN_POINTS:
+        return fn(study, param, values)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = -(-len(values) // (4 * w))  # four blocks a worker: the slow points spread out
+    blocks = [list(values[i : i + size]) for i in range(0, len(values), size)]
+    with ProcessPoolExecutor(max_workers=w, mp_context=multiprocessing.get_context("spawn")) as ex:
+        parts = list(ex.map(fn, [study] * len(blocks), [param] * len(blocks), blocks))
+    return [row for part in parts for row in part]
+
+
 def sweep(study: Study, param: str, values: Sequence[float], *, workers: int | None = 1) -> list[SweepPoint]:
     """γ(α) at each value of ``param`` (None where the plan has no valid route, with the reason).
 
@@ -130,17 +200,7 @@ def sweep(study: Study, param: str, values: Sequence[float], *, workers: int | N
     this under ``if __name__ == "__main__":``; ``maxinfo plan --sweep`` uses one per free CPU."""
     if values:
         with_param(study, param, values[0])  # an unknown parameter is refused up front
-    w = local_workers(workers)
-    if w == 1 or len(values) < PARALLEL_MIN_POINTS:
-        return _sweep_points(study, param, values)
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    size = -(-len(values) // (4 * w))  # four blocks a worker: the slow points spread out
-    blocks = [list(values[i : i + size]) for i in range(0, len(values), size)]
-    with ProcessPoolExecutor(max_workers=w, mp_context=multiprocessing.get_context("spawn")) as ex:
-        parts = list(ex.map(_sweep_points, [study] * len(blocks), [param] * len(blocks), blocks))
-    return [row for part in parts for row in part]
+    return _spread(_sweep_points, study, param, values, workers)
 
 
 def _sweep_points(study: Study, param: str, values: Sequence[float]) -> list[SweepPoint]:

@@ -60,6 +60,7 @@ __all__ = [
     "power_lower",
     "effective_records",
     "critical_value_text",
+    "normal_approximation_power",
     "minimum_effect",
     "effect_range",
     "min_records",
@@ -283,6 +284,34 @@ def power_lower(spec: PowerSpec, gamma_lo: float, n_lo: int, n_hi: int) -> float
     if not gamma_lo > 0 or lo < 1:
         return 0.0
     return _binom_power(spec, min(gamma_lo, 1.0), (hi, lo), (lo, hi))
+
+
+def normal_approximation_power(spec: PowerSpec, gamma: float, n: int) -> float:
+    """The large-sample normal approximation to the power of the test of one proportion (the
+    z-test with the null variance p0 q0 in the critical value and p1 q1 under the alternative):
+    Φ((√n (p1 − p0) − z_{1−γ'} √(p0 q0)) / √(p1 q1)) for "larger" (the mirror for "smaller",
+    both with γ' = γ/2 when two-sided), on the effective records. Reported beside the exact
+    binomial power, which the planner uses, so a reader comparing with an approximate
+    calculator sees both figures named (issue 43)."""
+    from scipy.special import ndtr, ndtri
+
+    spec, gamma, n = _checked(spec, gamma, n)
+    if spec.test is not FinalTest.PROPORTION:
+        raise PlanError("spec", "the normal approximation is reported for the test of a proportion only")
+    m = effective_records(spec, n)
+    if not gamma > 0 or m < 1:
+        return 0.0
+    assert spec.p0 is not None
+    p0, p1, alt = spec.p0, spec.p1, spec.alternative
+    lv = gamma / 2 if alt is Alternative.TWO_SIDED else gamma
+    z = -float(ndtri(lv))
+    s0, s1, root = math.sqrt(p0 * (1 - p0)), math.sqrt(p1 * (1 - p1)), math.sqrt(m)
+    out = 0.0
+    if alt is not Alternative.SMALLER:
+        out += float(ndtr((root * (p1 - p0) - z * s0) / s1))
+    if alt is not Alternative.LARGER:
+        out += float(ndtr((root * (p0 - p1) - z * s0) / s1))
+    return min(max(out, 0.0), 1.0)
 
 
 def critical_value_text(spec: PowerSpec, gamma: float, n: int) -> str:

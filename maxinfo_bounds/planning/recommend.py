@@ -60,6 +60,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -71,7 +72,16 @@ import numpy as np
 
 from ..numeric import check_output_file, decimal_text, float_down, float_up, save_figure
 from .errors import PlanError
-from .power import describe, method_of, min_records, minimum_effect, power_at, power_lower, power_upper
+from .power import (
+    describe,
+    method_of,
+    min_records,
+    minimum_effect,
+    normal_approximation_power,
+    power_at,
+    power_lower,
+    power_upper,
+)
 from .routes import NoValidRoute, PlanResult, plan
 from .stages import MAX_DESCRIPTION_BITS
 from .steps import Description, DPStep, MeanQuery, Thresholdout
@@ -665,6 +675,12 @@ def requirement_notes(pp: PowerPlan) -> list[str]:
                     f"(G*Power and pwr give the n per group of equal groups: {rb})"
                 )
             out.append(line)
+        if spec.test is FinalTest.PROPORTION:
+            approx = normal_approximation_power(spec, r.threshold, r.test_records)
+            out.append(
+                f"{r.name}: power {r.power:.4f} by the exact binomial test (used here); the large-sample normal "
+                f"approximation (z-test of a proportion) would say {approx:.4f}"
+            )
         if r.stays_from is not None and r.required_n is not None:
             if r.stays_from == r.required_n:
                 out.append(
@@ -862,16 +878,22 @@ def power_curve(pp: PowerPlan, path: str | Path, *, points: int = 60) -> Path:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import LogLocator
 
     reqs = [r.required_n for r in pp.rows if r.valid and r.required_n is not None]
     n_lo = min_records(spec)
     n_hi = min(N_MAX, max([10 * pp.study.n, *[2 * q for q in reqs]]))
-    ns = np.unique(np.geomspace(n_lo, n_hi, points).round().astype(np.int64))
+    # dense where the curves rise steeply: around every required n and the study's n
+    dense = [np.geomspace(max(n_lo, q / 1.6), min(n_hi, q * 1.6), 30) for q in [*reqs, pp.study.n]]
+    ns = np.unique(np.concatenate([np.geomspace(n_lo, n_hi, points), *dense]).round().astype(np.int64))
     gamma_n = _gamma_of_n(pp.study, pp.gammas)
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
-    for r in pp.rows:
-        if not r.valid:
-            continue
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    valid = [r for r in pp.rows if r.valid]
+    rec = pp.recommended
+    # the recommended route drawn last and thickest: no other line hides it
+    valid.sort(key=lambda r: rec is not None and r.name == rec.name)
+    styles = ["--", "-.", ":", (0, (5, 1))]
+    for i, r in enumerate(valid):
         if r.kind is RouteKind.REUSE:
             ys = [power_at(spec, gamma_n(int(n)), int(n)) for n in ns]
         elif r.kind is RouteKind.SPLIT:
@@ -879,21 +901,31 @@ def power_curve(pp: PowerPlan, path: str | Path, *, points: int = 60) -> Path:
             ys = [power_at(spec, r.threshold, math.floor(f * int(n))) for n in ns]
         else:
             ys = [power_at(spec, r.threshold, int(n)) for n in ns]
-        best = pp.recommended is not None and r.name == pp.recommended.name
-        lw = 2.6 if best else 1.4
+        best = rec is not None and r.name == rec.name
+        lw, ls = (2.8, "-") if best else (1.4, styles[i % len(styles)])
         label = r.name + ("  (recommended)" if best else "")
-        (line,) = ax.plot(ns, ys, lw=lw, label=label)
+        (line,) = ax.plot(ns, ys, lw=lw, ls=ls, label=label, zorder=3 if best else 2)
         if r.required_n is not None:
-            ax.plot([r.required_n], [spec.target], "o", color=line.get_color(), ms=5)
+            ax.plot([r.required_n], [spec.target], "o", color=line.get_color(), ms=6, zorder=4)
+            # each route's required n written beside its dot, staggered so equal ones stay legible
+            ax.annotate(
+                f"{r.required_n:,}",
+                (r.required_n, spec.target),
+                xytext=(4, -12 - 10 * i),
+                textcoords="offset points",
+                fontsize=7,
+                color=line.get_color(),
+            )
     ax.axvline(pp.study.n, color="0.4", ls=":", lw=1)
     ax.text(pp.study.n, 0.5, f" your n = {pp.study.n:,}", color="0.3", fontsize=8, rotation=90, va="center")
     ax.axhline(spec.target, color="0.4", ls="--", lw=1)
     ax.text(ns[-1], spec.target + 0.015, f"target power {spec.target:g}", color="0.3", fontsize=8, ha="right")
     ax.set_xscale("log")
+    ax.xaxis.set_major_locator(LogLocator(base=10, numticks=12))
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("number of records n")
     ax.set_ylabel("power: chance the test detects the effect")
-    ax.set_title(f"{pp.study.name}\n{describe(spec)}, alpha = {pp.study.alpha:g}", fontsize=9)
+    ax.set_title(textwrap.fill(f"{pp.study.name}: {describe(spec)}, alpha = {pp.study.alpha:g}", 90), fontsize=9)
     ax.legend(fontsize=7, loc="upper left", title="dots: required n", title_fontsize=7)
     ax.grid(alpha=0.3, which="both")
     fig.tight_layout()

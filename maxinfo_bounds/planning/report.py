@@ -44,6 +44,8 @@ __all__ = [
     "plan_html",
     "cited_keys",
     "plan_frame",
+    "power_sweep_text",
+    "power_sweep_json",
 ]
 
 
@@ -511,3 +513,52 @@ def plan_frame(pp: PowerPlan) -> object:
         raise ImportError("PowerPlan.to_frame() needs pandas: pip install pandas") from exc
     frame: object = pd.DataFrame([r.as_dict() for r in pp.rows])
     return frame
+
+
+def power_sweep_text(param: str, points: Sequence[Any], plot: str) -> str:
+    """A power sweep as ``maxinfo plan --sweep`` prints it for a study with a ``[power]`` table:
+    at each value, every valid route's threshold, power and required n (``*`` the recommended;
+    ``below target`` where even it misses the target power)."""
+    out = [f"{param:>14}  {'route':52s} {'threshold':>11s} {'power':>7s} {'required n':>12s}"]
+    for p in points:
+        v = f"{p.value:>14.6g}"
+        if p.plan is None:
+            out.append(f"{v}  no valid analysis: {p.reason}")
+            continue
+        rec = p.plan.recommended
+        rows = [r for r in p.plan.rows if r.valid and r.power is not None]
+        if not rows:
+            out.append(f"{v}  no valid analysis: {p.plan.no_valid_route}")
+        for i, r in enumerate(rows):
+            mark = "*" if rec is not None and r.name == rec.name else " "
+            rq = "none" if r.required_n is None else f"{r.required_n:,}"
+            line = (
+                f"{v if i == 0 else ' ' * 14} {mark}{r.name[:52]:52s} {decimal_text(r.threshold, 'down', 4):>11s} "
+                f"{r.power:7.4f} {rq:>12s}"
+            )
+            if mark == "*" and p.plan.meets_target is False:
+                line += "  (below target)"
+            out.append(line)
+    out.append("* the recommended route at that value")
+    out.append(f"wrote {plot}")
+    return "\n".join(out)
+
+
+def power_sweep_json(study: Study, param: str, points: Sequence[Any], plot: str) -> dict[str, Any]:
+    """A power sweep as ``maxinfo plan --sweep --json`` writes it."""
+    return {
+        "study": study.name,
+        "param": param,
+        "plot": plot,
+        "maxinfo_bounds_version": __version__,
+        "points": [
+            {
+                "value": p.value,
+                "refused": p.reason or None,
+                "recommended": None if p.plan is None or p.plan.recommended is None else p.plan.recommended.name,
+                "meets_target_power": None if p.plan is None else p.plan.meets_target,
+                "routes": [] if p.plan is None else [r.as_dict() for r in p.plan.rows],
+            }
+            for p in points
+        ],
+    }
