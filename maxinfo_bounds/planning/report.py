@@ -293,13 +293,15 @@ def _sweep_rows(
     return out
 
 
+def _sweep_head(study: Study, param: str, plot: str) -> dict[str, Any]:
+    """The fields every sweep's JSON starts with."""
+    return {"study": study.name, "param": param, "plot": plot, "maxinfo_bounds_version": __version__}
+
+
 def sweep_json(study: Study, param: str, points: Sequence[SweepPoint], plot: str) -> dict[str, Any]:
     """A sweep as ``maxinfo plan --sweep --json`` writes it."""
     return {
-        "study": study.name,
-        "param": param,
-        "plot": plot,
-        "maxinfo_bounds_version": __version__,
+        **_sweep_head(study, param, plot),
         "points": [
             {"value": v, "gamma": g, "route": why} for v, g, why in _sweep_rows(param, points, known_test(study))
         ],
@@ -547,10 +549,7 @@ def power_sweep_text(param: str, points: Sequence[Any], plot: str) -> str:
 def power_sweep_json(study: Study, param: str, points: Sequence[Any], plot: str) -> dict[str, Any]:
     """A power sweep as ``maxinfo plan --sweep --json`` writes it."""
     return {
-        "study": study.name,
-        "param": param,
-        "plot": plot,
-        "maxinfo_bounds_version": __version__,
+        **_sweep_head(study, param, plot),
         "points": [
             {
                 "value": p.value,
