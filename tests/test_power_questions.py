@@ -673,3 +673,15 @@ def test_the_normal_approximation_is_named_beside_the_exact_binomial_power():
     assert normal_approximation_power(spec, 5e-5, 5000) == pytest.approx(float(hand), rel=1e-12)
     text = plan_text(plan_power(load_study(ROOT / "examples" / "power_bonferroni_wins.toml")))
     assert "power 0.9992 by the exact binomial test (used here); the large-sample normal approximation" in text
+
+
+def test_a_swept_alpha_that_meets_the_target_is_refused_under_the_right_key():
+    """A power sweep over alpha reaching the target power (0.8) is refused at that point naming
+    power.target, the key in conflict, not test.alpha with the target's value."""
+    from maxinfo_bounds.planning import PlanError, power_sweep, with_param
+
+    st = load_study(ROOT / "examples" / "power_bonferroni_wins.toml")
+    with pytest.raises(PlanError, match=r"power\.target: 0\.8 is invalid: must be above test\.alpha = 0\.9"):
+        with_param(st, "alpha", 0.9)
+    pts = power_sweep(st, "alpha", [0.05, 0.9])
+    assert pts[0].plan is not None and pts[1].plan is None and "power.target" in pts[1].reason

@@ -103,7 +103,10 @@ def with_param(study: Study, param: str, value: float | int | str) -> Study:
         if param == "alpha":
             return replace(study, alpha=check_alpha(_as_number(param, value, False)))
     except PlanError as exc:
-        raise PlanError(where(study.source, "data.n" if param == "n" else "test.alpha"), exc.allowed) from None
+        # the file's key of what was refused: the value itself, or what it conflicts with (a
+        # target power at or below the new alpha is power.target's refusal)
+        key = {"n": "data.n", "alpha": "test.alpha"}.get(exc.name, exc.name)
+        raise PlanError(where(study.source, key), exc.allowed) from None
     idx: int | None = None
     fld = param
     if param.startswith("steps["):
