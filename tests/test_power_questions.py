@@ -685,3 +685,21 @@ def test_a_swept_alpha_that_meets_the_target_is_refused_under_the_right_key():
         with_param(st, "alpha", 0.9)
     pts = power_sweep(st, "alpha", [0.05, 0.9])
     assert pts[0].plan is not None and pts[1].plan is None and "power.target" in pts[1].reason
+
+
+def test_effective_records_are_floored_exactly():
+    """Kish's design effect 1 + (2 - 1) 0.01 (the float 0.01, exactly) rounds up to the float
+    1.01, which is 1.0100000000000000088...: 101 records are then worth floor(101 / that) = 99,
+    while the float quotient rounds to 100.0 (counting that would overstate the power); the
+    power is the test's on 99 records."""
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from maxinfo_bounds.planning.power import effective_records
+    from maxinfo_bounds.planning.study import _design_effect
+
+    de = _design_effect("<t>", {"cluster_size": 2, "icc": 0.01, "iid": False})
+    assert de == 1.01 and 101 / de == 100.0 and Fraction(101) / Fraction(de) < 100
+    spec = PowerSpec(test="z", effect_size=0.3, design_effect=de)
+    assert effective_records(spec, 101) == 99
+    assert power_at(spec, 0.05, 101) == power_at(replace(spec, design_effect=1.0), 0.05, 99)

@@ -44,6 +44,7 @@ import functools
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from fractions import Fraction
 
 import numpy as np
 
@@ -223,7 +224,8 @@ def effective_records(spec: PowerSpec, n: int) -> int:
     """The records a clustered sample of n is worth: floor(n / design_effect) (Kish; n itself
     for independent records). Non-decreasing in n, so the power bounds over intervals hold."""
     de = spec.design_effect
-    return n if de == 1 else math.floor(n / de)
+    # exact: a float quotient just below an integer could round up to it
+    return n if de == 1 else math.floor(Fraction(n) / Fraction(de))
 
 
 def power_at(spec: PowerSpec, gamma: float, n: int) -> float:
