@@ -1,0 +1,253 @@
+"""An independent corpus of planned studies (issue 44): each study's certified threshold held
+against a hand derivation from the papers at 50 digits, never against the planner's own code.
+
+Each case states the route a careful analyst would take by hand and its supremum over the free
+β; the planner must certify a γ at most that supremum (it is sound: a certified γ never exceeds
+what the theorem allows) and at least the supremum less 1e-9 relative (it is as good as the
+hand derivation; the slack covers its outward rounding and its β optimiser's tolerance). The
+refused orderings are checked with their reasons, and the routes table (Bonferroni, the union
+bound, sample splitting with its record counts) against α/F, α/M and ⌊f n⌋.
+
+Hand forms (log in bits unless ln):
+* pure ε-DP on any data (RRST Thm 1.4a; DFHPRR Thm 7): k = ε n log2 e, β = 0, so
+  γ = α 2^-k = α e^(-ε n); k adaptive steps compose to Σ ε_i (DR Thm 3.16: exact for δ = 0);
+* Laplace with sensitivity Δ and scale b is Δ/b-DP (DR Thm 3.6); report noisy max with
+  Laplace(b) noise 2Δ/b (DR Claim 3.9 as the catalog reads it); the exponential mechanism at
+  ε (its own parameter) is ε-DP (DR Thm 3.10);
+* a description of M outputs (DFHPRR Thm 6): k = log2(M/β) at β; γ(β) = (α − β) β / M, whose
+  supremum is α²/(4M) at β = α/2; description steps in a row are one stage of Π M_i^t_i outputs;
+* stages compose (RRST Thm A.3: k and β add): a description (M, β) beside pure ε-DP gives
+  γ(β) = (α − β) β e^(-ε n) / M, supremum α² e^(-ε n)/(4M);
+* pure ε-DP on i.i.d. data (RRST Thm 1.4b): k(β) = log2 e (ε² n/2 + ε sqrt(n ln(2/β)/2)) and
+  γ = sup over β of (α − β) 2^-k(β), also at most 1.4a's α e^(-ε n) (the planner takes the
+  better of the two for the stage).
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import pytest
+
+from maxinfo_bounds.planning import (
+    Description,
+    Exponential,
+    Gaussian,
+    GenericDP,
+    Laplace,
+    PlanError,
+    PowerSpec,
+    Study,
+    plan,
+    plan_power,
+)
+from maxinfo_bounds.planning.recommend import RouteKind
+
+DPS = 50
+REL = mpmath.mpf("1e-9")
+
+
+def _m(x: float | int | str) -> mpmath.mpf:
+    """The exact value of a float (its binary expansion), an int or a decimal string."""
+    return mpmath.mpf(x)
+
+
+def _check(gamma: float, sup: mpmath.mpf) -> None:
+    """Sound (at most the hand supremum) and as good as the hand route (within 1e-9)."""
+    with mpmath.workdps(DPS):
+        assert mpmath.mpf(gamma) <= sup, (gamma, sup)
+        assert mpmath.mpf(gamma) >= sup * (1 - REL), (gamma, sup)
+
+
+def _sup(f, lo: mpmath.mpf, hi: mpmath.mpf) -> mpmath.mpf:
+    """The maximum of a unimodal f on [lo, hi] (golden section on log beta at 50 digits)."""
+    with mpmath.workdps(DPS):
+        a, b = mpmath.log(lo), mpmath.log(hi)
+        g = (mpmath.sqrt(5) - 1) / 2
+        c, d = b - g * (b - a), a + g * (b - a)
+        fc, fd = f(mpmath.exp(c)), f(mpmath.exp(d))
+        for _ in range(300):
+            if fc > fd:
+                b, d, fd = d, c, fc
+                c = b - g * (b - a)
+                fc = f(mpmath.exp(c))
+            else:
+                a, c, fc = c, d, fd
+                d = a + g * (b - a)
+                fd = f(mpmath.exp(d))
+        return max(fc, fd)
+
+
+# --- descriptions (DFHPRR Thm 6), any data -------------------------------------------------------
+
+DESCRIPTIONS = [
+    # (alpha, [(range_size, times)], n, iid)
+    (0.05, [(2, 1)], 1000, False),
+    (0.05, [(1000, 1)], 1000, False),
+    (0.01, [(10, 3)], 500, False),
+    (0.05, [(20, 1), (5, 2)], 10_000, False),
+    (0.1, [(7, 1), (3, 4)], 100, True),
+    (0.05, [(1_000_000, 1)], 10**6, True),
+]
+
+
+@pytest.mark.parametrize(("alpha", "desc", "n", "iid"), DESCRIPTIONS)
+def test_description_studies(alpha, desc, n, iid):
+    """gamma = alpha^2/(4M), M the product of the outputs; the union bound alpha/M on all n
+    (never below it); splitting, on i.i.d. records only, at alpha on floor(n/2) records."""
+    steps = tuple(Description(range_size=m, times=t) for m, t in desc)
+    st = Study(n=n, alpha=alpha, iid=iid, steps=steps)
+    with mpmath.workdps(DPS):
+        M = mpmath.mpf(math.prod(m**t for m, t in desc))
+        sup = _m(alpha) ** 2 / (4 * M)
+    r = plan(st)
+    _check(r.gamma, sup)
+    assert any("DFHPRR-6" in c.theorems for c in r.chain)
+    pp = plan_power(st)
+    union = next(x for x in pp.rows if x.kind is RouteKind.UNION)
+    with mpmath.workdps(DPS):
+        assert union.valid and _m(alpha) / M * (1 - REL) <= union.threshold <= _m(alpha) / M
+    split = next(x for x in pp.rows if x.kind is RouteKind.SPLIT)
+    assert split.valid is iid and split.test_records == n // 2 and split.threshold == alpha
+    assert pp.recommended is not None and pp.recommended.kind is RouteKind.UNION  # alpha/M > alpha^2/(4M)
+
+
+# --- pure DP on any data (RRST Thm 1.4a) ---------------------------------------------------------
+
+PURE = [
+    # (alpha, n, steps, total eps by hand: a str for 50 digits)
+    (0.05, 1000, (Laplace(sensitivity=1.0, scale=1000.0),), "0.001"),
+    (0.05, 1000, (Laplace(sensitivity=1.0, scale=1000.0, times=10),), "0.01"),
+    (0.05, 10_000, (Laplace(sensitivity=0.5, scale=10_000.0, times=3),), "1.5e-4"),
+    (0.01, 2000, (GenericDP(eps=1e-4, times=7),), "7e-4"),
+    (0.05, 500, (GenericDP(eps=1e-3), GenericDP(eps=2e-3)), "3e-3"),
+    (0.05, 1000, (Laplace(sensitivity=1.0, eps=5e-4, times=4),), "2e-3"),
+    (0.1, 100, (GenericDP(eps=0.01, times=2), Laplace(sensitivity=1.0, scale=200.0)), "0.025"),
+    (0.05, 3000, (Laplace(sensitivity=2.0, scale=4e5, times=50),), "2.5e-4"),
+    # the exponential mechanism exp(c u) with a score of sensitivity D is 2 D c-DP (DR Thm 3.10)
+    (0.05, 1000, (Exponential(sensitivity=1.0, coefficient=5e-4),), "1e-3"),
+    (0.05, 400, (Exponential(eps=2e-3, times=3), GenericDP(eps=1e-3)), "7e-3"),
+]
+
+
+@pytest.mark.parametrize(("alpha", "n", "steps", "eps"), PURE)
+def test_pure_dp_on_any_data(alpha, n, steps, eps):
+    """gamma = alpha e^(-eps n) with eps the steps' sum (DR 3.6 and 3.16, RRST 1.4a); sample
+    splitting is not valid (records not i.i.d.), with its reason."""
+    st = Study(n=n, alpha=alpha, iid=False, steps=steps)
+    with mpmath.workdps(DPS):
+        sup = _m(alpha) * mpmath.exp(-mpmath.mpf(eps) * n)
+    _check(plan(st).gamma, sup)
+    pp = plan_power(st)
+    split = next(x for x in pp.rows if x.kind is RouteKind.SPLIT)
+    assert not split.valid and "not i.i.d." in split.note
+
+
+# --- a description beside pure DP (RRST Thm A.3), both orders ------------------------------------
+
+MIXED = [
+    (0.05, 1000, 10, GenericDP(eps=1e-3), "1e-3"),
+    (0.05, 5000, 100, Laplace(sensitivity=1.0, scale=1e4, times=2), "2e-4"),
+]
+
+
+@pytest.mark.parametrize("order", ["description first", "dp first"])
+@pytest.mark.parametrize(("alpha", "n", "m", "dp", "eps"), MIXED)
+def test_description_and_pure_dp_compose_in_either_order(alpha, n, m, dp, eps, order):
+    """Pure DP composes with a description in either order (RRST A.3: k and beta add):
+    sup over beta of (alpha - beta) beta e^(-eps n)/M = alpha^2 e^(-eps n)/(4M)."""
+    steps = (Description(range_size=m), dp) if order == "description first" else (dp, Description(range_size=m))
+    st = Study(n=n, alpha=alpha, iid=False, steps=steps)
+    with mpmath.workdps(DPS):
+        sup = _m(alpha) ** 2 * mpmath.exp(-mpmath.mpf(eps) * n) / (4 * m)
+    r = plan(st)
+    _check(r.gamma, sup)
+    assert any("RRST-A.3" in c.theorems for c in r.chain)
+
+
+# --- pure DP on i.i.d. data (RRST Thm 1.4b, the better of 1.4a) ---------------------------------
+
+IID = [
+    (0.05, 10**4, "1e-3"),
+    (0.05, 10**5, "1e-3"),
+    (0.05, 10**6, "1e-4"),
+    (0.01, 10**5, "3e-3"),
+    (0.1, 10**6, "5e-4"),
+]
+
+
+@pytest.mark.parametrize(("alpha", "n", "eps"), IID)
+def test_pure_dp_on_iid_data(alpha, n, eps):
+    """One GenericDP(eps) step on n i.i.d. records: gamma = sup over beta of
+    (alpha - beta) 2^-k(beta), k = log2 e (eps^2 n/2 + eps sqrt(n ln(2/beta)/2)), or 1.4a's
+    alpha e^(-eps n) if larger (in these regimes 1.4b's, by far)."""
+    st = Study(n=n, alpha=alpha, iid=True, steps=(GenericDP(eps=float(eps)),))
+    with mpmath.workdps(DPS):
+        e, a = mpmath.mpf(eps), _m(alpha)
+
+        def g(b: mpmath.mpf) -> mpmath.mpf:
+            k = (e * e * n / 2 + e * mpmath.sqrt(n * mpmath.log(2 / b) / 2)) / mpmath.log(2)
+            return (a - b) * mpmath.mpf(2) ** (-k)
+
+        sup = max(_sup(g, a * mpmath.mpf("1e-30"), a * (1 - mpmath.mpf("1e-12"))), a * mpmath.exp(-e * n))
+    _check(plan(st).gamma, sup)
+
+
+# --- refused orderings and data (RRST section 4) -------------------------------------------------
+
+
+def test_approximate_dp_is_refused_on_data_not_known_iid():
+    """Approximate DP bounds max-information only on product data (RRST Thm 3.1): a Gaussian
+    step on records not declared i.i.d. has no valid reuse route, and the plan says why."""
+    st = Study(n=10**5, alpha=0.05, iid=False, steps=(Gaussian(sensitivity=1e-5, sigma=1e-3, delta=1e-10),))
+    with pytest.raises(PlanError, match=r"i\.i\.d|product"):
+        plan(st)
+
+
+def test_approximate_dp_after_a_description_is_refused():
+    """Approximate DP only as the first stage (RRST section 4, the De-style counterexample):
+    a description then a Gaussian step is refused, whatever the records; the Gaussian step first
+    and the description after is allowed."""
+    g = Gaussian(sensitivity=1e-6, sigma=0.1, delta=1e-20)
+    bad = Study(n=10**6, alpha=0.05, iid=True, steps=(Description(range_size=4), g))
+    with pytest.raises(PlanError, match=r"first"):
+        plan(bad)
+    ok = Study(n=10**6, alpha=0.05, iid=True, steps=(g, Description(range_size=4)))
+    assert plan(ok).gamma > 0
+
+
+def test_bonferroni_row_is_alpha_over_the_family():
+    """A declared family of F hypotheses adds Bonferroni at alpha/F on all n, rounded down."""
+    for F in (3, 100, 1000):
+        st = Study(n=1000, alpha=0.05, iid=False, family_size=F, steps=(GenericDP(eps=1e-3),))
+        row = next(x for x in plan_power(st).rows if x.kind is RouteKind.BONFERRONI)
+        with mpmath.workdps(DPS):
+            assert row.valid and _m(0.05) / F * (1 - REL) <= row.threshold <= _m(0.05) / F
+
+
+# --- the required n of a union-bound route, by the normal formula (one-sided z-test) -------------
+
+POWER = [(10, 0.2), (1000, 0.2), (2, 0.5), (10**6, 0.1), (50, 0.05), (1, 0.3)]
+
+
+@pytest.mark.parametrize(("m", "d"), POWER)
+def test_required_n_of_the_union_route(m, d):
+    """One description of m outputs, records not i.i.d., a one-sided z-test of effect d at
+    target power 0.8: the union bound tests at alpha/m, and the z-test's power
+    Phi(d sqrt(n) - z_{1 - alpha/m}) first reaches 0.8 at n = ceil(((z_{1-alpha/m} + z_{0.8})/d)^2)
+    (hand, 50 digits; the planner's required n is proven by its branch and bound)."""
+    st = Study(
+        n=1000,
+        alpha=0.05,
+        iid=False,
+        steps=(Description(range_size=m),),
+        power=PowerSpec(test="z", effect_size=d, alternative="larger"),
+    )
+    row = next(x for x in plan_power(st).rows if x.kind is RouteKind.UNION)
+    with mpmath.workdps(60):
+        q = lambda p: -mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(p) - 1)  # noqa: E731 (upper quantile)
+        g = mpmath.mpf(row.threshold)  # the row's threshold (alpha/m rounded down), checked above
+        want = int(mpmath.ceil(((q(g) + q(mpmath.mpf("0.2"))) / mpmath.mpf(d)) ** 2))
+        assert _m(0.05) / m * (1 - REL) <= g <= _m(0.05) / m
+    assert row.required_n == want
