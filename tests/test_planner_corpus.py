@@ -39,6 +39,7 @@ from maxinfo_bounds.planning import (
     PlanError,
     PowerSpec,
     Study,
+    Thresholdout,
     plan,
     plan_power,
 )
@@ -251,3 +252,80 @@ def test_required_n_of_the_union_route(m, d):
         want = int(mpmath.ceil(((q(g) + q(mpmath.mpf("0.2"))) / mpmath.mpf(d)) ** 2))
         assert _m(0.05) / m * (1 - REL) <= g <= _m(0.05) / m
     assert row.required_n == want
+
+
+# --- Thresholdout (the Notes' lemma: (2B/(sigma n), 0)-DP on the holdout), any data -------------
+
+
+@pytest.mark.parametrize(("budget", "sigma", "n"), [(1, 100.0, 1000), (5, 1000.0, 10**5), (10, 250.0, 500)])
+def test_thresholdout_on_any_data(budget, sigma, n):
+    """Thresholdout with budget B and noise rate sigma on n holdout records is 2B/(sigma n)-DP,
+    so RRST 1.4a gives gamma = alpha e^(-2B/sigma): the same at every n."""
+    st = Study(n=n, alpha=0.05, iid=False, steps=(Thresholdout(budget=budget, sigma=sigma),))
+    with mpmath.workdps(DPS):
+        sup = _m(0.05) * mpmath.exp(-2 * mpmath.mpf(budget) / _m(sigma))
+    _check(plan(st).gamma, sup)
+
+
+# --- the required n of the other test kinds, by brute force at 50 digits --------------------------
+
+
+def _z_two_sided_n(g: mpmath.mpf, d: str) -> int:
+    """The smallest n with Phi(d sqrt n - z) + Phi(-d sqrt n - z) >= 0.8, z = z_{1 - g/2}."""
+    z = -mpmath.sqrt(2) * mpmath.erfinv(g - 1)
+    dd = mpmath.mpf(d)
+    n = 1
+    while mpmath.ncdf(dd * mpmath.sqrt(n) - z) + mpmath.ncdf(-dd * mpmath.sqrt(n) - z) < mpmath.mpf("0.8"):
+        n += 1
+    return n
+
+
+def _binom_n(g: mpmath.mpf, p0: str, p1: str) -> int:
+    """The smallest n at which the exact one-sided binomial test at level g (reject when
+    X >= c, c the smallest with P0(X >= c) <= g) has power P1(X >= c) >= 0.8."""
+    a, b = mpmath.mpf(p0), mpmath.mpf(p1)
+    n = 1
+    while True:
+        pmf0 = [mpmath.binomial(n, x) * a**x * (1 - a) ** (n - x) for x in range(n + 1)]
+        tail, c = mpmath.mpf(0), n + 1
+        for x in range(n, -1, -1):  # the smallest c with P0(X >= c) <= g
+            if tail + pmf0[x] > g:
+                break
+            tail += pmf0[x]
+            c = x
+        power = mpmath.fsum(mpmath.binomial(n, x) * b**x * (1 - b) ** (n - x) for x in range(c, n + 1))
+        if power >= mpmath.mpf("0.8"):
+            return n
+        n += 1
+
+
+@pytest.mark.parametrize(("m", "d"), [(10, "0.3"), (100, "0.5")])
+def test_required_n_two_sided_z(m, d):
+    """Two-sided z-test at the union route's alpha/m: both tails, scanned at 50 digits."""
+    st = Study(
+        n=1000,
+        alpha=0.05,
+        iid=False,
+        steps=(Description(range_size=m),),
+        power=PowerSpec(test="z", effect_size=float(d)),
+    )
+    row = next(x for x in plan_power(st).rows if x.kind is RouteKind.UNION)
+    with mpmath.workdps(DPS):
+        assert row.required_n == _z_two_sided_n(mpmath.mpf(row.threshold), d)
+
+
+@pytest.mark.parametrize(("m", "p0", "eff"), [(10, "0.5", "0.2"), (4, "0.3", "0.25")])
+def test_required_n_exact_binomial(m, p0, eff):
+    """The exact one-sided binomial test at alpha/m: its smallest n reaching power 0.8, by
+    brute force over n with exact binomial sums at 50 digits."""
+    st = Study(
+        n=1000,
+        alpha=0.05,
+        iid=False,
+        steps=(Description(range_size=m),),
+        power=PowerSpec(test="proportion", effect_size=float(eff), p0=float(p0), alternative="larger"),
+    )
+    row = next(x for x in plan_power(st).rows if x.kind is RouteKind.UNION)
+    with mpmath.workdps(DPS):
+        p1 = str(mpmath.mpf(p0) + mpmath.mpf(eff))
+        assert row.required_n == _binom_n(mpmath.mpf(row.threshold), p0, p1)
