@@ -329,3 +329,44 @@ def test_required_n_exact_binomial(m, p0, eff):
     with mpmath.workdps(DPS):
         p1 = str(mpmath.mpf(p0) + mpmath.mpf(eff))
         assert row.required_n == _binom_n(mpmath.mpf(row.threshold), p0, p1)
+
+
+def _t_power(n: int, g: mpmath.mpf, d: mpmath.mpf, two_sided: bool) -> mpmath.mpf:
+    """The one-sample t-test's power at level g on n records, effect d, at the working
+    precision: the central t quantile from the regularised incomplete beta (findroot), and the
+    noncentral t tail as E[Phi(delta - c sqrt(V/nu))], V ~ chi^2_nu, by quadrature."""
+    nu = mpmath.mpf(n - 1)
+    delta = d * mpmath.sqrt(n)
+
+    def t_sf(x: mpmath.mpf) -> mpmath.mpf:  # P(T > x), x > 0
+        return mpmath.betainc(nu / 2, mpmath.mpf(1) / 2, 0, nu / (nu + x * x), regularized=True) / 2
+
+    lv = g / 2 if two_sided else g
+    c = mpmath.findroot(lambda x: t_sf(x) - lv, -mpmath.sqrt(2) * mpmath.erfinv(2 * lv - 1))
+
+    def tail(sign: int) -> mpmath.mpf:  # P(sign T' > c)
+        def f(v: mpmath.mpf) -> mpmath.mpf:
+            dens = mpmath.exp((nu / 2 - 1) * mpmath.log(v) - v / 2 - (nu / 2) * mpmath.log(2) - mpmath.loggamma(nu / 2))
+            return dens * mpmath.ncdf(sign * delta - c * mpmath.sqrt(v / nu))
+
+        return mpmath.quad(f, [0, nu, nu + 20 * mpmath.sqrt(2 * nu), mpmath.inf])
+
+    return tail(1) + (tail(-1) if two_sided else 0)
+
+
+@pytest.mark.parametrize(("m", "d", "alt"), [(10, "0.4", "larger"), (4, "0.5", "two-sided")])
+def test_required_n_one_sample_t(m, d, alt):
+    """The one-sample t-test at the union route's alpha/m: the smallest n reaching power 0.8, by
+    the noncentral t at 30 digits (an independent quadrature, not scipy), scanned upward from
+    the normal formula's n less 10."""
+    spec = PowerSpec(test="t", effect_size=float(d), alternative=alt)
+    st = Study(n=1000, alpha=0.05, iid=False, steps=(Description(range_size=m),), power=spec)
+    row = next(x for x in plan_power(st).rows if x.kind is RouteKind.UNION)
+    with mpmath.workdps(30):
+        g, dd, two = mpmath.mpf(row.threshold), mpmath.mpf(d), alt == "two-sided"
+        z = -mpmath.sqrt(2) * mpmath.erfinv(2 * (g / 2 if two else g) - 1)
+        n = max(2, int(((z + mpmath.mpf("0.8416212335729143")) / dd) ** 2) - 10)
+        assert _t_power(n, g, dd, two) < mpmath.mpf("0.8")  # the scan starts below the answer
+        while _t_power(n, g, dd, two) < mpmath.mpf("0.8"):
+            n += 1
+    assert row.required_n == n
