@@ -266,6 +266,25 @@ def test_kov_dp_accounting_vectors() -> None:
     assert 19 < dp.optimal_composition(1.0, 1e-3, 30, 0.1).eps <= 20
 
 
+def test_kov_against_dp_accounting_advanced_composition_tests() -> None:
+    """The rest of dp_accounting's accountant_test.py (advanced_composition and its inverse,
+    which evaluate KOV15 Thm 3.3 at its grid points (k - 2i) eps): 30 steps of (1, 0)-DP at total
+    delta 0 compose to 30 (basic composition is optimal without delta); a total delta below
+    1 - (1 - delta)^k is refused (theirs returns None): (1, 0.2) once at 0.1, and (1, 0.01) 30
+    times at 0.26 (1 - 0.99^30 = 0.2603...); and their inverse says 50 steps of (0.25, 0)-DP
+    reach (5, 0.01): our exact optimum there is at most 5 (the grid point they read; between
+    grid points the continuous curve is lower, never higher)."""
+    assert dp.optimal_composition(1.0, 0.0, 30, 0.0).eps == 30.0
+    with pytest.raises(InvalidParameter, match="delta_total"):
+        dp.optimal_composition(1.0, 0.2, 1, 0.1)
+    with pytest.raises(InvalidParameter, match="delta_total"):
+        dp.optimal_composition(1.0, 0.01, 30, 0.26)
+    assert dp.optimal_composition(1.0, 0.01, 30, 0.2604).eps <= 30.0  # just above the floor: usable
+    assert 4.5 < dp.optimal_composition(0.25, 0.0, 50, 0.01).eps <= 5.0
+    # at their grid point eps_total = 5 the exact delta is below 0.01; at the next one down, 4.5, above
+    assert dp.optimal_composition_delta(0.25, 0.0, 50, 5.0) <= 0.01 < dp.optimal_composition_delta(0.25, 0.0, 50, 4.5)
+
+
 def test_mixed_refuses_too_many_patterns() -> None:
     with pytest.raises(InvalidParameter, match="sign-count patterns"):
         dp.mixed_epsilon({0.1 + i / 1000: 30 for i in range(5)}, 0.0, 1e-6)
