@@ -19,8 +19,8 @@ Hand forms (log in bits unless ln):
 * stages compose (RRST Thm A.3: k and β add): a description (M, β) beside pure ε-DP gives
   γ(β) = (α − β) β e^(-ε n) / M, supremum α² e^(-ε n)/(4M);
 * pure ε-DP on i.i.d. data (RRST Thm 1.4b): k(β) = log2 e (ε² n/2 + ε sqrt(n ln(2/β)/2)) and
-  γ = sup over β of (α − β) 2^-k(β), also at most 1.4a's α e^(-ε n) (the planner takes the
-  better of the two for the stage).
+  γ = sup over β of (α − β) 2^-k(β) (the fuzz references' maximiser at 50 digits), also at most
+  1.4a's α e^(-ε n) (the planner takes the better of the two for the stage).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from maxinfo_bounds.planning import (
     plan_power,
 )
 from maxinfo_bounds.planning.recommend import RouteKind
+from proofs_checks.fuzz import references as R
 
 DPS = 50
 REL = mpmath.mpf("1e-9")
@@ -59,25 +60,6 @@ def _check(gamma: float, sup: mpmath.mpf) -> None:
     with mpmath.workdps(DPS):
         assert mpmath.mpf(gamma) <= sup, (gamma, sup)
         assert mpmath.mpf(gamma) >= sup * (1 - REL), (gamma, sup)
-
-
-def _sup(f, lo: mpmath.mpf, hi: mpmath.mpf) -> mpmath.mpf:
-    """The maximum of a unimodal f on [lo, hi] (golden section on log beta at 50 digits)."""
-    with mpmath.workdps(DPS):
-        a, b = mpmath.log(lo), mpmath.log(hi)
-        g = (mpmath.sqrt(5) - 1) / 2
-        c, d = b - g * (b - a), a + g * (b - a)
-        fc, fd = f(mpmath.exp(c)), f(mpmath.exp(d))
-        for _ in range(300):
-            if fc > fd:
-                b, d, fd = d, c, fc
-                c = b - g * (b - a)
-                fc = f(mpmath.exp(c))
-            else:
-                a, c, fc = c, d, fd
-                d = a + g * (b - a)
-                fd = f(mpmath.exp(d))
-        return max(fc, fd)
 
 
 # --- descriptions (DFHPRR Thm 6), any data -------------------------------------------------------
@@ -191,7 +173,8 @@ def test_pure_dp_on_iid_data(alpha, n, eps):
             k = (e * e * n / 2 + e * mpmath.sqrt(n * mpmath.log(2 / b) / 2)) / mpmath.log(2)
             return (a - b) * mpmath.mpf(2) ** (-k)
 
-        sup = max(_sup(g, a * mpmath.mpf("1e-30"), a * (1 - mpmath.mpf("1e-12"))), a * mpmath.exp(-e * n))
+        # the references' maximiser (a geometric grid, then golden section in log beta)
+        sup = max(R.maximise(g, a * mpmath.mpf("1e-30"), a * (1 - mpmath.mpf("1e-12"))), a * mpmath.exp(-e * n))
     _check(plan(st).gamma, sup)
 
 
