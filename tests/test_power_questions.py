@@ -703,3 +703,16 @@ def test_effective_records_are_floored_exactly():
     spec = PowerSpec(test="z", effect_size=0.3, design_effect=de)
     assert effective_records(spec, 101) == 99
     assert power_at(spec, 0.05, 101) == power_at(replace(spec, design_effect=1.0), 0.05, 99)
+
+
+def test_the_methods_paragraph_of_a_union_route_names_its_outputs():
+    """The union route's sentence names M, the analysis's outputs (1,000 here), read from the
+    study, not recovered from the rounded threshold."""
+    from maxinfo_bounds.planning import Description, Study
+
+    st = Study(
+        n=5000, alpha=0.05, iid=False, steps=(Description(range_size=1000),), power=PowerSpec(test="z", effect_size=0.1)
+    )
+    pp = plan_power(st)
+    assert pp.recommended is not None and pp.recommended.kind is RouteKind.UNION
+    assert "the test is one of at most 1000 fixed tests and we test at p <= 5e-05" in pp.methods()

@@ -286,7 +286,7 @@ def as_table(
         sums = np.sum(arr, axis=1)
         # the rows whose numpy sum could be on either side of the tolerance (_total_within's
         # bound) are summed again with fsum
-        unsure = np.nonzero(~(np.abs(sums - 1.0) + (arr.shape[1] + 2) * 2.0**-52 * np.maximum(sums, 1.0) <= tol))[0]
+        unsure = np.nonzero(~(np.abs(sums - 1.0) + _sum_rounding(arr.shape[1], sums) <= tol))[0]
         if unsure.size:
             _refuse_infinite(name, table, what, arr)
         for i in unsure.tolist():
@@ -309,6 +309,13 @@ def as_table(
     return arr
 
 
+def _sum_rounding(n: int, total: Any) -> Any:
+    """A bound on the rounding of any float sum of n non-negative terms (a total or an array of
+    them), relative to the larger of the total and 1, with room for the comparison's own:
+    (n + 2) 2^-52 (:func:`_total_within`)."""
+    return (n + 2) * 2.0**-52 * np.maximum(total, 1.0)
+
+
 def _total_within(arr: NDArray[np.float64], tol: float) -> bool:
     """``abs(math.fsum(arr) - 1) <= tol`` for non-negative finite entries, decided from numpy's
     sum where its rounding cannot change the answer (issue 45: fsum of 10^4 cells cost 0.3 ms,
@@ -323,7 +330,7 @@ def _total_within(arr: NDArray[np.float64], tol: float) -> bool:
     total = float(np.sum(arr))
     if not math.isfinite(total):
         return False
-    err = (arr.size + 2) * 2.0**-52 * max(total, 1.0)
+    err = float(_sum_rounding(arr.size, total))
     gap = abs(total - 1.0)
     if gap + err <= tol:
         return True

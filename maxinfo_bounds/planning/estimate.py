@@ -385,16 +385,7 @@ def _certify_jlnrss(n: int, k: int, f: float, point: list[float]) -> _Certified 
     return _Certified(
         b.half_width,
         b.coverage,
-        {
-            "sigma": sigma,
-            "total_mu": mu,
-            "eps_nats": eps,
-            "delta": delta,
-            "beta_sample": bs,
-            "c": c,
-            "d": d,
-            "sample_half_width": sa.half_width,
-        },
+        _gaussian_settings(sigma, mu, eps, delta, bs, sa, c=c, d=d),
         (
             f"each answer + N(0, sigma^2), sigma = {_up(sigma)} (queries of sensitivity 1/n = 1/{n})",
             f"DRS22-3.3: the {k} answers are exactly mu-GDP, mu = sqrt(k)/(n sigma) = {_up(mu)}",
@@ -406,6 +397,23 @@ def _certify_jlnrss(n: int, k: int, f: float, point: list[float]) -> _Certified 
             f"with probability >= 1 - beta_s/c - delta/d = {_down(b.coverage)}",
         ),
     )
+
+
+def _gaussian_settings(
+    sigma: float, mu: float, eps: float, delta: float, bs: float, sa: Any, **extra: float
+) -> dict[str, float]:
+    """The settings every Gaussian route reports, in one order: the noise, its GDP mu and (eps,
+    delta), the sample-accuracy failure probability, the route's own parameters, the sample
+    half-width."""
+    return {
+        "sigma": sigma,
+        "total_mu": mu,
+        "eps_nats": eps,
+        "delta": delta,
+        "beta_sample": bs,
+        **extra,
+        "sample_half_width": sa.half_width,
+    }
 
 
 def _with_sample_accuracy(sa: Any, deviation: float, probability: float) -> tuple[float, float]:
@@ -436,14 +444,7 @@ def _certify_bnsssu(n: int, k: int, f: float, point: list[float]) -> _Certified 
     return _Certified(
         width,
         cov,
-        {
-            "sigma": sigma,
-            "total_mu": mu,
-            "eps_nats": eps,
-            "delta": delta,
-            "beta_sample": bs,
-            "sample_half_width": sa.half_width,
-        },
+        _gaussian_settings(sigma, mu, eps, delta, bs, sa),
         (
             f"each answer + N(0, sigma^2), sigma = {_up(sigma)} (queries of sensitivity 1/n = 1/{n})",
             f"DRS22-3.3 and DRS22-2.13: the answers are mu = {_up(mu)}-GDP, so ({_up(eps)}, {_up(delta)})-DP",
@@ -577,17 +578,7 @@ def _maxinfo_route(n: int, k: int, f: float) -> _Certified | None:
     return _Certified(
         width,
         cov,
-        {
-            "sigma": sigma,
-            "total_mu": mu,
-            "eps_nats": eps,
-            "delta": dlt,
-            "beta_sample": bs,
-            "maxinfo_k_bits": b.k,
-            "maxinfo_beta": b.beta,
-            "tau": tau,
-            "sample_half_width": sa.half_width,
-        },
+        _gaussian_settings(sigma, mu, eps, dlt, bs, sa, maxinfo_k_bits=b.k, maxinfo_beta=b.beta, tau=tau),
         (
             f"each answer + N(0, sigma^2), sigma = {_up(sigma)}; the answers are mu = {_up(mu)}-GDP "
             f"(DRS22-3.3), so ({_up(eps)}, {dlt:g})-DP (DRS22-2.13)",

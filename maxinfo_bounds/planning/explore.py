@@ -179,8 +179,13 @@ def _spread(
     workers: int | None,
 ) -> list[_P]:
     """``fn`` over the values, on a process pool in contiguous blocks when there are enough."""
+    if len(values) < PARALLEL_MIN_POINTS:
+        if workers is not None:
+            local_workers(workers)  # validated even where one process does the work
+        return fn(study, param, values)
+    # (the free cores are measured, 0.1 s of /proc/stat, only when a pool may be used)
     w = local_workers(workers)
-    if w == 1 or len(values) < PARALLEL_MIN_POINTS:
+    if w == 1:
         return fn(study, param, values)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor

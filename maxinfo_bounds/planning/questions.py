@@ -213,7 +213,8 @@ def _threshold_at(study: Study, kind: RouteKind, alpha: float) -> float:
             reuse = plan(s)
         except PlanError:
             return 0.0
-    row = next((x for x in _rows(s, reuse) if x.kind is kind), None)
+    # the route's own row only: the estimation route (a whole estimation plan) is not asked
+    row = next((x for x in _rows(s, reuse, estimate=False) if x.kind is kind), None)
     return 0.0 if row is None else row.threshold
 
 

@@ -429,7 +429,7 @@ def _required(row: RouteRow, study: Study, spec: PowerSpec, gamma_n: Callable[[i
         n0 = max(n0, math.ceil(n0 / f))
 
         def recs(n: int) -> int:
-            return math.floor(f * n)
+            return _split_records(spec, n)
 
         def pw(n: int) -> float:
             return power_at(spec, row.threshold, recs(n))
@@ -481,7 +481,7 @@ def _required(row: RouteRow, study: Study, spec: PowerSpec, gamma_n: Callable[[i
     return n, "smallest n (proven: branch and bound on the power)"
 
 
-def _rows(study: Study, reuse: PlanResult | None) -> list[RouteRow]:
+def _rows(study: Study, reuse: PlanResult | None, *, estimate: bool = True) -> list[RouteRow]:
     a, n = study.alpha, study.n
     rows: list[RouteRow] = []
     if reuse is not None:
@@ -544,7 +544,7 @@ def _rows(study: Study, reuse: PlanResult | None) -> list[RouteRow]:
                 "part is not independent of what the analysis saw",
             )
         )
-    est = _estimate_row(study)
+    est = _estimate_row(study) if estimate else None  # (an estimation plan: only where wanted)
     if est is not None:
         rows.append(est)
     rows.append(
@@ -706,9 +706,14 @@ def requirement_notes(pp: PowerPlan) -> list[str]:
     return out
 
 
+def _split_records(spec: PowerSpec, n: int) -> int:
+    """The records sample splitting tests on, of a study of n: floor(split_fraction n)."""
+    return math.floor(spec.split_fraction * n)
+
+
 def _test_records(row: RouteRow, spec: PowerSpec, n: int) -> int:
     """The records the route's test uses on a study of n records."""
-    return math.floor(spec.split_fraction * n) if row.kind is RouteKind.SPLIT else n
+    return _split_records(spec, n) if row.kind is RouteKind.SPLIT else n
 
 
 def _stays_from(row: RouteRow, spec: PowerSpec, first: int | None) -> int | None:
@@ -730,7 +735,7 @@ def _stays_from_at(spec: PowerSpec, g: float, split: bool, first: int) -> int:
     t = spec.target
 
     def recs(n: int) -> int:
-        return math.floor(spec.split_fraction * n) if split else n
+        return _split_records(spec, n) if split else n
 
     def lower(a: int, b: int) -> float:
         return power_lower(spec, g, recs(a), recs(b))

@@ -24,7 +24,7 @@ from ..numeric import decimal_text
 from ..vacuity import GAMMA_FLOOR, NO_SINGLE_FIX, gamma_problem, usable_if_fields, usable_if_text
 from .explore import INT_PARAMS, SweepPoint, fixes, power_fixes
 from .power import critical_value_text, describe, method_of
-from .recommend import PowerPlan, effect_text, format_rows, requirement_notes
+from .recommend import PowerPlan, _union_outputs, effect_text, format_rows, requirement_notes
 from .routes import PlanResult
 from .study import FinalTest, PowerSpec, Study
 
@@ -394,7 +394,7 @@ def _route_sentence(pp: PowerPlan, rec: Any) -> str:
     if rec.kind.value == "union":
         return (
             f"every step only selects among finitely many outcomes, so the test is one of at most "
-            f"{round(st.alpha / rec.threshold) if rec.threshold else 'many'} fixed tests and we test at "
+            f"{_union_outputs(st)} fixed tests and we test at "
             f"p <= {thr} (a union bound) on all {st.n} records"
         )
     if rec.kind.value == "split":
