@@ -32,8 +32,9 @@ from typing import Any
 import sympy
 
 from maxinfo_bounds import arith
-from maxinfo_bounds.theorems import generalization, holdout, mutual_info, pvalues
+from maxinfo_bounds.theorems import composition, description, estimation, generalization, holdout, mutual_info, pvalues
 from maxinfo_bounds.theorems.dp_accounting import composition as dp_composition
+from maxinfo_bounds.theorems.dp_accounting import gdp, mechanisms, zcdp
 from maxinfo_bounds.theorems.maxinfo_dp import approx, pure
 
 from .codes import ball_volume
@@ -49,6 +50,9 @@ q, u, z, theta = sympy.symbols("q u z theta", nonnegative=True)
 E3 = sympy.exp(3 * eps)
 dp1, dp2, tau, m, w, t, lam = sympy.symbols("dprime dsecond tau m w t lam", positive=True)
 p1, a11, a12, a21, a22 = sympy.symbols("p1 a11 a12 a21 a22", nonnegative=True)
+# the mechanisms' and accountants' parameters: a sensitivity, noise scales, Renyi order a, the
+# free parameters c and d of the transfer theorem, the support size |Sigma|, a bounded range
+s, sig, b1, b2, a, cc, dd, Sig, eta = sympy.symbols("s sigma b1 b2 a c d Sigma eta", positive=True)
 
 
 def log2(v: Any) -> Any:
@@ -619,6 +623,351 @@ CLAIMS: list[Claim] = [
         ),
         {"eps": (1e-3, 0.5), "delta": (1e-12, 1e-6), "n": (1.0, 1e4), "t": (0.1, 10.0), "w": (1e-4, 0.03)},
         note="w stands for delta_hat",
+    ),
+    # -- every other formula body of the calculator, each against its source's own statement
+    #    (where the source states the inverse, e.g. a scale for a target eps, the claim inverts
+    #    it; tests/test_claims.py::test_every_formula_body_has_a_claim finds any body left out)
+    Claim(
+        "calc.RRST-3.1.paper-k",
+        "RRST Thm 3.1 (proof, eq. (7) and the last display), on the calculator's paper body",
+        "k = n nu(dh) + 6 t eps sqrt(n) with nu(dh) = 72 eps^2 + dh (24 e^{6eps}/(1 - e^{-3eps}) + "
+        "log2(e)(2e^{3eps} + 1)) + dh^2 2 log2(e)(4e^{12eps} + 4e^{9eps} - 3e^{6eps} - 2e^{3eps} + 1)"
+        "/(e^{6eps} - 2e^{3eps} + 1) (RRST's log is base 2)",
+        "identity",
+        lambda: (
+            thm31("paper", "k"),
+            n
+            * (
+                72 * eps**2
+                + w * (24 * sympy.exp(6 * eps) / (1 - sympy.exp(-3 * eps)) + log2(sympy.E) * (2 * E3 + 1))
+                + w**2
+                * 2
+                * log2(sympy.E)
+                * (4 * sympy.exp(12 * eps) + 4 * sympy.exp(9 * eps) - 3 * sympy.exp(6 * eps) - 2 * E3 + 1)
+                / (sympy.exp(6 * eps) - 2 * E3 + 1)
+            )
+            + 6 * t * eps * sympy.sqrt(n),
+        ),
+        {"eps": (1e-3, 0.5), "n": (1.0, 1e4), "t": (0.1, 10.0), "w": (1e-4, 0.03)},
+        note="w stands for delta_hat",
+    ),
+    Claim(
+        "calc.DFHPRR-6",
+        "DFHPRR Thm 6 (description length), on the calculator's body",
+        "an algorithm with at most m outputs has I^beta_inf <= log2(m) + log2(1/beta) bits",
+        "identity",
+        lambda: (body(description.DESCRIPTION, m, beta), log2(m) + log2(1 / beta)),
+        {"m": (1.0, 1e6), "beta": (1e-12, 1.0)},
+    ),
+    Claim(
+        "calc.RRST-A.3",
+        "RRST Thm A.3 (adaptive composition), on the calculator's body",
+        "the k of two adaptively composed stages add up: k_1 + k_2 (the betas the same way)",
+        "identity",
+        lambda: (body(composition.COMPOSE, x, y), x + y),
+        {"x": (0.0, 100.0), "y": (0.0, 100.0)},
+    ),
+    Claim(
+        "calc.DR-3.16",
+        "Dwork-Roth Thm 3.16 (basic composition), on the calculator's body",
+        "k steps of (eps, 0)-DP compose to (k eps, 0)-DP",
+        "identity",
+        lambda: (body(dp_composition.BASIC, eps, k), k * eps),
+        {"eps": (1e-4, 10.0), "k": (1.0, 1e4)},
+    ),
+    Claim(
+        "calc.DR-3.6",
+        "Dwork-Roth Thm 3.6 (Laplace mechanism), on the calculator's body",
+        "noise Lap(Delta/eps) on a query of L1 sensitivity Delta gives eps",
+        "identity",
+        lambda: (body(mechanisms.LAPLACE, s, s / eps), eps),
+        {"s": (1e-3, 1e3), "eps": (1e-4, 10.0)},
+    ),
+    Claim(
+        "calc.DR-A.1",
+        "Dwork-Roth Thm A.1 (Gaussian mechanism), on the calculator's body",
+        "sigma = c Delta/eps with c^2 = 2 ln(1.25/delta) (the theorem's c, at its boundary)",
+        "identity",
+        lambda: ((body(mechanisms.GAUSS_CLASSIC, s, eps, delta) * eps / s) ** 2, 2 * sympy.log(1.25 / delta)),
+        {"s": (1e-3, 1e3), "eps": (1e-4, 1.0), "delta": (1e-12, 0.5)},
+    ),
+    Claim(
+        "calc.DR-3.10",
+        "Dwork-Roth Thm 3.10 (exponential mechanism), on the calculator's body",
+        "outputs chosen with probability proportional to exp(eps u/(2 Delta_u)) give eps",
+        "identity",
+        lambda: (body(mechanisms.EXPMECH[False], s, eps / (2 * s)), eps),
+        {"s": (1e-3, 1e3), "eps": (1e-4, 10.0)},
+    ),
+    Claim(
+        "calc.DR-3.10.monotone",
+        "Dwork-Roth section 3.4 (remark after Thm 3.10: monotone scores), on the calculator's body",
+        "with monotone scores, probability proportional to exp(eps u/Delta_u) gives eps",
+        "identity",
+        lambda: (body(mechanisms.EXPMECH[True], s, eps / s), eps),
+        {"s": (1e-3, 1e3), "eps": (1e-4, 10.0)},
+    ),
+    Claim(
+        "calc.DR-3.9.monotone",
+        "Dwork-Roth Claim 3.9 (report noisy max, counting queries), on the calculator's body",
+        "counting queries (sensitivity 1, monotone) with Lap(1/eps) noise give eps",
+        "identity",
+        lambda: (body(mechanisms.RNM[True], sympy.Integer(1), 1 / eps), eps),
+        {"eps": (1e-4, 10.0)},
+    ),
+    Claim(
+        "calc.DR-3.9",
+        "Dwork-Roth Claim 3.9's proof for arbitrary scores, on the calculator's body",
+        "sensitivity-Delta scores (each score and the level it is compared with move by Delta) "
+        "with Lap(2 Delta/eps) noise give eps",
+        "identity",
+        lambda: (body(mechanisms.RNM[False], s, 2 * s / eps), eps),
+        {"s": (1e-3, 1e3), "eps": (1e-4, 10.0)},
+    ),
+    Claim(
+        "calc.DR-3.23",
+        "Dwork-Roth Thm 3.23 (AboveThreshold, Alg. 1), on the calculator's body",
+        "threshold noise Lap(2 Delta/eps) and query noise Lap(4 Delta/eps) give eps (the book's "
+        "Delta = 1, queries scaled by 1/Delta)",
+        "identity",
+        lambda: (body(mechanisms.ABOVE_THRESHOLD, s, 2 * s / eps, 4 * s / eps), eps),
+        {"s": (1e-3, 1e3), "eps": (1e-4, 10.0)},
+    ),
+    Claim(
+        "calc.DR-3.25",
+        "Dwork-Roth Thm 3.25 (Sparse, Alg. 2, delta = 0), on the calculator's body",
+        "c positive answers with sigma = 2c Delta/eps: threshold noise Lap(sigma), query noise Lap(2 sigma) give eps",
+        "identity",
+        lambda: (body(mechanisms.SPARSE, k, s, 2 * k * s / eps, 4 * k * s / eps), eps),
+        {"k": (1.0, 1e4), "s": (1e-3, 1e3), "eps": (1e-4, 10.0)},
+        note="k stands for c, the number of positive answers",
+    ),
+    Claim(
+        "calc.BS16-1.6",
+        "Bun-Steinke 2016 Prop. 1.6 (Gaussian mechanism), on the calculator's body",
+        "N(0, sigma^2) noise on a query of L2 sensitivity Delta is Delta^2/(2 sigma^2)-zCDP",
+        "identity",
+        lambda: (body(zcdp.ZCDP_GAUSS, s, sig), s**2 / (2 * sig**2)),
+        {"s": (1e-3, 1e3), "sigma": (1e-3, 1e3)},
+    ),
+    Claim(
+        "calc.S24-pure-zCDP",
+        "Steinke 2024 (pure DP to zCDP, sharp), on the calculator's body",
+        "eps-DP is eps tanh(eps/2)-zCDP",
+        "identity",
+        lambda: (body(zcdp.ZCDP_PURE, eps), eps * sympy.tanh(eps / 2)),
+        {"eps": (1e-4, 20.0)},
+    ),
+    Claim(
+        "calc.S24-pure-zCDP.bs16",
+        "Bun-Steinke 2016 Prop. 1.4 against the calculator's sharp body",
+        "the sharp rho never exceeds Bun-Steinke's eps^2/2 (tanh(x) <= x): (eps^2/2 - rho) "
+        "2(e^eps + 1)/eps >= 0, the calculator's body put over its denominator by sympy",
+        "inequality",
+        lambda: sympy.cancel((eps**2 / 2 - body(zcdp.ZCDP_PURE, eps)) * 2 * (sympy.exp(eps) + 1) / eps),
+        {"eps": (1e-3, 20.0)},
+        note="the difference is eps^4/24 + O(eps^6) near 0, too flat below 1e-3 for the boxes; "
+        "calc.S24-pure-zCDP holds the body there",
+    ),
+    Claim(
+        "calc.CR21-BR",
+        "Cesar-Rogers 2021 (bounded range), on the calculator's body",
+        "an eta-bounded-range mechanism is eta^2/8-zCDP",
+        "identity",
+        lambda: (body(zcdp.ZCDP_BR, eta), eta**2 / 8),
+        {"eta": (1e-4, 20.0)},
+    ),
+    Claim(
+        "calc.CKS20-12",
+        "Canonne-Kamath-Steinke 2020 Prop. 12 (Renyi to approximate DP), on the calculator's body",
+        "at the calculator's eps, the proposition's delta = e^{(a-1)(tau-eps)} (1 - 1/a)^{a-1}/a "
+        "with tau = a rho (rho-zCDP at order a) is the delta asked for",
+        "identity",
+        lambda: (
+            sympy.exp((a - 1) * (a * rho - body(zcdp.ZCDP_TO_DP, rho, delta, a))) * (1 - 1 / a) ** (a - 1) / a,
+            delta,
+        ),
+        {"rho": (1e-4, 10.0), "delta": (1e-12, 0.5), "a": (1.01, 100.0)},
+    ),
+    Claim(
+        "calc.DRS22-2.7",
+        "Dong-Roth-Su 2022 Thm 2.7 (Gaussian mechanism), on the calculator's body",
+        "N(0, sigma^2) noise on a query of L2 sensitivity Delta is Delta/sigma-GDP",
+        "identity",
+        lambda: (body(gdp.GDP_MU, s, sig), s / sig),
+        {"s": (1e-3, 1e3), "sigma": (1e-3, 1e3)},
+    ),
+    Claim(
+        "calc.DRS22-3.3",
+        "Dong-Roth-Su 2022 Cor. 3.3 (composition of GDP), on the calculator's body",
+        "k steps of mu-GDP compose to sqrt(mu^2 + ... + mu^2) = sqrt(k) mu",
+        "identity",
+        lambda: (body(gdp.GDP_COMPOSE, k, x), sympy.sqrt(k) * x),
+        {"k": (1.0, 1e4), "x": (1e-4, 10.0)},
+        note="x stands for mu",
+    ),
+    Claim(
+        "calc.Notes-Thresholdout.approx",
+        "Notes, Thresholdout lemma (eps, delta) form = Dwork-Roth Cor. 3.21, on the calculator's body",
+        "B steps of eps0 = 2/(sigma n) compose to eps0 sqrt(8 B ln(1/delta')) at delta' = delta/2 "
+        "(Cor. 3.21's eps = 2 eps0 sqrt(2 B ln(1/delta')))",
+        "identity",
+        lambda: (
+            body(holdout.THRESHOLDOUT_APPROX, B, sig, n, delta),
+            2 * (2 / (sig * n)) * sympy.sqrt(2 * B * sympy.log(1 / (delta / 2))),
+        ),
+        {"B": (1.0, 1e4), "sigma": (1e-4, 1.0), "n": (1.0, 1e6), "delta": (1e-12, 0.5)},
+    ),
+    Claim(
+        "calc.DFHPRR-9",
+        "DFHPRR Thm 9 (Thresholdout's parameters), on the calculator's bodies",
+        "T = 3 tau/4 and sigma = tau/(96 ln(4m/beta)): their ratio is 72 ln(4m/beta)",
+        "identity",
+        lambda: (
+            body(holdout.THM9_T, tau) / body(holdout.THM9_SIGMA, tau, m, beta),
+            72 * sympy.log(4 * m / beta),
+        ),
+        {"tau": (1e-4, 1.0), "m": (1.0, 1e6), "beta": (1e-12, 0.5)},
+    ),
+    Claim(
+        "calc.DFHPRR-9.T",
+        "DFHPRR Thm 9 (Thresholdout's threshold), on the calculator's body",
+        "T = 3 tau/4",
+        "identity",
+        lambda: (body(holdout.THM9_T, tau), sympy.Rational(3, 4) * tau),
+        {"tau": (1e-4, 1.0)},
+    ),
+    Claim(
+        "calc.RRST-B.2",
+        "RRST Thm B.2 (BNSSSU), on the calculator's bodies",
+        "deviation 18 eps Delta n, probability delta/eps, regime n >= ln(4 eps/delta)/eps^2 (natural "
+        "log, as displayed): their product deviation x probability x eps^2 n0 is 18 Delta n delta "
+        "ln(4 eps/delta)",
+        "identity",
+        lambda: (
+            body(generalization.B2_DEVIATION, eps, s, n)
+            * body(generalization.B2_PROBABILITY, eps, delta)
+            * eps**2
+            * body(generalization.B2_N0, eps, delta),
+            18 * s * n * delta * sympy.log(4 * eps / delta),
+        ),
+        {"eps": (1e-4, 1 / 3), "s": (1e-3, 1e3), "n": (1.0, 1e6), "delta": (1e-12, 1e-5)},
+    ),
+    Claim(
+        "calc.RRST-B.2.n0",
+        "RRST Thm B.2's regime, on the calculator's body",
+        "n0 = ln(4 eps/delta)/eps^2, so e^{eps^2 n0} = 4 eps/delta",
+        "identity",
+        lambda: (sympy.exp(eps**2 * body(generalization.B2_N0, eps, delta)), 4 * eps / delta),
+        {"eps": (1e-4, 1 / 3), "delta": (1e-12, 1e-5)},
+    ),
+    Claim(
+        "calc.RRST-D.1.paper",
+        "RRST Thm D.1 (proof, first display), on the calculator's paper body",
+        "at deviation tau = C eps Delta n, 2^k exp(-2 tau^2/(n Delta^2)) + beta = 2^k exp(-2 C^2 eps^2 n) + beta",
+        "identity",
+        lambda: (
+            body(generalization.MCDIARMID["paper"], k, beta, lam * eps * s * n, n, s),
+            2**k * sympy.exp(-2 * lam**2 * eps**2 * n) + beta,
+        ),
+        {
+            "k": (0.0, 50.0),
+            "beta": (0.0, 1.0),
+            "lam": (0.1, 20.0),
+            "eps": (1e-3, 1.0),
+            "s": (1e-3, 10.0),
+            "n": (1.0, 1e3),
+        },
+        note="lam stands for the theorem's constant C",
+    ),
+    Claim(
+        "calc.RRST-D.1.sound",
+        "RRST Thm D.1 with McDiarmid's two tails (docs/errata.md), on the calculator's sound body",
+        "at deviation tau = C eps Delta n, the two-sided bound 2^k 2 exp(-2 C^2 eps^2 n) + beta",
+        "identity",
+        lambda: (
+            body(generalization.MCDIARMID["sound"], k, beta, lam * eps * s * n, n, s),
+            2**k * 2 * sympy.exp(-2 * lam**2 * eps**2 * n) + beta,
+        ),
+        {
+            "k": (0.0, 50.0),
+            "beta": (0.0, 1.0),
+            "lam": (0.1, 20.0),
+            "eps": (1e-3, 1.0),
+            "s": (1e-3, 10.0),
+            "n": (1.0, 1e3),
+        },
+        note="lam stands for the theorem's constant C",
+    ),
+    Claim(
+        "calc.RRST-1.5b.paper",
+        "RRST Lemma 1.5 (second part), the displayed bound, on the calculator's paper body",
+        "I <= 2k ln 2 + 2 beta log2(|Sigma|/(2 beta))/(1 - 2^{-k}), read in nats (docs/errata.md)",
+        "identity",
+        lambda: (
+            body(mutual_info.TO_MI[("paper", "nats")], k, beta, Sig),
+            2 * k * sympy.log(2) + 2 * beta * log2(Sig / (2 * beta)) / (1 - 2**-k),
+        ),
+        {"k": (0.01, 50.0), "beta": (1e-12, 0.1), "Sigma": (2.0, 1e6)},
+    ),
+    Claim(
+        "calc.RRST-1.5b.paper-bits",
+        "RRST Lemma 1.5 (second part), in bits, on the calculator's paper body",
+        "the bits value is the nats value divided by ln 2",
+        "identity",
+        lambda: (
+            body(mutual_info.TO_MI[("paper", "bits")], k, beta, Sig) * sympy.log(2),
+            2 * k * sympy.log(2) + 2 * beta * log2(Sig / (2 * beta)) / (1 - 2**-k),
+        ),
+        {"k": (0.01, 50.0), "beta": (1e-12, 0.1), "Sigma": (2.0, 1e6)},
+    ),
+    Claim(
+        "calc.RRST-1.5b.sound",
+        "RRST Lemma 1.5 (second part), the proof's intermediate (docs/errata.md), on the calculator's sound body",
+        "I <= 2k ln 2 + b (ln|Sigma| + ln(1/b)) nats with b = beta/(1 - 2^{-k}); bits = nats/ln 2",
+        "identity",
+        lambda: (
+            body(mutual_info.TO_MI[("sound", "nats")], k, beta, Sig)
+            + body(mutual_info.TO_MI[("sound", "bits")], k, beta, Sig) * sympy.log(2),
+            2 * (2 * k * sympy.log(2) + beta / (1 - 2**-k) * (sympy.log(Sig) + sympy.log((1 - 2**-k) / beta))),
+        ),
+        {"k": (0.01, 50.0), "beta": (1e-12, 0.1), "Sigma": (2.0, 1e6)},
+        note="the two units summed: each unit's body is held at once",
+    ),
+    Claim(
+        "calc.JLNRSS-transfer",
+        "JLNRSS Thm 4 with Lemma 7 (as restated by Marchant-Rubinstein 2025), on the calculator's bodies",
+        "half-width alpha + (e^eps - 1) + c + 2d with failure probability beta/c + delta/d",
+        "identity",
+        lambda: (
+            body(estimation.JLNRSS_WIDTH, eps, alpha, cc, dd) + body(estimation.JLNRSS_FAILURE, beta, delta, cc, dd),
+            alpha + sympy.exp(eps) - 1 + cc + 2 * dd + beta / cc + delta / dd,
+        ),
+        {
+            "eps": (1e-4, 2.0),
+            "alpha": (0.0, 1.0),
+            "c": (1e-3, 1.0),
+            "d": (1e-3, 1.0),
+            "beta": (0.0, 1.0),
+            "delta": (0.0, 1.0),
+        },
+        note="the sum of the two bodies; calc.JLNRSS-transfer.failure holds the failure alone",
+    ),
+    Claim(
+        "calc.JLNRSS-transfer.failure",
+        "JLNRSS Thm 4 with Lemma 7, the failure probability, on the calculator's body",
+        "failure probability beta/c + delta/d",
+        "identity",
+        lambda: (body(estimation.JLNRSS_FAILURE, beta, delta, cc, dd), beta / cc + delta / dd),
+        {"c": (1e-3, 1.0), "d": (1e-3, 1.0), "beta": (0.0, 1.0), "delta": (0.0, 1.0)},
+    ),
+    Claim(
+        "calc.SPLIT-Hoeffding",
+        "Sample splitting: Hoeffding on m records per query and a union bound over k queries",
+        "at the calculator's half-width t, the union bound k 2 exp(-2 m t^2) equals beta",
+        "identity",
+        lambda: (2 * k * sympy.exp(-2 * m * body(estimation.SPLIT_WIDTH, k, beta, m) ** 2), beta),
+        {"k": (1.0, 1e4), "beta": (1e-12, 0.5), "m": (1.0, 1e6)},
     ),
 ]
 

@@ -149,3 +149,86 @@ def test_calculator_mutant_is_a_refuted_claim(monkeypatch, claim_id, where, key,
         f = getattr(mod, key)
         monkeypatch.setattr(mod, key, _replace_body(f, _mutant(getattr(mod, func), old, new)))
     assert check_claim(claim).status == "refuted", claim_id
+
+
+def _formulas() -> dict[int, str]:
+    """Every ``Formula`` object of the calculator, found by walking its modules (module-level
+    formulas and formulas in module-level dicts), by id, with a name."""
+    import importlib
+    import pkgutil
+
+    import maxinfo_bounds
+    from maxinfo_bounds.arith import Formula
+
+    found: dict[int, str] = {}
+    for info in pkgutil.walk_packages(maxinfo_bounds.__path__, "maxinfo_bounds."):
+        mod = importlib.import_module(info.name)
+        for name, v in vars(mod).items():
+            items = v.items() if isinstance(v, dict) else [(None, v)]
+            for key, f in items:
+                if isinstance(f, Formula):
+                    found.setdefault(id(f), f"{info.name}.{name}" + ("" if key is None else f"[{key!r}]"))
+    return found
+
+
+def test_every_formula_body_has_a_claim(monkeypatch):
+    """Issue 44 item 4: every formula body of the calculator is held by a claim, so a wrong body
+    is a refuted claim. The claims are run with ``body`` recording which formulas they evaluate;
+    a formula no claim evaluates fails here by name."""
+    from proofs_checks import claims
+
+    used: set[int] = set()
+    real = claims.body
+
+    def recording(f, *args):
+        used.add(id(f))
+        return real(f, *args)
+
+    monkeypatch.setattr(claims, "body", recording)
+    for c in CLAIMS:
+        if c.kind != "finite":
+            c.expr()
+    found = _formulas()
+    assert len(found) >= 47  # the walk itself works (47 formulas when this test was written)
+    missing = sorted(name for i, name in found.items() if i not in used)
+    assert not missing, missing
+
+
+# single-point bugs in the bodies written as lambdas: (claim, module, key, replacement body)
+LAMBDA_MUTANTS = [
+    ("calc.DR-3.6", "mechanisms", "LAPLACE", lambda c, s, b: 2 * s / b),
+    ("calc.DR-A.1", "mechanisms", "GAUSS_CLASSIC", lambda c, s, e, d: s * c.sqrt(2 * c.log(1 / d)) / e),
+    ("calc.DR-3.9", "mechanisms", ("RNM", False), lambda c, s, b: s / b),
+    ("calc.DR-3.10", "mechanisms", ("EXPMECH", False), lambda c, s, coef: coef * s),
+    ("calc.BS16-1.6", "zcdp", "ZCDP_GAUSS", lambda c, s, sigma: s * s / sigma / sigma),
+    ("calc.CR21-BR", "zcdp", "ZCDP_BR", lambda c, eta: eta * eta / 2),
+    ("calc.DRS22-3.3", "gdp", "GDP_COMPOSE", lambda c, k, mu: k * mu),
+    (
+        "calc.Notes-Thresholdout.approx",
+        "holdout",
+        "THRESHOLDOUT_APPROX",
+        lambda c, b, sigma, n, delta: c.sqrt(32 * b * c.log(1 / delta)) / (sigma * n),
+    ),
+    ("calc.DFHPRR-9", "holdout", "THM9_SIGMA", lambda c, tau, m, beta: tau / (96 * c.log(m / beta))),
+    ("calc.RRST-B.2", "generalization", "B2_N0", lambda c, e, d: c.log(4 * e / d) / e),
+    ("calc.JLNRSS-transfer", "estimation", "JLNRSS_WIDTH", lambda c, e, a, cc, dd: a + c.expm1(e) + cc + dd),
+    ("calc.SPLIT-Hoeffding", "estimation", "SPLIT_WIDTH", lambda c, k, b, m: c.sqrt(c.log(k / b) / (2 * m))),
+    ("calc.DFHPRR-6", "description", "DESCRIPTION", lambda c, m, beta: c.log2_ratio(m, beta * beta)),
+]
+
+
+@pytest.mark.parametrize("claim_id, modname, key, new_body", LAMBDA_MUTANTS, ids=[m[0] for m in LAMBDA_MUTANTS])
+def test_lambda_body_mutant_is_a_refuted_claim(monkeypatch, claim_id, modname, key, new_body):
+    """As above, for formulas whose body is a lambda (and one named body, DFHPRR Thm 6):
+    the replaced body, through the same Formula object, makes its claim refuted."""
+    from proofs_checks import claims
+
+    claim = next(c for c in CLAIMS if c.id == claim_id)
+    assert check_claim(claim).status == "certified"
+    mod = getattr(claims, modname)
+    if isinstance(key, tuple):
+        table = getattr(mod, key[0])
+        monkeypatch.setitem(table, key[1], _replace_body(table[key[1]], new_body))
+    else:
+        monkeypatch.setattr(mod, key, _replace_body(getattr(mod, key), new_body))
+    assert check_claim(claim).status == "refuted", claim_id
