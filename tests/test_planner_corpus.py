@@ -212,7 +212,8 @@ def test_bonferroni_row_is_alpha_over_the_family():
 
 # --- the required n of a union-bound route, by the normal formula (one-sided z-test) -------------
 
-POWER = [(10, 0.2), (1000, 0.2), (2, 0.5), (10**6, 0.1), (50, 0.05), (1, 0.3)]
+# the last: alpha/m = 1e-40, where statsmodels' NormalIndPower.solve_power returns NaN (0.14)
+POWER = [(10, 0.2), (1000, 0.2), (2, 0.5), (10**6, 0.1), (50, 0.05), (1, 0.3), (5 * 10**38, 0.001)]
 
 
 @pytest.mark.parametrize(("m", "d"), POWER)
@@ -316,7 +317,7 @@ def test_required_n_exact_binomial(m, p0, eff):
 
 def _t_power(n: int, g: mpmath.mpf, d: mpmath.mpf, two_sided: bool) -> mpmath.mpf:
     """The one-sample t-test's power at level g on n records, effect d, at the working
-    precision: the central t quantile from the regularised incomplete beta (findroot), and the
+    precision: the central t quantile from the regularised incomplete beta (bisection), and the
     noncentral t tail as E[Phi(delta - c sqrt(V/nu))], V ~ chi^2_nu, by quadrature."""
     nu = mpmath.mpf(n - 1)
     delta = d * mpmath.sqrt(n)
@@ -325,7 +326,13 @@ def _t_power(n: int, g: mpmath.mpf, d: mpmath.mpf, two_sided: bool) -> mpmath.mp
         return mpmath.betainc(nu / 2, mpmath.mpf(1) / 2, 0, nu / (nu + x * x), regularized=True) / 2
 
     lv = g / 2 if two_sided else g
-    c = mpmath.findroot(lambda x: t_sf(x) - lv, -mpmath.sqrt(2) * mpmath.erfinv(2 * lv - 1))
+    lo, hi = mpmath.mpf(0), mpmath.mpf(1)
+    while t_sf(hi) > lv:  # bracket the central t quantile, then bisect (t_sf decreases)
+        lo, hi = hi, 2 * hi
+    for _ in range(int(3.4 * mpmath.mp.dps) + 20):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if t_sf(mid) > lv else (lo, mid)
+    c = hi
 
     def tail(sign: int) -> mpmath.mpf:  # P(sign T' > c)
         def f(v: mpmath.mpf) -> mpmath.mpf:
@@ -353,3 +360,29 @@ def test_required_n_one_sample_t(m, d, alt):
         while _t_power(n, g, dd, two) < mpmath.mpf("0.8"):
             n += 1
     assert row.required_n == n
+
+
+@pytest.mark.parametrize(
+    ("m", "d", "alt", "n"),
+    [
+        (5 * 10**58, "2.0", "larger", 178),
+        (5 * 10**98, "0.5", "two-sided", 2182),
+        (5 * 10**10, "0.005", "two-sided", 2542219),
+    ],
+)
+def test_required_n_one_sample_t_in_the_far_tail(m, d, alt, n):
+    """External ground truth where another tool fails: at alpha/m = 1e-60 (one-sided, d = 2)
+    statsmodels 0.14's TTestPower.solve_power returns NaN ("failed to converge"), and at 1e-100
+    (two-sided, d = 0.5) it returns n = 35.75, where the power is 3.6e-94; at 1e-12 (two-sided,
+    d = 0.005) it returns 239,619, where the power is 1.4e-6. The planner's required n (178, 2,182
+    and 2,542,219) is right: the independent noncentral t at 30 digits puts the power at or above
+    0.8 there and below it one record earlier (0.8201 / 0.7961, 0.80068 / 0.79911 and
+    0.80000023 / 0.79999979)."""
+    spec = PowerSpec(test="t", effect_size=float(d), alternative=alt)
+    st = Study(n=1000, alpha=0.05, iid=False, steps=(Description(range_size=m),), power=spec)
+    row = next(x for x in plan_power(st).rows if x.kind is RouteKind.UNION)
+    assert row.required_n == n
+    with mpmath.workdps(30):
+        g, dd, two = mpmath.mpf(row.threshold), mpmath.mpf(d), alt == "two-sided"
+        assert _m(0.05) / m * (1 - REL) <= g <= _m(0.05) / m
+        assert _t_power(n, g, dd, two) >= mpmath.mpf("0.8") > _t_power(n - 1, g, dd, two)
