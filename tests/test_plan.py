@@ -34,7 +34,7 @@ from maxinfo_bounds.planning import (
     sweep,
     with_param,
 )
-from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction
+from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction, russo_zou_pvalue_correction
 
 from .cli_helpers import assert_one_line_error
 
@@ -199,7 +199,8 @@ def test_mutual_information_route():
     # two MI steps: the chain rule adds them
     r2 = plan(_study(MutualInformation(mi_bits=0.001, times=2)))
     cand = dict((n, g) for n, g, _ in r2.candidates)
-    assert cand["mutual information"] == mi_pvalue_correction(0.05, 0.002)
+    # at 0.002 bits Russo-Zou (RRST Thm C.3) beats Cor C.2 (the crossover is at 0.0105 bits)
+    assert cand["mutual information"] == russo_zou_pvalue_correction(0.05, 0.002) > mi_pvalue_correction(0.05, 0.002)
 
 
 def test_plan_never_exceeds_alpha_and_sample_split_row():

@@ -36,6 +36,7 @@ from maxinfo_bounds.planning import (
     Gaussian,
     GenericDP,
     Laplace,
+    MutualInformation,
     PlanError,
     PowerSpec,
     Study,
@@ -208,6 +209,34 @@ def test_bonferroni_row_is_alpha_over_the_family():
         row = next(x for x in plan_power(st).rows if x.kind is RouteKind.BONFERRONI)
         with mpmath.workdps(DPS):
             assert row.valid and _m(0.05) / F * (1 - REL) <= row.threshold <= _m(0.05) / F
+
+
+# --- mutual-information steps (RRST Cor C.2 with Lemma 1.5's exact beta*, or Russo-Zou) ---------
+
+MI_STUDIES = [
+    # (alpha, mi_bits, times): the hand route is the better of Cor C.2 (optimal k) and Thm C.3
+    (0.05, "0.001", 1),  # Russo-Zou wins: 0.0339 against Cor C.2's 0.0145
+    (0.05, "0.01", 1),  # Russo-Zou wins, narrowly (the crossover is at 0.01053 bits)
+    (0.05, "0.01", 3),  # 0.03 bits (chain rule): Cor C.2 wins
+    (0.05, "0.05", 1),
+    (0.05, "1", 1),
+    (0.01, "0.3", 2),
+]
+
+
+@pytest.mark.parametrize(("alpha", "bits", "times"), MI_STUDIES)
+def test_mutual_information_steps(alpha, bits, times):
+    """Steps whose output has at most m bits of mutual information with the data (any data):
+    the chain rule sums them, and a careful analyst corrects by the better of RRST Cor C.2 with
+    Lemma 1.5's exact beta*(k) (sup over k of (alpha - beta*(k)) 2^-k) and Russo-Zou's bound
+    (RRST Thm C.3: the largest gamma with gamma + sqrt(m ln 2/ln(1/(2 gamma))) <= alpha). Both
+    from the fuzz references at 50 digits. Below about 0.0105 bits at alpha = 0.05 Russo-Zou
+    gives the larger threshold: before this corpus the planner used Cor C.2 only."""
+    st = Study(n=1000, alpha=alpha, iid=False, steps=(MutualInformation(mi_bits=float(bits), times=times),))
+    with mpmath.workdps(DPS):
+        m = _m(float(bits)) * times
+        sup = max(R.mi_pvalue_optimal(_m(alpha), m), R.russo_zou(_m(alpha), m))
+    _check(plan(st).gamma, sup)
 
 
 # --- the required n of a union-bound route, by the normal formula (one-sided z-test) -------------

@@ -19,7 +19,8 @@ Routes (each where its conditions hold):
   at a few total δ, then converted by RRST Thm 3.1 (i.i.d. data only).
 * **mutual information** (chain rule, RRST Cor C.2): when no stage is approximate DP, each stage's
   MI is bounded (pure DP: I ≤ I_∞ ≤ Thm 1.4a's k; description: log2 of the range; MI steps: as
-  given), summed, and corrected by RRST Cor C.2 (optimal variant).
+  given), summed, and corrected by RRST Cor C.2 (optimal variant) or, where it gives the
+  larger threshold (below about 0.01 bits at α = 0.05), Russo–Zou's bound (RRST Thm C.3).
 
 Plans in which an approximate-DP step follows a non-DP step (or the data are not i.i.d.) have no
 valid route for that step; when no route is valid :func:`plan` raises :class:`NoValidRoute`, a
@@ -67,7 +68,7 @@ from ..theorems.maxinfo_dp import (
     thm31_outside,
 )
 from ..theorems.mutual_info import PAPER_CONSTANT, mi_k_float, mi_to_approx_max_information
-from ..theorems.pvalues import mi_pvalue_choice, pvalue_correction
+from ..theorems.pvalues import mi_pvalue_choice, pvalue_correction, russo_zou_pvalue_correction
 from .accountants import best_composition, composed_mu
 from .errors import PlanError
 from .stages import DescriptionStage, DPStage, Link, Stage, stages_of, text_down, text_up
@@ -469,10 +470,21 @@ def _mi_route(study: Study, stages: list[Stage]) -> PlanResult | str:
         if choice.k is None or choice.beta is None
         else (f"optimal variant: k = {text_up(choice.k)} bits, beta*(k) <= {text_up(choice.beta)}",)
     )
+    theorem = "RRST-C.2"
+    # Russo-Zou's bound (RRST Thm C.3) needs the same hypothesis, I(X; A(X)) <= m, and gives
+    # the larger threshold below about 0.01 bits at alpha = 0.05 (RRST App. C's claim that
+    # Cor C.2 always wins holds only from about 0.1 bits: docs/errata.md)
+    rz = russo_zou_pvalue_correction(study.alpha, m_tot)
+    if rz > gamma:
+        gamma, theorem = rz, "RRST-C.3"
+        how = (
+            f"Russo-Zou: the largest gamma with gamma + sqrt(m ln 2/ln(1/(2 gamma))) <= alpha "
+            f"(Cor C.2 gives {text_down(choice.gamma)} here)",
+        )
     chain.append(
         Link(
             "chain rule and correction",
-            ("RRST-C.2",),
+            (theorem,),
             f"I <= {text_up(m_tot)} bits",
             f"gamma = {text_down(gamma)}",
             how,
