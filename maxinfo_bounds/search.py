@@ -41,6 +41,7 @@ __all__ = [
     "SearchEdge",
     "boundary",
     "brentq",
+    "root",
     "first_true",
     "first_true_int",
     "minimise",
@@ -123,6 +124,28 @@ def brentq(
         xcur += scur if abs(scur) > delta else (delta if sbis > 0 else -delta)
         fcur = fx(xcur)
     raise RuntimeError(f"Failed to converge after {maxiter} iterations, value is {xcur}.")
+
+
+def root(f: Callable[[float], float], a: float, b: float, *, xtol: float = 1e-300, rtol: float = 1e-15) -> float:
+    """A root of ``f`` bracketed by ``[a, b]`` (``f(a)`` and ``f(b)`` of opposite signs):
+    :func:`brentq`, and where Brent stalls (a surrogate flat between kinks, or infinite past
+    the end of a privacy curve, where its interpolation steps are NaN) bisection to ``rtol``,
+    which always converges. Float estimates only: every caller certifies the root.
+
+    >>> abs(root(lambda x: 1.0 - x * x, 0.0, 2.0) - 1.0) < 1e-15
+    True
+    """
+    try:
+        return float(brentq(f, a, b, xtol=xtol, rtol=rtol))
+    except RuntimeError:
+        pos = f(a) > 0
+        lo, up = float(a), float(b)
+        while up - lo > max(rtol * max(abs(lo), abs(up)), xtol):
+            mid = (lo + up) / 2
+            if mid in (lo, up):
+                break
+            lo, up = (mid, up) if (f(mid) > 0) == pos else (lo, mid)
+        return up
 
 
 def _neg(x: float) -> bool:

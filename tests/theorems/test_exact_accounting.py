@@ -300,3 +300,19 @@ def test_fraction_targets_are_compared_at_full_precision() -> None:
         em, dm, mm = (mpmath.mpf(x.numerator) / x.denominator for x in (e, d, Fraction(m)))
         assert gdp_delta_ref_mp(mm, em) <= dm
     assert m == 0.28634142365549855  # the float below the root
+
+
+def test_mixed_epsilon_past_the_end_of_a_pure_curve() -> None:
+    """Issue 46's fuzz campaign (seed 20261126): one eps-DP step and no Gaussian part at delta =
+    1.58e-30 crashed (Brent stalled: the float log delta is -inf from eps on). The exact curve of
+    one eps-DP step is delta(e) = (e^eps - e^e)/(e^eps + 1) for e < eps (hand), so the answer is
+    eps less about 3.2e-30: certified from above, within the search's 1e-12 steps."""
+    eps, delta = 0.00013882601628414646, 1.5847366461957232e-30
+    got = dp.mixed_epsilon({eps: 1}, 0.0, delta)
+    with mpmath.workdps(60):
+        e = mpmath.mpf(eps)
+        truth = mpmath.log(mpmath.exp(e) - mpmath.mpf(delta) * (mpmath.exp(e) + 1))
+        assert truth < e and mpmath.mpf(got) >= truth
+    assert got <= eps * (1 + 1e-11)
+    # the same point through KOV (equal pure steps): also the pure eps
+    assert dp.optimal_composition(eps, 0.0, 1, delta).eps <= eps * (1 + 1e-11)

@@ -21,7 +21,7 @@ from ...arith import NUMPY, SYMPY, Context, Interval
 from ...domain import Real
 from ...numeric import InvalidParameter, enclosure, float_down, float_up, iv_prec
 from ...results import DPGuarantee
-from ...search import brentq, first_true
+from ...search import first_true, root
 from ..registry import Param, Theorem, register
 from .composition import DELTA_BELOW_1, EPS, K, advanced_composition  # noqa: F401 (doctest)
 
@@ -316,18 +316,9 @@ def kov_eps_float(eps: float, delta: float, k: int, delta_total: float) -> float
         x = _kov_eps_segments(eps, delta, k, delta_total)
         if x is not None:
             return x
-    try:
-        return float(brentq(f, 0.0, hi, xtol=1e-300, rtol=1e-15))
-    except RuntimeError:
-        # Brent can stall where the surrogate is flat between the sum's kinks (e.g. eps =
-        # 0.000495, k = 126): bisection always converges (f decreases; f(0) > 0 > f(hi))
-        lo, up = 0.0, hi
-        while up - lo > 1e-15 * up:
-            mid = (lo + up) / 2
-            if mid in (lo, up):
-                break
-            lo, up = (mid, up) if f(mid) > 0 else (lo, mid)
-        return up
+    # (Brent can stall where the surrogate is flat between the sum's kinks, e.g. eps =
+    # 0.000495, k = 126: root() then bisects)
+    return root(f, 0.0, hi)
 
 
 # pragma: no mutate end
