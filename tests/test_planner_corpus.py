@@ -440,12 +440,17 @@ def test_required_n_exact_binomial(m, p0, eff):
         assert row.required_n == _binom_n(mpmath.mpf(row.threshold), p0, p1)
 
 
-def _t_power(n: int, g: mpmath.mpf, d: mpmath.mpf, two_sided: bool) -> mpmath.mpf:
-    """The one-sample t-test's power at level g on n records, effect d, at the working
-    precision: the central t quantile from the regularised incomplete beta (bisection), and the
-    noncentral t tail as E[Phi(delta - c sqrt(V/nu))], V ~ chi^2_nu, by quadrature."""
-    nu = mpmath.mpf(n - 1)
-    delta = d * mpmath.sqrt(n)
+def _t_power(n: int, g: mpmath.mpf, d: mpmath.mpf, two_sided: bool, *, two_sample: bool = False) -> mpmath.mpf:
+    """The t-test's power at level g on n records, effect d, at the working precision: the
+    central t quantile from the regularised incomplete beta (bisection), and the noncentral t
+    tail as E[Phi(delta - c sqrt(V/nu))], V ~ chi^2_nu, by quadrature. One sample: nu = n - 1,
+    delta = d sqrt(n); two samples (groups of floor(n/2) and ceil(n/2)): nu = n - 2, delta =
+    d sqrt(n1 n2/n)."""
+    if two_sample:
+        n1, n2 = n // 2, n - n // 2
+        nu, delta = mpmath.mpf(n - 2), d * mpmath.sqrt(mpmath.mpf(n1 * n2) / n)
+    else:
+        nu, delta = mpmath.mpf(n - 1), d * mpmath.sqrt(n)
 
     def t_sf(x: mpmath.mpf) -> mpmath.mpf:  # P(T > x), x > 0
         return mpmath.betainc(nu / 2, mpmath.mpf(1) / 2, 0, nu / (nu + x * x), regularized=True) / 2
@@ -511,3 +516,23 @@ def test_required_n_one_sample_t_in_the_far_tail(m, d, alt, n):
         g, dd, two = mpmath.mpf(row.threshold), mpmath.mpf(d), alt == "two-sided"
         assert _m(0.05) / m * (1 - REL) <= g <= _m(0.05) / m
         assert _t_power(n, g, dd, two) >= mpmath.mpf("0.8") > _t_power(n - 1, g, dd, two)
+
+
+@pytest.mark.parametrize(
+    ("m", "d", "alt"), [(10, "0.4", "larger"), (4, "0.5", "two-sided"), (1000, "0.2", "two-sided")]
+)
+def test_required_n_two_sample_t(m, d, alt):
+    """The two-sample t-test (two groups of floor(n/2) and ceil(n/2)) at the union route's
+    alpha/m: the smallest n reaching power 0.8, by the independent noncentral t at 30 digits
+    (nu = n - 2, delta = d sqrt(n1 n2/n)), scanned upward from the normal formula's n less 6."""
+    spec = PowerSpec(test="t2", effect_size=float(d), alternative=alt)
+    st = Study(n=1000, alpha=0.05, iid=False, steps=(Description(range_size=m),), power=spec)
+    row = next(x for x in plan_power(st).rows if x.kind is RouteKind.UNION)
+    with mpmath.workdps(30):
+        g, dd, two = mpmath.mpf(row.threshold), mpmath.mpf(d), alt == "two-sided"
+        z = -mpmath.sqrt(2) * mpmath.erfinv(2 * (g / 2 if two else g) - 1)
+        n = max(4, int(4 * ((z + mpmath.mpf("0.8416212335729143")) / dd) ** 2) - 6)
+        assert _t_power(n, g, dd, two, two_sample=True) < mpmath.mpf("0.8")  # the scan starts below the answer
+        while _t_power(n, g, dd, two, two_sample=True) < mpmath.mpf("0.8"):
+            n += 1
+    assert row.required_n == n

@@ -538,3 +538,37 @@ def test_lemma_1_5b_vectorised():
                 else:
                     ref = 2 * K * mpmath.log(2) + B / O * (mpmath.log(S) + mpmath.log(O / B))
             check_up(arr[i], ref, REL)
+
+
+def test_corollary_1_6_does_not_follow_uniformly():
+    """RRST Cor 1.6 (docs/errata.md): its O(.) bound on I(X; A(X)) drops the term the first part
+    of Thm 3.1's beta (e^{-eps^2 n} at t = eps sqrt(2n)) contributes through Lemma 1.5's
+    2 beta log(|Sigma|/2 beta)/(1 - 2^-k), |Sigma| = |X|^n. Inside the corollary's conditions
+    (eps = 2/sqrt(n), delta = 1e-300 <= eps/n^2), the proof's bound over the stated expression
+    grows without bound in log|X|; and at eps = 1/sqrt(n) Lemma 1.5's condition beta <= 3(1 -
+    2^-k)/20 already fails. Thm 3.1 from the fuzz references (paper constants, its own t and
+    delta_hat = sqrt(eps delta)/15), at 50 digits."""
+    import mpmath
+
+    from proofs_checks.fuzz import references as R
+
+    n = 10**4
+    with mpmath.workdps(50):
+
+        def proof_and_claim(c: int, log_x: int) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf, mpmath.mpf]:
+            eps, delta = mpmath.mpf(c) / mpmath.sqrt(n), mpmath.mpf(10) ** -300
+            k, b = R.thm31(eps, delta, n, eps * mpmath.sqrt(2 * n), mpmath.sqrt(eps * delta) / 15, "paper")
+            proof = 2 * k * mpmath.log(2) + 2 * b * (n * log_x - mpmath.log(2 * b, 2)) / (1 - mpmath.power(2, -k))
+            claim = n * eps**2 + n * mpmath.sqrt(delta / eps) * (
+                1 + mpmath.log(mpmath.sqrt(eps / delta) / n) + n * log_x
+            )
+            return proof, claim, b, 3 * (1 - mpmath.power(2, -k)) / 20
+
+        _, _, b1, cond1 = proof_and_claim(1, 1)
+        assert b1 >= mpmath.exp(-1) > cond1  # Lemma 1.5 (second part) does not apply at C = 1
+        ratios = []
+        for log_x in (1, 10**3, 10**6):
+            proof, claim, b, cond = proof_and_claim(2, log_x)
+            assert b <= cond  # Lemma 1.5 applies at C = 2
+            ratios.append(proof / claim)
+        assert 800 < ratios[0] * 4 < 820 and ratios[2] > 10**7 and ratios[2] > 4 * 10**5 * ratios[0]
