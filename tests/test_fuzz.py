@@ -305,3 +305,12 @@ def test_input_kinds_and_caller_states_are_exercised() -> None:
     assert {k for k, v in r["kinds"].items() if v} == kinds
     bad = {p: {k: v for k, v in cnt.items() if k in campaign.FAILURES and v} for p, cnt in r["counts"].items()}
     assert not any(bad.values()), (bad, r["examples"])
+
+
+def test_the_allocation_checks_at_least_the_points_asked():
+    """The campaign's per-case allocation rounds up: 10^6 points asked are at least 10^6 checked
+    (rounding to nearest gave 999,995)."""
+    from proofs_checks.fuzz.campaign import _allocation
+
+    for points in (1000, 10**5, 10**6):
+        assert sum(_allocation(points)) >= points

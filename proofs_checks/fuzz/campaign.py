@@ -396,8 +396,10 @@ def _slack_summary(v: list[float]) -> dict[str, Any]:
 
 
 def _allocation(points: int) -> list[int]:
+    """Points per case, in proportion to the cases' weights, each rounded up (so the campaign
+    checks at least ``points``; rounded to nearest, 10^6 gave 999,995)."""
     total = sum(c.weight for c in CASES)
-    return [max(c.min_points, round(points * c.weight / total)) for c in CASES]
+    return [max(c.min_points, math.ceil(points * c.weight / total)) for c in CASES]
 
 
 def run(
