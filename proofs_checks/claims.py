@@ -85,6 +85,16 @@ def thm31(variant: str, part: str) -> Any:
     return body(approx.THM31[(variant, part)], eps, delta, n, t, w)
 
 
+#: Thm D.1's parameters for its two calc claims (lam stands for the theorem's constant C)
+_D1_BOX = {
+    "k": (0.0, 50.0),
+    "beta": (0.0, 1.0),
+    "lam": (0.1, 20.0),
+    "eps": (1e-3, 1.0),
+    "s": (1e-3, 10.0),
+    "n": (1.0, 1e3),
+}
+
 CLAIMS: list[Claim] = [
     Claim(
         "RRST-1.3.gamma",
@@ -870,14 +880,7 @@ CLAIMS: list[Claim] = [
             body(generalization.MCDIARMID["paper"], k, beta, lam * eps * s * n, n, s),
             2**k * sympy.exp(-2 * lam**2 * eps**2 * n) + beta,
         ),
-        {
-            "k": (0.0, 50.0),
-            "beta": (0.0, 1.0),
-            "lam": (0.1, 20.0),
-            "eps": (1e-3, 1.0),
-            "s": (1e-3, 10.0),
-            "n": (1.0, 1e3),
-        },
+        _D1_BOX,
         note="lam stands for the theorem's constant C",
     ),
     Claim(
@@ -889,14 +892,7 @@ CLAIMS: list[Claim] = [
             body(generalization.MCDIARMID["sound"], k, beta, lam * eps * s * n, n, s),
             2**k * 2 * sympy.exp(-2 * lam**2 * eps**2 * n) + beta,
         ),
-        {
-            "k": (0.0, 50.0),
-            "beta": (0.0, 1.0),
-            "lam": (0.1, 20.0),
-            "eps": (1e-3, 1.0),
-            "s": (1e-3, 10.0),
-            "n": (1.0, 1e3),
-        },
+        _D1_BOX,
         note="lam stands for the theorem's constant C",
     ),
     Claim(

@@ -479,15 +479,23 @@ def test_required_n_one_sample_t(m, d, alt):
     """The one-sample t-test at the union route's alpha/m: the smallest n reaching power 0.8, by
     the noncentral t at 30 digits (an independent quadrature, not scipy), scanned upward from
     the normal formula's n less 10."""
-    spec = PowerSpec(test="t", effect_size=float(d), alternative=alt)
+    _check_t_required_n(m, d, alt, two_sample=False)
+
+
+def _check_t_required_n(m: int, d: str, alt: str, *, two_sample: bool) -> None:
+    """The union route's required n (alpha/m, a t-test of effect d) against a scan of the
+    independent noncentral t at 30 digits, upward from the normal formula's n less a margin
+    (the scan must start below the answer)."""
+    spec = PowerSpec(test="t2" if two_sample else "t", effect_size=float(d), alternative=alt)
     st = Study(n=1000, alpha=0.05, iid=False, steps=(Description(range_size=m),), power=spec)
     row = next(x for x in plan_power(st).rows if x.kind is RouteKind.UNION)
     with mpmath.workdps(30):
         g, dd, two = mpmath.mpf(row.threshold), mpmath.mpf(d), alt == "two-sided"
         z = -mpmath.sqrt(2) * mpmath.erfinv(2 * (g / 2 if two else g) - 1)
-        n = max(2, int(((z + mpmath.mpf("0.8416212335729143")) / dd) ** 2) - 10)
-        assert _t_power(n, g, dd, two) < mpmath.mpf("0.8")  # the scan starts below the answer
-        while _t_power(n, g, dd, two) < mpmath.mpf("0.8"):
+        normal = ((z + mpmath.mpf("0.8416212335729143")) / dd) ** 2
+        n = max(4, int(4 * normal) - 6) if two_sample else max(2, int(normal) - 10)
+        assert _t_power(n, g, dd, two, two_sample=two_sample) < mpmath.mpf("0.8")
+        while _t_power(n, g, dd, two, two_sample=two_sample) < mpmath.mpf("0.8"):
             n += 1
     assert row.required_n == n
 
@@ -525,14 +533,4 @@ def test_required_n_two_sample_t(m, d, alt):
     """The two-sample t-test (two groups of floor(n/2) and ceil(n/2)) at the union route's
     alpha/m: the smallest n reaching power 0.8, by the independent noncentral t at 30 digits
     (nu = n - 2, delta = d sqrt(n1 n2/n)), scanned upward from the normal formula's n less 6."""
-    spec = PowerSpec(test="t2", effect_size=float(d), alternative=alt)
-    st = Study(n=1000, alpha=0.05, iid=False, steps=(Description(range_size=m),), power=spec)
-    row = next(x for x in plan_power(st).rows if x.kind is RouteKind.UNION)
-    with mpmath.workdps(30):
-        g, dd, two = mpmath.mpf(row.threshold), mpmath.mpf(d), alt == "two-sided"
-        z = -mpmath.sqrt(2) * mpmath.erfinv(2 * (g / 2 if two else g) - 1)
-        n = max(4, int(4 * ((z + mpmath.mpf("0.8416212335729143")) / dd) ** 2) - 6)
-        assert _t_power(n, g, dd, two, two_sample=True) < mpmath.mpf("0.8")  # the scan starts below the answer
-        while _t_power(n, g, dd, two, two_sample=True) < mpmath.mpf("0.8"):
-            n += 1
-    assert row.required_n == n
+    _check_t_required_n(m, d, alt, two_sample=True)

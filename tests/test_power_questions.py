@@ -233,23 +233,16 @@ def test_binomial_power_stays_above_the_target_from_a_proven_n():
     assert plan_json(pp)["routes"][1]["stays_above_target_from_n_records"] == 2269
 
 
-@pytest.mark.parametrize(
-    ("alt", "target", "per_group"),
-    [("two-sided", 0.8, 64), ("larger", 0.95, 88)],
-)
-def test_two_sample_requirements_in_gpower_terms(tmp_path, alt, target, per_group):
-    """Published per-group sizes for a two-sample t-test of d = 0.5 at alpha = 0.05: 64 per group
-    at power 0.8 two-sided (Cohen 1988, G*Power), 88 per group (N = 176) at power 0.95 one-tailed
-    (G*Power manual). With sample splitting on i.i.d. data (test half), the planner's required
-    test records form groups whose equal-group size is that figure (and the study total is
-    twice the test records, give or take the floor)."""
-    f = tmp_path / "t2.toml"
+def _t2_study(tmp_path: Path, n: int, alt: str, target: float) -> Path:
+    """A study file: one binary choice (a description of 2 outputs) on n i.i.d. records, then a
+    two-sample t-test of d = 0.5 at alpha 0.05 (the splitting route tests on fresh records)."""
+    f = tmp_path / f"t2_{n}_{alt}_{target}.toml"
     f.write_text(
         f"""
 [study]
-name = "one description step, then a two-sample t-test"
+name = "one binary choice, then a two-sample t-test"
 [data]
-n = 1000
+n = {n}
 iid = true
 [[steps]]
 type = "description"
@@ -263,6 +256,20 @@ alternative = "{alt}"
 target = {target}
 """
     )
+    return f
+
+
+@pytest.mark.parametrize(
+    ("alt", "target", "per_group"),
+    [("two-sided", 0.8, 64), ("larger", 0.95, 88)],
+)
+def test_two_sample_requirements_in_gpower_terms(tmp_path, alt, target, per_group):
+    """Published per-group sizes for a two-sample t-test of d = 0.5 at alpha = 0.05: 64 per group
+    at power 0.8 two-sided (Cohen 1988, G*Power), 88 per group (N = 176) at power 0.95 one-tailed
+    (G*Power manual). With sample splitting on i.i.d. data (test half), the planner's required
+    test records form groups whose equal-group size is that figure (and the study total is
+    twice the test records, give or take the floor)."""
+    f = _t2_study(tmp_path, 1000, alt, target)
     pp = plan_power(load_study(f))
     split = next(r for r in pp.rows if r.kind is RouteKind.SPLIT)
     d = next(x for x in plan_json(pp)["routes"] if x["kind"] == "split")
@@ -751,27 +758,7 @@ def test_gpower_manual_examples(tmp_path):
     assert round(power_at(spec, 0.05, 172), 4) == 0.9032
     assert power_at(spec, 0.05, 170) < 0.9
     assert round(power_at(PowerSpec(test="t", effect_size=1 / 3, alternative="two-sided"), 0.05, 25), 3) == 0.360
-    f = tmp_path / "gpower.toml"
-    f.write_text(
-        """
-[study]
-name = "one binary choice, then a two-sample t-test on fresh records"
-[data]
-n = 280
-iid = true
-[[steps]]
-type = "description"
-range_size = 2
-[test]
-alpha = 0.05
-[power]
-test = "t2"
-effect_size = 0.5
-alternative = "two-sided"
-target = 0.9
-"""
-    )
-    st = load_study(f)
+    st = load_study(_t2_study(tmp_path, 280, "two-sided", 0.9))
     from maxinfo_bounds.planning import solve_power
 
     split = next(x for x in solve_power(st, "compromise", ratio=2.0).answers if x.kind is RouteKind.SPLIT)
