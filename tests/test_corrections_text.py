@@ -47,6 +47,12 @@ MISSING = (
             "RRST Thm 3.1 does not apply: it requires eps in (0, 1/2] and delta < eps' for some implied "
             "eps' in [eps, 1/2], got delta=0.6",
         ),
+        (
+            {"eps": 0.5, "delta": 0.6, "n": 100, "iid": True},
+            RegimeError,
+            "RRST Thm 3.1 does not apply: it requires eps in (0, 1/2] and delta < eps' for some implied "
+            "eps' in [eps, 1/2], got delta=0.6",
+        ),
         ({}, MissingParameter, MISSING),
         (
             {"eps": 0.1, "delta": 1e-9, "n": 100},
@@ -149,3 +155,30 @@ def test_vacuity_rule_boundaries():
     assert gamma_problem(0.0, critical_value_known=True).startswith("gamma = 0: the corrected threshold rejects")
     assert usable_if_text([]) == NO_SINGLE_FIX and usable_if_text(["a <= 1", "b >= 2"]) == "a <= 1, b >= 2"
     assert shown(0.0339, "<=") == "0.033" and shown(0.0331, ">=") == "0.034"
+
+
+def test_candidates_are_labelled_by_what_was_described():
+    """Several descriptions at once: each planned as its own one-step study and listed by what
+    it was (the best wins)."""
+    c = correct(0.05, eps=0.01, n=100, mi_bits=0.5, range_size=8)
+    assert [r.route for r in c.candidates] == ["pure DP, any data", "mutual information", "description length"]
+    assert c.gamma == max(r.gamma for r in c.candidates)
+    ci = correct(0.05, eps=0.01, n=100, iid=True)
+    assert [r.route for r in ci.candidates] == ["pure DP, i.i.d. data"]
+
+
+def test_report_suggests_a_smaller_delta_that_works():
+    """(0.01, 1e-6)-DP on 1000 i.i.d. records: RRST Thm 3.1's beta is at least 4 n sqrt(delta/(3
+    eps')) >= alpha, so gamma = 0. The report's delta suggestion (and its n) make gamma usable
+    there, and ten times the suggested delta does not (the boundary within the suggestion's 2
+    digits)."""
+    c = correct(0.05, eps=0.01, delta=1e-6, n=1000, iid=True)
+    r = correction_report(c, eps=0.01, delta=1e-6, n=1000, iid=True)
+    assert c.gamma == 0.0 and r["vacuous"].startswith("gamma = 0: the corrected threshold rejects nothing")
+    sug = dict(s.split(" <= ") for s in r["usable_if"])
+    assert set(sug) == {"delta", "n"}
+    d, n = float(sug["delta"]), int(sug["n"])
+    assert correct(0.05, eps=0.01, delta=d, n=1000, iid=True).gamma >= GAMMA_FLOOR
+    assert correct(0.05, eps=0.01, delta=10 * d, n=1000, iid=True).gamma < GAMMA_FLOOR
+    assert correct(0.05, eps=0.01, delta=1e-6, n=n, iid=True).gamma >= GAMMA_FLOOR
+    assert correct(0.05, eps=0.01, delta=1e-6, n=n + 1, iid=True).gamma < GAMMA_FLOOR
