@@ -1,0 +1,109 @@
+"""The power module's reported figures against hand values (issue 44: mutation testing of
+``planning/power.py`` found its critical-value text, the normal approximation and the binomial
+power bound on intervals checked only loosely)."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+
+from maxinfo_bounds.planning.power import critical_value_text, normal_approximation_power, power_lower
+from maxinfo_bounds.planning.study import PowerSpec
+
+
+def _binom_tail(n: int, p: str, c: int) -> mpmath.mpf:
+    """P(Bin(n, p) >= c), exact sums at the working precision."""
+    q = mpmath.mpf(p)
+    return mpmath.fsum(mpmath.binomial(n, x) * q**x * (1 - q) ** (n - x) for x in range(max(c, 0), n + 1))
+
+
+def _crit_upper(n: int, p0: str, lv: mpmath.mpf) -> int:
+    """The smallest c with P0(X >= c) <= lv."""
+    c = n + 1
+    while c > 0 and _binom_tail(n, p0, c - 1) <= lv:
+        c -= 1
+    return c
+
+
+def _crit_lower(n: int, p0: str, lv: mpmath.mpf) -> int:
+    """The largest c with P0(X <= c) <= lv (-1 if none)."""
+    c = -1
+    while c < n and 1 - _binom_tail(n, p0, c + 2) <= lv:
+        c += 1
+    return c
+
+
+@pytest.mark.parametrize(
+    ("spec", "n", "text"),
+    [
+        # standard normal and t tables: z_0.975 = 1.959964, z_0.95 = 1.644854, t_0.975(9) = 2.262157,
+        # t_0.975(8) = 2.306004, t_0.95(29) = 1.699127; shown to 6 digits, rounded up
+        (PowerSpec(test="z", effect_size=0.3), 50, "reject when |Z| >= 1.95997"),
+        (PowerSpec(test="z", effect_size=0.3, alternative="larger"), 50, "reject when Z >= 1.64486"),
+        (PowerSpec(test="z", effect_size=-0.3, alternative="smaller"), 50, "reject when -Z >= 1.64486"),
+        (PowerSpec(test="t", effect_size=0.3), 10, "reject when |T| >= 2.26216 (9 degrees of freedom)"),
+        (PowerSpec(test="t2", effect_size=0.3), 10, "reject when |T| >= 2.30601 (8 degrees of freedom)"),
+        (
+            PowerSpec(test="t", effect_size=0.3, alternative="larger"),
+            30,
+            "reject when T >= 1.69913 (29 degrees of freedom)",
+        ),
+        (PowerSpec(test="t2", effect_size=0.3), 2, "too few records for the test"),
+        # Bin(20, 1/2): P(X >= 15) = P(X <= 5) = 0.0207 <= 0.025 < P(X >= 14) = 0.0577
+        (
+            PowerSpec(test="proportion", effect_size=0.1, p0=0.5),
+            20,
+            "reject when X >= 15 or X <= 5 of 20 (exact binomial critical counts)",
+        ),
+        (
+            PowerSpec(test="proportion", effect_size=0.1, p0=0.5, alternative="larger"),
+            20,
+            "reject when X >= 15 of 20 (exact binomial critical counts)",
+        ),
+        (
+            PowerSpec(test="proportion", effect_size=-0.1, p0=0.5, alternative="smaller"),
+            20,
+            "reject when X <= 5 of 20 (exact binomial critical counts)",
+        ),
+    ],
+)
+def test_critical_value_text(spec, n, text):
+    assert critical_value_text(spec, 0.05, n) == text
+
+
+@pytest.mark.parametrize("alt", ["larger", "smaller", "two-sided"])
+def test_normal_approximation_power_by_hand(alt):
+    """Phi((sqrt(n)(p1 - p0) - z sqrt(p0 q0))/sqrt(p1 q1)) for "larger", the mirror for
+    "smaller", both tails with z at gamma/2 when two-sided: p0 = 0.5, |effect| 0.1, n = 100,
+    gamma = 0.05, at 30 digits."""
+    eff = -0.1 if alt == "smaller" else 0.1
+    spec = PowerSpec(test="proportion", effect_size=eff, p0=0.5, alternative=alt)
+    with mpmath.workdps(30):
+        p0, p1 = mpmath.mpf("0.5"), mpmath.mpf("0.5") + mpmath.mpf(eff)
+        lv = mpmath.mpf("0.025") if alt == "two-sided" else mpmath.mpf("0.05")
+        z = -mpmath.sqrt(2) * mpmath.erfinv(2 * lv - 1)
+        s0, s1, r = mpmath.sqrt(p0 * (1 - p0)), mpmath.sqrt(p1 * (1 - p1)), mpmath.sqrt(100)
+        up = mpmath.ncdf((r * (p1 - p0) - z * s0) / s1)
+        down = mpmath.ncdf((r * (p0 - p1) - z * s0) / s1)
+        want = {"larger": up, "smaller": down, "two-sided": up + down}[alt]
+    assert normal_approximation_power(spec, 0.05, 100) == pytest.approx(float(want), rel=1e-12)
+    assert normal_approximation_power(spec, 0.0, 100) == 0.0
+
+
+@pytest.mark.parametrize("alt", ["larger", "smaller", "two-sided"])
+def test_power_lower_is_the_hand_bound_for_the_binomial(alt):
+    """On n in [100, 120] at gamma >= 0.05 (p0 = 0.5, p1 = 0.6 or 0.4): the upper tail
+    P(Bin(100, p1) >= c(120)) with c(n) the smallest count with P0(X >= c) <= gamma (gamma/2
+    two-sided), and the lower tail P(Bin(120, p1) <= c_low(100)); exact sums at 40 digits."""
+    eff = -0.1 if alt == "smaller" else 0.1
+    spec = PowerSpec(test="proportion", effect_size=eff, p0=0.5, alternative=alt)
+    p1 = "0.4" if alt == "smaller" else "0.6"
+    with mpmath.workdps(40):
+        lv = mpmath.mpf(0.05) / (2 if alt == "two-sided" else 1)
+        want = mpmath.mpf(0)
+        if alt != "smaller":
+            want += _binom_tail(100, p1, _crit_upper(120, "0.5", lv))
+        if alt != "larger":
+            want += 1 - _binom_tail(120, p1, _crit_lower(100, "0.5", lv) + 1)
+    assert power_lower(spec, 0.05, 100, 120) == pytest.approx(float(want), rel=1e-10)
+    assert power_lower(spec, 0.0, 100, 120) == 0.0
