@@ -314,3 +314,35 @@ def test_the_allocation_checks_at_least_the_points_asked():
 
     for points in (1000, 10**5, 10**6):
         assert sum(_allocation(points)) >= points
+
+
+def test_classification_ignores_a_leaked_global_precision():
+    """The campaign judges at the references' precision whatever the global mpmath precision is,
+    and every caller state returns to mpmath's default (53 bits), never to a saved value that a
+    race of the noise thread could have corrupted (the first full run with every input kind
+    reported 152 false wrong-side results after one such race left mp.dps at 3)."""
+    import mpmath
+
+    from proofs_checks.fuzz import campaign
+    from proofs_checks.fuzz import references as R
+
+    case = next(c for c in campaign.CASES if c.name.startswith("RRST-3.1 approx_dp_max_information paper"))
+    with mpmath.workdps(R.DPS):
+        r = mpmath.mpf("0.00032428429037080931029")
+    out = (0.00032428429037080936, 0.9952886672606683)  # the float at or above each reference
+    with mpmath.workdps(R.DPS):
+        r2 = mpmath.mpf("0.99528866726066833289")
+    saved = mpmath.mp.prec
+    try:
+        mpmath.mp.dps = 3
+        assert campaign._classify(case, out, (r, r2))[0] == "ok"
+        assert campaign._classify(case, (0.0003242842903708093, out[1]), (r, r2))[0] == "wrong_side"
+    finally:
+        mpmath.mp.prec = saved
+    # a caller state leaves the default precision behind, whatever it found
+    mpmath.mp.dps = 3
+    try:
+        campaign._call(case, "dps3", {"eps": 0.1, "delta": 1e-9, "n": 100, "t": 1.0, "delta_hat": 1e-6}, None)
+        assert mpmath.mp.prec == 53 and mpmath.iv.prec == 53
+    finally:
+        mpmath.mp.prec = saved
