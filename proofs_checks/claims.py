@@ -95,6 +95,14 @@ _D1_BOX = {
     "n": (1.0, 1e3),
 }
 
+#: RRST Lemma 1.5 (second part): its displayed bound (read in nats) and the domain of its claims
+_L15B_BOX = {"k": (0.01, 50.0), "beta": (1e-12, 0.1), "Sigma": (2.0, 1e6)}
+
+
+def _lemma15b_displayed() -> Any:
+    return 2 * k * sympy.log(2) + 2 * beta * log2(Sig / (2 * beta)) / (1 - 2**-k)
+
+
 CLAIMS: list[Claim] = [
     Claim(
         "RRST-1.3.gamma",
@@ -902,9 +910,9 @@ CLAIMS: list[Claim] = [
         "identity",
         lambda: (
             body(mutual_info.TO_MI[("paper", "nats")], k, beta, Sig),
-            2 * k * sympy.log(2) + 2 * beta * log2(Sig / (2 * beta)) / (1 - 2**-k),
+            _lemma15b_displayed(),
         ),
-        {"k": (0.01, 50.0), "beta": (1e-12, 0.1), "Sigma": (2.0, 1e6)},
+        _L15B_BOX,
     ),
     Claim(
         "calc.RRST-1.5b.paper-bits",
@@ -913,9 +921,9 @@ CLAIMS: list[Claim] = [
         "identity",
         lambda: (
             body(mutual_info.TO_MI[("paper", "bits")], k, beta, Sig) * sympy.log(2),
-            2 * k * sympy.log(2) + 2 * beta * log2(Sig / (2 * beta)) / (1 - 2**-k),
+            _lemma15b_displayed(),
         ),
-        {"k": (0.01, 50.0), "beta": (1e-12, 0.1), "Sigma": (2.0, 1e6)},
+        _L15B_BOX,
     ),
     Claim(
         "calc.RRST-1.5b.sound",
@@ -927,7 +935,7 @@ CLAIMS: list[Claim] = [
             + body(mutual_info.TO_MI[("sound", "bits")], k, beta, Sig) * sympy.log(2),
             2 * (2 * k * sympy.log(2) + beta / (1 - 2**-k) * (sympy.log(Sig) + sympy.log((1 - 2**-k) / beta))),
         ),
-        {"k": (0.01, 50.0), "beta": (1e-12, 0.1), "Sigma": (2.0, 1e6)},
+        _L15B_BOX,
         note="the two units summed: each unit's body is held at once",
     ),
     Claim(
