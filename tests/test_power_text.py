@@ -107,3 +107,30 @@ def test_power_lower_is_the_hand_bound_for_the_binomial(alt):
             want += 1 - _binom_tail(120, p1, _crit_lower(100, "0.5", lv) + 1)
     assert power_lower(spec, 0.05, 100, 120) == pytest.approx(float(want), rel=1e-10)
     assert power_lower(spec, 0.0, 100, 120) == 0.0
+
+
+def test_power_lower_of_the_monotone_tests_is_the_power_at_the_corner():
+    """z and t power grows with the level and with n: the bound on [n_lo, n_hi] at levels >=
+    gamma is the power at (gamma, n_lo), here the one-sided z-test's Phi(d sqrt(n) - z_0.95) at
+    d = 0.3, n = 50, by hand at 30 digits; with one record the exact binomial bound is the exact
+    power at n = 1 (P1(X = 1) = 0.9 when 1 is the critical count, level 0.5 >= P0(X = 1) = 0.5)."""
+    from maxinfo_bounds.planning.power import power_at
+
+    z = PowerSpec(test="z", effect_size=0.3, alternative="larger")
+    with mpmath.workdps(30):
+        want = mpmath.ncdf(
+            mpmath.mpf("0.3") * mpmath.sqrt(50) + mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf("0.05") - 1)
+        )
+    assert power_lower(z, 0.05, 50, 80) == pytest.approx(float(want), rel=1e-12) == power_at(z, 0.05, 50)
+    t = PowerSpec(test="t", effect_size=0.3)
+    assert power_lower(t, 0.05, 50, 80) == power_at(t, 0.05, 50)
+    b = PowerSpec(test="proportion", effect_size=0.4, p0=0.5, alternative="larger")
+    assert power_lower(b, 0.5, 1, 1) == pytest.approx(0.9, rel=1e-12)
+
+
+def test_normal_approximation_is_refused_for_other_tests():
+    from maxinfo_bounds.planning.errors import PlanError
+
+    with pytest.raises(PlanError) as info:
+        normal_approximation_power(PowerSpec(test="z", effect_size=0.3), 0.05, 100)
+    assert str(info.value) == "spec: the normal approximation is reported for the test of a proportion only"
