@@ -605,27 +605,27 @@ def _continuous_total_delta(
 
 
 #: the fine total deltas of a Gaussian stage's refinement: 10^(j/8), j an integer (a fixed
-#: set, so that no point depends on the steps' own deltas and the exhaustive bound covers it)
+#: set: no point depends on the steps' own deltas)
 FINE_PER_DECADE = 8
 
 
 def _refined_total_deltas(
     study: Study, mu: float, coarse: list[tuple[float, float, tuple[DPGuarantee, Link] | None]]
 ) -> list[tuple[float, float, tuple[DPGuarantee, Link] | None]]:
-    """Ranked points between the coarse grid's points for a Gaussian stage (GDP parameter
-    ``mu``): a golden-section search over the fine set 10^(j/8) strictly between the best
-    coarse point's two neighbours (RRST Thm 3.1's float score, :func:`_rank_score`), then the
-    best two fine points scored again at other betas (:data:`_REFINE_BETAS`), kept where they
-    beat the best grid point scored the same way. The coarse grid
+    """At most two ranked points between the coarse grid's points for a Gaussian stage (GDP
+    parameter ``mu``): a golden-section search over the fine set 10^(j/8) strictly between the
+    best coarse point's two neighbours (RRST Thm 3.1's float score, :func:`_rank_score`, at
+    :data:`_REFINE_BETAS`, with eps interpolated), then the best two fine points scored at their
+    own eps, kept where they beat the best grid point scored the same way. The coarse grid
     alone lost up to a factor 2 in gamma (one bit) against an optimisation along the whole GDP
     curve (issue 44's planner corpus). Returned as (score, delta, None): certified only if
-    chosen."""
+    chosen. (Not used by the required-n search, whose proof covers the coarse grid only.)"""
     pts = sorted((math.log10(dt), sc) for sc, dt, _ in coarse if math.isfinite(sc))
     if len(pts) < 3:
         return []
     i = min(range(len(pts)), key=lambda j: pts[j][1])
-    if not 0 < i < len(pts) - 1:  # refined only between two coarse points (the exhaustive
-        return []  # bound's cells, _fine_cells, cover exactly those)
+    if not 0 < i < len(pts) - 1:  # refined only between two coarse points
+        return []
     f = FINE_PER_DECADE
     lo, hi = round(pts[i - 1][0] * f) + 1, round(pts[i + 1][0] * f) - 1
     have = {round(p[0] * f) for p in pts}
@@ -824,9 +824,9 @@ def plan(study: Study, *, exhaustive: bool = False, refine: bool = True) -> Plan
             if _pruned(study, g.eps, results, cands, dt):
                 continue
             consider(name, _maxinfo_route(study, stages, g, link, _tight_route(dt)))
-        # between the grid's points, the best of a local search (scored at more betas, so
-        # ranked apart from the grid's points: the best grid point is always planned too)
-        refined = _refined_total_deltas(study, mu_stage, fine)[:2] if s0.gaussian and refine and not exhaustive else []
+        # between the grid's points, the best one or two of a local search (scored at other
+        # betas, so ranked apart from the grid's points: the best grid point is planned too)
+        refined = _refined_total_deltas(study, mu_stage, fine) if s0.gaussian and refine and not exhaustive else []
         # the ranked points (RRST Thm 3.1's float -log2 gamma at a few betas, cheap): the best,
         # and the second if within 2 bits, planned in full and the better listed (a ranking error
         # costs tightness, never soundness: every route listed is certified). Exhaustive: every
