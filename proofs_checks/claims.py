@@ -150,6 +150,30 @@ CLAIMS: list[Claim] = [
         note="with ln(1 - q) <= -q this gives the step to (e^{3eps} - 1) q + dhat + 2(...)^2",
     ),
     Claim(
+        "RRST-3.1.L3.7.jensen",
+        "RRST Lemma 3.7 (first display: Jensen's inequality, then the factor Pr[X_i in X(a, x)] "
+        "dropped)",
+        "P log2(x) <= log2(x) for P = Pr[X_i in X(a, x)] in (0, 1) and x = Pr[X_i in X(a, x) | a, x]"
+        " / Pr[X_i in X(a, x)] (theta stands for P)",
+        "inequality",
+        lambda: (1 - theta) * log2(x),
+        {"theta": (0.5, 0.999), "x": (0.5, 2.0)},
+        expected="refuted",
+        sound="RRST-3.1.L3.7.jensen.sound",
+        note="needs x >= 1, which the proof uses silently; for x < 1 the left side is negative and "
+        "the lemma's next bound, which is >= 0 (RRST-3.1.L3.7.jensen.sound), covers it",
+    ),
+    Claim(
+        "RRST-3.1.L3.7.jensen.sound",
+        "RRST Lemma 3.7, the step as its conclusion can use it",
+        "P log2(x) <= max(0, log2 x) <= log2((1 - q)/(1 - (e^{3 eps} q + dhat))): the last bound is "
+        ">= 0 because e^{3 eps} q + dhat - q >= 0 (delta stands for dhat)",
+        "inequality",
+        lambda: (E3 - 1) * q + delta,
+        {"eps": (1e-6, 0.5), "q": (0.0, 0.5), "delta": (0.0, 0.034)},
+        note="so the lemma's tau(dhat) and nu(dhat) stand; docs/errata.md, Lemma 3.7's first display",
+    ),
+    Claim(
         "RRST-3.1.L3.7.q",
         "RRST Lemma 3.7 (substituting q <= 2 dhat/(1 - e^{-3 eps}))",
         "(e^{3e}-1) q + dh + 2(e^{3e} q + dh)^2 is increasing in q >= 0, so q may be replaced "

@@ -488,3 +488,38 @@ def test_the_max_information_route_rechecks():
         eps = mpmath.mpf(s["eps_nats"])
         assert mpmath.ncdf(-eps / mu + mu / 2) - mpmath.exp(eps) * mpmath.ncdf(-eps / mu - mu / 2) <= s["delta"]
     assert r.max_queries_at_half_width is None and "not searched" in r.note
+
+
+def test_smith_slides_many_queries_lemma_needs_gaussian_noise():
+    """Smith-slides, "Adding noise to many queries" (docs/errata.md): the lemma's sample error
+    max_i |a_i - q_i(x)| = O_P(sqrt(k)/(eps n) sqrt(ln k ln(1/delta))) is what Gaussian noise
+    gives, which is why the estimation planner's noise is Gaussian. The proof's Laplace mechanism
+    (k runs at eps' ~ eps/sqrt(k), then composition) misses it by a factor growing like
+    sqrt(ln k): whatever the constant C, P(max error <= C * rate) -> 0.
+
+    Exact laws: P(max_i |Lap(b)| <= r) = (1 - e^{-r/b})^k and P(max_i |N(0, s^2)| <= r) =
+    erf(r/(s sqrt 2))^k. Advanced composition (Dwork-Roth Thm 3.20) reaches (eps, delta) only
+    if eps' sqrt(2k ln(1/delta)) <= eps, so b = 1/(n eps') >= sqrt(2k ln(1/delta))/(eps n) and
+    rate/b <= C sqrt(ln k / 2). The Gaussian at s = 2 sqrt(k ln(1/delta))/(eps n) is rho-zCDP
+    with rho = eps^2/(8 ln(1/delta)), hence (rho + 2 sqrt(rho ln(1/delta)), delta) =
+    (eps/sqrt 2 + eps^2/(8 ln(1/delta)), delta)-DP, within (eps, delta) for eps <= 1,
+    delta <= 1/e; rate/s = C sqrt(ln k)/2. Both ratios are free of eps, n and delta."""
+    with mpmath.workdps(50):
+
+        def laplace_within(C: int, k: int) -> mpmath.mpf:  # an upper bound (the smallest b)
+            return mpmath.exp(k * mpmath.log1p(-mpmath.exp(-C * mpmath.sqrt(mpmath.log(k) / 2))))
+
+        def gauss_within(C: int, k: int) -> mpmath.mpf:
+            return mpmath.erf(C * mpmath.sqrt(mpmath.log(k)) / 2 / mpmath.sqrt(2)) ** k
+
+        ks = [10**j for j in (1, 2, 6, 20, 100)]
+        assert all(gauss_within(4, k) > mpmath.mpf("0.97") for k in ks)
+        lap = [laplace_within(4, k) for k in ks]
+        assert lap == sorted(lap, reverse=True)
+        assert 0.85 < lap[0] < 0.9 and lap[1] < 0.8 and lap[2] < mpmath.mpf(10) ** -11
+        # a larger constant only delays it: C = 10 holds at k = 10^20, fails at 10^40 and beyond
+        assert laplace_within(10, 10**20) > 0.8 and laplace_within(10, 10**40) < mpmath.mpf(10) ** -(10**10)
+        assert laplace_within(10, 10**100) < mpmath.mpf(10) ** -(10**50)
+        # the calibrations quoted: the Gaussian's (eps, delta) at the extremes eps = 1, delta = 1/e
+        e, L = mpmath.mpf(1), mpmath.mpf(1)
+        assert e / mpmath.sqrt(2) + e**2 / (8 * L) <= e

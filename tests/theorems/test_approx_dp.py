@@ -404,3 +404,45 @@ def test_paper_default_holds_with_delta_an_ulp_below_eps(eps):
     dh_arr = min(math.sqrt(eps * d) / 15, math.nextafter(eps / 15, 0.0))  # the array path's point
     assert Fraction(dh_arr) <= Fraction(eps) / 15
     assert k_arr[1] >= _ref(eps, d, n, t, dh_arr, "paper")[0]
+
+
+def test_lemma_3_7_first_display_uses_a_silent_condition():
+    """RRST Lemma 3.7's first display (docs/errata.md): after Jensen's inequality the proof drops
+    the factor P(S) = Pr[X_i in X(a, x)], which needs log(Q(S)/P(S)) >= 0 (Q the posterior given
+    (a, x)); the lemma does not assume it. A realizable case where it fails: n = 1, X_1 ~
+    Bernoulli(1/200), A(x) = "a" with probability c (1 + x), else "b" (c = 1/1000), which is
+    (1/10, 1/1000)-DP; given "a", the record is in E_1(dhat) at dhat = eps/15, X(a) = {0}, and
+    the step's left side exceeds its right side. The lemma's conclusion survives: the left side
+    is then negative, and the next bound tau(dhat) is >= 0. Exact rationals, logs at 50 digits."""
+    p, c, eps = Fraction(1, 200), Fraction(1, 1000), Fraction(1, 10)
+    dhat, delta = eps / 15, c
+    prior = {0: 1 - p, 1: p}
+    pr_a = {0: c, 1: 2 * c}  # Pr[A(x) = "a"]
+    with mpmath.workdps(DPS):
+        e1, e3 = mpmath.exp(mp(eps)), mpmath.exp(3 * mp(eps))
+        # (eps, delta)-DP: every output, both neighbours (the two-point output space's events)
+        for x, y in ((0, 1), (1, 0)):
+            for out in (pr_a, {v: 1 - pr_a[v] for v in (0, 1)}):
+                assert mp(out[x]) <= e1 * mp(out[y]) + mp(delta)
+        # the posterior of X_1 given "a"
+        mass_a = sum(prior[v] * pr_a[v] for v in (0, 1))
+        post = {v: prior[v] * pr_a[v] / mass_a for v in (0, 1)}
+        assert post[1] == 2 * p / (1 + p)
+        # (a) in E_1(dhat): X_1 and X_1 | a are (3 eps, dhat)-indistinguishable on every event
+        for ev in ((0,), (1,), (0, 1)):
+            P_ev, Q_ev = sum(prior[v] for v in ev), sum(post[v] for v in ev)
+            assert mp(P_ev) <= e3 * mp(Q_ev) + mp(dhat) and mp(Q_ev) <= e3 * mp(P_ev) + mp(dhat)
+        # X(a) = {x_1 : |Z_1| <= 6 eps}; Z in bits (and also in nats: the reading does not matter)
+        z = {v: mpmath.log(mp(post[v] / prior[v]), 2) for v in (0, 1)}
+        assert abs(z[0]) <= 6 * mp(eps) and abs(z[1]) * mpmath.log(2) > 6 * mp(eps)  # 0 in, 1 out
+        # the first display: P(S) * (Jensen average) <= log2(Q(S)/P(S)), S = {0}
+        lhs = mp(prior[0]) * z[0]
+        rhs = mpmath.log(mp(post[0] / prior[0]), 2)
+        assert rhs < 0 and lhs > rhs  # the step fails
+        assert lhs - rhs > mpmath.mpf("3.5e-5")  # p * log2(1 + p) ~ 3.6e-5
+        # Claim 3.5's q = Pr[(a, x) not in F_1 | a] <= delta'' = 2 dhat/(1 - e^{-3 eps})
+        q = post[1]
+        assert mp(q) <= 2 * mp(dhat) / (1 - 1 / e3)
+        # the conclusion stands: the next bound log2(1 - q) - log2(1 - (e^{3eps} q + dhat)) >= 0
+        tau_stage = mpmath.log(1 - mp(q), 2) - mpmath.log(1 - (e3 * mp(q) + mp(dhat)), 2)
+        assert tau_stage > 0 > lhs
