@@ -151,8 +151,7 @@ CLAIMS: list[Claim] = [
     ),
     Claim(
         "RRST-3.1.L3.7.jensen",
-        "RRST Lemma 3.7 (first display: Jensen's inequality, then the factor Pr[X_i in X(a, x)] "
-        "dropped)",
+        "RRST Lemma 3.7 (first display: Jensen's inequality, then the factor Pr[X_i in X(a, x)] dropped)",
         "P log2(x) <= log2(x) for P = Pr[X_i in X(a, x)] in (0, 1) and x = Pr[X_i in X(a, x) | a, x]"
         " / Pr[X_i in X(a, x)] (theta stands for P)",
         "inequality",
