@@ -42,6 +42,7 @@ the same candidates and are kept together so a reader sees every route in one pl
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -57,7 +58,9 @@ from ..search import minimise, minimise_nd
 from ..theorems.composition import compose_max_information
 from ..theorems.description import description_length_max_information
 from ..theorems.dp_accounting import DPGuarantee, kov_eps_float
-from ..theorems.dp_accounting.gdp import gdp_epsilon_estimate
+from ..theorems.dp_accounting.gdp import MU_MAX, gdp_epsilon_estimate
+from ..theorems.dp_accounting.mixed import mixed_epsilon_estimate, pattern_count
+from ..theorems.dp_accounting.zcdp import _cks_float, zcdp_order
 from ..theorems.maxinfo_dp import (
     PURE_DP_PRODUCT,
     THM31_EPS_MAX,
@@ -69,7 +72,7 @@ from ..theorems.maxinfo_dp import (
 )
 from ..theorems.mutual_info import PAPER_CONSTANT, mi_k_float, mi_to_approx_max_information
 from ..theorems.pvalues import mi_pvalue_choice, pvalue_correction, russo_zou_pvalue_correction
-from .accountants import best_composition, composed_mu
+from .accountants import MIXED_MAX_PATTERNS, best_composition, composed_mu
 from .errors import PlanError
 from .stages import DescriptionStage, DPStage, Link, Stage, stages_of, text_down, text_up
 from .study import Study
@@ -508,8 +511,10 @@ DELTA_GRID = (1e-12, 1e-20, 1e-30)
 EXACT_DELTA_GRID = tuple(10.0**-j for j in (*range(4, 12), *range(12, 41, 2)))
 #: the betas (as fractions of alpha) at which the fine grid's points are ranked
 _RANK_BETAS = (0.5, 0.99)
-#: and the few refined points of a Gaussian stage (:func:`_refined_total_deltas`)
-_REFINE_BETAS = (0.35, 0.5, 0.65)
+#: and the few refined points of a stage (:func:`_refined_total_deltas`); 0.9 for the total
+#: deltas near the edge where RRST Thm 3.1's beta must approach alpha, where the best point
+#: often is (issue 44's corpus: a mixed stage lost 12% without it)
+_REFINE_BETAS = (0.35, 0.5, 0.65, 0.9)
 #: the tight (advanced / optimal) composition of the first stage is tried up to this many runs
 TIGHT_MAX_RUNS = 10_000
 
@@ -609,38 +614,46 @@ def _continuous_total_delta(
 FINE_PER_DECADE = 8
 
 
-def _refined_total_deltas(
-    study: Study, mu: float, coarse: list[tuple[float, float, tuple[DPGuarantee, Link] | None]]
-) -> list[tuple[float, float, tuple[DPGuarantee, Link] | None]]:
-    """At most two ranked points between the coarse grid's points for a Gaussian stage (GDP
-    parameter ``mu``): a golden-section search over the fine set 10^(j/8) strictly between the
-    best coarse point's two neighbours (RRST Thm 3.1's float score, :func:`_rank_score`, at
+_Ranked = list[tuple[float, float, tuple[DPGuarantee, Link] | None]]
+
+
+def _refined_total_deltas(study: Study, eps_of: Callable[[float], float | None], coarse: _Ranked) -> _Ranked:
+    """At most two ranked points between the coarse grid's points for a stage whose eps has a
+    float estimate (``eps_of``, :func:`_eps_estimator`: Gaussian, mixed and pure stages):
+    a golden-section search over the fine set 10^(j/8) strictly between the best coarse point's
+    two neighbours on the grid (RRST Thm 3.1's float score, :func:`_rank_score`, at
     :data:`_REFINE_BETAS`, with eps interpolated), then the best two fine points scored at their
-    own eps, kept where they beat the best grid point scored the same way. The coarse grid
-    alone lost up to a factor 2 in gamma (one bit) against an optimisation along the whole GDP
-    curve (issue 44's planner corpus). Returned as (score, delta, None): certified only if
-    chosen. (Not used by the required-n search, whose proof covers the coarse grid only.)"""
+    own eps, kept where they beat the best grid point scored the same way. A neighbour may be a
+    grid point no route reaches (beta >= alpha, or eps > 1/2): the best total delta is often just
+    below that edge. The coarse grid alone lost up to a factor 2 in gamma (one bit) on Gaussian
+    stages and a factor 8 on a mixed pure-and-Gaussian stage whose best point was the grid's last
+    (issue 44's planner corpus). Returned as (score, delta, None): certified only if chosen.
+    (Not used by the required-n search, whose proof covers the coarse grid only.)"""
     pts = sorted((math.log10(dt), sc) for sc, dt, _ in coarse if math.isfinite(sc))
-    if len(pts) < 3:
+    if not pts:
         return []
     i = min(range(len(pts)), key=lambda j: pts[j][1])
-    if not 0 < i < len(pts) - 1:  # refined only between two coarse points
+    x_best = pts[i][0]
+    # the best point's neighbours on the whole grid (whether or not a route reached them)
+    grid = sorted({math.log10(x) for x in EXACT_DELTA_GRID + DELTA_GRID if x < 0.5} | {p[0] for p in pts})
+    g = grid.index(x_best)
+    if not 0 < g < len(grid) - 1:  # refined only between two grid points
         return []
     f = FINE_PER_DECADE
-    lo, hi = round(pts[i - 1][0] * f) + 1, round(pts[i + 1][0] * f) - 1
-    have = {round(p[0] * f) for p in pts}
+    lo, hi = round(grid[g - 1] * f) + 1, round(grid[g + 1] * f) - 1
+    have = {round(x * f) for x in grid}
     memo: dict[tuple[int, bool], float] = {}
-    # during the search, eps(delta) by quadratic interpolation in log delta through the three
-    # coarse points (the GDP curve is smooth there; one float root costs about 1 ms); the
-    # points kept are scored at their own eps
-    xs = [pts[i - 1][0], pts[i][0], pts[i + 1][0]]
-    es = [gdp_epsilon_estimate(mu, 10.0**x) for x in xs]
+    # during the search, eps(delta) by quadratic interpolation in log delta through the best
+    # point and its grid neighbours (the curve is smooth there; one float root costs about
+    # 1 ms); the points kept are scored at their own eps
+    xs = [grid[g - 1], x_best, grid[g + 1]]
+    es = [eps_of(10.0**x) for x in xs]
 
     def eps_at(j: int, exact: bool) -> float | None:
         x = j / f
         e0, e1, e2 = es
         if exact or e0 is None or e1 is None or e2 is None:
-            return gdp_epsilon_estimate(mu, 10.0**x)
+            return eps_of(10.0**x)
         (x0, x1, x2) = xs
         return (
             e0 * (x - x1) * (x - x2) / ((x0 - x1) * (x0 - x2))
@@ -661,27 +674,82 @@ def _refined_total_deltas(
             memo[(j, final)] = sc if math.isfinite(sc) else math.inf
         return memo[(j, final)]
 
+    j_best = round(x_best * f)
     # golden section on the integers of [lo, hi] (the score is unimodal near its minimum)
+    # (no route reaches total deltas on the far side of an edge: where both probes are there,
+    # the minimum is on the best grid point's side; no route is on both sides of it)
     a, b = lo, hi
     while b - a > 3:
         c = b - round(0.618 * (b - a))
         d = a + round(0.618 * (b - a))
         if c >= d:
             break
-        if score(c) <= score(d):
+        sc, sd = score(c), score(d)
+        if sc == sd == math.inf:
+            if j_best < c:
+                b = c
+            elif j_best > d:
+                a = d
+            else:
+                a, b = c, d
+        elif sc <= sd:
             b = d
         else:
             a = c
     near = sorted((j for j in range(a, b + 1) if j not in have), key=score)[:2]
     # kept only where better than the best grid point scored the same way (by 0.001 bits): a
     # point that is not costs a certification and cannot win
-    bar = score(round(pts[i][0] * f), True) - 1e-3
+    bar = score(j_best, True) - 1e-3
     out: list[tuple[float, float, tuple[DPGuarantee, Link] | None]] = []
     for j in near:
         sc = score(j, True)
         if sc < bar:
             out.append((sc, 10.0 ** (j / f), None))
     return sorted(out, key=lambda p: p[0])
+
+
+def _eps_estimator(s0: DPStage, classic: bool) -> Callable[[float], float | None] | None:
+    """A float estimate of a stage's composed eps at a total delta, for ranking total deltas
+    (never certified: a chosen point is certified by :func:`best_composition`). The smallest of
+    the estimates of the accountants that apply: the GDP curve (Gaussian runs only; exact), the
+    exact mixed curve's float root (pure and Gaussian runs, within its pattern cap), KOV's float
+    root (identical pure runs, at most :data:`TIGHT_MAX_RUNS`), the zCDP conversion (every run
+    with a rho). None where none applies (runs with an approximate-DP delta)."""
+    if s0.gaussian:
+        mu = composed_mu(s0.runs)
+        return lambda dt: gdp_epsilon_estimate(mu, dt)
+    pure: Counter[float] = Counter()
+    for r in s0.runs:
+        if r.mu is None:
+            if r.delta != 0:
+                return None
+            pure[r.eps] += r.count
+    gauss = any(r.mu is not None for r in s0.runs)
+    mu = composed_mu(s0.runs) if gauss else 0.0
+    fs: list[Callable[[float], float | None]] = []
+    if pattern_count(pure) <= MIXED_MAX_PATTERNS and mu <= MU_MAX:
+        fs.append(lambda dt: mixed_epsilon_estimate(pure, mu, dt))
+    if not gauss and classic and len(pure) == 1 and all("CR21-BR" not in r.theorems for r in s0.runs):
+        (e0,) = pure
+        fs.append(lambda dt: _kov_float(e0, 0.0, s0.count, dt))
+    if all(r.rho is not None for r in s0.runs):
+        rho = math.fsum(r.count * float(r.rho or 0.0) for r in s0.runs)
+        fs.append(lambda dt: _cks_float(rho, dt, zcdp_order(rho, dt) - 1) if rho > 0 else None)
+    if not fs:
+        return None
+
+    def est(dt: float) -> float | None:
+        vals = []
+        for fn in fs:
+            try:
+                v = fn(dt)
+            except (InvalidParameter, RegimeError, ValueError, OverflowError):
+                v = None
+            if v is not None and math.isfinite(v):
+                vals.append(max(v, 0.0))
+        return min(vals) if vals else None
+
+    return est
 
 
 def _tight_candidate(dt: float) -> str:
@@ -764,6 +832,17 @@ def plan(study: Study, *, exhaustive: bool = False, refine: bool = True) -> Plan
             if s0.gaussian:  # the max-information route composes them exactly at their own delta
                 dts.discard(float_up(used))
             extra = {x for x in EXACT_DELTA_GRID + DELTA_GRID if _thm31_beta_floor(study.n, x) < study.alpha} - dts
+        # a float estimate of the stage's eps (ranking only), for the refinement between the
+        # grid's points, and for pure runs also the rest of the fine grid: the three points of
+        # DELTA_GRID alone lost up to a factor 2.3 in gamma on zCDP (bounded-range) stages
+        # (issue 44's planner corpus). Not in the required-n search (refine=False), whose proof
+        # covers the coarse grid only
+        eps_of = _eps_estimator(s0, classic) if refine and not exhaustive else None
+        pure_ranked = eps_of is not None and not rank_all and not continuous
+        if pure_ranked:
+            extra = {x for x in EXACT_DELTA_GRID if _thm31_beta_floor(study.n, x) < study.alpha} - dts
+        # the grid points planned in full, scored for the refinement's bracket
+        planned_scores: list[tuple[float, float, tuple[DPGuarantee, Link] | None]] = []
         # (score, total delta, its certified composition if already computed)
         mu_stage = composed_mu(s0.runs) if s0.gaussian else math.nan  # read at every fine point
         fine: list[tuple[float, float, tuple[DPGuarantee, Link] | None]] = []
@@ -785,12 +864,12 @@ def plan(study: Study, *, exhaustive: bool = False, refine: bool = True) -> Plan
             quiet = dt in extra
             if exact_kov and classic:  # KOV is the exact optimum here: its float eps prunes
                 e0, d0 = s0.runs[0].eps, s0.runs[0].delta
-                if _pruned(study, _kov_float(e0, d0, s0.count, dt) * 0.999, results, cands, dt):
+                if _pruned(study, _kov_float(e0, d0, s0.count, dt) * 0.999, results, [] if quiet else cands, dt):
                     continue
-            if quiet and s0.gaussian and not exhaustive:
-                # a fine-grid point of a Gaussian stage: ranked on the float GDP eps, certified
-                # only if chosen (below)
-                e_est = gdp_epsilon_estimate(mu_stage, dt)
+            if quiet and (s0.gaussian or pure_ranked) and not exhaustive:
+                # a fine-grid point of a Gaussian (or pure) stage: ranked on the float eps,
+                # certified only if chosen (below)
+                e_est = gdp_epsilon_estimate(mu_stage, dt) if s0.gaussian else eps_of(dt) if eps_of else None
                 if e_est is None or e_est == 0 or e_est > THM31_EPS_MAX:
                     continue
                 if _pruned(study, e_est * 0.999, results, [], dt):
@@ -823,10 +902,12 @@ def plan(study: Study, *, exhaustive: bool = False, refine: bool = True) -> Plan
                 continue
             if _pruned(study, g.eps, results, cands, dt):
                 continue
+            if pure_ranked:
+                planned_scores.append((_rank_score(study, g.eps, dt), dt, comp))
             consider(name, _maxinfo_route(study, stages, g, link, _tight_route(dt)))
         # between the grid's points, the best one or two of a local search (scored at other
         # betas, so ranked apart from the grid's points: the best grid point is planned too)
-        refined = _refined_total_deltas(study, mu_stage, fine) if s0.gaussian and refine and not exhaustive else []
+        refined = _refined_total_deltas(study, eps_of, fine + planned_scores) if eps_of is not None else []
         # the ranked points (RRST Thm 3.1's float -log2 gamma at a few betas, cheap): the best,
         # and the second if within 2 bits, planned in full and the better listed (a ranking error
         # costs tightness, never soundness: every route listed is certified). Exhaustive: every

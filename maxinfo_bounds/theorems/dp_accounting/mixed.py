@@ -42,7 +42,7 @@ from ...search import root
 from ..registry import Param, Theorem, register
 from .mechanisms import _ag_delta_bounds
 
-__all__ = ["mixed_delta", "mixed_epsilon", "MAX_PATTERNS", "pattern_count"]
+__all__ = ["mixed_delta", "mixed_epsilon", "mixed_epsilon_estimate", "MAX_PATTERNS", "pattern_count"]
 
 #: the largest number of sign-count patterns prod_j (k_j + 1) evaluated
 MAX_PATTERNS = 20_000
@@ -228,27 +228,50 @@ def mixed_epsilon(pure: Mapping[float, int], mu: float, delta: float) -> float:
                 return True
         return bool(_delta_upper(groups, m, e, pats) <= d)
 
-    def f(e: float) -> float:
-        return _log_delta_float(logw, s, m, e) - math.log(d)
-
     # (the float sum screens eps = 0: only a float delta within 1e-9 of the target is certified)
-    if f(0.0) <= math.log1p(1e-9) and ok(0.0):
+    if _log_delta_float(logw, s, m, 0.0) - math.log(d) <= math.log1p(1e-9) and ok(0.0):
         return 0.0
-
-    hi = float(np.sum([e * k for e, k in groups])) + (m * m / 2 + 8 * m + 1 if m > 0 else 1.0)
-    while f(hi) > 0:
-        hi *= 2
-        if hi > 1e12:
-            raise InvalidParameter("delta", delta, "a delta the composition reaches at some eps <= 1e12 nats")
-    # (past the end of a pure step's privacy curve the float log delta is -inf, where Brent
-    # stalls: root() then bisects; the fuzz campaign's eps = 0.000138826, k = 1, mu = 0, delta =
-    # 1.58e-30)
-    e0 = root(f, 0.0, hi) if f(0.0) > 0 else 0.0
+    e0 = _float_root(groups, m, d, logw, s)
+    if e0 is None:
+        raise InvalidParameter("delta", delta, "a delta the composition reaches at some eps <= 1e12 nats")
     for j in range(60):
         cand = e0 * (1 + 1e-12 * 4.0**j) + (2.0**-1074 if e0 == 0 else 0.0) * 4.0**j
         if ok(cand):
             return cand
     raise InvalidParameter("delta", delta, "a target the certified sum reaches near its float root")
+
+
+def _float_root(groups: list[tuple[float, int]], m: float, d: float, logw: np.ndarray, s: np.ndarray) -> float | None:
+    """The float eps at which the float delta sum equals ``d`` (0 where it is below at eps = 0;
+    None past eps = 1e12 nats)."""
+
+    def f(e: float) -> float:
+        return _log_delta_float(logw, s, m, e) - math.log(d)
+
+    if f(0.0) <= 0:
+        return 0.0
+    hi = float(np.sum([e * k for e, k in groups])) + (m * m / 2 + 8 * m + 1 if m > 0 else 1.0)
+    while f(hi) > 0:
+        hi *= 2
+        if hi > 1e12:
+            return None
+    # (past the end of a pure step's privacy curve the float log delta is -inf, where Brent
+    # stalls: root() then bisects; the fuzz campaign's eps = 0.000138826, k = 1, mu = 0, delta =
+    # 1.58e-30)
+    return root(f, 0.0, hi)
+
+
+def mixed_epsilon_estimate(pure: Mapping[float, int], mu: float, delta: float) -> float | None:
+    """The float root of the exact curve (:func:`mixed_epsilon` before certification): an
+    estimate for ranking, **not** certified (it may fall on either side of the true eps). None
+    where the composition does not reach ``delta`` below eps = 1e12 nats.
+
+    >>> abs(mixed_epsilon_estimate({}, 1.0, 1e-6) - 4.886554) < 1e-6
+    True
+    """
+    groups, m = _check(pure, mu)
+    logw, s, _ = _patterns(groups)
+    return _float_root(groups, m, float(DELTA.check(delta)), logw, s)
 
 
 def _mixed_statement() -> Any:
