@@ -236,3 +236,14 @@ def test_rnm_and_above_threshold_exact_dp_within_dwork_roth():
     # never for its neighbour, so no finite eps exists (the campaign then checks only the
     # bounds that do not need DP: DFHPRR 6 and Lemma 1.5)
     assert pure_epsilon(report_noisy_max_count(8, F(1, 2), [0, 4, 8], 4)) is None
+
+
+def test_product_distribution_hand_values():
+    """P(x) of i.i.d. binary records with P(1) = p, dataset index sum_i x_i 2^i: at p = 3/10 and
+    n = 2, (0.49, 0.21, 0.21, 0.09); at n = 3 the dataset x = (1, 0, 0) (index 1) has
+    0.3 * 0.7^2 = 0.147 and (1, 1, 0) (index 3) 0.09 * 0.7 = 0.063. (Swapping the two
+    probabilities leaves every symmetric mechanism's measures unchanged, so the campaign's
+    comparisons alone cannot see it.)"""
+    assert np.allclose(product_dataset_distribution(2, 0.3), [0.49, 0.21, 0.21, 0.09], rtol=1e-15, atol=0)
+    p3 = product_dataset_distribution(3, 0.3)
+    assert abs(p3[1] - 0.147) < 1e-15 and abs(p3[3] - 0.063) < 1e-15 and abs(p3.sum() - 1) < 1e-15

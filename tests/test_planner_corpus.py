@@ -73,6 +73,7 @@ DESCRIPTIONS = [
     (0.05, [(20, 1), (5, 2)], 10_000, False),
     (0.1, [(7, 1), (3, 4)], 100, True),
     (0.05, [(1_000_000, 1)], 10**6, True),
+    (0.05, [(4, 1)], 1001, True),  # odd n: splitting tests on floor(n/2) = 500 records
 ]
 
 
@@ -150,6 +151,22 @@ def test_description_and_pure_dp_compose_in_either_order(alpha, n, m, dp, eps, o
     assert any("RRST-A.3" in c.theorems for c in r.chain)
 
 
+@pytest.mark.parametrize(("n", "eps"), [(10**5, "1e-3"), (10**6, "1e-4")])
+def test_pure_dp_after_a_description_on_iid_data(n, eps):
+    """On i.i.d. records a pure-DP stage after a description is not a first stage: its input is
+    no longer a product (it conditions on the description's output), so only RRST Thm 1.4a
+    applies to it (Thm 1.4b needs product inputs; RRST section 4). By hand: sup over beta of
+    (alpha - beta) beta e^(-eps n)/M = alpha^2 e^(-eps n)/(4M), M = 4 outputs; Thm 1.4b would
+    give far more here (about 0.8 bits against 144 at n = 10^5, eps = 1e-3)."""
+    alpha, m = 0.05, 4
+    st = Study(n=n, alpha=alpha, iid=True, steps=(Description(range_size=m), GenericDP(eps=float(eps))))
+    with mpmath.workdps(DPS):
+        sup = _m(alpha) ** 2 * mpmath.exp(-mpmath.mpf(eps) * n) / (4 * m)
+    r = plan(st)
+    _check(r.gamma, sup)
+    assert not any("RRST-1.4b" in c.theorems for c in r.chain)
+
+
 # --- pure DP on i.i.d. data (RRST Thm 1.4b, the better of 1.4a) ---------------------------------
 
 IID = [
@@ -203,12 +220,63 @@ def test_approximate_dp_after_a_description_is_refused():
 
 
 def test_bonferroni_row_is_alpha_over_the_family():
-    """A declared family of F hypotheses adds Bonferroni at alpha/F on all n, rounded down."""
-    for F in (3, 100, 1000):
+    """A declared family of F hypotheses adds Bonferroni at alpha/F on all n, rounded down (at
+    F = 7 and 11 the nearest float to 0.05/F lies above it)."""
+    for F in (3, 7, 11, 100, 1000):
         st = Study(n=1000, alpha=0.05, iid=False, family_size=F, steps=(GenericDP(eps=1e-3),))
         row = next(x for x in plan_power(st).rows if x.kind is RouteKind.BONFERRONI)
         with mpmath.workdps(DPS):
             assert row.valid and _m(0.05) / F * (1 - REL) <= row.threshold <= _m(0.05) / F
+
+
+def test_basic_composition_of_a_stage():
+    """Repeated approximate-DP runs compose to (sum eps, sum delta) (DR Thm 3.16), the stage's
+    basic guarantee: 10 runs of (0.01, 1e-12) and 3 of (0.002, 5e-13) give (0.106, 1.15e-11),
+    rounded up."""
+    from maxinfo_bounds.planning.stages import stages_of
+
+    st = Study(
+        n=1000,
+        alpha=0.05,
+        iid=True,
+        steps=(GenericDP(eps=0.01, delta=1e-12, times=10), GenericDP(eps=0.002, delta=5e-13, times=3)),
+    )
+    g = stages_of(st)[0].basic()
+    with mpmath.workdps(DPS):
+        e = 10 * _m(0.01) + 3 * _m(0.002)
+        d = 10 * _m(1e-12) + 3 * _m(5e-13)
+        assert e <= _m(g.eps) <= e * (1 + REL) and d <= _m(g.delta) <= d * (1 + REL)
+
+
+def test_iid_defaults_to_false_in_the_study_file():
+    """The study file's documented default (docs/planner.md): records are not known to be
+    i.i.d. unless ``data.iid = true``, so an approximate-DP step without it is refused."""
+    from maxinfo_bounds.planning import parse_study
+
+    doc = {"data": {"n": 1000}, "test": {"alpha": 0.05}, "steps": [{"type": "dp", "eps": 0.01, "delta": 1e-12}]}
+    st = parse_study(doc)
+    assert st.iid is False
+    with pytest.raises(PlanError, match=r"i\.i\.d"):
+        plan(st)
+
+
+def test_thm31_at_its_boundary_eps_one_half():
+    """RRST Thm 3.1 holds for eps in (0, 1/2]: a (1/2, 1e-15)-DP step on 2 i.i.d. records is
+    inside (eps' = 1/2 is the only implied guarantee it can use). By hand: Thm 3.1 (sound) at
+    eps = 1/2, the best (t, delta_hat), then Thm 1.3; the planner at least that less 1%, and
+    its printed Thm 3.1 step recomputed."""
+    alpha, n = 0.05, 2
+    r = plan(Study(n=n, alpha=alpha, iid=True, steps=(GenericDP(eps=0.5, delta=1e-15),)))
+    with mpmath.workdps(DPS):
+        half, d = mpmath.mpf(1) / 2, _m(1e-15)
+        _check_thm31_link(r, half, d, n, alpha)
+
+    def g(lt: float, ldh: float) -> mpmath.mpf:
+        return _thm31_gamma(_m(alpha), n, half, d, lt, ldh)
+
+    hand = _hand_optimum(g, [[1.0, math.log(1e-8)], [2.0, math.log(1e-6)]])
+    with mpmath.workdps(DPS):
+        assert hand > 0 and _m(r.gamma) >= hand * (1 - mpmath.mpf("1e-2")), (r.gamma, hand)
 
 
 # --- mutual-information steps (RRST Cor C.2 with Lemma 1.5's exact beta*, or Russo-Zou) ---------
