@@ -471,6 +471,20 @@ def test_estimation_route_applies_only_where_it_is_defined():
     assert RouteKind.ESTIMATE not in kinds(other)
 
 
+def _recheck_maxinfo(s: dict, n: int, k: int, coverage: float, half_width: float) -> None:
+    """The max-information route's printed settings at 50 digits: the union bound 2^k_bits 2k
+    e^{-2 tau^2 n} + beta_mi + beta_s <= 1 - coverage, the noise's sample accuracy plus tau
+    within the half-width, and the GDP point (eps, delta) of mu = sqrt(k)/(n sigma)."""
+    with mpmath.workdps(50):
+        tail = 2 ** mpmath.mpf(s["maxinfo_k_bits"]) * 2 * k * mpmath.exp(-2 * mpmath.mpf(s["tau"]) ** 2 * n)
+        assert tail + s["maxinfo_beta"] + s["beta_sample"] <= 1 - mpmath.mpf(coverage)
+        t = _ref_half_width(s["sigma"], k, s["beta_sample"])
+        assert t <= s["sample_half_width"] and t + mpmath.mpf(s["tau"]) <= half_width
+        mu = mpmath.sqrt(k) / (n * mpmath.mpf(s["sigma"]))
+        eps = mpmath.mpf(s["eps_nats"])
+        assert mpmath.ncdf(-eps / mu + mu / 2) - mpmath.exp(eps) * mpmath.ncdf(-eps / mu - mu / 2) <= s["delta"]
+
+
 def test_the_max_information_route_rechecks():
     """Gaussian noise, RRST Thm 3.1 on the transcript, DFHPRR Thm 4 with Hoeffding and a union
     over the k queries: its printed settings satisfy the union bound at 50 digits, and its
@@ -478,16 +492,31 @@ def test_the_max_information_route_rechecks():
     p = E.plan_estimate(10**8, 1000, 0.95)
     r = p.route(E.REUSE_MAXINFO)
     assert r.valid and r.half_width is not None and r.half_width > p.route(E.REUSE_JLNRSS).half_width
-    s = r.settings
-    with mpmath.workdps(50):
-        tail = 2 ** mpmath.mpf(s["maxinfo_k_bits"]) * 2 * 1000 * mpmath.exp(-2 * mpmath.mpf(s["tau"]) ** 2 * 10**8)
-        assert tail + s["maxinfo_beta"] + s["beta_sample"] <= 1 - mpmath.mpf(0.95)
-        t = _ref_half_width(s["sigma"], 1000, s["beta_sample"])
-        assert t <= s["sample_half_width"] and t + mpmath.mpf(s["tau"]) <= r.half_width
-        mu = mpmath.sqrt(1000) / (10**8 * mpmath.mpf(s["sigma"]))
-        eps = mpmath.mpf(s["eps_nats"])
-        assert mpmath.ncdf(-eps / mu + mu / 2) - mpmath.exp(eps) * mpmath.ncdf(-eps / mu - mu / 2) <= s["delta"]
-    assert r.max_queries_at_half_width is None and "not searched" in r.note
+    _recheck_maxinfo(r.settings, 10**8, 1000, 0.95, r.half_width)
+    assert r.max_queries_at_half_width is None and r.required_n_records is None  # no target given
+
+
+def test_the_max_information_routes_extremes_are_certified_on_both_sides():
+    """With a target half-width T = 0.3 at n = 10^6, k = 10^4: the route's largest k meets T
+    (its settings rechecked at 50 digits) and k + 1 does not; its smallest n meets T for k
+    queries and n - 1 does not. The route is wider than JLNRSS, so it allows fewer queries and
+    needs more records."""
+    n, k, cov, t = 10**6, 10**4, 0.95, 0.3
+    p = E.plan_estimate(n, k, cov, t)
+    r, jl = p.route(E.REUSE_MAXINFO), p.route(E.REUSE_JLNRSS)
+    kmax, nreq = r.max_queries_at_half_width, r.required_n_records
+    assert kmax is not None and nreq is not None
+    assert jl.max_queries_at_half_width is not None and jl.required_n_records is not None
+    assert 1 <= kmax < jl.max_queries_at_half_width and nreq > jl.required_n_records
+    f = 1 - cov
+    at, nxt = E._maxinfo_route(n, kmax, f), E._maxinfo_route(n, kmax + 1, f)
+    assert at is not None and at.half_width <= t and at.coverage >= cov
+    assert nxt is None or nxt.half_width > t or nxt.coverage < cov
+    _recheck_maxinfo(at.settings, n, kmax, cov, at.half_width)
+    at_n, below = E._maxinfo_route(nreq, k, f), E._maxinfo_route(nreq - 1, k, f)
+    assert at_n is not None and at_n.half_width <= t and at_n.coverage >= cov
+    assert below is None or below.half_width > t or below.coverage < cov
+    _recheck_maxinfo(at_n.settings, nreq, k, cov, at_n.half_width)
 
 
 def test_smith_slides_many_queries_lemma_needs_gaussian_noise():

@@ -31,6 +31,7 @@ extremes of that search, checked with certified half-widths on both sides of the
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -520,38 +521,74 @@ def _certify_thresholdout(
     )
 
 
-def _maxinfo_route(n: int, k: int, f: float) -> _Certified | None:
-    """Gaussian noise, then max-information: the k answers are mu-GDP, so (eps, delta)-DP at a
-    chosen delta; on i.i.d. records RRST Thm 3.1 bounds the transcript's max-information by
-    k_bits at beta_mi (the best implied eps' >= eps); DFHPRR Thm 4 with Hoeffding for each of the
-    k queries (fixed given the transcript, so a union bound) gives P(some |q_j(S) - q_j(P)| >
-    tau) <= 2^k_bits 2k e^{-2 tau^2 n} + beta_mi (`DFHPRR-4` at k_bits + log2 k); plus the noise's
-    sample accuracy. Free parameters searched on a coarse grid (noise mu and delta; beta_s =
-    beta_mi = F/4, the Hoeffding part F/2), then certified. Far wider than the transfer theorem
-    for statistical queries: shown for comparison, its extremes are not searched."""
-    from ..theorems.dp_accounting.gdp import gdp_epsilon_estimate
-    from ..theorems.generalization import hoeffding_transfer
-    from ..theorems.maxinfo_dp import approx_dp_max_information_implied, thm31_implied_float_k
+#: the noise levels (GDP mu) the max-information route's float search tries
+_MI_MUS = tuple(float(math.exp(x)) for x in np.linspace(math.log(1e-5), math.log(0.5), 12))
 
+
+@functools.lru_cache(maxsize=4096)
+def _gdp_eps_float(mu: float, dlt: float) -> float | None:
+    """The float GDP eps at delta (cached: the max-information route's grid is fixed, and its
+    extremes' searches revisit it)."""
+    from ..theorems.dp_accounting.gdp import gdp_epsilon_estimate
+
+    return gdp_epsilon_estimate(mu, dlt)
+
+
+@functools.lru_cache(maxsize=16384)
+def _thm31_k_float(e: float, dlt: float, n: int, bm: float) -> float:
+    """RRST Thm 3.1's float k at beta ``bm`` (cached: the largest-k search keeps n fixed)."""
+    from ..theorems.maxinfo_dp import thm31_implied_float_k
+
+    return float(thm31_implied_float_k(e, dlt, n, bm, dhat_grid=12)[0])
+
+
+def _maxinfo_search(n: int, k: int, f: float, fine: bool = True) -> tuple[float, list[float]]:
+    """The max-information route's float search (see :func:`_certify_maxinfo`): the half-width
+    t + tau over a grid of the noise's mu (12 points from 1e-5 to 0.5, log-spaced; every second
+    one when not ``fine``) and
+    the total delta (7 values from 1e-8 to 1e-40; 3 when not ``fine``), at beta_s = beta_mi =
+    F/4 and F/2 for Hoeffding. Returns (float half-width, [mu, delta]), inf where no point is
+    inside RRST Thm 3.1."""
     bs = bm = f / 4
     best: tuple[float, float, float] | None = None
-    for lmu in np.linspace(math.log(1e-5), math.log(0.5), 12):
-        mu = math.exp(lmu)
+    dlts = (1e-8, 1e-12, 1e-16, 1e-20, 1e-25, 1e-30, 1e-40) if fine else (1e-12, 1e-20, 1e-30)
+    for mu in _MI_MUS if fine else _MI_MUS[::2]:
         sigma = math.sqrt(k) / (n * mu)
         t = float(gaussian_half_width_estimate(sigma, k, bs))
-        for dlt in (1e-8, 1e-12, 1e-16, 1e-20, 1e-25, 1e-30, 1e-40):
-            e = gdp_epsilon_estimate(mu, dlt)
+        for dlt in dlts:
+            e = _gdp_eps_float(mu, dlt)
             if e is None or not 0 < e <= 0.5:
                 continue
-            kb = thm31_implied_float_k(e, dlt, n, bm, dhat_grid=24)[0]
+            kb = _thm31_k_float(e, dlt, n, bm)
             if not math.isfinite(kb):
                 continue
             tau = math.sqrt((kb * math.log(2) + math.log(2 * k / (f / 2))) / (2 * n))
             if best is None or t + tau < best[0]:
                 best = (t + tau, mu, dlt)
-    if best is None:
-        return None
-    _, mu_t, dlt = best
+    return (math.inf, []) if best is None else (best[0], [best[1], best[2]])
+
+
+def _maxinfo_route(n: int, k: int, f: float) -> _Certified | None:
+    """The max-information route at (n, k): :func:`_maxinfo_search`, then
+    :func:`_certify_maxinfo`."""
+    return _reuse_route(n, k, f, _maxinfo_search, _certify_maxinfo)
+
+
+def _certify_maxinfo(n: int, k: int, f: float, point: list[float]) -> _Certified | None:
+    """Gaussian noise, then max-information: the k answers are mu-GDP, so (eps, delta)-DP at a
+    chosen delta; on i.i.d. records RRST Thm 3.1 bounds the transcript's max-information by
+    k_bits at beta_mi (the best implied eps' >= eps); DFHPRR Thm 4 with Hoeffding for each of the
+    k queries (fixed given the transcript, so a union bound) gives P(some |q_j(S) - q_j(P)| >
+    tau) <= 2^k_bits 2k e^{-2 tau^2 n} + beta_mi (`DFHPRR-4` at k_bits + log2 k); plus the noise's
+    sample accuracy. The free parameters (noise mu and delta) from :func:`_maxinfo_search`
+    (beta_s = beta_mi = F/4, the Hoeffding part F/2), certified here. Far wider than the
+    transfer theorem for statistical queries: shown for comparison, and its extremes are
+    searched like the other noise routes'."""
+    from ..theorems.generalization import hoeffding_transfer
+    from ..theorems.maxinfo_dp import approx_dp_max_information_implied
+
+    bs = bm = f / 4
+    mu_t, dlt = point
     sigma, mu = _noise(n, k, mu_t)
     if mu > 1e7:
         return None
@@ -615,12 +652,17 @@ def _smallest_true(pred: Callable[[int], bool], x0: int, lo: int, hi: int) -> in
     return None if x > hi else x
 
 
-def _float_boundary(pred: Callable[[int], bool], lo: int, hi: int) -> int:
+def _float_boundary(pred: Callable[[int], bool], lo: int, hi: int, start: int | None = None) -> int:
     """About the smallest x in [lo, hi] with the (coarse, float) predicate true, within 1 %
-    (hi when none): doubling from lo, then geometric bisection (a first guess)."""
-    x = lo
-    while x < hi and not pred(x):
-        x = min(hi, 2 * x)
+    (hi when none): doubling from lo (or, given a ``start`` guess, halving down from it while
+    the predicate holds, else doubling up from it), then geometric bisection (a first guess)."""
+    x = lo if start is None else min(max(start, lo), hi)
+    if x > lo and pred(x):
+        while x > lo and pred(max(lo, x // 2)):
+            x = max(lo, x // 2)
+    else:
+        while x < hi and not pred(x):
+            x = min(hi, 2 * x)
     a, b = max(lo, x // 2), x  # pred(b) true (or b = hi), pred(a) false unless a = lo
     while b - a > 1 and b > 1.01 * a:
         mid = max(a + 1, min(b - 1, int(math.sqrt(a * b))))
@@ -710,13 +752,18 @@ class _RouteEval:
 
 
 def _reuse_max_queries(
-    n: int, t: float, f: float, search: Callable[..., tuple[float, list[float]]], certify: Callable[..., Any]
+    n: int,
+    t: float,
+    f: float,
+    search: Callable[..., tuple[float, list[float]]],
+    certify: Callable[..., Any],
+    start: int | None = None,
 ) -> int:
     """The largest k whose certified half-width is at most t (0 if none): a coarse float search
-    over k, refined on the fine float half-width, then certified: the answer's half-width is at
-    most t, the next k's above it."""
+    over k (from ``start``, a guess, if given), refined on the fine float half-width, then
+    certified: the answer's half-width is at most t, the next k's above it."""
     ev = _RouteEval(f, search, certify)
-    guess = _float_boundary(lambda k: ev.coarse(n, k) > t, 1, MAX_QUERIES)
+    guess = _float_boundary(lambda k: ev.coarse(n, k) > t, 1, MAX_QUERIES, start)
     # the first k that fails: g(k) = t - hw(k) decreases in k
     guess = _secant_boundary(lambda k: t - ev.fine(n, k), guess, 1, MAX_QUERIES)
     first_fail = _smallest_true(lambda k: not ev.meets(n, k, t), guess, 1, MAX_QUERIES)
@@ -724,13 +771,18 @@ def _reuse_max_queries(
 
 
 def _reuse_required_n(
-    k: int, t: float, f: float, search: Callable[..., tuple[float, list[float]]], certify: Callable[..., Any]
+    k: int,
+    t: float,
+    f: float,
+    search: Callable[..., tuple[float, list[float]]],
+    certify: Callable[..., Any],
+    start: int | None = None,
 ) -> int | None:
     """The smallest n whose certified half-width for k queries is at most t (None above
-    MAX_RECORDS): a coarse float search over n, refined on the fine float half-width, then
-    certified at the answer and below."""
+    MAX_RECORDS): a coarse float search over n (from ``start``, a guess, if given), refined on
+    the fine float half-width, then certified at the answer and below."""
     ev = _RouteEval(f, search, certify)
-    guess = _float_boundary(lambda n: ev.coarse(n, k) <= t, 1, MAX_RECORDS)
+    guess = _float_boundary(lambda n: ev.coarse(n, k) <= t, 1, MAX_RECORDS, start)
     guess = _secant_boundary(lambda n: ev.fine(n, k) - t, guess, 1, MAX_RECORDS)
     return _smallest_true(lambda n: ev.meets(n, k, t), guess, 1, MAX_RECORDS)
 
@@ -827,13 +879,39 @@ def plan_estimate(
             routes.append(EstimateRoute(name, True, c.half_width, c.coverage, c.settings, ths, c.derivation, **extra))
     mi = _maxinfo_route(nn, k, f) if maxinfo else None
     mi_ths = ("DRS22-3.3", "DRS22-2.13", "RRST-3.1", "DFHPRR-4", "GAUSS-max")
-    mi_note = "shown for comparison: its largest k and smallest n are not searched (it is far wider than JLNRSS)"
+    mi_note = "shown for comparison: far wider than the JLNRSS transfer for statistical queries"
     if maxinfo:
+        mi_extra: dict[str, Any] = {}
+        if t is not None:
+            # started from the JLNRSS route's extremes (a guess only: it is the narrower route)
+            jl = next(r for r in routes if r.route is REUSE_JLNRSS)
+            mi_extra["max_queries_at_half_width"] = _reuse_max_queries(
+                nn, t, f, _maxinfo_search, _certify_maxinfo, jl.max_queries_at_half_width
+            )
+            mi_extra["required_n_records"] = _reuse_required_n(
+                k, t, f, _maxinfo_search, _certify_maxinfo, jl.required_n_records
+            )
         routes.append(
-            EstimateRoute(REUSE_MAXINFO, False, None, None, theorems=mi_ths, note="no setting inside RRST Thm 3.1 here")
+            EstimateRoute(
+                REUSE_MAXINFO,
+                False,
+                None,
+                None,
+                theorems=mi_ths,
+                note="no setting inside RRST Thm 3.1 here",
+                **mi_extra,
+            )
             if mi is None
             else EstimateRoute(
-                REUSE_MAXINFO, True, mi.half_width, mi.coverage, mi.settings, mi_ths, mi.derivation, mi_note
+                REUSE_MAXINFO,
+                True,
+                mi.half_width,
+                mi.coverage,
+                mi.settings,
+                mi_ths,
+                mi.derivation,
+                mi_note,
+                **mi_extra,
             )
         )
     if budget is None:
