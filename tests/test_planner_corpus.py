@@ -382,22 +382,13 @@ def test_gaussian_steps_on_iid_data(n, runs, sigma):
     st = Study(n=n, alpha=alpha, iid=True, steps=(Gaussian(sigma=sigma, sensitivity=1 / n, delta=1e-9, times=runs),))
     r = plan(st)
     comp = next(link for link in r.chain if dict(link.values).get("mu") is not None)
-    thm = next(link for link in r.chain if "RRST-3.1" in link.theorems)
     vals = dict(comp.values)
     with mpmath.workdps(DPS):
-        a = _m(alpha)
         mu = mpmath.sqrt(runs) * _m(1 / n) / _m(sigma)
         assert _m(vals["mu"]) >= mu
         eps, delta = _m(vals["eps"]), _m(vals["delta"])
         assert R.gdp_delta(mu, eps) <= delta
-        applied = [c for c in thm.conditions if c.startswith("applied at eps' = ")]
-        e_used = _m(float(applied[0].split(" = ")[1].split(" ")[0])) if applied else eps
-        assert e_used >= eps
-        k, b = R.thm31(
-            e_used, delta, n, _m(_condition(thm.conditions, "t")), _m(_condition(thm.conditions, "delta_hat")), "sound"
-        )
-        assert _m(r.k) >= k and _m(r.beta) >= b
-        assert _m(r.gamma) <= (a - b) * mpmath.power(2, -k)
+        _check_thm31_link(r, eps, delta, n, alpha)
     hand = _gauss_hand_optimum(_m(alpha), n, mu)
     with mpmath.workdps(DPS):
         assert _m(r.gamma) >= hand * (1 - mpmath.mpf("2e-3")), (r.gamma, hand)
