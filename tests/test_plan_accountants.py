@@ -228,3 +228,103 @@ def test_required_n_of_a_mean_query_study_is_the_brute_force_answer() -> None:
 
     assert power(r) >= 0.8
     assert all(power(m) < 0.8 for m in range(r - 25, r))
+
+
+def _entries(*steps: object, dt: float = 1e-10) -> dict[str, tuple]:
+    """Each accountant's (guarantee, link) for the first stage of the study, by its line."""
+    from maxinfo_bounds.planning.accountants import _candidates
+
+    runs = stages_of(_study(1000, *steps))[0].runs
+    return {link.what: (g, link) for g, link in _candidates(runs, dt, True)}
+
+
+def test_exact_mixed_composition_counts_repeated_eps() -> None:
+    """Pure runs of the same eps from different steps add up: 2 Laplace and 3 generic runs at
+    eps = 0.01 beside a Gaussian step are 5 randomized responses of 0.01 plus mu = 1e-3 GDP.
+    The printed eps is on the safe side of the exact curve for k = 5 (fuzz references, 50
+    digits) and within 1e-9 of its root."""
+    from maxinfo_bounds.planning import GenericDP
+    from proofs_checks.fuzz import references as R
+
+    g, link = _entries(
+        Laplace(eps=0.01, sensitivity=1e-3, times=2),
+        GenericDP(eps=0.01, times=3),
+        Gaussian(sigma=1.0, sensitivity=1e-3, delta=1e-9),
+    )["exact composition of the stage (pure and Gaussian steps)"]
+    assert link.inputs.startswith("6 runs: pure eps [0.01], Gaussian mu = ")
+    with mpmath.workdps(50):
+        mu = mpmath.mpf(1e-3) / 1
+        assert R.mixed_delta(mpmath.mpf(0.01), 5, mu, mpmath.mpf(g.eps)) <= mpmath.mpf(1e-10)
+        exact = R.mixed_eps(mpmath.mpf(0.01), 5, mu, mpmath.mpf(1e-10))
+        assert exact <= g.eps <= exact * (1 + mpmath.mpf(1e-9))
+
+
+def test_exact_composition_of_pure_runs_has_no_gaussian_part() -> None:
+    """Heterogeneous pure runs alone (2 x 0.01 and 1 x 0.02, no Gaussian step): the exact curve is
+    the randomized responses' alone (mu = 0); the printed eps is within 1e-9 of its root, hand
+    computed as the smallest eps with sum over sign patterns of P (1 - e^(eps - L))_+ <= delta."""
+    from maxinfo_bounds.planning import GenericDP
+
+    g, link = _entries(GenericDP(eps=0.01, times=2), GenericDP(eps=0.02))[
+        "exact composition of the stage (pure and Gaussian steps)"
+    ]
+    assert link.inputs == "3 runs: pure eps [0.01, 0.02]"
+
+    def delta_at(e: mpmath.mpf) -> mpmath.mpf:
+        tot = mpmath.mpf(0)
+        for signs in itertools.product((1, -1), repeat=3):
+            eps = (mpmath.mpf(0.01), mpmath.mpf(0.01), mpmath.mpf(0.02))
+            p = mpmath.fprod(
+                mpmath.exp(x) / (1 + mpmath.exp(x)) if s == 1 else 1 / (1 + mpmath.exp(x)) for s, x in zip(signs, eps)
+            )
+            loss = mpmath.fsum(s * x for s, x in zip(signs, eps))
+            tot += p * max(mpmath.mpf(0), 1 - mpmath.exp(e - loss))
+        return tot
+
+    with mpmath.workdps(50):
+        assert delta_at(mpmath.mpf(g.eps)) <= mpmath.mpf(1e-10)
+        root = mpmath.findroot(
+            lambda e: delta_at(e) - mpmath.mpf(1e-10), (mpmath.mpf(0.035), mpmath.mpf(0.04)), solver="bisect"
+        )
+        assert root <= g.eps <= root * (1 + mpmath.mpf(1e-9))
+
+
+def test_exact_mixed_composition_is_capped_at_2000_patterns() -> None:
+    """The exact mixed accountant runs up to 2,000 sign-count patterns (docs/planner.md): three
+    pure eps with 20 runs each have 21^3 = 9,261 and are left to the other accountants."""
+    from maxinfo_bounds.planning import GenericDP
+
+    got = _entries(GenericDP(eps=0.01, times=20), GenericDP(eps=0.02, times=20), GenericDP(eps=0.03, times=20))
+    assert "exact composition of the stage (pure and Gaussian steps)" not in got
+    assert "advanced DP composition of the stage" in got
+
+
+def test_advanced_composition_counts_runs_with_the_same_guarantee() -> None:
+    """Two steps of (0.01, 0)-DP and one of (0.02, 0)-DP: advanced composition (DR Thm 3.20, taken
+    with basic composition's minimum) is exactly basic's 0.04 here, since at delta' = 1e-10
+    sqrt(2 ln(1e10) (2 * 0.01^2 + 0.02^2)) = 0.166 > 0.04: every run counted. Its line names
+    the runs and its conditions."""
+    from maxinfo_bounds.planning import GenericDP
+
+    g, link = _entries(Laplace(eps=0.01, sensitivity=1e-3), GenericDP(eps=0.01), GenericDP(eps=0.02))[
+        "advanced DP composition of the stage"
+    ]
+    assert 0.04 <= g.eps <= 0.04 * (1 + 2**-50) and g.delta == 1e-10
+    assert link.inputs == "3 runs" and link.output == "(0.04, 1e-10)-DP"
+    assert link.conditions == ("3 adaptive steps", "delta' = 1e-10", "min with basic composition")
+
+
+def test_gaussian_composition_line_and_guarantee() -> None:
+    """Gaussian steps only: exact GDP composition (DRS22 Cor. 3.3) read on its curve (Cor. 2.13);
+    the guarantee names DRS22-3.3 and mu, the line the two results and why it is exact."""
+    g, link = _entries(Gaussian(sigma=1.0, sensitivity=1e-3, delta=1e-9, times=4))[
+        "exact Gaussian composition of the stage (GDP)"
+    ]
+    assert g.theorem == "DRS22-3.3" and g.conditions == ("mu = 0.00200001 (exact composition)",)
+    assert link.theorems == ("DRS22-3.3", "DRS22-2.13")
+    assert link.conditions == ("adaptive composition of Gaussian steps is exact",)
+    from maxinfo_bounds.planning.stages import text_up
+
+    assert (
+        link.output == f"({text_up(g.eps)}, 1e-10)-DP" and link.inputs == "4 runs, mu = sqrt(sum mu_i^2) = 0.00200001"
+    )
