@@ -252,6 +252,8 @@ def test_exact_mixed_composition_counts_repeated_eps() -> None:
         Gaussian(sigma=1.0, sensitivity=1e-3, delta=1e-9),
     )["exact composition of the stage (pure and Gaussian steps)"]
     assert link.inputs.startswith("6 runs: pure eps [0.01], Gaussian mu = ")
+    assert link.theorems == ("MIX-exact", "DRS22-3.3") and g.theorem == "MIX-exact" and g.conditions == ()
+    assert link.conditions == ("pure steps dominated by randomized response, Gaussian steps by GDP",)
     with mpmath.workdps(50):
         mu = mpmath.mpf(1e-3) / 1
         assert R.mixed_delta(mpmath.mpf(0.01), 5, mu, mpmath.mpf(g.eps)) <= mpmath.mpf(1e-10)
@@ -268,7 +270,7 @@ def test_exact_composition_of_pure_runs_has_no_gaussian_part() -> None:
     g, link = _entries(GenericDP(eps=0.01, times=2), GenericDP(eps=0.02))[
         "exact composition of the stage (pure and Gaussian steps)"
     ]
-    assert link.inputs == "3 runs: pure eps [0.01, 0.02]"
+    assert link.inputs == "3 runs: pure eps [0.01, 0.02]" and link.theorems == ("MIX-exact",)
 
     def delta_at(e: mpmath.mpf) -> mpmath.mpf:
         tot = mpmath.mpf(0)
@@ -297,6 +299,23 @@ def test_exact_mixed_composition_is_capped_at_2000_patterns() -> None:
     got = _entries(GenericDP(eps=0.01, times=20), GenericDP(eps=0.02, times=20), GenericDP(eps=0.03, times=20))
     assert "exact composition of the stage (pure and Gaussian steps)" not in got
     assert "advanced DP composition of the stage" in got
+
+
+def test_exact_mixed_composition_runs_at_exactly_2000_patterns() -> None:
+    """39 runs of 0.01 and 49 of 0.02: 40 x 50 = 2,000 sign-count patterns, the cap itself."""
+    from maxinfo_bounds.planning import GenericDP
+
+    got = _entries(GenericDP(eps=0.01, times=39), GenericDP(eps=0.02, times=49))
+    assert "exact composition of the stage (pure and Gaussian steps)" in got
+
+
+def test_accountants_out_of_range_are_left_out_not_raised() -> None:
+    """A Gaussian step of mu = 2e6 (sigma = 5e-7 on sensitivity 1) beside a Laplace step: its
+    rho = mu^2/2 = 2e12 is above the zCDP conversion's range (1e12), so the zCDP accountant is
+    left out (not an error) and the exact mixed one answers."""
+    got = _entries(Laplace(eps=0.01, sensitivity=1e-3), Gaussian(sigma=5e-7, sensitivity=1.0, delta=1e-9))
+    assert "zCDP composition of the stage" not in got
+    assert "exact composition of the stage (pure and Gaussian steps)" in got
 
 
 def test_advanced_composition_counts_runs_with_the_same_guarantee() -> None:
