@@ -347,3 +347,35 @@ def test_gaussian_composition_line_and_guarantee() -> None:
     assert (
         link.output == f"({text_up(g.eps)}, 1e-10)-DP" and link.inputs == "4 runs, mu = sqrt(sum mu_i^2) = 0.00200001"
     )
+
+
+def test_gaussian_step_line_shows_the_values_the_step_does_not_state() -> None:
+    """A Gaussian step's derivation line (stages.step_dp): mu = sensitivity/sigma, and the
+    sensitivity and sigma themselves where the step does not state them (sigma calibrated from a
+    budget, or a mean query whose sensitivity follows n). The budget form's sigma is sqrt(times)
+    sensitivity/mu with mu the GDP parameter at (total_eps, total_delta) (DRS22 Cor. 2.13, 3.3),
+    here at 50 digits: four queries of sensitivity 1/1000 at (1, 1e-6) in total."""
+    from maxinfo_bounds.planning.stages import step_dp
+    from proofs_checks.fuzz import references as R
+
+    def line(st: Gaussian) -> tuple[str, float]:
+        run, link = step_dp(_study(1000, st), 0, st)
+        assert run.gaussian is not None
+        return link.output, run.gaussian[1]
+
+    assert (
+        line(Gaussian(sensitivity=1e-3, sigma=1.0, delta=1e-9))[0] == "0.00100001-GDP per run (mu = sensitivity/sigma)"
+    )
+    assert (
+        line(Gaussian.mean(0.0, 1.0, sigma=0.5, delta=1e-9))[0]
+        == "0.002-GDP per run (mu = sensitivity/sigma, sensitivity = 0.001, sigma = 0.5)"
+    )
+    with mpmath.workdps(50):
+        hand = 2 * mpmath.mpf(1) / 1000 / R.gdp_mu(mpmath.mpf(1), mpmath.mpf(1e-6))
+    for st in (
+        Gaussian.from_budget(1e-3, 1.0, 1e-6, times=4),
+        Gaussian.mean(0.0, 1.0, total_eps=1.0, total_delta=1e-6, times=4),
+    ):
+        out, sigma = line(st)
+        assert hand <= sigma <= hand * (1 + mpmath.mpf(1e-9))
+        assert out == "0.118353-GDP per run (mu = sensitivity/sigma, sensitivity = 0.001, sigma = 0.00844936)"
