@@ -379,3 +379,49 @@ def test_gaussian_step_line_shows_the_values_the_step_does_not_state() -> None:
         out, sigma = line(st)
         assert hand <= sigma <= hand * (1 + mpmath.mpf(1e-9))
         assert out == "0.118353-GDP per run (mu = sensitivity/sigma, sensitivity = 0.001, sigma = 0.00844936)"
+
+
+def test_step_lines_name_the_step_and_its_conditions() -> None:
+    """The other steps' lines: the label the study file uses, the inputs as given, the
+    guarantee per run, and the calibration theorem's conditions (monotone scores halve the
+    exponential mechanism's eps)."""
+    from maxinfo_bounds.planning import Exponential
+    from maxinfo_bounds.planning.stages import step_dp
+
+    g = Gaussian(sensitivity=1e-3, sigma=1.0, delta=1e-9)
+    e = Exponential(sensitivity=1.0, coefficient=0.01, monotone=True)
+    st = _study(1000, Laplace(sensitivity=1e-3, scale=0.1), g, e)
+    _, lg = step_dp(st, 1, g)
+    assert lg.what == "steps[1] (gaussian)" and lg.inputs == "sensitivity=0.001, delta=1e-09, sigma=1.0"
+    _, le = step_dp(st, 2, e)
+    assert le.what == "steps[2] (exponential)" and le.inputs == "sensitivity=1.0, coefficient=0.01, monotone=True"
+    assert le.output == "(0.01, 0.0)-DP per run" and le.conditions == ("monotone scores",)
+
+
+def test_a_step_outside_its_calibration_names_the_file_and_step() -> None:
+    """A Gaussian step whose analytic calibration leaves the GDP range (mu above 1e7): refused,
+    naming the file and the step as the file numbers it."""
+    doc = {
+        "data": {"n": 1000, "iid": True},
+        "test": {"alpha": 0.05},
+        "steps": [
+            {"type": "description", "range_size": 2},
+            {"type": "gaussian", "sensitivity": 1.0, "eps": 1e300, "delta": 1e-9},
+        ],
+    }
+    with pytest.raises(PlanError) as exc:
+        plan(parse_study(doc, "f.toml"))
+    assert str(exc.value).startswith("f.toml: steps[1]: sigma=") and "must be at least sensitivity/1e+07" in str(
+        exc.value
+    )
+
+
+def test_zcdp_composition_line_and_guarantee() -> None:
+    """zCDP (Bun-Steinke Lemma 1.7: rho adds up) converted by CKS20 Prop. 12: the guarantee
+    names CKS20-12 and rho, the line why the composition holds."""
+    from maxinfo_bounds.planning import Exponential
+    from maxinfo_bounds.planning.stages import text_up
+
+    g, link = _entries(Exponential(eps=0.01, times=3))["zCDP composition of the stage"]
+    assert g.theorem == "CKS20-12" and g.conditions == (f"rho = {text_up(3 * 0.01**2 / 8)}",)
+    assert link.conditions == ("zCDP composes additively (Bun-Steinke Lemma 1.7)",)

@@ -316,3 +316,23 @@ def test_mixed_epsilon_past_the_end_of_a_pure_curve() -> None:
     assert got <= eps * (1 + 1e-11)
     # the same point through KOV (equal pure steps): also the pure eps
     assert dp.optimal_composition(eps, 0.0, 1, delta).eps <= eps * (1 + 1e-11)
+
+
+@pytest.mark.parametrize("mu", [1e-300, 2.7e-302, 3e-155, 1e-160, 5e-324])
+def test_gdp_compose_below_the_floats_squares(mu):
+    """Composed mu whose square underflows the floats (mu below about 1e-154): the root is still
+    the smallest float whose square is at least the exact sum (checked in rationals), found next
+    to the answer. (The search used to start at the smallest float and step through 2^52
+    subnormals: a Gaussian step of sensitivity 1e-300 never finished planning.)"""
+    import math
+    from fractions import Fraction
+
+    from maxinfo_bounds.planning import Gaussian, Study, plan
+    from maxinfo_bounds.theorems.dp_accounting.gdp import gdp_compose
+
+    r = gdp_compose({mu: 4})
+    s = 4 * Fraction(mu) ** 2
+    assert Fraction(r) ** 2 >= s and Fraction(math.nextafter(r, 0.0)) ** 2 < s
+    if mu == 1e-300:
+        st = Study(n=1000, alpha=0.05, iid=True, steps=(Gaussian(sensitivity=1e-300, eps=1e-300, delta=1e-300),))
+        assert plan(st).gamma > 0

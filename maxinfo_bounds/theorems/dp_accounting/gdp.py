@@ -92,6 +92,13 @@ def _sqrt_up(s: Fraction) -> float:
     r = math.sqrt(float(s)) if s < Fraction(10**300) else math.inf
     if not math.isfinite(r):
         raise InvalidParameter("mu", float(s), f"a composed mu whose square is a finite float (at most {MU_MAX:g}^2)")
+    lg = s.numerator.bit_length() - s.denominator.bit_length()  # about log2(s)
+    if lg < -1000:
+        # s below the floats (mu under 1e-150 or so): the root of s 4^e, scaled back by 2^-e, so
+        # that the ulp steps below start next to the answer, not at the smallest float (issue
+        # 44: a Gaussian step of sensitivity 1e-300 stepped through 2^52 subnormals)
+        e = -lg // 2 + 100
+        r = math.ldexp(math.sqrt(float(s * 4**e)), -e)
     while Fraction(r) ** 2 < s:
         r = math.nextafter(r, math.inf)
     while r > 0 and Fraction(math.nextafter(r, 0.0)) ** 2 >= s:
