@@ -523,6 +523,8 @@ def _certify_thresholdout(
 
 #: the noise levels (GDP mu) the max-information route's float search tries
 _MI_MUS = tuple(float(math.exp(x)) for x in np.linspace(math.log(1e-5), math.log(0.5), 12))
+#: and the total deltas
+_MI_DELTAS = (1e-8, 1e-12, 1e-16, 1e-20, 1e-25, 1e-30, 1e-40)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -542,17 +544,24 @@ def _thm31_k_float(e: float, dlt: float, n: int, bm: float) -> float:
     return float(thm31_implied_float_k(e, dlt, n, bm, dhat_grid=12)[0])
 
 
-def _maxinfo_search(n: int, k: int, f: float, fine: bool = True) -> tuple[float, list[float]]:
+def _maxinfo_search(
+    n: int,
+    k: int,
+    f: float,
+    fine: bool = True,
+    mus: tuple[float, ...] | None = None,
+    deltas: tuple[float, ...] | None = None,
+) -> tuple[float, list[float]]:
     """The max-information route's float search (see :func:`_certify_maxinfo`): the half-width
     t + tau over a grid of the noise's mu (12 points from 1e-5 to 0.5, log-spaced; every second
     one when not ``fine``) and
     the total delta (7 values from 1e-8 to 1e-40; 3 when not ``fine``), at beta_s = beta_mi =
     F/4 and F/2 for Hoeffding. Returns (float half-width, [mu, delta]), inf where no point is
-    inside RRST Thm 3.1."""
+    inside RRST Thm 3.1. (``mus``, ``deltas``: a part of the grid, for :func:`_maxinfo_local`.)"""
     bs = bm = f / 4
     best: tuple[float, float, float] | None = None
-    dlts = (1e-8, 1e-12, 1e-16, 1e-20, 1e-25, 1e-30, 1e-40) if fine else (1e-12, 1e-20, 1e-30)
-    for mu in _MI_MUS if fine else _MI_MUS[::2]:
+    dlts = deltas if deltas is not None else _MI_DELTAS if fine else (1e-12, 1e-20, 1e-30)
+    for mu in mus if mus is not None else _MI_MUS if fine else _MI_MUS[::2]:
         sigma = math.sqrt(k) / (n * mu)
         t = float(gaussian_half_width_estimate(sigma, k, bs))
         for dlt in dlts:
@@ -566,6 +575,20 @@ def _maxinfo_search(n: int, k: int, f: float, fine: bool = True) -> tuple[float,
             if best is None or t + tau < best[0]:
                 best = (t + tau, mu, dlt)
     return (math.inf, []) if best is None else (best[0], [best[1], best[2]])
+
+
+def _maxinfo_local(n: int, k: int, f: float) -> float:
+    """A cheaper float half-width of the max-information route, for the extremes' guesses only
+    (the certified search then uses :func:`_maxinfo_search`): the coarse search, then the full
+    grid's points next to its best (two noise levels either side, the neighbouring deltas)."""
+    v, point = _maxinfo_search(n, k, f, False)
+    if not point:
+        return v
+    mu0, d0 = point
+    i, dl = _MI_MUS.index(mu0), list(_MI_DELTAS)
+    j = dl.index(d0)
+    mus = _MI_MUS[max(0, i - 2) : i + 3]
+    return min(v, _maxinfo_search(n, k, f, True, mus, tuple(dl[max(0, j - 1) : j + 2]))[0])
 
 
 def _maxinfo_route(n: int, k: int, f: float) -> _Certified | None:
@@ -758,14 +781,17 @@ def _reuse_max_queries(
     search: Callable[..., tuple[float, list[float]]],
     certify: Callable[..., Any],
     start: int | None = None,
+    guess_hw: Callable[[int, int, float], float] | None = None,
 ) -> int:
     """The largest k whose certified half-width is at most t (0 if none): a coarse float search
-    over k (from ``start``, a guess, if given), refined on the fine float half-width, then
-    certified: the answer's half-width is at most t, the next k's above it."""
+    over k (from ``start``, a guess, if given), refined on the fine float half-width (or
+    ``guess_hw(n, k, f)``, a cheaper one), then certified: the answer's half-width is at most t,
+    the next k's above it."""
     ev = _RouteEval(f, search, certify)
     guess = _float_boundary(lambda k: ev.coarse(n, k) > t, 1, MAX_QUERIES, start)
+    hw = ev.fine if guess_hw is None else (lambda n_, k_: guess_hw(n_, k_, f))
     # the first k that fails: g(k) = t - hw(k) decreases in k
-    guess = _secant_boundary(lambda k: t - ev.fine(n, k), guess, 1, MAX_QUERIES)
+    guess = _secant_boundary(lambda k: t - hw(n, k), guess, 1, MAX_QUERIES)
     first_fail = _smallest_true(lambda k: not ev.meets(n, k, t), guess, 1, MAX_QUERIES)
     return MAX_QUERIES if first_fail is None else first_fail - 1
 
@@ -777,13 +803,16 @@ def _reuse_required_n(
     search: Callable[..., tuple[float, list[float]]],
     certify: Callable[..., Any],
     start: int | None = None,
+    guess_hw: Callable[[int, int, float], float] | None = None,
 ) -> int | None:
     """The smallest n whose certified half-width for k queries is at most t (None above
     MAX_RECORDS): a coarse float search over n (from ``start``, a guess, if given), refined on
-    the fine float half-width, then certified at the answer and below."""
+    the fine float half-width (or ``guess_hw(n, k, f)``, a cheaper one), then certified at the
+    answer and below."""
     ev = _RouteEval(f, search, certify)
     guess = _float_boundary(lambda n: ev.coarse(n, k) <= t, 1, MAX_RECORDS, start)
-    guess = _secant_boundary(lambda n: ev.fine(n, k) - t, guess, 1, MAX_RECORDS)
+    hw = ev.fine if guess_hw is None else (lambda n_, k_: guess_hw(n_, k_, f))
+    guess = _secant_boundary(lambda n: hw(n, k) - t, guess, 1, MAX_RECORDS)
     return _smallest_true(lambda n: ev.meets(n, k, t), guess, 1, MAX_RECORDS)
 
 
@@ -886,10 +915,10 @@ def plan_estimate(
             # started from the JLNRSS route's extremes (a guess only: it is the narrower route)
             jl = next(r for r in routes if r.route is REUSE_JLNRSS)
             mi_extra["max_queries_at_half_width"] = _reuse_max_queries(
-                nn, t, f, _maxinfo_search, _certify_maxinfo, jl.max_queries_at_half_width
+                nn, t, f, _maxinfo_search, _certify_maxinfo, jl.max_queries_at_half_width, _maxinfo_local
             )
             mi_extra["required_n_records"] = _reuse_required_n(
-                k, t, f, _maxinfo_search, _certify_maxinfo, jl.required_n_records
+                k, t, f, _maxinfo_search, _certify_maxinfo, jl.required_n_records, _maxinfo_local
             )
         routes.append(
             EstimateRoute(
