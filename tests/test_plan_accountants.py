@@ -425,3 +425,12 @@ def test_zcdp_composition_line_and_guarantee() -> None:
     g, link = _entries(Exponential(eps=0.01, times=3))["zCDP composition of the stage"]
     assert g.theorem == "CKS20-12" and g.conditions == (f"rho = {text_up(3 * 0.01**2 / 8)}",)
     assert link.conditions == ("zCDP composes additively (Bun-Steinke Lemma 1.7)",)
+
+
+def test_stage_lines_number_the_steps_and_mark_repetitions() -> None:
+    """stages_of: each step's line is named as the study file numbers it, and a step run more
+    than once says so (", x2 adaptively"); once, it says nothing."""
+    st = _study(1000, Laplace(sensitivity=1e-3, scale=0.1), Laplace(sensitivity=1e-3, scale=0.1, times=2))
+    links = stages_of(st)[0].links
+    assert links[0].what == "steps[0] (laplace)" and links[0].output == "(0.01, 0.0)-DP per run"
+    assert links[1].what == "steps[1] (laplace)" and links[1].output == "(0.01, 0.0)-DP per run, x2 adaptively"

@@ -139,3 +139,52 @@ def test_accountants_derivation_lines(steps, expected):
     assert len(got) == len(expected)
     for (what, thms, inputs), (w, t, prefix) in zip(got, expected):
         assert what == w and thms == t and inputs.startswith(prefix), (what, inputs)
+
+
+def test_int_text_is_exact_below_1e30_and_never_fails_above():
+    """Counts of outputs are shown exactly up to 10^30 and as "about" four digits and an exponent
+    beyond (2^99999 = 9.99...e+30102 / 2: 4.995e+30102; 10^6000 - 1 rounds to 1e+6000), where
+    Python 3.11's str() of an integer refuses more than 4,300 digits."""
+    from maxinfo_bounds.numeric import int_text
+
+    assert int_text(12345) == "12345" and int_text(10**30 - 1) == "9" * 30
+    assert int_text(10**30) == "about 1e+30" and int_text(2**100) == "about 1.268e+30"
+    assert int_text(10**6000 - 1) == "about 1e+6000" and int_text(2**99999) == "about 4.995e+30102"
+
+
+def test_descriptions_at_the_bit_limit_plan_and_print():
+    """A description stage may have up to 100,000 bits of output (2^99999 outputs plans; 2^100000
+    is refused as vacuous, naming the file and step); a study file of range_size 10^6, 1,000
+    times (a 6,001-digit count) plans from the command line, which once raised on printing it."""
+    from maxinfo_bounds.cli import main
+    from maxinfo_bounds.planning.stages import stages_of
+
+    def doc(rs: int, times: int, iid: bool = False) -> dict:
+        return {
+            "data": {"n": 1000, "iid": iid},
+            "test": {"alpha": 0.05},
+            "steps": [{"type": "description", "range_size": rs, "times": times}],
+        }
+
+    assert stages_of(parse_study(doc(2, 99_999), "f.toml"))[0].links[0].output == "about 4.995e+30102 possible outputs"
+    with pytest.raises(PlanError) as exc:
+        stages_of(parse_study(doc(2, 100_000), "f.toml"))
+    assert str(exc.value) == (
+        "f.toml: steps[0]: the description stage would have more than 100000 bits of output (range_size^times): "
+        "its max-information bound is vacuous; lower range_size or times"
+    )
+    import io
+    from contextlib import redirect_stdout
+    from pathlib import Path
+    from tempfile import TemporaryDirectory
+
+    with TemporaryDirectory() as d:
+        f = Path(d) / "big.toml"
+        f.write_text(
+            '[data]\nn = 1000\niid = true\n[test]\nalpha = 0.05\n[[steps]]\ntype = "description"\n'
+            'range_size = 1000000\ntimes = 1000\n[power]\ntest = "z"\neffect_size = 0.3\n'
+        )
+        out = io.StringIO()
+        with redirect_stdout(out):
+            code = main(["plan", str(f)])
+    assert code in (0, None) and "about 1e+6000 possible outputs" in out.getvalue()

@@ -45,6 +45,7 @@ from .rounding import (
     exact_sum,
     float_down,
     float_up,
+    int_text,
     log_le,
 )
 from .rounding import (
@@ -121,6 +122,7 @@ __all__ = [
     "check_probability",
     "float_down",
     "decimal_text",
+    "int_text",
     "exact_sum",
     "float_up",
     "enclosure",

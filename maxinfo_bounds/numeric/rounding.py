@@ -86,6 +86,25 @@ def float_up(x: Any) -> float:
     return f
 
 
+def int_text(m: int) -> str:
+    """An integer for display: exact below 10^30, else "about" its first four digits and its
+    exponent (a count of outputs such as 1000000^1000 has 6,001 digits, beyond what ``str``
+    converts in Python 3.11, which raises; issue 44).
+
+    >>> int_text(12345), int_text(2**100), int_text(10**6000)
+    ('12345', 'about 1.268e+30', 'about 1e+6000')
+    """
+    if m < 10**30:
+        return str(m)
+    shift = max(0, m.bit_length() - 64)
+    lg = math.log10(m >> shift) + shift * math.log10(2)
+    e = math.floor(lg)
+    mant = round(10 ** (lg - e), 3)
+    if mant >= 10:
+        mant, e = mant / 10, e + 1
+    return f"about {mant:g}e+{e}"
+
+
 def decimal_text(x: float, side: Literal["up", "down"], digits: int = 6) -> str:
     """``x`` shown to ``digits`` significant decimal digits, rounded towards ``side``: the
     printed number is itself a valid bound (an upper bound shown ``"up"`` is never below ``x``,

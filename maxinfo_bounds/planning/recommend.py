@@ -73,7 +73,7 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
-from ..numeric import check_output_file, decimal_text, float_down, float_up, save_figure
+from ..numeric import check_output_file, decimal_text, float_down, float_up, int_text, save_figure
 from .errors import PlanError
 from .power import (
     describe,
@@ -514,12 +514,12 @@ def _rows(study: Study, reuse: PlanResult | None, *, estimate: bool = True) -> l
     if m is not None:
         rows.append(
             RouteRow(
-                f"union bound over the analysis's {m} possible outputs",
+                f"union bound over the analysis's {int_text(m)} possible outputs",
                 RouteKind.UNION,
                 True,
                 float_down(Fraction(a) / m),
                 n,
-                f"every step is a description: the test is one of at most {m} fixed tests (α/M)",
+                f"every step is a description: the test is one of at most {int_text(m)} fixed tests (α/M)",
             )
         )
     f = study.power.split_fraction if study.power is not None else 0.5

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import __version__
-from ..numeric import decimal_text
+from ..numeric import decimal_text, int_text
 from ..vacuity import GAMMA_FLOOR, NO_SINGLE_FIX, gamma_problem, usable_if_fields, usable_if_text
 from .explore import INT_PARAMS, SweepPoint, fixes, power_fixes
 from .power import critical_value_text, describe, method_of
@@ -394,7 +394,7 @@ def _route_sentence(pp: PowerPlan, rec: Any) -> str:
     if rec.kind.value == "union":
         return (
             f"every step only selects among finitely many outcomes, so the test is one of at most "
-            f"{_union_outputs(st)} fixed tests and we test at "
+            f"{int_text(_union_outputs(st) or 0)} fixed tests and we test at "
             f"p <= {thr} (a union bound) on all {st.n} records"
         )
     if rec.kind.value == "split":

@@ -52,7 +52,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..numeric import LOG2E, InvalidParameter, RegimeError, exact_sum, float_up
+from ..numeric import LOG2E, InvalidParameter, RegimeError, exact_sum, float_up, int_text
 from ..results import Bound
 from ..search import minimise, minimise_nd
 from ..theorems.composition import compose_max_information
@@ -458,7 +458,10 @@ def _mi_route(study: Study, stages: list[Stage]) -> PlanResult | str:
             chain += [
                 *s.links,
                 Link(
-                    "MI of the stage", ("entropy",), f"range {s.range_size}", f"I <= log2(range) <= {text_up(m)} bits"
+                    "MI of the stage",
+                    ("entropy",),
+                    f"range {int_text(s.range_size)}",
+                    f"I <= log2(range) <= {text_up(m)} bits",
                 ),
             ]
             total += Fraction(m)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
 
-from ..numeric import InvalidParameter, decimal_text, exact_sum, float_up
+from ..numeric import InvalidParameter, decimal_text, exact_sum, float_up, int_text
 from ..results import DPGuarantee
 from ..theorems.dp_accounting import gaussian_epsilon
 from .errors import PlanError
@@ -233,7 +233,12 @@ def stages_of(study: Study) -> list[Stage]:
                     "max-information bound is vacuous; lower range_size or times",
                 )
             m = rs**st.times
-            link = Link(_label(i, st), ("DFHPRR-6",), f"range_size={rs}, times={st.times}", f"{m} possible outputs")
+            link = Link(
+                _label(i, st),
+                ("DFHPRR-6",),
+                f"range_size={int_text(rs)}, times={st.times}",
+                f"{int_text(m)} possible outputs",
+            )
             if isinstance(last, DescriptionStage):
                 stages[-1] = DescriptionStage((*last.steps, i), (*last.links, link), size * m)
             else:
