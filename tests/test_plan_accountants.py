@@ -434,3 +434,20 @@ def test_stage_lines_number_the_steps_and_mark_repetitions() -> None:
     links = stages_of(st)[0].links
     assert links[0].what == "steps[0] (laplace)" and links[0].output == "(0.01, 0.0)-DP per run"
     assert links[1].what == "steps[1] (laplace)" and links[1].output == "(0.01, 0.0)-DP per run, x2 adaptively"
+
+
+def test_mutual_information_stage_line_and_total() -> None:
+    """A mutual-information step run 3 times: the chain rule's total 0.3 bits, rounded up, and
+    its line; the correction's gamma shown rounded down to six digits (0.0123456789 shows as
+    0.0123456, never 0.0123457)."""
+    from fractions import Fraction
+
+    from maxinfo_bounds.planning import MutualInformation
+    from maxinfo_bounds.planning.stages import text_down
+
+    s = stages_of(Study(n=1000, alpha=0.05, steps=(MutualInformation(mi_bits=0.1, times=3),)))[0]
+    assert Fraction(3) * Fraction(0.1) <= Fraction(s.mi_bits) <= Fraction(3) * Fraction(0.1) * (1 + Fraction(1, 2**50))
+    (link,) = s.links
+    assert link.what == "steps[0] (mutual_information)" and link.theorems == ("RRST-1.5a",)
+    assert link.inputs == "mi_bits=0.1, times=3" and link.output == "I <= 0.300001 bits (chain rule)"
+    assert text_down(0.0123456789) == "0.0123456" and text_down(1 / 3) == "0.333333" and text_down(0.1) == "0.1"
