@@ -451,3 +451,13 @@ def test_mutual_information_stage_line_and_total() -> None:
     assert link.what == "steps[0] (mutual_information)" and link.theorems == ("RRST-1.5a",)
     assert link.inputs == "mi_bits=0.1, times=3" and link.output == "I <= 0.300001 bits (chain rule)"
     assert text_down(0.0123456789) == "0.0123456" and text_down(1 / 3) == "0.333333" and text_down(0.1) == "0.1"
+
+
+def test_optimal_composition_line_names_its_conditions() -> None:
+    """KOV15 Thm 3.3 on identical runs: the line says how many runs of which guarantee and that
+    they are homogeneous (the theorem's condition)."""
+    from maxinfo_bounds.planning import Exponential
+
+    g, link = _entries(Exponential(eps=0.01, times=3))["optimal DP composition of the stage"]
+    assert link.inputs == "3 x (0.01, 0.0)" and link.theorems == ("KOV15-3.3",)
+    assert link.conditions == ("3 adaptive steps, each (0.01, 0.0)-DP", "homogeneous steps") == g.conditions
