@@ -448,6 +448,7 @@ def test_mutual_information_stage_line_and_total() -> None:
     s = stages_of(Study(n=1000, alpha=0.05, steps=(MutualInformation(mi_bits=0.1, times=3),)))[0]
     assert Fraction(3) * Fraction(0.1) <= Fraction(s.mi_bits) <= Fraction(3) * Fraction(0.1) * (1 + Fraction(1, 2**50))
     (link,) = s.links
+    assert s.steps == (0,)
     assert link.what == "steps[0] (mutual_information)" and link.theorems == ("RRST-1.5a",)
     assert link.inputs == "mi_bits=0.1, times=3" and link.output == "I <= 0.300001 bits (chain rule)"
     assert text_down(0.0123456789) == "0.0123456" and text_down(1 / 3) == "0.333333" and text_down(0.1) == "0.1"
@@ -461,3 +462,15 @@ def test_optimal_composition_line_names_its_conditions() -> None:
     g, link = _entries(Exponential(eps=0.01, times=3))["optimal DP composition of the stage"]
     assert link.inputs == "3 x (0.01, 0.0)" and link.theorems == ("KOV15-3.3",)
     assert link.conditions == ("3 adaptive steps, each (0.01, 0.0)-DP", "homogeneous steps") == g.conditions
+
+
+def test_consecutive_descriptions_are_one_stage() -> None:
+    """Description steps in a row are one stage of the product of their outputs (DFHPRR Thm 6 on
+    the joint output), each with its own line."""
+    from maxinfo_bounds.planning import Description
+
+    (s,) = stages_of(Study(n=100, alpha=0.05, steps=(Description(range_size=4), Description(range_size=3, times=2))))
+    assert s.steps == (0, 1) and s.range_size == 36
+    assert [link.what for link in s.links] == ["steps[0] (description)", "steps[1] (description)"]
+    assert [link.output for link in s.links] == ["4 possible outputs", "9 possible outputs"]
+    assert s.links[1].inputs == "range_size=3, times=2"
