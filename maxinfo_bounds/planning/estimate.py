@@ -577,18 +577,29 @@ def _maxinfo_search(
     return (math.inf, []) if best is None else (best[0], [best[1], best[2]])
 
 
-def _maxinfo_local(n: int, k: int, f: float) -> float:
+class _MaxinfoLocal:
     """A cheaper float half-width of the max-information route, for the extremes' guesses only
-    (the certified search then uses :func:`_maxinfo_search`): the coarse search, then the full
-    grid's points next to its best (two noise levels either side, the neighbouring deltas)."""
-    v, point = _maxinfo_search(n, k, f, False)
-    if not point:
-        return v
-    mu0, d0 = point
-    i, dl = _MI_MUS.index(mu0), list(_MI_DELTAS)
-    j = dl.index(d0)
-    mus = _MI_MUS[max(0, i - 2) : i + 3]
-    return min(v, _maxinfo_search(n, k, f, True, mus, tuple(dl[max(0, j - 1) : j + 2]))[0])
+    (the certified search then uses :func:`_maxinfo_search`): the full grid's points next to the
+    best one (two noise levels either side, the neighbouring deltas), that best point found by
+    the coarse search on the first call and then carried from call to call (the searches move
+    n or k a little at a time)."""
+
+    def __init__(self) -> None:
+        self.near: tuple[int, int] | None = None  # (index of mu, index of delta)
+
+    def __call__(self, n: int, k: int, f: float) -> float:
+        v = math.inf
+        if self.near is None:
+            v, point = _maxinfo_search(n, k, f, False)
+            if not point:
+                return v
+            self.near = (_MI_MUS.index(point[0]), _MI_DELTAS.index(point[1]))
+        i, j = self.near
+        mus = _MI_MUS[max(0, i - 2) : i + 3]
+        w, point = _maxinfo_search(n, k, f, True, mus, _MI_DELTAS[max(0, j - 1) : j + 2])
+        if point:
+            self.near = (_MI_MUS.index(point[0]), _MI_DELTAS.index(point[1]))
+        return min(v, w)
 
 
 def _maxinfo_route(n: int, k: int, f: float) -> _Certified | None:
@@ -915,10 +926,14 @@ def plan_estimate(
             # started from the JLNRSS route's extremes (a guess only: it is the narrower route)
             jl = next(r for r in routes if r.route is REUSE_JLNRSS)
             mi_extra["max_queries_at_half_width"] = _reuse_max_queries(
-                nn, t, f, _maxinfo_search, _certify_maxinfo, jl.max_queries_at_half_width, _maxinfo_local
+                nn, t, f, _maxinfo_search, _certify_maxinfo, jl.max_queries_at_half_width, _MaxinfoLocal()
             )
+            # the half-width falls about as 1/sqrt(n): the route's own value at n gives the guess
+            n_start = jl.required_n_records
+            if mi is not None and mi.half_width > 0:
+                n_start = min(MAX_RECORDS, max(1, math.ceil(nn * (mi.half_width / t) ** 2)))
             mi_extra["required_n_records"] = _reuse_required_n(
-                k, t, f, _maxinfo_search, _certify_maxinfo, jl.required_n_records, _maxinfo_local
+                k, t, f, _maxinfo_search, _certify_maxinfo, n_start, _MaxinfoLocal()
             )
         routes.append(
             EstimateRoute(
