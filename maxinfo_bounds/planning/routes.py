@@ -514,12 +514,32 @@ DELTA_GRID = (1e-12, 1e-20, 1e-30)
 EXACT_DELTA_GRID = tuple(10.0**-j for j in (*range(4, 12), *range(12, 41, 2)))
 #: the betas (as fractions of alpha) at which the fine grid's points are ranked
 _RANK_BETAS = (0.5, 0.99)
-#: and the few refined points of a stage (:func:`_refined_total_deltas`); 0.9 for the total
-#: deltas near the edge where RRST Thm 3.1's beta must approach alpha, where the best point
-#: often is (issue 44's corpus: a mixed stage lost 12% without it)
-_REFINE_BETAS = (0.35, 0.5, 0.65, 0.9)
+#: and the few refined points of a stage (:func:`_refined_total_deltas`); also 0.9 for the
+#: points kept and for total deltas near the edge where RRST Thm 3.1's beta must approach
+#: alpha, where the best point often is (issue 44's corpus: a mixed stage lost 12% without it)
+_REFINE_BETAS = (0.35, 0.5, 0.65)
+_EDGE_BETAS = (0.9,)
 #: the tight (advanced / optimal) composition of the first stage is tried up to this many runs
 TIGHT_MAX_RUNS = 10_000
+
+
+def _k_floor(study: Study, eps: float) -> float:
+    """RRST Thm 3.1's k at a stage of composed ``eps`` is at least n c (e^{6 eps} - 1) + c t
+    sqrt(n), c = 6 eps log2 e, t >= sqrt(2 ln(1/alpha)) (see :func:`_pruned`); increasing in
+    eps."""
+    c6 = 6 * eps * LOG2E
+    return study.n * c6 * math.expm1(6 * eps) + c6 * math.sqrt(2 * math.log(1 / study.alpha)) * math.sqrt(study.n)
+
+
+def _hopeless_at_every_delta(study: Study, e_min: float, results: list[PlanResult]) -> bool:
+    """No total delta can give RRST Thm 3.1 a winning route when even the smallest composed eps
+    on offer (``e_min``, at the largest delta) cannot: the pruning rules of :func:`_pruned` that
+    grow with eps (eps > 1/2, no positive threshold, cannot beat the best route found)."""
+    if e_min > THM31_EPS_MAX:
+        return True
+    k = _k_floor(study, e_min)
+    best_g = max((r.gamma for r in results), default=0.0)
+    return k > 1075 + math.log2(study.alpha) or (best_g > 0 and study.alpha * 2.0 ** (-k) * (1 + 1e-9) < best_g)
 
 
 def _pruned(study: Study, eps: float, results: list[PlanResult], cands: list[Candidate], dt: float) -> bool:
@@ -549,8 +569,7 @@ def _pruned(study: Study, eps: float, results: list[PlanResult], cands: list[Can
             )
         )
         return True
-    c6 = 6 * eps * LOG2E
-    k_floor = study.n * c6 * math.expm1(6 * eps) + c6 * math.sqrt(2 * math.log(1 / study.alpha)) * math.sqrt(study.n)
+    k_floor = _k_floor(study, eps)
     if k_floor > 1075 + math.log2(study.alpha):
         cands.append(
             Candidate(
@@ -669,11 +688,13 @@ def _refined_total_deltas(study: Study, eps_of: Callable[[float], float | None],
             dt = 10.0 ** (j / f)
             e_est = eps_at(j, final) if _thm31_beta_floor(study.n, dt) < study.alpha else None
             ok = e_est is not None and 0 < e_est <= THM31_EPS_MAX and dt < 0.5
-            sc = (
-                _rank_score(study, e_est, dt, _REFINE_BETAS, 96 if final else 24)
-                if ok and e_est is not None
-                else math.inf
-            )
+            sc = math.inf
+            if ok and e_est is not None:
+                # beta >= 4 n sqrt(delta/(3 eps)) (about; see _dp_stage_curve's refusal): near
+                # the edge where it approaches alpha the best beta does too, scored at 0.9 alpha
+                near_edge = 4 * study.n * math.sqrt(dt / (3 * e_est)) > 0.3 * study.alpha
+                betas = _REFINE_BETAS + _EDGE_BETAS if near_edge or final else _REFINE_BETAS
+                sc = _rank_score(study, e_est, dt, betas, 96 if final else 24)
             memo[(j, final)] = sc if math.isfinite(sc) else math.inf
         return memo[(j, final)]
 
@@ -713,11 +734,12 @@ def _refined_total_deltas(study: Study, eps_of: Callable[[float], float | None],
 
 def _eps_estimator(s0: DPStage, classic: bool) -> Callable[[float], float | None] | None:
     """A float estimate of a stage's composed eps at a total delta, for ranking total deltas
-    (never certified: a chosen point is certified by :func:`best_composition`). The smallest of
-    the estimates of the accountants that apply: the GDP curve (Gaussian runs only; exact), the
-    exact mixed curve's float root (pure and Gaussian runs, within its pattern cap), KOV's float
-    root (identical pure runs, at most :data:`TIGHT_MAX_RUNS`), the zCDP conversion (every run
-    with a rho). None where none applies (runs with an approximate-DP delta)."""
+    (never certified: a chosen point is certified by :func:`best_composition`): the GDP curve
+    (Gaussian runs only; exact), KOV's float root (identical pure runs, at most
+    :data:`TIGHT_MAX_RUNS`; exact), else the exact mixed curve's float root (pure and Gaussian
+    runs, within its pattern cap); the zCDP conversion beside them for bounded-range runs (it
+    can beat the pure-DP curve there) or where neither applies. None for runs with an
+    approximate-DP delta."""
     if s0.gaussian:
         mu = composed_mu(s0.runs)
         return lambda dt: gdp_epsilon_estimate(mu, dt)
@@ -729,13 +751,16 @@ def _eps_estimator(s0: DPStage, classic: bool) -> Callable[[float], float | None
             pure[r.eps] += r.count
     gauss = any(r.mu is not None for r in s0.runs)
     mu = composed_mu(s0.runs) if gauss else 0.0
+    # bounded-range runs (the exponential mechanism) can do better in zCDP than any pure-DP
+    # accountant; otherwise the exact curve (KOV's for one eps, the mixed one else) is optimal
+    br = any("CR21-BR" in r.theorems for r in s0.runs)
     fs: list[Callable[[float], float | None]] = []
-    if pattern_count(pure) <= MIXED_MAX_PATTERNS and mu <= MU_MAX:
-        fs.append(lambda dt: mixed_epsilon_estimate(pure, mu, dt))
-    if not gauss and classic and len(pure) == 1 and all("CR21-BR" not in r.theorems for r in s0.runs):
+    if not gauss and classic and len(pure) == 1 and not br:
         (e0,) = pure
         fs.append(lambda dt: _kov_float(e0, 0.0, s0.count, dt))
-    if all(r.rho is not None for r in s0.runs):
+    elif pattern_count(pure) <= MIXED_MAX_PATTERNS and mu <= MU_MAX:
+        fs.append(lambda dt: mixed_epsilon_estimate(pure, mu, dt))
+    if (br or not fs) and all(r.rho is not None for r in s0.runs):
         rho = math.fsum(r.count * float(r.rho or 0.0) for r in s0.runs)
         fs.append(lambda dt: _cks_float(rho, dt, zcdp_order(rho, dt) - 1) if rho > 0 else None)
     if not fs:
@@ -842,8 +867,12 @@ def plan(study: Study, *, exhaustive: bool = False, refine: bool = True) -> Plan
         # covers the coarse grid only
         eps_of = _eps_estimator(s0, classic) if refine and not exhaustive else None
         pure_ranked = eps_of is not None and not rank_all and not continuous
-        if pure_ranked:
+        if pure_ranked and eps_of is not None:
             extra = {x for x in EXACT_DELTA_GRID if _thm31_beta_floor(study.n, x) < study.alpha} - dts
+            # the composed eps falls as delta grows: where the largest delta cannot win, none can
+            e_min = eps_of(max(extra | dts)) if extra | dts else None
+            if e_min is not None and _hopeless_at_every_delta(study, e_min * 0.999, results):
+                extra, eps_of, pure_ranked = set(), None, False
         # the grid points planned in full, scored for the refinement's bracket
         planned_scores: list[tuple[float, float, tuple[DPGuarantee, Link] | None]] = []
         # (score, total delta, its certified composition if already computed)
