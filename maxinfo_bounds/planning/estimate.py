@@ -760,8 +760,14 @@ class _RouteEval:
     """One route's fine search and certification at (n, k), each cached (the extremes' searches
     revisit points)."""
 
-    def __init__(self, f: float, search: Callable[..., tuple[float, list[float]]], certify: Callable[..., Any]) -> None:
-        self.f, self.search, self.certify = f, search, certify
+    def __init__(
+        self,
+        f: float,
+        search: Callable[..., tuple[float, list[float]]],
+        certify: Callable[..., Any],
+        guess_hw: Callable[[int, int, float], float] | None = None,
+    ) -> None:
+        self.f, self.search, self.certify, self.guess_hw = f, search, certify, guess_hw
         self._fine: dict[tuple[int, int], tuple[float, list[float]]] = {}
         self._cert: dict[tuple[int, int], _Certified | None] = {}
 
@@ -769,6 +775,11 @@ class _RouteEval:
         if (n, k) not in self._fine:
             self._fine[n, k] = self.search(n, k, self.f)
         return self._fine[n, k][0]
+
+    def guess(self, n: int, k: int) -> float:
+        """The float half-width the secant stage of the extremes' searches follows: the fine
+        search's, or ``guess_hw``'s (a cheaper one) when given."""
+        return self.fine(n, k) if self.guess_hw is None else self.guess_hw(n, k, self.f)
 
     def coarse(self, n: int, k: int) -> float:
         return self.search(n, k, self.f, False)[0]
@@ -798,11 +809,10 @@ def _reuse_max_queries(
     over k (from ``start``, a guess, if given), refined on the fine float half-width (or
     ``guess_hw(n, k, f)``, a cheaper one), then certified: the answer's half-width is at most t,
     the next k's above it."""
-    ev = _RouteEval(f, search, certify)
+    ev = _RouteEval(f, search, certify, guess_hw)
     guess = _float_boundary(lambda k: ev.coarse(n, k) > t, 1, MAX_QUERIES, start)
-    hw = ev.fine if guess_hw is None else (lambda n_, k_: guess_hw(n_, k_, f))
     # the first k that fails: g(k) = t - hw(k) decreases in k
-    guess = _secant_boundary(lambda k: t - hw(n, k), guess, 1, MAX_QUERIES)
+    guess = _secant_boundary(lambda k: t - ev.guess(n, k), guess, 1, MAX_QUERIES)
     first_fail = _smallest_true(lambda k: not ev.meets(n, k, t), guess, 1, MAX_QUERIES)
     return MAX_QUERIES if first_fail is None else first_fail - 1
 
@@ -820,10 +830,9 @@ def _reuse_required_n(
     MAX_RECORDS): a coarse float search over n (from ``start``, a guess, if given), refined on
     the fine float half-width (or ``guess_hw(n, k, f)``, a cheaper one), then certified at the
     answer and below."""
-    ev = _RouteEval(f, search, certify)
+    ev = _RouteEval(f, search, certify, guess_hw)
     guess = _float_boundary(lambda n: ev.coarse(n, k) <= t, 1, MAX_RECORDS, start)
-    hw = ev.fine if guess_hw is None else (lambda n_, k_: guess_hw(n_, k_, f))
-    guess = _secant_boundary(lambda n: hw(n, k) - t, guess, 1, MAX_RECORDS)
+    guess = _secant_boundary(lambda n: ev.guess(n, k) - t, guess, 1, MAX_RECORDS)
     return _smallest_true(lambda n: ev.meets(n, k, t), guess, 1, MAX_RECORDS)
 
 
