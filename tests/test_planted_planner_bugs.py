@@ -102,7 +102,7 @@ PLANTED: list[tuple[str, tuple[Any, ...], str, str, str, Callable[[], None]]] = 
     (
         "a pruning rule that drops the winning route",
         (routes,),
-        "_pruned",
+        "_eps_prune_reason",
         "if best_g > 0 and study.alpha * 2.0 ** (-k_floor) * (1 + 1e-9) < best_g:",
         "if best_g > 0 and study.alpha * 2.0 ** (-k_floor) * (1 + 1e-9) > best_g:",
         lambda: corpus.test_exponential_mechanisms_compose_in_zcdp(10**6, 1e-6, 10**4),

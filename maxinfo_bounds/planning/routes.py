@@ -531,15 +531,20 @@ def _k_floor(study: Study, eps: float) -> float:
     return study.n * c6 * math.expm1(6 * eps) + c6 * math.sqrt(2 * math.log(1 / study.alpha)) * math.sqrt(study.n)
 
 
-def _hopeless_at_every_delta(study: Study, e_min: float, results: list[PlanResult]) -> bool:
-    """No total delta can give RRST Thm 3.1 a winning route when even the smallest composed eps
-    on offer (``e_min``, at the largest delta) cannot: the pruning rules of :func:`_pruned` that
-    grow with eps (eps > 1/2, no positive threshold, cannot beat the best route found)."""
-    if e_min > THM31_EPS_MAX:
-        return True
-    k = _k_floor(study, e_min)
+def _eps_prune_reason(study: Study, eps: float, results: list[PlanResult]) -> str | None:
+    """Why RRST Thm 3.1 at a stage of composed ``eps`` cannot win (see :func:`_pruned`), by the
+    rules that only grow with eps (so that a total delta whose eps is the smallest on offer
+    fails them only if every other one does): eps > 1/2, no positive threshold, cannot beat the
+    best route found. None when none applies."""
+    if eps > THM31_EPS_MAX:
+        return f"composed eps {text_up(eps)} > 1/2: outside RRST Thm 3.1"
+    k_floor = _k_floor(study, eps)
+    if k_floor > 1075 + math.log2(study.alpha):
+        return f"cannot give a positive threshold: k >= {k_floor:.4g} bits"
     best_g = max((r.gamma for r in results), default=0.0)
-    return k > 1075 + math.log2(study.alpha) or (best_g > 0 and study.alpha * 2.0 ** (-k) * (1 + 1e-9) < best_g)
+    if best_g > 0 and study.alpha * 2.0 ** (-k_floor) * (1 + 1e-9) < best_g:
+        return f"cannot beat the best route: k >= {k_floor:.4g} bits"
+    return None
 
 
 def _pruned(study: Study, eps: float, results: list[PlanResult], cands: list[Candidate], dt: float) -> bool:
@@ -550,46 +555,16 @@ def _pruned(study: Study, eps: float, results: list[PlanResult], cands: list[Can
     alpha 2^-k. (With a float estimate of eps, shrunk by 0.1%, this is only a time saver: skipping
     a route never makes the returned gamma invalid.)
     """
-    if eps > THM31_EPS_MAX:
-        cands.append(
-            Candidate(
-                _tight_candidate(dt),
-                None,
-                f"composed eps {text_up(eps)} > 1/2: outside RRST Thm 3.1",
-            )
-        )
-        return True
-    if _thm31_beta_floor(study.n, dt) >= study.alpha:
-        cands.append(
-            Candidate(
-                _tight_candidate(dt),
-                None,
-                f"delta too large for n = {study.n}: RRST Thm 3.1's beta >= 2 n sqrt(delta) "
-                f"= {2 * study.n * math.sqrt(dt):.3g} >= alpha",
-            )
-        )
-        return True
-    k_floor = _k_floor(study, eps)
-    if k_floor > 1075 + math.log2(study.alpha):
-        cands.append(
-            Candidate(
-                _tight_candidate(dt),
-                None,
-                f"cannot give a positive threshold: k >= {k_floor:.4g} bits",
-            )
-        )
-        return True
-    best_g = max((r.gamma for r in results), default=0.0)
-    if best_g > 0 and study.alpha * 2.0 ** (-k_floor) * (1 + 1e-9) < best_g:
-        cands.append(
-            Candidate(
-                _tight_candidate(dt),
-                None,
-                f"cannot beat the best route: k >= {k_floor:.4g} bits",
-            )
-        )
-        return True
-    return False
+    why = (
+        f"delta too large for n = {study.n}: RRST Thm 3.1's beta >= 2 n sqrt(delta) "
+        f"= {2 * study.n * math.sqrt(dt):.3g} >= alpha"
+        if eps <= THM31_EPS_MAX and _thm31_beta_floor(study.n, dt) >= study.alpha
+        else _eps_prune_reason(study, eps, results)
+    )
+    if why is None:
+        return False
+    cands.append(Candidate(_tight_candidate(dt), None, why))
+    return True
 
 
 def _continuous_total_delta(
@@ -871,7 +846,7 @@ def plan(study: Study, *, exhaustive: bool = False, refine: bool = True) -> Plan
             extra = {x for x in EXACT_DELTA_GRID if _thm31_beta_floor(study.n, x) < study.alpha} - dts
             # the composed eps falls as delta grows: where the largest delta cannot win, none can
             e_min = eps_of(max(extra | dts)) if extra | dts else None
-            if e_min is not None and _hopeless_at_every_delta(study, e_min * 0.999, results):
+            if e_min is not None and _eps_prune_reason(study, e_min * 0.999, results) is not None:
                 extra, eps_of, pure_ranked = set(), None, False
         # the grid points planned in full, scored for the refinement's bracket
         planned_scores: list[tuple[float, float, tuple[DPGuarantee, Link] | None]] = []
