@@ -1,0 +1,168 @@
+"""Exact binomial splitting (``theorems/binomial_split.py``) against ground truth computed here
+independently: binomial tails as exact rational sums (Fractions) or 50-digit mpmath sums, and
+the supremum over p by enumerating every elementary interval of p in exact arithmetic."""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import mpmath
+import pytest
+
+from maxinfo_bounds.theorems.binomial_split import (
+    _fstar,
+    _le_tail,
+    miss_lower,
+    miss_upper,
+    split_binomial,
+    split_binomial_max_queries,
+    split_binomial_required_n,
+)
+from maxinfo_bounds.theorems.estimation import split_hoeffding, split_max_queries, split_required_n
+
+
+def _pmf(m: int, i: int, p: Fraction) -> Fraction:
+    return math.comb(m, i) * p**i * (1 - p) ** (m - i)
+
+
+def _miss_at(m: int, p: Fraction, lo_set: int, hi_set: int) -> Fraction:
+    """P(X <= lo_set) + P(X >= hi_set), exactly."""
+    return sum((_pmf(m, i, p) for i in range(m + 1) if i <= lo_set or i >= hi_set), Fraction(0))
+
+
+def exact_sup(m: int, t: Fraction) -> Fraction:
+    """sup_p P_p(|X - m p| > m t), exactly: on each open interval between consecutive points
+    where m(p - t) or m(p + t) is an integer, the miss event is a fixed set of counts; the
+    supremum over the interval is the larger of that set's probability at the two ends (the
+    polynomial is decreasing then increasing), and the breakpoints themselves are included."""
+    pts = {Fraction(0), Fraction(1)}
+    for j in range(-m, 2 * m + 1):
+        for bp in (Fraction(j, m) + t, Fraction(j, m) - t):
+            if 0 <= bp <= 1:
+                pts.add(bp)
+    pts_sorted = sorted(pts)
+    best = Fraction(0)
+    for a, b in zip(pts_sorted, pts_sorted[1:]):
+        mid = (a + b) / 2
+        lo_set = math.ceil(m * (mid - t)) - 1  # i < m(p - t)
+        hi_set = math.floor(m * (mid + t)) + 1  # i > m(p + t)
+        best = max(best, _miss_at(m, a, lo_set, hi_set), _miss_at(m, b, lo_set, hi_set))
+    for p in pts_sorted:  # the value at a breakpoint itself (strict inequalities)
+        best = max(best, _miss_at(m, p, math.ceil(m * (p - t)) - 1, math.floor(m * (p + t)) + 1))
+    return best
+
+
+def test_tails_enclose_exact_sums_at_50_digits() -> None:
+    rng = random.Random(20261126)
+    mpmath.mp.dps = 50
+    for case in range(150):
+        m = 6_000 if case < 3 else rng.choice([1, 2, 3, 7, 40, 333, 2_000])  # 6,000: three chunks
+        a = rng.randrange(-1, m + 1)
+        p = Fraction(rng.randrange(1, 10**6), 10**6)
+        lo, hi = _le_tail(m, a, p)
+        pm = mpmath.mpf(p.numerator) / p.denominator
+        terms = (mpmath.binomial(m, i) * pm**i * (1 - pm) ** (m - i) for i in range(a + 1, m + 1))
+        exact = mpmath.fsum(mpmath.binomial(m, i) * pm**i * (1 - pm) ** (m - i) for i in range(a + 1))
+        if a >= m * p:  # the complement, without the reference's own cancellation
+            exact = 1 - mpmath.fsum(terms)
+        assert lo <= exact <= hi, (m, a, p, lo, hi, exact)
+        if exact > 1e-250:  # tight: the error terms grow with the log-term's size
+            assert hi - lo <= 1e-7 * exact, (m, a, p)
+
+
+@pytest.mark.parametrize(
+    ("m", "t"),
+    [
+        (1, Fraction(3, 10)),
+        (2, Fraction(1, 4)),  # 2mt = 1: breakpoints of both kinds coincide
+        (4, Fraction(1, 8)),  # likewise
+        (3, Fraction(1, 6)),  # as a float, just below 1/6: at p = 1/2 every count misses
+        (5, Fraction(1, 10)),
+        (10, Fraction(3, 20)),
+        (12, Fraction(1, 8)),
+        (20, Fraction(1, 5)),
+        (25, 0.1),
+        (37, 0.1),
+        (40, 0.0625),
+    ],
+)
+def test_supremum_encloses_the_exact_supremum(m: int, t: Fraction | float) -> None:
+    tt = Fraction(float(t))  # the search takes a float t: the ground truth at that same t
+    exact = exact_sup(m, tt)
+    lo, hi = miss_lower(m, float(tt), tol=1e-9), miss_upper(m, float(tt), tol=1e-9)
+    assert lo <= exact <= hi
+    assert hi - lo <= 1e-9 * exact + 1e-15
+
+
+def test_a_float_just_below_a_lattice_half_width_misses_surely() -> None:
+    # t = float(1/6) < 1/6: at p = 1/2, |X - 3/2| >= 1/2 > 3t for every count X
+    assert exact_sup(3, Fraction(1 / 6)) == 1
+    assert miss_lower(3, 1 / 6) > 0.999_999
+    assert exact_sup(3, Fraction(1, 6)) == Fraction(47, 72)  # at 1/6 itself: p = 1/6 is the worst
+
+
+def test_supremum_is_not_at_one_half_for_small_m() -> None:
+    # m = 3, t = 0.2: the worst p is not 1/2 (ground truth by enumeration); the search finds it
+    exact = exact_sup(3, Fraction(1, 5))
+    at_half = _miss_at(3, Fraction(1, 2), math.ceil(3 * Fraction(3, 10)) - 1, math.floor(3 * Fraction(7, 10)) + 1)
+    assert exact > at_half
+    assert miss_lower(3, 0.2, tol=1e-9) <= exact <= miss_upper(3, 0.2, tol=1e-9)
+
+
+def _mp(x: Fraction) -> mpmath.mpf:
+    mpmath.mp.dps = 50
+    return mpmath.mpf(x.numerator) / x.denominator
+
+
+def _fstar_exact(k: int, beta: float) -> mpmath.mpf:
+    mpmath.mp.dps = 50
+    return 1 - (1 - mpmath.mpf(beta)) ** (mpmath.mpf(1) / k)
+
+
+@pytest.mark.parametrize(("n", "k", "beta"), [(30, 1, 0.05), (60, 2, 0.1), (80, 4, 0.05), (120, 3, 0.2)])
+def test_half_width_holds_exactly_and_is_nearly_the_smallest(n: int, k: int, beta: float) -> None:
+    b = split_binomial(n, k, beta)
+    m = n // k
+    fs = _fstar_exact(k, beta)
+    t = Fraction(b.half_width)
+    assert _mp(exact_sup(m, t)) <= fs  # valid: (1 - F)^k >= 1 - beta
+    assert (1 - _mp(exact_sup(m, t))) ** k >= b.coverage >= 1 - beta - 1e-15
+    # and nearly the smallest: 2^-20 narrower fails (or Hoeffding's was returned, never narrower)
+    assert b.half_width <= split_hoeffding(n, k, beta).half_width
+    assert _mp(exact_sup(m, t * (1 - Fraction(1, 2**20)))) > fs
+
+
+def test_binomial_is_narrower_than_hoeffding_where_it_matters() -> None:
+    # n = 200,000 records, 411 queries (Hoeffding's largest k at 0.1), coverage 0.95: m = 486;
+    # at p = 1/2 the two-sided tail at z = 3.84 standard deviations is the per-query target, so the
+    # half-width is near 3.84 * sqrt(486)/2 / 486 = 0.0871, against Hoeffding's 0.0999
+    b = split_binomial(200_000, 411, 0.05)
+    assert 0.0865 < b.half_width < 0.0880 < split_hoeffding(200_000, 411, 0.05).half_width
+    assert b.coverage >= 0.95
+
+
+def _meets_exact(m: int, k: int, t: Fraction, beta: float) -> bool:
+    return m >= 1 and _mp(exact_sup(m, t)) <= _fstar_exact(k, beta)
+
+
+def test_max_queries_against_exhaustive_exact_search() -> None:
+    n, t, beta = 160, Fraction(1, 4), 0.1
+    expected = max((k for k in range(1, n + 1) if _meets_exact(n // k, k, t, beta)), default=0)
+    got = split_binomial_max_queries(n, float(t), beta)
+    assert got == expected
+    assert got >= split_max_queries(n, float(t), beta)
+
+
+def test_required_n_against_exhaustive_exact_search() -> None:
+    k, t, beta = 3, Fraction(1, 5), 0.1
+    m = next(m for m in range(1, 200) if _meets_exact(m, k, t, beta))
+    assert split_binomial_required_n(k, float(t), beta) == k * m
+    assert k * m <= split_required_n(k, float(t), beta)
+
+
+def test_fstar_is_a_lower_bound() -> None:
+    for k, beta in [(1, 0.05), (7, 0.05), (1000, 0.01), (10**9, 0.5)]:
+        assert _fstar(k, beta) <= _fstar_exact(k, beta)
+        assert _fstar(k, beta) >= _fstar_exact(k, beta) * (1 - 1e-14)
