@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from .corrections import Correction, correct
     from .numeric import ExactLog, InvalidParameter, RegimeError
     from .results import Bound, DPGuarantee
+    from .theorems.binomial_split import split_binomial
     from .theorems.composition import compose_max_information
     from .theorems.description import description_length_max_information
     from .theorems.dp_accounting import dp_max_information
@@ -54,6 +55,7 @@ _WHERE = {
     "gaussian_sample_accuracy": ".theorems.estimation",
     "jlnrss_transfer": ".theorems.estimation",
     "split_hoeffding": ".theorems.estimation",
+    "split_binomial": ".theorems.binomial_split",
     "bnsssu_transfer": ".theorems.generalization",
     "hoeffding_transfer": ".theorems.generalization",
     "mcdiarmid_transfer": ".theorems.generalization",
@@ -112,6 +114,7 @@ __all__ = [
     "pvalue_correction",
     "pvalue_sensitivity_lower_bound",
     "russo_zou_pvalue_correction",
+    "split_binomial",
     "split_hoeffding",
     "__version__",
 ]

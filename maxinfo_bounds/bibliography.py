@@ -166,6 +166,7 @@ PAPER_KEYS: dict[str, tuple[str, ...]] = {
     "Hoeffding": ("Hoeffding1963",),
     "Notes": ("Notes",),
     "Gaussian maximum": (),  # an exact elementary computation: nothing to cite
+    "Binomial tail": (),  # an exact computation, its supremum over p proved in the module: nothing to cite
 }
 
 #: what every power analysis cites (effect sizes; the analysis types)

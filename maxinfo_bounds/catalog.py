@@ -16,6 +16,7 @@ from .results import Bound
 
 # every theorem module, imported for its entries (each registers them at import)
 from .theorems import (  # noqa: F401
+    binomial_split,
     composition,
     description,
     dp_accounting,

@@ -39,6 +39,7 @@ def test_entries_complete():
             "Kairouz-Oh-Viswanath; Dong-Roth-Su",
             "JLNRSS",
             "Gaussian maximum",
+            "Binomial tail",
             "Hoeffding",
         }
         assert e.number and e.statement_latex() and e.all_conditions()

@@ -62,7 +62,7 @@ from ..arith import Interval
 from ..numeric import InvalidParameter, enclosure, float_down, float_up, log_le
 from ..results import AccuracyBound
 from .estimation import BETA, HALF, QUERIES, _coverage, split_hoeffding, split_max_queries, split_required_n
-from .registry import N_RECORDS
+from .registry import N_RECORDS, Theorem, register
 
 __all__ = [
     "miss_upper",
@@ -484,3 +484,50 @@ def split_binomial_max_queries(n: int, t: float, beta: float) -> int | None:
                 hi = mid
         return lo
     return k_h
+
+
+# --------------------------------------------------------------------------------------------
+# catalog entry
+
+
+def _entry(n: int, k: int, beta: float) -> AccuracyBound:
+    """Theorem: the exact binomial tail's supremum over p, k independent parts (see
+    :func:`split_binomial`)."""
+    return split_binomial(n, k, beta)
+
+
+def _statement() -> Any:
+    import sympy  # statements only
+
+    t, p, beta = sympy.symbols("t p beta", positive=True)
+    k, m = sympy.symbols("k m", positive=True, integer=True)
+    miss = sympy.Function("F")(m, t)  # sup_p P_p(|X - m p| > m t), X ~ Bin(m, p)
+    return sympy.Eq((1 - miss) ** k, 1 - beta)
+
+
+register(
+    Theorem(
+        id="SPLIT-binomial",
+        paper="Binomial tail",
+        number=(
+            "(1 - sup_p P_p(|X/m - p| > t))^k >= 1 - beta, X ~ Bin(floor(n/k), p) "
+            "(exact; the supremum over p proved to lie at the breakpoints)"
+        ),
+        title="Sample splitting for 0/1-valued queries: the exact binomial tail instead of Hoeffding's bound",
+        latex=(
+            r"\Bigl(1 - \sup_{p}\Pr_p\bigl[|X/m - p| > t\bigr]\Bigr)^k \ge 1 - \beta,"
+            r"\ X \sim \mathrm{Bin}(m, p),\ m = \lfloor n/k\rfloor"
+        ),
+        conditions=(
+            "each query answered on its own floor(n/k) records",
+            "{0, 1}-valued queries",
+            "n i.i.d. records",
+        ),
+        units="t in the queries' units ([0, 1])",
+        params=(N_RECORDS, QUERIES, BETA),
+        evaluator=_entry,
+        statement=_statement,
+        returns="AccuracyBound(half_width rounded up, coverage (1 - F)^k rounded down)",
+        value_name="half_width",
+    )
+)

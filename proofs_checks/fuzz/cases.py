@@ -332,6 +332,22 @@ def _gauss_max_ref(x: Inputs, out: tuple[float, ...]) -> tuple[Any, Any]:
     return R.gauss_max_half_width(x["sigma"], x["k"], x["beta"]), cov
 
 
+def _split_binomial_ref(x: Inputs, out: tuple[float, ...]) -> tuple[Any, Any]:
+    """A t just below the smallest exact half-width, and the exact coverage at the half-width
+    returned (which must be at least 1 - beta, and at least the coverage reported)."""
+    n, k, beta = int(x["n"]), int(x["k"]), x["beta"]
+    cov = R.split_binomial_coverage(n, k, out[0])
+    if cov < 1 - beta:
+        raise R.Rejected(f"coverage {cov} at the returned half-width is below 1 - beta")
+    return R.split_binomial_width_below(n, k, beta), cov
+
+
+def _s_split_binomial(rng: Gen) -> Inputs:
+    # the exact reference enumerates every breakpoint: at most 24 records per query
+    k = S.integer(rng, 1, 10**4)
+    return {"n": k * S.integer(rng, 1, 24) + int(rng.integers(0, k)), "k": k, "beta": S.prob(rng, 1e-12)}
+
+
 def _queries_outside(x: Inputs) -> None:
     """The estimation evaluators take at most MAX_QUERIES = 10^12 queries (and splitting at
     most n); within that they must answer."""
@@ -1028,6 +1044,18 @@ CASES: tuple[Case, ...] = (
         ("up", "down"),
         reals=("eps", "delta", "alpha", "beta", "c", "d"),
         weight=0.3,
+    ),
+    Case(
+        "SPLIT-binomial split_binomial",
+        _s_split_binomial,
+        lambda **kw: (lambda b: (b.half_width, b.coverage))(mb.split_binomial(**kw)),
+        _split_binomial_ref,
+        ("up", "down"),
+        reals=("beta",),
+        ints=("n", "k"),
+        weight=0.05,
+        check=_queries_outside,
+        min_points=40,
     ),
     Case(
         "SPLIT-Hoeffding split_hoeffding",

@@ -555,6 +555,59 @@ def gauss_max_coverage(sigma: Any, k: Any, t: Any) -> Any:
     return mpmath.exp(k * mpmath.log1p(-mpmath.erfc(t / (sigma * mpmath.sqrt(2)))))
 
 
+def binomial_miss_sup(m: int, t: Fraction) -> Fraction:
+    """sup_p P_p(|X - m p| > m t), X ~ Bin(m, p), exactly (rationals): on each open interval
+    between consecutive points where m(p - t) or m(p + t) is an integer the miss event is one
+    set of counts, whose probability is decreasing then increasing in p, so the interval's
+    supremum is the set's probability at one of its ends; the breakpoints' own values are
+    included. Small m only (the cost is about m^3)."""
+    pts = {Fraction(0), Fraction(1)}
+    for j in range(-m, 2 * m + 1):
+        for bp in (Fraction(j, m) + t, Fraction(j, m) - t):
+            if 0 <= bp <= 1:
+                pts.add(bp)
+    pts_sorted = sorted(pts)
+
+    def miss(p: Fraction, lo_set: int, hi_set: int) -> Fraction:
+        return sum(
+            (math.comb(m, i) * p**i * (1 - p) ** (m - i) for i in range(m + 1) if i <= lo_set or i >= hi_set),
+            Fraction(0),
+        )
+
+    best = Fraction(0)
+    for a, b in zip(pts_sorted, pts_sorted[1:]):
+        mid = (a + b) / 2
+        lo_set, hi_set = math.ceil(m * (mid - t)) - 1, math.floor(m * (mid + t)) + 1
+        best = max(best, miss(a, lo_set, hi_set), miss(b, lo_set, hi_set))
+    for p in pts_sorted:
+        best = max(best, miss(p, math.ceil(m * (p - t)) - 1, math.floor(m * (p + t)) + 1))
+    return best
+
+
+def split_binomial_coverage(n: int, k: int, t: Any) -> Any:
+    """(1 - sup_p P_p(|X/m - p| > t))^k, m = floor(n/k): the coverage of exact binomial
+    splitting at half-width t (t a float, taken exactly)."""
+    if k > n:
+        raise Outside("k > n: a query without records")
+    f = binomial_miss_sup(n // k, Fraction(float(t)))
+    return (1 - mpf(f.numerator) / f.denominator) ** k
+
+
+def split_binomial_width_below(n: int, k: int, beta: Any) -> Any:
+    """A t just below the smallest half-width of exact binomial splitting (its coverage is
+    below 1 - beta there; bisection on t with the exact coverage, to 2^-30 relative)."""
+    if k > n:
+        raise Outside("k > n: a query without records")
+    lo, hi = mpf(0), mpf(1)
+    while hi - lo > hi * mpf(2) ** -30:
+        mid = (lo + hi) / 2
+        if split_binomial_coverage(n, k, mid) >= 1 - beta:
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
 def jlnrss(eps: Any, delta: Any, alpha: Any, beta: Any, c: Any, d: Any) -> tuple[Any, Any]:
     """JLNRSS Thm 4 with Lemma 7: half-width alpha + e^eps - 1 + c + 2d, coverage
     1 - beta/c - delta/d (at least 0)."""
