@@ -24,7 +24,7 @@ Commands::
     maxinfo plan STUDY.toml [--sweep P=LO:HI[:NUM] [--plot F.png] [--workers W]] [--solve P --target-gamma G]
                             [--solve-for n|power|effect|alpha|compromise [--ratio Q]] [--report F.md [--bib F.bib]]
                                             the study planner: the threshold for a planned study
-    maxinfo estimate --n N --queries K --coverage C [--half-width T] [--plot F.png]
+    maxinfo estimate --n N --queries K --coverage C [--half-width T] [--binary] [--plot F.png]
                                             reuse or split: k adaptive queries, every route's half-width
 
 Why one module over 400 lines: it is only argparse wiring; each subcommand is a few lines
@@ -562,7 +562,7 @@ def _cmd_estimate(ns: argparse.Namespace) -> int:
         f"--{k.replace('_', '-')}"
         for k in ("n", "queries", "coverage", "half_width", "thresholdout_budget", "threshold")
         if getattr(ns, k) is not None
-    ]
+    ] + (["--binary"] if ns.binary else [])
     if ns.study is not None:
         if given:
             raise InvalidParameter("study", ns.study, f"given alone (the file sets {', '.join(given)})")
@@ -578,6 +578,7 @@ def _cmd_estimate(ns: argparse.Namespace) -> int:
             ns.half_width,
             thresholdout_budget=ns.thresholdout_budget,
             threshold=ns.threshold,
+            binary=ns.binary,
         )
     out = plan.as_dict()
     rm = None
@@ -832,6 +833,11 @@ def _build_parser() -> argparse.ArgumentParser:
         help="B: add Thresholdout, which stops after B answers taken from the holdout (overfitting detected)",
     )
     es.add_argument("--threshold", type=float, help="with --thresholdout-budget: Thresholdout's T (default: see docs)")
+    es.add_argument(
+        "--binary",
+        action="store_true",
+        help="every query is 0/1-valued (an accuracy, a proportion): adds splitting with the exact binomial tail",
+    )
     es.add_argument("--json", action="store_true")
     es.add_argument("--brief", action="store_true", help="the table and the recommendation only (no derivations)")
     es.add_argument("--plot", help="the regime map (.png or .svg): the narrowest route over n and k")

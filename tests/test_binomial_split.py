@@ -4,13 +4,16 @@ the supremum over p by enumerating every elementary interval of p in exact arith
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import mpmath
 import pytest
 
+from maxinfo_bounds.numeric import InvalidParameter
 from maxinfo_bounds.theorems.binomial_split import (
     _fstar,
     _le_tail,
@@ -21,6 +24,8 @@ from maxinfo_bounds.theorems.binomial_split import (
     split_binomial_required_n,
 )
 from maxinfo_bounds.theorems.estimation import split_hoeffding, split_max_queries, split_required_n
+
+from .cli_helpers import run_cli
 
 
 def _pmf(m: int, i: int, p: Fraction) -> Fraction:
@@ -166,3 +171,93 @@ def test_fstar_is_a_lower_bound() -> None:
     for k, beta in [(1, 0.05), (7, 0.05), (1000, 0.01), (10**9, 0.5)]:
         assert _fstar(k, beta) <= _fstar_exact(k, beta)
         assert _fstar(k, beta) >= _fstar_exact(k, beta) * (1 - 1e-14)
+
+
+# --------------------------------------------------------------------------------------------
+# in the estimation planner
+
+
+def _miss_sup_50_digits(m: int, t: float) -> mpmath.mpf:
+    """The supremum at 50 digits, by the same enumeration as :func:`exact_sup` but in mpmath
+    (the rationals are too slow at m in the hundreds)."""
+    mpmath.mp.dps = 50
+    tt = Fraction(t)
+    pts = sorted(
+        {Fraction(0), Fraction(1)}
+        | {bp for j in range(-m, 2 * m + 1) for bp in (Fraction(j, m) + tt, Fraction(j, m) - tt) if 0 <= bp <= 1}
+    )
+    logc = [mpmath.log(mpmath.binomial(m, i)) for i in range(m + 1)]
+
+    def miss(p: Fraction, lo_set: int, hi_set: int) -> mpmath.mpf:
+        if p == 0 or p == 1:
+            x = 0 if p == 0 else m
+            return mpmath.mpf(1 if (x <= lo_set or x >= hi_set) else 0)
+        pm = _mp(p)
+        lp, lq = mpmath.log(pm), mpmath.log(1 - pm)
+        idx = [i for i in range(m + 1) if i <= lo_set or i >= hi_set]
+        return mpmath.fsum(mpmath.exp(logc[i] + i * lp + (m - i) * lq) for i in idx)
+
+    best = mpmath.mpf(0)
+    for a, b in zip(pts, pts[1:]):
+        if a > Fraction(1, 2):  # symmetric in p <-> 1 - p
+            break
+        mid = (a + b) / 2
+        lo_set, hi_set = math.ceil(m * (mid - tt)) - 1, math.floor(m * (mid + tt)) + 1
+        best = max(best, miss(a, lo_set, hi_set), miss(b, lo_set, hi_set))
+    return best
+
+
+@pytest.mark.heavy
+def test_planner_row_and_its_largest_k_at_50_digits() -> None:
+    from maxinfo_bounds.planning import estimate as E
+
+    p = E.plan_estimate(200_000, 411, 0.95, 0.1, binary=True)
+    row = p.route(E.SPLIT_BINARY)
+    # the planner's failure probability is 1 - coverage rounded to a float (E._failure)
+    assert row.valid and row.half_width == split_binomial(200_000, 411, E._failure(0.95)).half_width
+    assert row.settings == {"records_per_query": 486}
+    # the largest k meeting 0.1: 526 (m = 380) meets, 527 (m = 379) does not, at 50 digits
+    assert row.max_queries_at_half_width == 526
+    assert _miss_sup_50_digits(380, 0.1) <= _fstar_exact(526, 0.05)
+    assert _miss_sup_50_digits(379, 0.1) > _fstar_exact(527, 0.05)
+    # the smallest n for 411 queries: 411 * 370 (m = 370 meets, m = 369 does not)
+    assert row.required_n_records == 411 * 370
+    assert _miss_sup_50_digits(370, 0.1) <= _fstar_exact(411, 0.05) < _miss_sup_50_digits(369, 0.1)
+    # narrower than Hoeffding's splitting (0.0999), still wider than Gaussian reuse here
+    assert row.half_width < p.route(E.SPLIT).half_width and p.recommended == E.REUSE_JLNRSS
+
+
+def test_binary_route_needs_the_statement(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from maxinfo_bounds.planning import PlanError
+    from maxinfo_bounds.planning import estimate as E
+
+    p = E.plan_estimate(1_000, 20, 0.9)
+    row = p.route(E.SPLIT_BINARY)
+    assert not row.valid and row.half_width is None and "binary" in row.note
+    with pytest.raises(InvalidParameter, match="binary"):
+        E.plan_estimate(1_000, 20, 0.9, binary="yes")  # type: ignore[arg-type]
+    # the study file's key, and the command line's flag
+    f = tmp_path / "s.toml"
+    f.write_text("[data]\nn = 1000\niid = true\n[estimate]\nqueries = 20\ncoverage = 0.9\nbinary = true\n")
+    got = E.plan_estimate_file(str(f)).route(E.SPLIT_BINARY).half_width
+    assert got == split_binomial(1_000, 20, E._failure(0.9)).half_width
+    f.write_text("[data]\nn = 1000\niid = true\n[estimate]\nqueries = 20\ncoverage = 0.9\nbinary = 1\n")
+    with pytest.raises(PlanError, match="estimate.binary"):
+        E.plan_estimate_file(str(f))
+    code, out, _ = run_cli(
+        ["estimate", "--n", "1000", "--queries", "20", "--coverage", "0.9", "--binary", "--json"], capsys
+    )
+    d = json.loads(out)
+    row = next(r for r in d["routes"] if r["route"] == E.SPLIT_BINARY)
+    assert code == 0 and row["valid"] and row["records_per_query"] == 50
+    code, _, err = run_cli(["estimate", "--study", str(f), "--binary"], capsys)
+    assert code == 2 and "given alone" in err
+
+
+def test_above_the_cap_the_route_is_hoeffding() -> None:
+    from maxinfo_bounds.theorems.binomial_split import BINOMIAL_M_MAX
+
+    n = 3 * (BINOMIAL_M_MAX + 1)
+    b = split_binomial(n, 3, 0.05)
+    assert b.half_width == split_hoeffding(n, 3, 0.05).half_width
+    assert any("Hoeffding's bound" in c for c in b.conditions)

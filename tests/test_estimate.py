@@ -16,10 +16,11 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from maxinfo_bounds.cli import main
 from maxinfo_bounds.numeric import InvalidParameter
 from maxinfo_bounds.planning import estimate as E
 from maxinfo_bounds.theorems import estimation as T
+
+from .cli_helpers import run_cli
 
 # --------------------------------------------------------------------------------------------
 # the theorems
@@ -271,12 +272,6 @@ def test_regime_map_agrees_with_the_planner():
 
 # --------------------------------------------------------------------------------------------
 # the command line
-
-
-def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = main(argv)
-    cap = capsys.readouterr()
-    return code, cap.out, cap.err
 
 
 def test_cli_estimate_json_schema(capsys):

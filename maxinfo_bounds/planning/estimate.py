@@ -55,6 +55,13 @@ from ..theorems.estimation import (
     split_max_queries,
     split_required_n,
 )
+from ..theorems.binomial_split import (
+    BINOMIAL_M_MAX,
+    Undecided,
+    split_binomial,
+    split_binomial_max_queries,
+    split_binomial_required_n,
+)
 from ..theorems.generalization import bnsssu_transfer
 from ..theorems.holdout import thresholdout_dp
 from .stages import text_down as _down
@@ -90,12 +97,13 @@ class Route(StrEnum):
     REUSE_MAXINFO = "reuse: Gaussian noise, max-information (RRST Thm 3.1, DFHPRR Thm 4)"
     THRESHOLDOUT = "Thresholdout: holdout with budget B, JLNRSS transfer"
     SPLIT = "split: each query on its own fresh records"
+    SPLIT_BINARY = "split, exact binomial tail: 0/1-valued queries"
     NAIVE = "naive: every query on all records, no noise"
 
 
 REUSE_JLNRSS, REUSE_BNSSSU, THRESHOLDOUT = Route.REUSE_JLNRSS, Route.REUSE_BNSSSU, Route.THRESHOLDOUT
 REUSE_MAXINFO = Route.REUSE_MAXINFO
-SPLIT, NAIVE = Route.SPLIT, Route.NAIVE
+SPLIT, SPLIT_BINARY, NAIVE = Route.SPLIT, Route.SPLIT_BINARY, Route.NAIVE
 VACUOUS = "vacuous: a half-width of 1 or more says nothing about [0, 1]-valued queries"
 
 
@@ -858,13 +866,17 @@ def plan_estimate(
     thresholdout_budget: int | None = None,
     threshold: float | None = None,
     maxinfo: bool = True,
+    binary: bool = False,
 ) -> EstimatePlan:
     """Every route for ``queries`` adaptive statistical queries of ``n`` i.i.d. records at
     simultaneous ``coverage``; with ``half_width``, also each route's largest number of queries
     and smallest n meeting it. ``thresholdout_budget`` (B) adds Thresholdout (its threshold
     ``threshold``, default :func:`default_threshold`). The recommended route has the narrowest
     certified half-width. ``maxinfo=False`` leaves out the max-information route (about 50 ms;
-    the power planner's searches, which need only the narrowest route, skip it).
+    the power planner's searches, which need only the narrowest route, skip it). ``binary``:
+    every query is {0, 1}-valued (an accuracy, a proportion), which makes splitting with the
+    exact binomial tail valid (:mod:`~maxinfo_bounds.theorems.binomial_split`); otherwise that
+    route is shown as not valid, without figures.
 
     >>> p = plan_estimate(1_000_000, 10_000, 0.95)
     >>> str(p.recommended), p.route(p.recommended).half_width < p.route(SPLIT).half_width
@@ -874,6 +886,8 @@ def plan_estimate(
     k = check_int("queries", queries, low=1, high=MAX_QUERIES)
     cov = Real(0, 1, lo_open=True, hi_open=True).check_float("coverage", coverage)
     t = None if half_width is None else Real(0, lo_open=True).check_float("half_width", half_width)
+    if not isinstance(binary, bool):
+        raise InvalidParameter("binary", binary, "true or false (every query {0, 1}-valued)")
     budget = None if thresholdout_budget is None else check_int("thresholdout_budget", thresholdout_budget, low=1)
     thr = None if threshold is None else Real(0).check_float("threshold", threshold)
     if thr is not None and budget is None:
@@ -1007,6 +1021,7 @@ def plan_estimate(
                 **ex_split,
             )
         )
+    routes.append(_split_binary_route(nn, k, f, t, binary))
     nv = split_hoeffding(nn, 1, float_down(Fraction(f) / k))
     routes.append(
         EstimateRoute(
@@ -1031,6 +1046,67 @@ def plan_estimate(
     useful = [r for r in routes if r.valid and r.half_width is not None and r.half_width < 1]
     best = min(useful, key=lambda r: r.half_width or math.inf).route if useful else None
     return EstimatePlan(nn, k, cov, t, tuple(routes), best)
+
+
+def _split_binary_route(n: int, k: int, f: float, t: float | None, binary: bool) -> EstimateRoute:
+    """Splitting with the exact binomial tail: valid for {0, 1}-valued queries only."""
+    ths = ("SPLIT-binomial",)
+    if not binary:
+        return EstimateRoute(
+            SPLIT_BINARY,
+            False,
+            None,
+            None,
+            theorems=ths,
+            note="valid only when every query is {0, 1}-valued (say so with binary = true / --binary): "
+            "for [0, 1]-valued queries a Bernoulli is not the worst case of a tail",
+        )
+    extra: dict[str, Any] = {}
+    notes = []
+    if t is not None:
+        for key, fn, args in (
+            ("max_queries_at_half_width", split_binomial_max_queries, (n, t, f)),
+            ("required_n_records", split_binomial_required_n, (k, t, f)),
+        ):
+            try:
+                extra[key] = fn(*args)
+            except Undecided as exc:  # an enclosure straddling the target: refused, not guessed
+                extra[key] = None
+                notes.append(f"{key}: refused, not decided within the rounding at {exc.value}")
+    if k > n:
+        return EstimateRoute(
+            SPLIT_BINARY,
+            False,
+            None,
+            None,
+            theorems=ths,
+            note=f"{k} queries need at least {k} records (one each)",
+            **extra,
+        )
+    b = split_binomial(n, k, f)
+    m = n // k
+    exact = not any(c.startswith("Hoeffding's bound") for c in b.conditions)
+    how = (
+        "sup over p of P_p(|X/m - p| > t), X ~ Bin(m, p), at most 1 - coverage^(1/k) (exact binomial tail, certified)"
+        if exact
+        else next(c for c in b.conditions if c.startswith("Hoeffding's bound"))
+    )
+    if not exact:
+        notes.append(how)
+    return EstimateRoute(
+        SPLIT_BINARY,
+        True,
+        b.half_width,
+        b.coverage,
+        {"records_per_query": m},
+        ths,
+        (
+            f"each query answered on its own {m} fresh records (n // k), never seen before; every query {{0, 1}}-valued",
+            f"SPLIT-binomial: every answer within {_up(b.half_width)} with probability >= {_down(b.coverage)}: {how}",
+        ),
+        "; ".join(notes),
+        **extra,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -1232,7 +1308,7 @@ def crossover_text(rm: RegimeMap) -> str:
 # the study file: [data] and [estimate]
 
 #: the keys of an estimation study's [estimate] table
-ESTIMATE_KEYS = ("queries", "coverage", "half_width", "thresholdout_budget", "threshold")
+ESTIMATE_KEYS = ("queries", "coverage", "half_width", "thresholdout_budget", "threshold", "binary")
 
 
 def plan_estimate_file(path: str) -> EstimatePlan:
@@ -1240,7 +1316,8 @@ def plan_estimate_file(path: str) -> EstimatePlan:
 
         [study]            # optional: name
         [data]             # n, iid (must be true: every route needs i.i.d. records)
-        [estimate]         # queries, coverage; optional half_width, thresholdout_budget, threshold
+        [estimate]         # queries, coverage; optional half_width, thresholdout_budget, threshold,
+                           # binary (every query {0, 1}-valued: exact binomial splitting)
 
     A refusal names the file and the key."""
     from .errors import PlanError
@@ -1278,6 +1355,7 @@ def plan_estimate_file(path: str) -> EstimatePlan:
             spec.get("half_width"),
             thresholdout_budget=spec.get("thresholdout_budget"),
             threshold=spec.get("threshold"),
+            binary=spec.get("binary", False),
         )
     except InvalidParameter as exc:
         key = "data.n" if exc.name == "n" else f"estimate.{exc.name}"
