@@ -44,6 +44,12 @@ import numpy as np
 from ..domain import Real
 from ..numeric import InvalidParameter, RegimeError, check_int, enclosure, float_down, float_up
 from ..search import first_true_int, minimise_nd
+from ..theorems.binomial_split import (
+    Undecided,
+    split_binomial,
+    split_binomial_max_queries,
+    split_binomial_required_n,
+)
 from ..theorems.dp_accounting import gaussian_mu, gdp_compose, gdp_delta
 from ..theorems.estimation import (
     MAX_QUERIES,
@@ -54,13 +60,6 @@ from ..theorems.estimation import (
     split_hoeffding,
     split_max_queries,
     split_required_n,
-)
-from ..theorems.binomial_split import (
-    BINOMIAL_M_MAX,
-    Undecided,
-    split_binomial,
-    split_binomial_max_queries,
-    split_binomial_required_n,
 )
 from ..theorems.generalization import bnsssu_transfer
 from ..theorems.holdout import thresholdout_dp
@@ -1101,7 +1100,7 @@ def _split_binary_route(n: int, k: int, f: float, t: float | None, binary: bool)
         {"records_per_query": m},
         ths,
         (
-            f"each query answered on its own {m} fresh records (n // k), never seen before; every query {{0, 1}}-valued",
+            f"each query answered on its own {m} fresh records (n // k), never seen before; queries {{0, 1}}-valued",
             f"SPLIT-binomial: every answer within {_up(b.half_width)} with probability >= {_down(b.coverage)}: {how}",
         ),
         "; ".join(notes),
