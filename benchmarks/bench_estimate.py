@@ -28,6 +28,7 @@ from _timing import once, paired
 
 from maxinfo_bounds import __version__
 from maxinfo_bounds.planning import estimate as E
+from maxinfo_bounds.theorems import binomial_split as B
 from maxinfo_bounds.theorems.estimation import gaussian_half_width_estimate, gaussian_sample_accuracy
 
 PUBLISHED = {  # n: (splitting, JLNRSS, BNSSSU) largest k at accuracy 0.1, coverage 0.95
@@ -49,6 +50,8 @@ def _timings(repeats: int) -> None:
         def run() -> object:
             E._gdp_eps_float.cache_clear()
             E._thm31_k_float.cache_clear()
+            for cache in (B._le_tail, B._log_fact, B._log_p, B._fstar):  # the binomial route's
+                cache.cache_clear()
             return fn()
 
         return run
@@ -59,6 +62,16 @@ def _timings(repeats: int) -> None:
             "plan_estimate(10^6, 10^4, 0.95, half_width=0.1)",
             cold(lambda: E.plan_estimate(10**6, 10**4, 0.95, 0.1)),
             0.5,
+        ),
+        (
+            "plan_estimate(2*10^5, 411, 0.95, half_width=0.1, binary=True)",
+            cold(lambda: E.plan_estimate(2 * 10**5, 411, 0.95, 0.1, binary=True)),
+            0.5,
+        ),
+        (
+            "the exact binomial route alone, (2*10^5, 411, 0.95, half_width=0.1)",
+            cold(lambda: E._split_binary_route(2 * 10**5, 411, E._failure(0.95), 0.1, True)),
+            None,
         ),
         (
             "plan_estimate(10^6, 10^6, 0.95, thresholdout_budget=20, half_width=0.2)",
@@ -73,7 +86,8 @@ def _timings(repeats: int) -> None:
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for name, _, target in rows:
         t = m[name]
-        print(f"| {name} | {t.wall:.3f} | {t.cpu:.3f} | {t.load:.2f} | {target} | {t / b:.0f} |")
+        shown = "-" if target is None else target
+        print(f"| {name} | {t.wall:.3f} | {t.cpu:.3f} | {t.load:.2f} | {shown} | {t / b:.0f} |")
     print(f"| baseline: gaussian_sample_accuracy(0.01, 10^4, 0.01) | {b.wall:.5f} | {b.cpu:.5f} | {b.load:.2f} | | 1 |")
     # the maps are single runs (seconds each), each beside the baseline's per-call time above
     t_map, rm = once(lambda: E.regime_map(0.95, (10**3, 10**7), (1, 10**5), 50))
