@@ -1,0 +1,268 @@
+"""The numeric layer's helpers, in-process and value by value (issue 44: mutation testing of
+``maxinfo_bounds/numeric``). Refusals are compared by their whole message, and every decision
+against a value derived here by hand: the command-line tests run these helpers in a child
+process, which a mutation run does not see."""
+
+from __future__ import annotations
+
+import math
+import os
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from maxinfo_bounds.numeric import InvalidParameter
+from maxinfo_bounds.numeric.files import check_output_file, save_figure
+from maxinfo_bounds.numeric.rounding import log_le
+from maxinfo_bounds.numeric.validate import (
+    _to_fraction,
+    _total_within,
+    as_table,
+    check_real_array,
+    check_same_shape,
+    iter_pairs,
+)
+
+
+def _message(exc: pytest.ExceptionInfo[InvalidParameter]) -> str:
+    return str(exc.value)
+
+
+# --------------------------------------------------------------------------------------------
+# log_le: log_base(ratio) <= t, decided exactly
+
+
+@pytest.mark.parametrize(
+    ("ratio", "t", "base", "expected"),
+    [
+        (Fraction(0), -(10**9), "e", True),  # log 0 = -inf: below everything
+        (Fraction(0), -(10**9), "2", True),
+        (Fraction(1), 0, "e", True),  # log 1 = 0 <= 0, exactly
+        (Fraction(1), Fraction(-1, 10**30), "e", False),
+        (Fraction(2), 0, "e", False),  # t = 0: decided by ratio <= 1
+        (Fraction(1, 2), 0, "e", True),
+        (Fraction(1), 0, "2", True),
+        (Fraction(8), 3, "2", True),  # log2 8 = 3 exactly
+        (Fraction(8), Fraction(2999, 1000), "2", False),
+        (Fraction(1, 4), -2, "2", True),
+        (Fraction(1, 4), Fraction(-2001, 1000), "2", False),
+        (Fraction(1, 8), -3, "2", True),
+        (Fraction(3, 2), Fraction(1, 2), "2", False),  # log2 1.5 = 0.585: the denominator alone a power of 2
+        (Fraction(3, 2), Fraction(3, 5), "2", True),
+        (Fraction(2, 3), Fraction(-1, 2), "2", True),  # log2(2/3) = -0.585: the numerator alone
+        (Fraction(2, 3), Fraction(-3, 5), "2", False),
+        (Fraction(6), Fraction(5, 2), "2", False),  # log2 6 = 2.585
+        (Fraction(6), Fraction(13, 5), "2", True),
+        (Fraction(6), Fraction(129, 50), "2", False),  # 2.58 < 2.585
+        (Fraction(2**100 + 1), 100, "2", False),  # above 100 by 2^-100 / ln 2: needs > 100 bits
+        (Fraction(2**100 - 1), 100, "2", True),
+        (Fraction(2718281828459045, 10**15), 1, "e", True),  # just below e
+        (Fraction(2718281828459046, 10**15), 1, "e", False),  # just above e
+        (Fraction(2), 1, "2", True),
+        (Fraction(2), Fraction(1, 2), "e", False),  # ln 2 = 0.693
+        (Fraction(2), Fraction(7, 10), "e", True),
+    ],
+)
+def test_log_le_decides_exactly(ratio: Fraction, t: int | Fraction, base: str, expected: bool) -> None:
+    assert log_le(ratio, t, base=base) is expected  # type: ignore[arg-type]
+
+
+def test_log_le_takes_a_float_threshold_exactly() -> None:
+    # 0.1 as a float is 0.1000000000000000055511...: e to it is 1.1051709180756476309... (e^0.1 =
+    # 1.1051709180756476248...), so the decision turns between ...763 and ...764 at 17 decimals
+    assert log_le(Fraction(110517091807564763, 10**17), 0.1)
+    assert not log_le(Fraction(110517091807564764, 10**17), 0.1)
+    assert not log_le(Fraction(110517091807564763, 10**17), Fraction(1, 10))  # the decimal 0.1
+
+
+# --------------------------------------------------------------------------------------------
+# neighbour pairs
+
+
+def test_iter_pairs_values_and_every_refusal() -> None:
+    assert iter_pairs("neighbors", [(0, 1), (2, 0)], 3) == [(0, 1), (2, 0)]
+    assert iter_pairs("neighbors", iter([(1, 0)]), 2) == [(1, 0)]
+    cases = [
+        (5, "neighbors=5 is invalid: must be an iterable of (i, j) row-index pairs"),
+        ([(0, 1), 7], "neighbors[1]=7 is invalid: must be a pair (i, j) of row indices"),
+        ([(0, 1, 2)], "neighbors[0]=(0, 1, 2) is invalid: must be a pair (i, j) of row indices"),
+        ([(0, 3)], "neighbors[0][1]=3 is invalid: must be an integer in [0, 2]"),
+        ([(-1, 0)], "neighbors[0][0]=-1 is invalid: must be an integer in [0, 2]"),
+        ([(1, 1)], "neighbors[0]=(1, 1) is invalid: must be a pair of two different rows"),
+        ([], "neighbors=[] is invalid: must be a non-empty list of neighbour pairs"),
+    ]
+    for arg, message in cases:
+        with pytest.raises(InvalidParameter) as exc:
+            iter_pairs("neighbors", arg, 3)
+        assert _message(exc) == message
+        assert exc.value.name == message.split("=")[0]
+
+
+# --------------------------------------------------------------------------------------------
+# exact table entries
+
+
+def test_to_fraction_values_and_refusals() -> None:
+    assert _to_fraction("p", Fraction(1, 3)) == Fraction(1, 3)
+    assert _to_fraction("p", 2) == 2 and _to_fraction("p", np.int64(3)) == 3
+    assert _to_fraction("p", 0.1) == Fraction(3602879701896397, 36028797018963968)  # the float's value
+    assert _to_fraction("p", np.float32(0.5)) == Fraction(1, 2)
+    import sympy
+
+    assert _to_fraction("p", sympy.Rational(2, 7)) == Fraction(2, 7)  # a numbers.Rational
+    for v, allowed in [
+        (True, "a table of probabilities (Fraction, int or float)"),
+        ("0.5", "a table of probabilities (Fraction, int or float)"),
+        (math.inf, "finite, non-negative probabilities"),
+        (math.nan, "finite, non-negative probabilities"),
+    ]:
+        with pytest.raises(InvalidParameter) as exc:
+            _to_fraction("p", v)
+        assert exc.value.allowed == allowed and exc.value.name == "p"
+
+
+def test_exact_tables_keep_their_values() -> None:
+    t = as_table("P", [Fraction(1, 3), Fraction(2, 3)], ndim=1, exact=True)
+    assert t.dtype == object and list(t) == [Fraction(1, 3), Fraction(2, 3)]
+    with pytest.raises(InvalidParameter) as exc:
+        as_table("P", [Fraction(1, 3), Fraction(1, 3)], ndim=1, exact=True)
+    assert "summing to exactly 1 (exact mode)" in _message(exc) and "sums to 2/3" in _message(exc)
+
+
+# --------------------------------------------------------------------------------------------
+# float totals
+
+
+def test_total_within_at_its_boundary() -> None:
+    tol = 1e-9
+    assert _total_within(np.array([0.5, 0.5]), tol)
+    assert _total_within(np.array([0.5, 0.5 + 0.9e-9]), tol)
+    assert not _total_within(np.array([0.5, 0.5 + 1.1e-9]), tol)
+    assert not _total_within(np.array([0.5, 0.5 - 1.1e-9]), tol)
+    assert not _total_within(np.array([0.5, math.inf]), tol)
+    # a total within the sum's rounding of the boundary is decided by fsum: 1 + tol exactly
+    # representable sums (10 cells of 0.1 + a tenth of tol) fall on either side by fsum only
+    cells = np.full(10, 0.1)
+    assert _total_within(cells, tol)
+    gap = 2.0**-30  # 0.5 + 0.5 + 2^-30 is exactly 1 + 2^-30
+    assert _total_within(np.array([0.5, 0.5, gap]), gap)  # the boundary itself is within
+    assert not _total_within(np.array([0.5, 0.5, gap]), gap * (1 - 2.0**-52))
+
+
+def test_float_table_refusals_name_what_is_wrong() -> None:
+    with pytest.raises(InvalidParameter) as exc:
+        as_table("P", [0.5, math.inf], ndim=1, exact=False)
+    assert "with finite entries" in _message(exc) and "NaN or infinity found" in _message(exc)
+    with pytest.raises(InvalidParameter) as exc:
+        as_table("P", [[0.5, 0.5], [math.nan, 1.0]], ndim=2, exact=False, stochastic_rows=True)
+    assert "NaN or infinity found" in _message(exc)
+    with pytest.raises(InvalidParameter) as exc:
+        as_table("P", [0.5, 0.6], ndim=1, exact=False)
+    assert "summing to 1 within tol=1e-09" in _message(exc) and "sums to 1.1" in _message(exc)
+    with pytest.raises(InvalidParameter) as exc:
+        as_table("P", [[0.5, 0.5], [0.2, 0.7]], ndim=2, exact=False, stochastic_rows=True)
+    assert _message(exc).startswith("P[1]=[0.2, 0.7] is invalid: must be a row summing to 1 within tol=1e-09")
+
+
+def test_check_same_shape() -> None:
+    a, b = np.zeros((2, 3)), np.zeros((2, 3))
+    check_same_shape(["P", "Q"], [a, b])
+    with pytest.raises(InvalidParameter) as exc:
+        check_same_shape(["P", "Q", "R"], [a, b, np.zeros((3, 2))])
+    assert exc.value.name == "R"
+    assert "a table of the same shape as P (2, 3) (same support)" in _message(exc)
+    assert "got shape (3, 2)" in _message(exc)
+
+
+# --------------------------------------------------------------------------------------------
+# arrays of reals
+
+
+def test_check_real_array_bounds_and_message() -> None:
+    out = check_real_array("eps", [0.0, 1.5], low=0, high=2)
+    assert out.dtype == np.float64 and out.tolist() == [0.0, 1.5]
+    assert check_real_array("k", [1, 2], low=1, integer=True).tolist() == [1.0, 2.0]
+    cases = [
+        (dict(x=[0.0, -1.0], low=0), -1.0, "finite real numbers in [0, inf) (every entry)"),
+        (dict(x=[0.0, 1.0], low=0, low_open=True), 0.0, "finite real numbers in (0, inf) (every entry)"),
+        (dict(x=[2.0], high=2, high_open=True), 2.0, "finite real numbers in (-inf, 2) (every entry)"),
+        (dict(x=[2.5], high=2), 2.5, "finite real numbers in (-inf, 2] (every entry)"),
+        (dict(x=[1.0, 0.5], low=0.25, high=1.5, integer=True), 0.5, "finite integers in [0.25, 1.5] (every entry)"),
+        (dict(x=[math.inf]), math.inf, "finite real numbers in (-inf, inf) (every entry)"),
+        (dict(x=[math.nan]), None, "finite real numbers in (-inf, inf) (every entry)"),
+    ]
+    for kw, bad, allowed in cases:
+        with pytest.raises(InvalidParameter) as exc:
+            check_real_array("x", **kw)  # type: ignore[arg-type]
+        assert exc.value.name == "x" and exc.value.allowed == allowed
+        if bad is None:
+            assert math.isnan(exc.value.value)  # type: ignore[arg-type]
+        else:
+            assert exc.value.value == bad
+    with pytest.raises(InvalidParameter) as exc:
+        check_real_array("x", ["a", 1])
+    assert exc.value.allowed == "an array of real numbers"
+
+
+# --------------------------------------------------------------------------------------------
+# output files
+
+
+def test_check_output_file_every_refusal(tmp_path: Path) -> None:
+    good = tmp_path / "map.png"
+    assert check_output_file("plot", good) == str(good)
+    assert not good.exists()  # the probe leaves nothing behind
+    good.write_bytes(b"keep")
+    assert check_output_file("plot", str(good)) == str(good)
+    assert good.read_bytes() == b"keep"  # an existing file is neither truncated nor removed
+    assert check_output_file("plot", tmp_path / "MAP.SVG") == str(tmp_path / "MAP.SVG")
+    assert check_output_file("out", tmp_path / "x.json", (".json",)) == str(tmp_path / "x.json")
+    (tmp_path / "d.png").mkdir()
+    cases = [
+        (3, "plot=3 is invalid: must be a file path (str or pathlib.Path)"),
+        (
+            str(tmp_path / "map.txt"),
+            f"plot='{tmp_path / 'map.txt'}' is invalid: must be a file name ending in .png, .svg, .pdf",
+        ),
+        (
+            str(tmp_path / "no" / "map.png"),
+            f"plot='{tmp_path / 'no' / 'map.png'}' is invalid: must be a file in an existing directory "
+            f"({tmp_path / 'no'} is not one)",
+        ),
+        (str(tmp_path / "d.png"), f"plot='{tmp_path / 'd.png'}' is invalid: must be a file name, not a directory"),
+    ]
+    for arg, message in cases:
+        with pytest.raises(InvalidParameter) as exc:
+            check_output_file("plot", arg)
+        assert _message(exc) == message
+    if os.geteuid() != 0:  # root writes anywhere
+        ro = tmp_path / "ro"
+        ro.mkdir()
+        ro.chmod(0o500)
+        with pytest.raises(InvalidParameter, match="must be a writable file"):
+            check_output_file("plot", ro / "map.png")
+
+
+def test_a_bare_file_name_is_in_the_current_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert check_output_file("plot", "map.pdf") == "map.pdf"
+    assert not (tmp_path / "map.pdf").exists()
+
+
+def test_save_figure_refuses_in_one_line_and_closes(tmp_path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure()
+    out = tmp_path / "f.png"
+    save_figure(fig, "plot", out)
+    assert out.stat().st_size > 0 and not plt.fignum_exists(fig.number)
+    fig = plt.figure()
+    with pytest.raises(InvalidParameter) as exc:
+        save_figure(fig, "plot", tmp_path / "missing" / "f.png")
+    assert exc.value.name == "plot" and exc.value.allowed.startswith("a writable file (")
+    assert not plt.fignum_exists(fig.number)
