@@ -266,3 +266,74 @@ def test_save_figure_refuses_in_one_line_and_closes(tmp_path: Path) -> None:
         save_figure(fig, "plot", tmp_path / "missing" / "f.png")
     assert exc.value.name == "plot" and exc.value.allowed.startswith("a writable file (")
     assert not plt.fignum_exists(fig.number)
+
+
+# --------------------------------------------------------------------------------------------
+# exact logarithms
+
+
+def test_exact_log_value_enclosure_float_and_le() -> None:
+    import mpmath
+
+    from maxinfo_bounds.numeric import ExactLog
+
+    mpmath.mp.dps = 60
+    inf, zero, one = ExactLog(None), ExactLog(Fraction(0)), ExactLog(Fraction(1), "nats")
+    assert inf.value() == mpmath.inf and zero.value() == -mpmath.inf and one.value() == 0
+    assert inf.enclosure() == (math.inf, math.inf) and zero.enclosure() == (-math.inf, -math.inf)
+    assert one.enclosure() == (0.0, 0.0) and ExactLog(Fraction(1)).enclosure() == (0.0, 0.0)
+    assert float(inf) == math.inf and float(zero) == -math.inf and float(one) == 0.0
+    assert not inf.le(10**9) and zero.le(-(10**9)) and one.le(0) and not one.le(Fraction(-1, 10**40))
+    # powers of two in bits: exact
+    assert ExactLog(Fraction(8)).enclosure() == (3.0, 3.0)
+    assert ExactLog(Fraction(1, 4)).enclosure() == (-2.0, -2.0)
+    assert ExactLog(Fraction(3, 4)).enclosure() != (-2.0, -2.0)  # not a power of two: enclosed
+    for ratio, unit in [
+        (Fraction(3), "bits"),
+        (Fraction(3), "nats"),
+        (Fraction(3, 4), "bits"),
+        (Fraction(5, 8), "bits"),  # the denominator a power of two, the numerator not
+        (Fraction(8, 5), "bits"),
+        (Fraction(10**30 + 7, 3), "nats"),
+        (Fraction(2**3000 + 1, 3), "bits"),  # a numerator of 3,001 bits: the working precision grows
+    ]:
+        x = ExactLog(ratio, unit)  # type: ignore[arg-type]
+        exact = mpmath.log(mpmath.mpf(ratio.numerator) / ratio.denominator)
+        if unit == "bits":
+            exact /= mpmath.log(2)
+        lo, hi = x.enclosure()
+        assert lo <= exact <= hi and hi - lo <= 4 * math.ulp(abs(float(exact)))
+        assert abs(x.value(dps=40) - exact) <= abs(exact) * mpmath.mpf(10) ** -39
+        assert float(x) == float(exact)
+        assert x.le(Fraction(hi)) and not x.le(Fraction(lo) - Fraction(1, 10**30))
+    # le is in the entry's own unit: log2 3 = 1.585 > 1.5 >= ln 3 = 1.0986
+    assert not ExactLog(Fraction(3), "bits").le(Fraction(3, 2)) and ExactLog(Fraction(3), "nats").le(Fraction(3, 2))
+    assert ExactLog(Fraction(2), "bits").le(1) and not ExactLog(Fraction(2), "bits").le(Fraction(99, 100))
+    for dps in (0, 100_001, 2.5):
+        with pytest.raises(InvalidParameter) as exc:
+            ExactLog(Fraction(3)).value(dps=dps)  # type: ignore[arg-type]
+        assert exc.value.name == "dps" and exc.value.allowed == "an integer in [1, 100000]"
+    v1 = ExactLog(Fraction(3)).value(dps=1)  # log2 3 = 1.58496..., to about one digit (7 bits)
+    assert abs(v1 - mpmath.log(3, 2)) < 0.01 and v1 != ExactLog(Fraction(3)).value(dps=50)
+    assert ExactLog(Fraction(3)).value(dps=100_000) > 0  # the top of the range is allowed
+
+
+# --------------------------------------------------------------------------------------------
+# small helpers of the validation
+
+
+def test_unit_and_bound_texts() -> None:
+    from maxinfo_bounds.numeric.validate import _fmt_bound, _shown_row, check_unit, free_cpus
+
+    assert check_unit("bits") == "bits" and check_unit("nats") == "nats"
+    with pytest.raises(InvalidParameter) as exc:
+        check_unit("Bits")
+    assert str(exc.value) == "unit='Bits' is invalid: must be 'bits' or 'nats'"
+    assert _fmt_bound(Fraction(3)) == "3" and _fmt_bound(Fraction(1, 2)) == "1/2"
+    assert _fmt_bound(Fraction(4, 2)) == "2" and _fmt_bound(2.0) == "2" and _fmt_bound(0.25) == "0.25"
+    assert _shown_row(np.arange(16.0)) == list(np.arange(16.0))  # 16 entries: shown
+    row = np.arange(17.0)
+    assert _shown_row(row) is row  # 17: the array itself (shown by its shape)
+    cpus = os.cpu_count() or 1
+    assert free_cpus(busy=0.0) == cpus and free_cpus(busy=cpus + 5.0) == 1
+    assert free_cpus(busy=0.6) == max(1, cpus - 1) and free_cpus(busy=0.4) == cpus
