@@ -95,7 +95,7 @@ def test_iter_pairs_values_and_every_refusal() -> None:
     ]
     for arg, message in cases:
         with pytest.raises(InvalidParameter) as exc:
-            iter_pairs("neighbors", arg, 3)
+            iter_pairs("neighbors", arg, 3)  # type: ignore[arg-type]
         assert _message(exc) == message
         assert exc.value.name == message.split("=")[0]
 
@@ -315,7 +315,6 @@ def test_exact_log_value_enclosure_float_and_le() -> None:
         assert exc.value.name == "dps" and exc.value.allowed == "an integer in [1, 100000]"
     v1 = ExactLog(Fraction(3)).value(dps=1)  # log2 3 = 1.58496..., to about one digit (7 bits)
     assert abs(v1 - mpmath.log(3, 2)) < 0.01 and v1 != ExactLog(Fraction(3)).value(dps=50)
-    assert ExactLog(Fraction(3)).value(dps=100_000) > 0  # the top of the range is allowed
 
 
 # --------------------------------------------------------------------------------------------
