@@ -154,7 +154,9 @@ def test_total_within_at_its_boundary() -> None:
 def test_float_table_refusals_name_what_is_wrong() -> None:
     with pytest.raises(InvalidParameter) as exc:
         as_table("P", [0.5, math.inf], ndim=1, exact=False)
-    assert "with finite entries" in _message(exc) and "NaN or infinity found" in _message(exc)
+    assert exc.value.name == "P" and exc.value.value == [0.5, math.inf]
+    assert exc.value.allowed == "a probability vector (1-D) with finite entries"
+    assert _message(exc).endswith("(NaN or infinity found)")
     with pytest.raises(InvalidParameter) as exc:
         as_table("P", [[0.5, 0.5], [math.nan, 1.0]], ndim=2, exact=False, stochastic_rows=True)
     assert "NaN or infinity found" in _message(exc)
@@ -181,8 +183,8 @@ def test_check_same_shape() -> None:
 
 
 def test_check_real_array_bounds_and_message() -> None:
-    out = check_real_array("eps", [0.0, 1.5], low=0, high=2)
-    assert out.dtype == np.float64 and out.tolist() == [0.0, 1.5]
+    out = check_real_array("eps", [0.0, 1.5, 2.0], low=0, high=2)  # both ends closed by default
+    assert out.dtype == np.float64 and out.tolist() == [0.0, 1.5, 2.0]
     assert check_real_array("k", [1, 2], low=1, integer=True).tolist() == [1.0, 2.0]
     cases = [
         (dict(x=[0.0, -1.0], low=0), -1.0, "finite real numbers in [0, inf) (every entry)"),
@@ -191,6 +193,9 @@ def test_check_real_array_bounds_and_message() -> None:
         (dict(x=[2.5], high=2), 2.5, "finite real numbers in (-inf, 2] (every entry)"),
         (dict(x=[1.0, 0.5], low=0.25, high=1.5, integer=True), 0.5, "finite integers in [0.25, 1.5] (every entry)"),
         (dict(x=[math.inf]), math.inf, "finite real numbers in (-inf, inf) (every entry)"),
+        (dict(x=[math.inf], low=0), math.inf, "finite real numbers in [0, inf) (every entry)"),
+        (dict(x=[-1.0], low=0, high=2), -1.0, "finite real numbers in [0, 2] (every entry)"),
+        (dict(x=[-1.0], low=0, integer=True), -1.0, "finite integers in [0, inf) (every entry)"),
         (dict(x=[math.nan]), None, "finite real numbers in (-inf, inf) (every entry)"),
     ]
     for kw, bad, allowed in cases:
@@ -336,3 +341,78 @@ def test_unit_and_bound_texts() -> None:
     cpus = os.cpu_count() or 1
     assert free_cpus(busy=0.0) == cpus and free_cpus(busy=cpus + 5.0) == 1
     assert free_cpus(busy=0.6) == max(1, cpus - 1) and free_cpus(busy=0.4) == cpus
+
+
+def test_busy_cpus_from_scripted_proc_stat(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from maxinfo_bounds.numeric import validate as V
+
+    # user nice system idle iowait irq softirq steal guest guest_nice: over the window the
+    # total of the first eight grows by 200 ticks, idle + iowait by 100 (the guest fields, 9th
+    # and 10th, grow too and must not count): half the time busy
+    lines = iter(["cpu  100 0 100 700 100 0 0 0 50 50\n", "cpu  150 0 150 750 150 0 0 0 90 90\n"])
+    monkeypatch.setattr(V, "open", lambda *a, **k: io.StringIO(next(lines)), raising=False)
+    monkeypatch.setattr(V.time, "sleep", lambda s: None)
+    assert V._busy_cpus(4) == 2.0
+    # a clock that did not tick: nothing measured, nothing busy
+    lines = iter(["cpu  1 0 1 7 1 0 0 0 0 0\n", "cpu  1 0 1 7 1 0 0 0 0 0\n"])
+    assert V._busy_cpus(4) == 0.0
+
+    # no /proc/stat: the one-minute load average, or 0 without one
+    def missing(*a: object, **k: object) -> None:
+        raise OSError("no /proc")
+
+    monkeypatch.setattr(V, "open", missing, raising=False)
+    monkeypatch.setattr(V.os, "getloadavg", lambda: (1.5, 2.5, 3.5))
+    assert V._busy_cpus(4) == 1.5
+
+    def no_load() -> tuple[float, float, float]:
+        raise OSError("no load average")
+
+    monkeypatch.setattr(V.os, "getloadavg", no_load)
+    assert V._busy_cpus(4) == 0.0
+
+
+def test_sum_rounding_bound() -> None:
+    from maxinfo_bounds.numeric.validate import _sum_rounding
+
+    # (n + 2) 2^-52 times the larger of the total and 1
+    assert _sum_rounding(10, 0.5) == 12 * 2.0**-52
+    assert _sum_rounding(10, 3.0) == 36 * 2.0**-52
+    assert _sum_rounding(0, 1.0) == 2 * 2.0**-52
+    assert _sum_rounding(4, np.array([0.25, 2.0])).tolist() == [6 * 2.0**-52, 12 * 2.0**-52]
+
+
+def test_fast_margins_and_the_wide_mask() -> None:
+    from maxinfo_bounds.numeric.rounding import (
+        EXP_SLACK_CAP,
+        FAST_EXP_MARGIN,
+        FAST_REL_MARGIN,
+        each_entry,
+        exp_margin_too_wide,
+        fast_down,
+        fast_up,
+    )
+
+    y = np.array([1.0])
+    plain_up, plain_down = fast_up(y)[0], fast_down(y)[0]
+    assert 1.0 + FAST_REL_MARGIN < plain_up <= 1.0 + 1.01 * FAST_REL_MARGIN
+    assert 1.0 - 1.01 * FAST_REL_MARGIN <= plain_down < 1.0 - FAST_REL_MARGIN
+    # an exponential term of size 0.5 whose exponent is 2^20 nats adds 0.5 * 2^20 * 2^-50 = 2^-31
+    wide_down = fast_down(y, exp_arg=2.0**20, exp_part=0.5)[0]
+    assert 1.0 - 2.0**-31 - 1.01 * FAST_REL_MARGIN <= wide_down < 1.0 - 2.0**-31
+    assert fast_down(y, exp_arg=2.0**20)[0] < wide_down  # the whole y as the exponential part: more
+    assert fast_down(np.array([1e-300]), floor=0.0)[0] >= 0.0 and fast_down(np.array([0.0]))[0] == 0.0
+    assert fast_down(np.array([0.0]), floor=-1.0)[0] < 0.0
+    # the mask: |part| |arg| 2^-50 against 2^-41 |total|
+    part, total = np.array([1.0, 1.0, np.nan, 1.0]), np.array([1.0, 1.0, 1.0, np.inf])
+    arg = np.array([2.0**9, 2.0**9 + 1, 1.0, 1.0])  # 2^9 * 2^-50 = 2^-41: the cap itself is not wide
+    assert EXP_SLACK_CAP == 2.0**-41 and FAST_EXP_MARGIN == 2.0**-50
+    assert exp_margin_too_wide(part, arg, total).tolist() == [False, True, True, False]
+    assert exp_margin_too_wide(np.array([np.inf]), np.array([0.0]), np.array([1.0])).tolist() == [True]
+    # the entries handed to the scalar path, as Python scalars of their kind
+    got = list(each_entry(np.array([[False, True], [True, False]]), np.array([[1, 2], [3, 4]]), np.array(0.5)))
+    assert got == [(1, [2, 0.5]), (2, [3, 0.5])]
+    assert all(type(v) in (int, float) for _, xs in got for v in xs)
+    assert type(got[0][1][0]) is int and type(got[0][1][1]) is float
