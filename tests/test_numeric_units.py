@@ -353,7 +353,7 @@ def test_busy_cpus_from_scripted_proc_stat(monkeypatch: pytest.MonkeyPatch) -> N
     # and 10th, grow too and must not count): half the time busy
     lines = iter(["cpu  100 0 100 700 100 0 0 0 50 50\n", "cpu  150 0 150 750 150 0 0 0 90 90\n"])
     monkeypatch.setattr(V, "open", lambda *a, **k: io.StringIO(next(lines)), raising=False)
-    monkeypatch.setattr(V.time, "sleep", lambda s: None)
+    monkeypatch.setattr("maxinfo_bounds.numeric.validate.time.sleep", lambda s: None)
     assert V._busy_cpus(4) == 2.0
     # a clock that did not tick: nothing measured, nothing busy
     lines = iter(["cpu  1 0 1 7 1 0 0 0 0 0\n", "cpu  1 0 1 7 1 0 0 0 0 0\n"])
@@ -364,13 +364,13 @@ def test_busy_cpus_from_scripted_proc_stat(monkeypatch: pytest.MonkeyPatch) -> N
         raise OSError("no /proc")
 
     monkeypatch.setattr(V, "open", missing, raising=False)
-    monkeypatch.setattr(V.os, "getloadavg", lambda: (1.5, 2.5, 3.5))
+    monkeypatch.setattr("maxinfo_bounds.numeric.validate.os.getloadavg", lambda: (1.5, 2.5, 3.5))
     assert V._busy_cpus(4) == 1.5
 
     def no_load() -> tuple[float, float, float]:
         raise OSError("no load average")
 
-    monkeypatch.setattr(V.os, "getloadavg", no_load)
+    monkeypatch.setattr("maxinfo_bounds.numeric.validate.os.getloadavg", no_load)
     assert V._busy_cpus(4) == 0.0
 
 
