@@ -416,3 +416,93 @@ def test_fast_margins_and_the_wide_mask() -> None:
     assert got == [(1, [2, 0.5]), (2, [3, 0.5])]
     assert all(type(v) in (int, float) for _, xs in got for v in xs)
     assert type(got[0][1][0]) is int and type(got[0][1][1]) is float
+
+
+def test_as_table_every_refusal_word_for_word() -> None:
+    F = Fraction
+    cases = [
+        # (table, kwargs, the whole message)
+        (
+            [F(1, 2), F(1, 2)],
+            dict(ndim=2, exact=True),
+            "P=[Fraction(1, 2), Fraction(1, 2)] is invalid: must be a 2-D table (got shape (2,))",
+        ),
+        ([], dict(ndim=1, exact=True), "P=[] is invalid: must be a probability vector (1-D) (got shape (0,))"),
+        (
+            [[F(1, 2), F(1, 2)]],
+            dict(ndim=1, exact=True),
+            "P=[[Fraction(1, 2), Fraction(1, 2)]] is invalid: must be a probability vector (1-D) (got shape (1, 2))",
+        ),
+        (
+            [F(3, 2), F(-1, 2)],
+            dict(ndim=1, exact=True),
+            "P=[Fraction(3, 2), Fraction(-1, 2)] is invalid: must be a probability vector (1-D) with non-negative entries",
+        ),
+        (
+            [[F(1, 2), F(1, 2)], [F(1, 3), F(1, 3)]],
+            dict(ndim=2, exact=True, stochastic_rows=True),
+            "P[1]=[Fraction(1, 3), Fraction(1, 3)] is invalid: must be a row summing to exactly 1 (exact mode) "
+            "(sums to 2/3)",
+        ),
+        (
+            [[F(1, 4), F(1, 4)], [F(1, 4), F(1, 8)]],
+            dict(ndim=2, exact=True),
+            "P=[[Fraction(1, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(1, 8)]] is invalid: must be a 2-D table "
+            "summing to exactly 1 (exact mode) (sums to 7/8)",
+        ),
+        (
+            ["a", 1],
+            dict(ndim=1, exact=True),
+            "P='a' is invalid: must be a table of probabilities (Fraction, int or float)",
+        ),
+        (
+            [[0.5, 0.5]],
+            dict(ndim=1, exact=False),
+            "P=[[0.5, 0.5]] is invalid: must be a probability vector (1-D) (got shape (1, 2))",
+        ),
+        (
+            ["x", 0.5],
+            dict(ndim=1, exact=False),
+            "P=['x', 0.5] is invalid: must be a probability vector (1-D) (entries are not real numbers)",
+        ),
+        (
+            [0.5, -0.5, 1.0],
+            dict(ndim=1, exact=False),
+            "P=[0.5, -0.5, 1.0] is invalid: must be a probability vector (1-D) with non-negative entries (min entry -0.5)",
+        ),
+        (
+            [[0.5, 0.5], [1.0]],
+            dict(ndim=2, exact=False, stochastic_rows=True),
+            "P=[[0.5, 0.5], [1.0]] is invalid: must be a row-stochastic matrix (2-D, rows: datasets, columns: outputs) "
+            "(entries are not real numbers)",
+        ),
+        ([0.5, 0.5], dict(ndim=1, exact=False, tol=0.6), "tol=0.6 is invalid: must be a real number in [0, 0.5]"),
+        ([0.5, 0.5], dict(ndim=1, exact=False, tol=-0.1), "tol=-0.1 is invalid: must be a real number in [0, 0.5]"),
+    ]
+    for table, kw, message in cases:
+        with pytest.raises(InvalidParameter) as exc:
+            as_table("P", table, **kw)  # type: ignore[arg-type]
+        assert _message(exc) == message, (table, kw)
+    # the range of tol: its ends are allowed, and a table off by 0.4 passes at tol 0.5
+    assert as_table("P", [0.7, 0.7], ndim=1, exact=False, tol=0.5).tolist() == [0.7, 0.7]
+    assert as_table("P", [0.5, 0.5], ndim=1, exact=False, tol=0.0).tolist() == [0.5, 0.5]
+    # exact mode keeps Fractions and sums exactly (no float start value)
+    out = as_table("P", [[F(1, 3), F(2, 3)], [1, 0]], ndim=2, exact=True, stochastic_rows=True)
+    assert out.tolist() == [[F(1, 3), F(2, 3)], [F(1), F(0)]]
+
+
+def test_wants_exact_and_workers() -> None:
+    from maxinfo_bounds.numeric.validate import local_workers, wants_exact
+
+    assert wants_exact([0.5, 0.5]) is False and wants_exact([Fraction(1, 2), 0.5]) is True
+    assert wants_exact(np.array([Fraction(1, 2), Fraction(1, 2)], dtype=object)) is True
+    assert wants_exact(np.array([0.5, 0.5], dtype=object)) is False  # object dtype without a Fraction
+    assert wants_exact(np.array([0.5, 0.5])) is False and wants_exact([[0.5], [Fraction(1)]]) is True
+    assert wants_exact([Fraction(1)], exact=False) is False and wants_exact([0.5], exact=True) is True
+    with pytest.raises(InvalidParameter) as exc:
+        wants_exact([0.5], exact="yes")  # type: ignore[arg-type]
+    assert str(exc.value) == "exact='yes' is invalid: must be True, False or None"
+    assert local_workers(3) == 3
+    with pytest.raises(InvalidParameter) as exc:
+        local_workers(0)
+    assert str(exc.value) == "workers=0 is invalid: must be an integer in [1, inf]"
