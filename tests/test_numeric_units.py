@@ -436,7 +436,8 @@ def test_as_table_every_refusal_word_for_word() -> None:
         (
             [F(3, 2), F(-1, 2)],
             dict(ndim=1, exact=True),
-            "P=[Fraction(3, 2), Fraction(-1, 2)] is invalid: must be a probability vector (1-D) with non-negative entries",
+            "P=[Fraction(3, 2), Fraction(-1, 2)] is invalid: must be a probability vector (1-D) "
+            "with non-negative entries",
         ),
         (
             [[F(1, 2), F(1, 2)], [F(1, 3), F(1, 3)]],
@@ -468,7 +469,8 @@ def test_as_table_every_refusal_word_for_word() -> None:
         (
             [0.5, -0.5, 1.0],
             dict(ndim=1, exact=False),
-            "P=[0.5, -0.5, 1.0] is invalid: must be a probability vector (1-D) with non-negative entries (min entry -0.5)",
+            "P=[0.5, -0.5, 1.0] is invalid: must be a probability vector (1-D) with non-negative entries "
+            "(min entry -0.5)",
         ),
         (
             [[0.5, 0.5], [1.0]],
