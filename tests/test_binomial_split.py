@@ -261,3 +261,14 @@ def test_above_the_cap_the_route_is_hoeffding() -> None:
     b = split_binomial(n, 3, 0.05)
     assert b.half_width == split_hoeffding(n, 3, 0.05).half_width
     assert any("Hoeffding's bound" in c for c in b.conditions)
+
+
+def test_the_largest_k_printed_in_the_guide() -> None:
+    # docs/estimate.md section 4 prints these; 526 is held at 50 digits above, and each is the
+    # block search's answer (a record count that meets 0.1 for its k, the next one refused)
+    from maxinfo_bounds.planning import estimate as E
+
+    f = E._failure(0.95)
+    got = [split_binomial_max_queries(n, 0.1, f) for n in (100_000, 200_000, 1_000_000, 2_000_000)]
+    assert got == [285, 526, 2222, 4166]
+    assert [split_max_queries(n, 0.1, f) for n in (100_000, 200_000, 1_000_000, 2_000_000)] == [219, 411, 1788, 3384]
