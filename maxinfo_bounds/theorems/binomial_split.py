@@ -448,8 +448,14 @@ class Undecided(InvalidParameter):
 def _meets_or_refuse(m: int, k: int, t: Fraction, beta: float, what: str) -> bool:
     """_decide for (m, k), with Hoeffding's bound deciding where it suffices; refuses (raises
     :class:`Undecided`) when neither decides."""
-    if log_le(Fraction(2 * k) / Fraction(beta), 2 * m * t * t):
-        return True  # Hoeffding with a union bound: F <= 2 exp(-2 m t^2) <= beta/k <= fstar
+    # Hoeffding with a union bound: F <= 2 exp(-2 m t^2) <= beta/k <= fstar, decided exactly
+    # where the floats cannot (their errors are below 2^-40 of the sides' sizes)
+    lhs, rhs = math.log(2 * k) - math.log(beta), 2 * m * float(t) ** 2
+    if abs(lhs - rhs) > 2.0**-40 * (abs(lhs) + abs(rhs) + 1):
+        if lhs < rhs:
+            return True
+    elif log_le(Fraction(2 * k) / Fraction(beta), 2 * m * t * t):
+        return True
     r = _decide(m, t, _fstar(k, beta))
     if r is None:
         raise Undecided(what, f"m = {m}, k = {k}", "a record count the certified search can decide")
