@@ -327,6 +327,10 @@ def test_estimate_campaign_quick_and_resume(tmp_path):
     # the valid routes cover (their claims hold with room), the naive one collapses: the
     # analyst's aggregate answer overfits by about 0.06 against a claimed half-width of 0.03
     assert rows["reuse"]["covered"] >= 95 and rows["split"]["covered"] >= 95
+    # the same split answers held to the exact binomial tail (the queries are 0/1-valued): 9/24,
+    # the lattice point where X = 3 or 21 of 24 records still agree within it
+    assert rows["split_binary"]["half_width"] == pytest.approx(0.375, abs=1e-9)
+    assert rows["split_binary"]["covered"] >= 90
     assert rows["naive"]["covered"] <= 5 and rows["naive"]["aggregate_mean_minus_half"] > 0.04
     assert rows["naive"]["half_width"] < 0.04 < rows["naive"]["max_deviation_quantile_at_coverage"]
     again = sim.run(cfg, tmp_path, workers=1, progress=False)

@@ -10,11 +10,14 @@ exactly 1/2 (y is independent of x and f is fixed once the answers are given). O
 without noise this last answer overfits: well above 1/2.
 
 k = d + 1 queries are answered by three mechanisms at the planner's settings
-(:func:`maxinfo_bounds.planning.estimate.plan_estimate` at (n, k, coverage)):
+(:func:`maxinfo_bounds.planning.estimate.plan_estimate` at (n, k, coverage), with
+``binary=True``: every query here is {0, 1}-valued), splitting held to two half-widths:
 
 * **reuse**: every query on all n records plus N(0, sigma^2), sigma the planner's (the JLNRSS
   route); its claim: every answer within the certified half-width of 1/2 with probability >= C;
 * **split**: each query on its own n // k fresh records (Hoeffding, union bound);
+* **split_binary**: the same answers held to the exact binomial tail's half-width (narrower; the
+  queries are {0, 1}-valued, so it is valid);
 * **naive**: every query on all n records, no noise, with the fixed-query half-width
   sqrt(ln(2k/(1 - C))/(2n)): not valid under adaptivity, shown to fail.
 
@@ -49,7 +52,7 @@ from .selection import clopper_pearson
 __all__ = ["EstimateSimConfig", "quick_config", "run", "run_chunk", "DEFAULT_SEED"]
 
 DEFAULT_SEED = 20200106  # ITCS 2020's first day (JLNRSS); any fixed value would do
-MECHANISMS = ("reuse", "split", "naive")
+MECHANISMS = ("reuse", "split", "split_binary", "naive")
 
 
 @dataclass(frozen=True)
@@ -76,14 +79,16 @@ def memory_per_chunk(cfg: EstimateSimConfig) -> int:
 
 
 def _plan(cfg: EstimateSimConfig) -> dict[str, Any]:
-    p = est.plan_estimate(cfg.n, cfg.d + 1, cfg.coverage)
+    p = est.plan_estimate(cfg.n, cfg.d + 1, cfg.coverage, binary=True)
     reuse, split, naive = p.route(est.REUSE_JLNRSS), p.route(est.SPLIT), p.route(est.NAIVE)
-    if reuse.half_width is None or split.half_width is None or naive.half_width is None:
+    binary = p.route(est.SPLIT_BINARY)
+    if None in (reuse.half_width, split.half_width, binary.half_width, naive.half_width):
         raise ValueError(f"n={cfg.n}, d={cfg.d}: the planner has no reuse or split route to check here")
     return {
         "sigma": float(reuse.settings["sigma"]),
         "reuse": reuse.half_width,
         "split": split.half_width,
+        "split_binary": binary.half_width,
         "naive": naive.half_width,
         "recommended": p.recommended or "",
     }
@@ -130,7 +135,7 @@ def run_chunk(
         f = np.sign(xf[parts[d]] @ w)
         f[f == 0] = 1
         last = float(np.mean(f == y[parts[d]]))
-        out["split"] = (np.append(a, last), last)
+        out["split"] = out["split_binary"] = (np.append(a, last), last)
         for q in MECHANISMS:
             answers, agg = out[q]
             dev = float(np.max(np.abs(answers - 0.5)))
