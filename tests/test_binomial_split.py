@@ -1,6 +1,7 @@
-"""Exact binomial splitting (``theorems/binomial_split.py``) against ground truth computed here
-independently: binomial tails as exact rational sums (Fractions) or 50-digit mpmath sums, and
-the supremum over p by enumerating every elementary interval of p in exact arithmetic."""
+"""Exact binomial splitting (``theorems/binomial_split.py``) against ground truth computed
+independently of it: binomial tails as 50-digit mpmath sums, and the supremum over p by
+enumerating every elementary interval of p in exact rationals (the fuzz campaign's reference,
+``proofs_checks/fuzz/references.py``) or at 50 digits (here, for m in the hundreds)."""
 
 from __future__ import annotations
 
@@ -24,39 +25,22 @@ from maxinfo_bounds.theorems.binomial_split import (
     split_binomial_required_n,
 )
 from maxinfo_bounds.theorems.estimation import split_hoeffding, split_max_queries, split_required_n
+from proofs_checks.fuzz.references import binomial_miss_sup
 
 from .cli_helpers import run_cli
 
 
-def _pmf(m: int, i: int, p: Fraction) -> Fraction:
-    return math.comb(m, i) * p**i * (1 - p) ** (m - i)
-
-
 def _miss_at(m: int, p: Fraction, lo_set: int, hi_set: int) -> Fraction:
     """P(X <= lo_set) + P(X >= hi_set), exactly."""
-    return sum((_pmf(m, i, p) for i in range(m + 1) if i <= lo_set or i >= hi_set), Fraction(0))
+    return sum(
+        (math.comb(m, i) * p**i * (1 - p) ** (m - i) for i in range(m + 1) if i <= lo_set or i >= hi_set),
+        Fraction(0),
+    )
 
 
-def exact_sup(m: int, t: Fraction) -> Fraction:
-    """sup_p P_p(|X - m p| > m t), exactly: on each open interval between consecutive points
-    where m(p - t) or m(p + t) is an integer, the miss event is a fixed set of counts; the
-    supremum over the interval is the larger of that set's probability at the two ends (the
-    polynomial is decreasing then increasing), and the breakpoints themselves are included."""
-    pts = {Fraction(0), Fraction(1)}
-    for j in range(-m, 2 * m + 1):
-        for bp in (Fraction(j, m) + t, Fraction(j, m) - t):
-            if 0 <= bp <= 1:
-                pts.add(bp)
-    pts_sorted = sorted(pts)
-    best = Fraction(0)
-    for a, b in zip(pts_sorted, pts_sorted[1:]):
-        mid = (a + b) / 2
-        lo_set = math.ceil(m * (mid - t)) - 1  # i < m(p - t)
-        hi_set = math.floor(m * (mid + t)) + 1  # i > m(p + t)
-        best = max(best, _miss_at(m, a, lo_set, hi_set), _miss_at(m, b, lo_set, hi_set))
-    for p in pts_sorted:  # the value at a breakpoint itself (strict inequalities)
-        best = max(best, _miss_at(m, p, math.ceil(m * (p - t)) - 1, math.floor(m * (p + t)) + 1))
-    return best
+#: sup_p P_p(|X - m p| > m t), exactly, by enumerating every elementary interval of p in rationals
+#: (the fuzz campaign's reference, independent of the module's branch and bound)
+exact_sup = binomial_miss_sup
 
 
 def test_tails_enclose_exact_sums_at_50_digits() -> None:

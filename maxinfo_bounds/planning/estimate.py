@@ -1050,15 +1050,14 @@ def plan_estimate(
 def _split_binary_route(n: int, k: int, f: float, t: float | None, binary: bool) -> EstimateRoute:
     """Splitting with the exact binomial tail: valid for {0, 1}-valued queries only."""
     ths = ("SPLIT-binomial",)
+
+    def invalid(note: str, **extra: Any) -> EstimateRoute:
+        return EstimateRoute(SPLIT_BINARY, False, None, None, theorems=ths, note=note, **extra)
+
     if not binary:
-        return EstimateRoute(
-            SPLIT_BINARY,
-            False,
-            None,
-            None,
-            theorems=ths,
-            note="valid only when every query is {0, 1}-valued (say so with binary = true / --binary): "
-            "for [0, 1]-valued queries a Bernoulli is not the worst case of a tail",
+        return invalid(
+            "valid only when every query is {0, 1}-valued (say so with binary = true / --binary): "
+            "for [0, 1]-valued queries a Bernoulli is not the worst case of a tail"
         )
     extra: dict[str, Any] = {}
     notes = []
@@ -1073,15 +1072,7 @@ def _split_binary_route(n: int, k: int, f: float, t: float | None, binary: bool)
                 extra[key] = None
                 notes.append(f"{key}: refused, not decided within the rounding at {exc.value}")
     if k > n:
-        return EstimateRoute(
-            SPLIT_BINARY,
-            False,
-            None,
-            None,
-            theorems=ths,
-            note=f"{k} queries need at least {k} records (one each)",
-            **extra,
-        )
+        return invalid(f"{k} queries need at least {k} records (one each)", **extra)
     b = split_binomial(n, k, f)
     m = n // k
     exact = not any(c.startswith("Hoeffding's bound") for c in b.conditions)
