@@ -50,7 +50,7 @@ def test_tails_enclose_exact_sums_at_50_digits() -> None:
         m = 6_000 if case < 3 else rng.choice([1, 2, 3, 7, 40, 333, 2_000])  # 6,000: three chunks
         a = rng.randrange(-1, m + 1)
         p = Fraction(rng.randrange(1, 10**6), 10**6)
-        lo, hi = _le_tail(m, a, p)
+        lo, hi = _le_tail(m, a, p.numerator, p.denominator)
         pm = mpmath.mpf(p.numerator) / p.denominator
         terms = (mpmath.binomial(m, i) * pm**i * (1 - pm) ** (m - i) for i in range(a + 1, m + 1))
         exact = mpmath.fsum(mpmath.binomial(m, i) * pm**i * (1 - pm) ** (m - i) for i in range(a + 1))

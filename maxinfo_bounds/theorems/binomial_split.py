@@ -75,8 +75,9 @@ __all__ = [
 ]
 
 #: the largest number of records per query the exact route evaluates: its cost grows as about
-#: m^(3/4) certified tails (about 1.5 s at this m); beyond it the route gives Hoeffding's bound
-BINOMIAL_M_MAX = 20_000
+#: m^(3/4) certified tails (about 1 s for the half-width at this m, and up to about 3 s for the
+#: smallest n, which checks every record count below); beyond it the route gives Hoeffding's bound
+BINOMIAL_M_MAX = 50_000
 
 _U = 2.0**-53  # unit roundoff of a double
 _CHUNK = 2048
@@ -135,28 +136,29 @@ def _log_fact(x: int) -> tuple[float, float]:
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _log_p(p: Fraction) -> tuple[float, float, float]:
-    """(ln p, ln(1 - p), e) for a rational p in (0, 1), each within e: p and 1 - p are
-    rounded to the nearest float (relative error 2^-53, absolute error of the log at most
-    2^-52), then math.log (at most 4 ulp)."""
-    lp, lq = math.log(float(p)), math.log(float(1 - p))
+def _log_p(P: int, D: int) -> tuple[float, float, float]:
+    """(ln p, ln(1 - p), e) for p = P/D in (0, 1), each within e: p and 1 - p are rounded to
+    the nearest float (an integer quotient is correctly rounded: relative error 2^-53, absolute
+    error of the log at most 2^-52), then math.log (at most 4 ulp)."""
+    lp, lq = math.log(P / D), math.log((D - P) / D)
     return lp, lq, 2.0**-51 + (abs(lp) + abs(lq)) * 2.0**-50
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _le_tail(m: int, a: int, p: Fraction) -> tuple[float, float]:
-    """Certified (lo, hi) of P(X <= a) for X ~ Bin(m, p), p rational in [0, 1]."""
-    if a < 0 or p >= 1:
+def _le_tail(m: int, a: int, P: int, D: int) -> tuple[float, float]:
+    """Certified (lo, hi) of P(X <= a) for X ~ Bin(m, p), p = P/D in [0, 1] (integers: every
+    probability this module meets is a breakpoint's, on one denominator)."""
+    if a < 0 or P >= D:
         return (1.0, 1.0) if a >= m else (0.0, 0.0)
-    if a >= m or p <= 0:
+    if a >= m or P <= 0:
         return 1.0, 1.0
-    if a + 1 > (m + 1) * p:
+    if (a + 1) * D > (m + 1) * P:
         # at or beyond the mode: 1 - P(X >= a + 1) = 1 - P(Y <= m - a - 1), Y ~ Bin(m, 1 - p),
         # whose threshold is below Y's mode
-        lo2, hi2 = _le_tail(m, m - a - 1, 1 - p)
+        lo2, hi2 = _le_tail(m, m - a - 1, D - P, D)
         return _add_down(1.0, -hi2), _add_up(1.0, -lo2)
-    s_lo, s_hi = _terms_sum(m, a, float(p), float(1 - p))
-    log_term, err = _log_term(m, a, p)
+    s_lo, s_hi = _terms_sum(m, a, P / D, (D - P) / D)
+    log_term, err = _log_term(m, a, P, D)
     # exp within 4 ulp: 2^-50 relative covers it and the products' roundings
     lo = math.exp(log_term - err) * (1 - 2.0**-50) * s_lo * (1 - 2.0**-50)
     hi_arg = log_term + err
@@ -164,24 +166,24 @@ def _le_tail(m: int, a: int, p: Fraction) -> tuple[float, float]:
     return max(lo, 0.0), min(hi, 1.0)
 
 
-def _log_term(m: int, a: int, p: Fraction) -> tuple[float, float]:
-    """(v, e): |ln P(X = a) - v| <= e for X ~ Bin(m, p), 0 <= a <= m, 0 < p < 1:
+def _log_term(m: int, a: int, P: int, D: int) -> tuple[float, float]:
+    """(v, e): |ln P(X = a) - v| <= e for X ~ Bin(m, P/D), 0 <= a <= m, 0 < P < D:
     ln C(m, a) + a ln p + (m - a) ln(1 - p), each part within its own bound, the five
     additions and two products within 2^-50 of the parts' sizes."""
     (fm, em), (fa, ea), (fb, eb) = _log_fact(m), _log_fact(a), _log_fact(m - a)
-    lp, lq, el = _log_p(p)
+    lp, lq, el = _log_p(P, D)
     parts = (fm, fa, fb, a * lp, (m - a) * lq)
     log_term = fm - fa - fb + a * lp + (m - a) * lq
     return log_term, em + ea + eb + m * el + sum(abs(v) for v in parts) * 2.0**-50
 
 
-def _ge_tail(m: int, b: int, p: Fraction) -> tuple[float, float]:
-    """Certified (lo, hi) of P(X >= b) for X ~ Bin(m, p): P(Y <= m - b), Y ~ Bin(m, 1 - p)."""
+def _ge_tail(m: int, b: int, P: int, D: int) -> tuple[float, float]:
+    """Certified (lo, hi) of P(X >= b) for X ~ Bin(m, P/D): P(Y <= m - b), Y ~ Bin(m, 1 - p)."""
     if b <= 0:
         return 1.0, 1.0
     if b > m:
         return 0.0, 0.0
-    return _le_tail(m, m - b, 1 - p)
+    return _le_tail(m, m - b, D - P, D)
 
 
 def _add_up(a: float, b: float) -> float:
@@ -194,60 +196,59 @@ def _add_down(a: float, b: float) -> float:
     return max(math.nextafter(a + b, -math.inf), 0.0)
 
 
-def _floor(x: Fraction) -> int:
-    return math.floor(x)
-
-
-def _ceil(x: Fraction) -> int:
-    return math.ceil(x)
-
-
 class _Miss:
-    """The miss probability's bounds for one (m, t); t an exact rational."""
+    """The miss probability's bounds for one (m, t), t = T/Q an exact rational. Every p is a
+    numerator P over the common denominator D = 2 m Q (so that 1/2 and every breakpoint
+    j/m +- t are integers over it): m p = P/(2Q) and m t = 2 T m/(2Q)."""
 
     def __init__(self, m: int, t: Fraction) -> None:
-        self.m, self.t = m, t
-        self._side: dict[tuple[Fraction, bool], tuple[float, float]] = {}
+        self.m = m
+        self.Q2 = 2 * t.denominator  # m p = P / Q2
+        self.D = m * self.Q2
+        self.Tm = 2 * t.numerator * m  # m t = Tm / Q2
+        self.half = m * t.denominator  # p = 1/2
+        self._side: dict[tuple[int, bool], tuple[float, float]] = {}
 
-    def node_upper(self, p1: Fraction, p2: Fraction) -> float:
+    def node_upper(self, p1: int, p2: int) -> float:
         """An upper bound on G* over [p1, p2] (module doc)."""
-        m, t = self.m, self.t
-        lo_tail = _le_tail(m, _floor(m * (p2 - t)), p1)[1]
-        hi_tail = _ge_tail(m, _ceil(m * (p1 + t)), p2)[1]
+        m, D = self.m, self.D
+        lo_tail = _le_tail(m, (p2 - self.Tm) // self.Q2, p1, D)[1]
+        hi_tail = _ge_tail(m, -((-(p1 + self.Tm)) // self.Q2), p2, D)[1]
         return _add_up(lo_tail, hi_tail)
 
-    def one_sided(self, p: Fraction, right: bool) -> tuple[float, float]:
+    def one_sided(self, p: int, right: bool) -> tuple[float, float]:
         """Enclosure of the miss probability's limit at p from the right (``right``) or the
         left: the polynomial of the elementary interval on that side, at p."""
         key = (p, right)
         if key not in self._side:
-            m, t = self.m, self.t
+            m, D, Q2 = self.m, self.D, self.Q2
+            lo_x, hi_x = p - self.Tm, p + self.Tm  # m(p - t) and m(p + t), times Q2
             if right:  # P(X <= m(p - t)) + P(X > m(p + t))
-                a, b = _floor(m * (p - t)), _floor(m * (p + t)) + 1
+                a, b = lo_x // Q2, hi_x // Q2 + 1
             else:  # P(X < m(p - t)) + P(X >= m(p + t))
-                a, b = _ceil(m * (p - t)) - 1, _ceil(m * (p + t))
-            lo_a, hi_a = _le_tail(m, a, p)
-            lo_b, hi_b = _ge_tail(m, b, p)
+                a, b = -((-lo_x) // Q2) - 1, -((-hi_x) // Q2)
+            lo_a, hi_a = _le_tail(m, a, p, D)
+            lo_b, hi_b = _ge_tail(m, b, p, D)
             self._side[key] = (_add_down(lo_a, lo_b), _add_up(hi_a, hi_b))
         return self._side[key]
 
-    def leaf(self, p1: Fraction, p2: Fraction) -> tuple[float, float]:
+    def leaf(self, p1: int, p2: int) -> tuple[float, float]:
         """Enclosure of the supremum over an elementary interval (no breakpoint inside): its
         polynomial is quasi-convex (module doc), so the supremum is at an end."""
         a, b = self.one_sided(p1, True), self.one_sided(p2, False)
         return max(a[0], b[0]), max(a[1], b[1])
 
-    def split_point(self, p1: Fraction, p2: Fraction) -> Fraction | None:
+    def split_point(self, p1: int, p2: int) -> int | None:
         """A breakpoint strictly inside (p1, p2), the nearest to the middle; None when there is
-        none (the interval is elementary)."""
-        m, t = self.m, self.t
-        mid = (p1 + p2) / 2
-        best: Fraction | None = None
-        for shift in (-t, t):  # lower breakpoints j/m + t, upper ones j/m - t
-            j0 = _floor(m * (mid + shift))
+        none (the interval is elementary). Breakpoints: m(p - t) or m(p + t) an integer j,
+        that is P = j Q2 + Tm or P = j Q2 - Tm."""
+        mid2 = p1 + p2  # twice the middle
+        best: int | None = None
+        for shift in (self.Tm, -self.Tm):
+            j0 = (mid2 // 2 - shift) // self.Q2
             for j in (j0, j0 + 1):
-                bp = Fraction(j, m) - shift
-                if p1 < bp < p2 and (best is None or abs(bp - mid) < abs(best - mid)):
+                bp = j * self.Q2 + shift
+                if p1 < bp < p2 and (best is None or abs(2 * bp - mid2) < abs(2 * best - mid2)):
                     best = bp
         return best
 
@@ -261,10 +262,9 @@ def _search(m: int, t: Fraction, fstar: float | None, tol: float) -> tuple[bool 
     rounding). Without: returns (True, lo, hi) with lo <= F(m, t) <= hi, hi within a factor
     (1 + tol) of lo."""
     g = _Miss(m, t)
-    half = Fraction(1, 2)
     best_lo = 0.0
     acc_hi = 0.0
-    heap: list[tuple[float, Fraction, Fraction]] = [(-g.node_upper(Fraction(0), half), Fraction(0), half)]
+    heap: list[tuple[float, int, int]] = [(-g.node_upper(0, g.half), 0, g.half)]
     while heap:
         neg_u, p1, p2 = heapq.heappop(heap)
         u = -neg_u
@@ -308,8 +308,9 @@ def _miss_float(m: int, t: float) -> float:
     from scipy.special import bdtr, bdtrc
 
     w = 0.5 if m <= 4000 else min(0.5, 12.0 / math.sqrt(m) + 2 * t)
+    # the breakpoints in [1/2 - w, 1/2]: lower ones j/m + t and upper ones j/m - t
     jl = np.arange(max(0, math.floor(m * (0.5 - w - t))), math.floor(m * (0.5 - t)) + 1)
-    ju = np.arange(max(0, math.ceil(m * t)), math.floor(m * (0.5 + t)) + 1)
+    ju = np.arange(max(math.ceil(m * t), math.floor(m * (0.5 - w + t))), math.floor(m * (0.5 + t)) + 1)
     p = np.concatenate([jl / m + t, ju / m - t])
     p = p[(p >= 0) & (p <= 0.5)]
     if p.size == 0:
@@ -397,21 +398,21 @@ def _half_width_float(m: int, fstar: float, t_hi: float) -> float:
             hi = mid
         else:
             lo = mid
-        if hi - lo <= hi * 2.0**-34:
+        if hi - lo <= hi * 2.0**-26:  # a steer: the certified search takes it from here
             break
     return hi
 
 
-def _partial_lower(m: int, a: int, p: Fraction, terms: int = 256) -> float:
-    """A certified lower bound on P(X <= a), X ~ Bin(m, p), from the terms at a, a - 1, ...
+def _partial_lower(m: int, a: int, P: int, D: int, terms: int = 256) -> float:
+    """A certified lower bound on P(X <= a), X ~ Bin(m, P/D), from the terms at a, a - 1, ...
     down to a - terms + 1 only (no remainder; a below the mode): cheap where the tail is far
     above what it is compared with."""
-    if a < 0 or not 0 < p < 1 or a + 1 > (m + 1) * p:
+    if a < 0 or not 0 < P < D or (a + 1) * D > (m + 1) * P:
         return 0.0
-    x, y = float(p), float(1 - p)
+    x, y = P / D, (D - P) / D
     idx = np.arange(a, max(a - terms + 1, 0), -1, dtype=float)
     s = 1.0 + float(np.sum(np.cumprod(idx * y / ((m - idx + 1.0) * x))))
-    v, e = _log_term(m, a, p)
+    v, e = _log_term(m, a, P, D)
     return math.exp(v - e) * (1 - 2.0**-50) * s * (1 - 10.0 * (terms + 2) * _U)
 
 
@@ -420,15 +421,15 @@ def _quick_fails(m: int, t: Fraction, fstar: float) -> bool:
     p = 1/2 (where the supremum is for all but small m): a cheap refusal; False says nothing.
     First the lower breakpoint's two tails from 256 terms each (far below the smallest m that
     meets t they exceed the target by orders of magnitude), then the whole tails at both."""
-    half = Fraction(1, 2)
-    bp = Fraction(math.floor(m * (half - t)), m) + t  # the lower breakpoint next below 1/2
-    if 0 < bp <= half:
-        a, b = math.floor(m * (bp - t)), math.floor(m * (bp + t)) + 1
-        if _add_down(_partial_lower(m, a, bp), _partial_lower(m, m - b, 1 - bp)) > fstar:
-            return True
     g = _Miss(m, t)
-    for q in (bp, Fraction(math.floor(m * (half + t)), m) - t):
-        if 0 < q <= half and max(g.one_sided(q, True)[0], g.one_sided(q, False)[0]) > fstar:
+    Q2, Tm, D = g.Q2, g.Tm, g.D
+    bp = ((g.half - Tm) // Q2) * Q2 + Tm  # the lower breakpoint next below 1/2
+    if 0 < bp <= g.half:
+        a, b = (bp - Tm) // Q2, (bp + Tm) // Q2 + 1
+        if _add_down(_partial_lower(m, a, bp, D), _partial_lower(m, m - b, D - bp, D)) > fstar:
+            return True
+    for q in (bp, ((g.half + Tm) // Q2) * Q2 - Tm):
+        if 0 < q <= g.half and max(g.one_sided(q, True)[0], g.one_sided(q, False)[0]) > fstar:
             return True
     return False
 
