@@ -508,3 +508,36 @@ def test_wants_exact_and_workers() -> None:
     with pytest.raises(InvalidParameter) as exc:
         local_workers(0)
     assert str(exc.value) == "workers=0 is invalid: must be an integer in [1, inf]"
+
+
+def test_int_text_carries_a_rounded_mantissa() -> None:
+    from maxinfo_bounds.numeric.rounding import int_text
+
+    assert int_text(10**30 - 1) == str(10**30 - 1)  # below 10^30: exact
+    assert int_text(10**30) == "about 1e+30"
+    assert int_text(9_999_999 * 10**25) == "about 1e+32"  # 9.999999e31: the mantissa rounds to 10
+    assert int_text(12_346 * 10**40) == "about 1.235e+44"  # four digits, rounded
+    assert int_text(3 * 10**1000) == "about 3e+1000"
+
+
+def test_short_repr_keeps_80_characters() -> None:
+    from maxinfo_bounds.numeric.errors import _short_repr
+
+    assert _short_repr("x" * 78) == repr("x" * 78)  # 80 characters with the quotes: kept
+    assert _short_repr("x" * 79) == repr("x" * 79)[:77] + "..."  # 81: cut to 80
+    assert len(_short_repr("x" * 500)) == 80
+    assert _short_repr(np.zeros((2, 3))) == "<array shape=(2, 3) dtype=float64>"
+
+
+def test_fast_up_margins_and_non_finite_parts() -> None:
+    from maxinfo_bounds.numeric.rounding import FAST_REL_MARGIN, fast_up
+
+    y = np.array([1.0])
+    wide = fast_up(y, exp_arg=2.0**20, exp_part=0.5)[0]  # 0.5 * 2^20 * 2^-50 = 2^-31 added
+    assert 1.0 + 2.0**-31 < wide <= 1.0 + 2.0**-31 + 1.01 * FAST_REL_MARGIN
+    assert fast_up(y, exp_arg=2.0**20)[0] > wide  # the whole y as the exponential part
+    assert fast_up(y, exp_arg=2.0**20, exp_part=0.5, per_nat=2.0**-96)[0] < 1.0 + 1.01 * FAST_REL_MARGIN
+    # an infinite exponent times a zero part is NaN, a huge one overflows: no warning either way
+    # (the suite turns warnings into errors), the caller refines such entries
+    assert np.isnan(fast_up(np.array([0.0]), exp_arg=np.array([np.inf]))[0])
+    assert fast_up(np.array([1e300]), exp_arg=np.array([1e300]))[0] == np.inf
