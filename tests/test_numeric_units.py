@@ -411,6 +411,7 @@ def test_fast_margins_and_the_wide_mask() -> None:
     assert EXP_SLACK_CAP == 2.0**-41 and FAST_EXP_MARGIN == 2.0**-50
     assert exp_margin_too_wide(part, arg, total).tolist() == [False, True, True, False]
     assert exp_margin_too_wide(np.array([np.inf]), np.array([0.0]), np.array([1.0])).tolist() == [True]
+    assert exp_margin_too_wide(np.array([1e300]), np.array([1e300]), np.array([1.0])).tolist() == [True]  # overflow
     # the entries handed to the scalar path, as Python scalars of their kind
     got = list(each_entry(np.array([[False, True], [True, False]]), np.array([[1, 2], [3, 4]]), np.array(0.5)))
     assert got == [(1, [2, 0.5]), (2, [3, 0.5])]
