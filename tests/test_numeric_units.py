@@ -349,9 +349,9 @@ def test_busy_cpus_from_scripted_proc_stat(monkeypatch: pytest.MonkeyPatch) -> N
     from maxinfo_bounds.numeric import validate as V
 
     # user nice system idle iowait irq softirq steal guest guest_nice: over the window the
-    # total of the first eight grows by 200 ticks, idle + iowait by 100 (the guest fields, 9th
+    # total of the first eight grows by 200 ticks, idle + iowait by 80 + 20 (the guest fields, 9th
     # and 10th, grow too and must not count): half the time busy
-    lines = iter(["cpu  100 0 100 700 100 0 0 0 50 50\n", "cpu  150 0 150 750 150 0 0 0 90 90\n"])
+    lines = iter(["cpu  100 0 100 700 100 0 0 0 50 50\n", "cpu  150 0 150 780 120 0 0 0 90 90\n"])
     monkeypatch.setattr(V, "open", lambda *a, **k: io.StringIO(next(lines)), raising=False)
     monkeypatch.setattr("maxinfo_bounds.numeric.validate.time.sleep", lambda s: None)
     assert V._busy_cpus(4) == 2.0
@@ -542,3 +542,93 @@ def test_fast_up_margins_and_non_finite_parts() -> None:
     # (the suite turns warnings into errors), the caller refines such entries
     assert np.isnan(fast_up(np.array([0.0]), exp_arg=np.array([np.inf]))[0])
     assert fast_up(np.array([1e300]), exp_arg=np.array([1e300]))[0] == np.inf
+
+
+def test_refusals_carry_their_values() -> None:
+    from maxinfo_bounds.numeric.validate import check_same_shape
+
+    with pytest.raises(InvalidParameter) as exc:
+        _to_fraction("p", "0.5")
+    assert exc.value.value == "0.5"
+    with pytest.raises(InvalidParameter) as exc:
+        _to_fraction("p", math.inf)
+    assert exc.value.value == math.inf
+    c = np.zeros((3, 2))
+    with pytest.raises(InvalidParameter) as exc:
+        check_same_shape(["P", "Q"], [np.zeros((2, 3)), c])
+    assert exc.value.value is c
+    with pytest.raises(InvalidParameter) as exc:
+        check_real_array("x", ["a", 1])
+    assert exc.value.name == "x" and exc.value.value == ["a", 1]
+
+
+def test_table_paths_around_the_tolerance() -> None:
+    # a NaN entry: refused by the sign check's finiteness test
+    with pytest.raises(InvalidParameter) as exc:
+        as_table("P", [0.5, math.nan], ndim=1, exact=False)
+    assert exc.value.name == "P" and exc.value.allowed.endswith("with finite entries")
+    # an infinite entry in a row-stochastic matrix: caught by the rows' recheck
+    with pytest.raises(InvalidParameter) as exc:
+        as_table("P", [[0.5, 0.5], [math.inf, 1.0]], ndim=2, exact=False, stochastic_rows=True)
+    assert str(exc.value) == (
+        "P=[[0.5, 0.5], [inf, 1.0]] is invalid: must be a row-stochastic matrix (2-D, rows: datasets, "
+        "columns: outputs) with finite entries (NaN or infinity found)"
+    )
+    # a row off by exactly tol is within (exact fsum), and a table summing to 2 is refused
+    gap = 2.0**-30
+    rows = as_table("P", [[0.5, 0.5 + gap]], ndim=2, exact=False, stochastic_rows=True, tol=gap)
+    assert rows.tolist() == [[0.5, 0.5 + gap]]
+    with pytest.raises(InvalidParameter) as exc:
+        as_table("P", [1.0, 1.0], ndim=1, exact=False)
+    assert "sums to 2.0" in str(exc.value)
+
+
+def test_more_exact_log_cases() -> None:
+    import mpmath
+
+    from maxinfo_bounds.numeric import ExactLog
+
+    assert ExactLog(Fraction(2)).enclosure() == (1.0, 1.0)  # log2 2 = 1, not 0
+    assert ExactLog(Fraction(8), "nats").le(Fraction(5, 2))  # ln 8 = 2.079 (not log2 8 = 3)
+    assert not ExactLog(Fraction(8), "nats").le(Fraction(2))
+    # near-ties with ln 2 at 10^-25: separated by raising the working precision
+    mpmath.mp.dps = 60
+    ln2 = Fraction(mpmath.nstr(mpmath.log(2), 50))
+    assert not log_le(Fraction(2), ln2 - Fraction(1, 10**25))
+    assert log_le(Fraction(2), ln2 + Fraction(1, 10**25))
+    assert log_le(Fraction(2), Fraction(1)) and not log_le(Fraction(3), Fraction(1))  # ln 2 < 1 < ln 3
+
+
+def test_contexts_and_entries_keep_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from maxinfo_bounds.numeric.contexts import to_public
+    from maxinfo_bounds.numeric.rounding import certify_entries
+    from maxinfo_bounds.numeric.validate import free_cpus
+
+    assert to_public(1.5) == 1.5 and to_public("x") == "x"  # not an mpf: unchanged
+    out = certify_entries(
+        np.zeros((2, 2)), np.array([[False, True], [True, False]]), lambda a: a + 0.5, np.ones((2, 2))
+    )
+    assert out.shape == (2, 2) and out.tolist() == [[0.0, 1.5], [1.5, 0.0]]
+    monkeypatch.setattr("maxinfo_bounds.numeric.validate.os.cpu_count", lambda: None)
+    assert free_cpus(busy=0.0) == 1  # an unknown CPU count: one
+
+
+def test_unwritable_output_refused_in_one_line(tmp_path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    # /proc takes no new files, even for root
+    with pytest.raises(InvalidParameter) as exc:
+        check_output_file("plot", "/proc/maxinfo-probe.png")
+    assert exc.value.value == "/proc/maxinfo-probe.png"
+    assert exc.value.allowed.startswith("a writable file (") and "Errno" not in exc.value.allowed
+    fig, other = plt.figure(), plt.figure()  # the figure saved is not the current one
+    target = tmp_path / "missing" / "f.png"
+    with pytest.raises(InvalidParameter) as exc:
+        save_figure(fig, "plot", target)
+    assert exc.value.value == str(target)
+    assert exc.value.allowed == "a writable file (No such file or directory)"
+    assert not plt.fignum_exists(fig.number) and plt.fignum_exists(other.number)
+    plt.close(other)
