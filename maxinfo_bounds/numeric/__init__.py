@@ -70,7 +70,6 @@ from .validate import (
     PROB_TOL,
     Unit,
     check_int,
-    check_probability,
     check_real,
     check_unit,
     local_workers,
@@ -92,9 +91,6 @@ from .validate import (
 )
 from .validate import (
     is_array as is_array,
-)
-from .validate import (
-    is_exact_scalar as is_exact_scalar,
 )
 from .validate import (
     iter_pairs as iter_pairs,
@@ -119,7 +115,6 @@ __all__ = [
     "check_real",
     "check_int",
     "local_workers",
-    "check_probability",
     "float_down",
     "decimal_text",
     "int_text",

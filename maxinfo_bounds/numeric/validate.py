@@ -172,18 +172,8 @@ def _busy_cpus(cpus: int, window: float = 0.1) -> float:
     return cpus * (1.0 - (i1 - i0) / (t1 - t0))
 
 
-def check_probability(name: str, x: object, *, closed_high: bool = False) -> float | Fraction:
-    """A probability in ``[0, 1)`` (or ``[0, 1]`` with ``closed_high``)."""
-    return check_real(name, x, low=0, high=1, high_open=not closed_high)
-
-
 # --------------------------------------------------------------------------------------------
 # table validation
-
-
-def is_exact_scalar(x: object) -> bool:
-    """True for Python ``int`` / :class:`fractions.Fraction` (not bool, not numpy floats)."""
-    return isinstance(x, (Fraction, int, np.integer)) and not isinstance(x, bool)
 
 
 def _any_fraction(obj: Any) -> bool:
