@@ -632,3 +632,121 @@ def test_unwritable_output_refused_in_one_line(tmp_path: Path) -> None:
     assert exc.value.allowed == "a writable file (No such file or directory)"
     assert not plt.fignum_exists(fig.number) and plt.fignum_exists(other.number)
     plt.close(other)
+
+
+# --------------------------------------------------------------------------------------------
+# directed rounding and the texts (the functions every other test calls: their mutants are the
+# costliest to run, so each is held here by value)
+
+
+def test_directed_rounding_by_value() -> None:
+    import mpmath
+
+    from maxinfo_bounds.numeric.rounding import float_down, float_up
+
+    third = Fraction(1, 3)
+    lo, hi = float_down(third), float_up(third)
+    assert hi == math.nextafter(lo, 1.0) and Fraction(lo) < third < Fraction(hi)
+    assert float_down(Fraction(1, 2)) == float_up(Fraction(1, 2)) == 0.5  # exact: no step
+    assert float_down(-third) == -hi and float_up(-third) == -lo
+    assert float_down(10**400) == np.finfo(np.float64).max and float_up(10**400) == math.inf
+    assert float_up(-(10**400)) == -np.finfo(np.float64).max and float_down(-(10**400)) == -math.inf
+    # below the normal floats: the result brackets the value by one subnormal step
+    tiny = Fraction(3, 2) * Fraction(2) ** -1074  # 1.5 subnormal units
+    assert float_down(tiny) == 5e-324 and float_up(tiny) == 1e-323
+    assert float_down(Fraction(1, 2**1080)) == 0.0 and float_up(Fraction(1, 2**1080)) == 5e-324
+    with mpmath.workprec(300):
+        x = mpmath.mpf(2) ** -1 + mpmath.mpf(2) ** -200  # just above 1/2: not a float
+    assert float_down(x) == 0.5 and float_up(x) == math.nextafter(0.5, 1.0)
+    assert float_down(7) == 7.0 == float_up(7) and float_up(2.5) == 2.5
+    for f in (float_down, float_up):
+        with pytest.raises(InvalidParameter) as exc:
+            f(mpmath.mpf("nan"))
+        assert exc.value.name == "x" and exc.value.allowed == "a number (NaN cannot be rounded)"
+
+
+def test_decimal_text_by_value() -> None:
+    from maxinfo_bounds.numeric.rounding import decimal_text
+
+    assert decimal_text(0.0, "up") == "0.0" and decimal_text(math.inf, "down") == "inf"
+    assert decimal_text(-0.0, "up") == "-0.0" and decimal_text(math.nan, "up") == "nan"
+    assert decimal_text(12.0, "up") == "12" and decimal_text(-3.0, "down") == "-3"
+    assert decimal_text(1e15, "up") == "1000000000000000.0"  # not below 1e15: its short repr
+    assert decimal_text(0.025, "up") == "0.025" and decimal_text(0.025, "down") == "0.025"
+    assert decimal_text(2 / 3, "up") == "0.666667" and decimal_text(2 / 3, "down") == "0.666666"
+    assert decimal_text(-2 / 3, "up") == "-0.666666" and decimal_text(-2 / 3, "down") == "-0.666667"
+    assert decimal_text(2 / 3, "up", digits=3) == "0.667" and decimal_text(2 / 3, "down", digits=3) == "0.666"
+    assert decimal_text(123456.789, "up") == "123457" and decimal_text(123456.789, "down") == "123456"
+    assert decimal_text(1234567.891, "up") == "1234570" and decimal_text(1234567.891, "down") == "1234560"
+    assert decimal_text(1 / 3 * 1e-7, "up") == "3.33334e-08" and decimal_text(1 / 3 * 1e-7, "down") == "3.33333e-08"
+    assert decimal_text(1 / 3 * 1e20, "up") == "3.33334e+19"
+    assert decimal_text(-1 / 3 * 1e-7, "down") == "-3.33334e-08"
+    assert decimal_text(1 / 3 * 1e-4, "up") == "3.33334e-05"  # below 1e-4: exponent form
+    assert decimal_text(1 / 3 * 1e-3, "up") == "0.000333334"  # from 1e-4 on: positional
+    # 2^60/3 as a double is the integer 384307168202282304 (>= 1e15: six digits, exponent form)
+    assert decimal_text(2.0**60 / 3, "up") == "3.84308e+17" and decimal_text(2.0**60 / 3, "down") == "3.84307e+17"
+
+
+def test_scalar_checks_by_message() -> None:
+    from maxinfo_bounds.numeric.validate import check_int, check_real
+
+    assert check_real("a", 0.5, low=0, high=1) == 0.5 and check_real("a", 1, low=0, high=1) == Fraction(1)
+    assert check_real("a", Fraction(1, 3), low=0, high=1) == Fraction(1, 3)
+    assert check_real("a", np.float64(0.25)) == 0.25 and check_real("a", np.array(0.75)) == 0.75
+    assert check_real("a", 0.0, low=0) == 0.0 and check_real("a", 1.0, high=1) == 1.0
+    cases = [
+        (dict(x=-0.5, low=0), "a=-0.5 is invalid: must be a real number in [0, inf)"),
+        (dict(x=0.0, low=0, low_open=True), "a=0.0 is invalid: must be a real number in (0, inf)"),
+        (dict(x=1.0, high=1, high_open=True), "a=1.0 is invalid: must be a real number in (-inf, 1)"),
+        (dict(x=1.5, high=1), "a=1.5 is invalid: must be a real number in (-inf, 1]"),
+        (dict(x=math.nan), "a=nan is invalid: must be a real number in (-inf, inf)"),
+        (dict(x=math.inf), "a=inf is invalid: must be a real number in (-inf, inf)"),
+        (dict(x=-math.inf), "a=-inf is invalid: must be a real number in (-inf, inf)"),
+        (dict(x=True), "a=True is invalid: must be a real number in (-inf, inf)"),
+        (dict(x="1"), "a='1' is invalid: must be a real number in (-inf, inf)"),
+        (
+            dict(x=Fraction(3, 2), low=0, high=Fraction(1, 2)),
+            "a=Fraction(3, 2) is invalid: must be a real number in [0, 1/2]",
+        ),
+        (dict(x=2, low=0.5, high=1.5), "a=2 is invalid: must be a real number in [0.5, 1.5]"),
+    ]
+    for kw, message in cases:
+        with pytest.raises(InvalidParameter) as exc:
+            check_real("a", **kw)  # type: ignore[arg-type]
+        assert str(exc.value) == message
+    # longdouble beyond a double is kept exact (a bound certified for the value given)
+    ld = np.longdouble(1) / np.longdouble(3)
+    v = check_real("a", ld)
+    assert (isinstance(v, Fraction) and v == Fraction(*ld.as_integer_ratio())) or np.finfo(np.longdouble).nmant <= 52
+    assert check_int("k", 3) == 3 and check_int("k", np.int64(4), low=4, high=4) == 4
+    assert check_int("k", np.array(5)) == 5
+    for x, kw, message in [
+        (2.0, {}, "k=2.0 is invalid: must be an integer"),
+        (True, {}, "k=True is invalid: must be an integer"),
+        (0, {"low": 1}, "k=0 is invalid: must be an integer in [1, inf]"),
+        (5, {"high": 4}, "k=5 is invalid: must be an integer in [-inf, 4]"),
+        (9, {"low": 1, "high": 8}, "k=9 is invalid: must be an integer in [1, 8]"),
+    ]:
+        with pytest.raises(InvalidParameter) as exc:
+            check_int("k", x, **kw)  # type: ignore[arg-type]
+        assert str(exc.value) == message
+
+
+def test_iv_prec_and_lists() -> None:
+    from maxinfo_bounds.numeric.rounding import iv_prec
+    from maxinfo_bounds.numeric.validate import as_nonempty_list, is_array
+
+    assert iv_prec(15) == 73 and iv_prec(30) == 123 and iv_prec(10_000) == 33243  # 3.32 bits a digit + 24
+    for dps in (14, 10_001):
+        with pytest.raises(InvalidParameter) as exc:
+            iv_prec(dps)
+        assert str(exc.value) == f"dps={dps} is invalid: must be an integer in [15, 10000]"
+    assert as_nonempty_list("xs", (1, 2), "numbers") == [1, 2]
+    with pytest.raises(InvalidParameter) as exc:
+        as_nonempty_list("xs", 3, "numbers")
+    assert str(exc.value) == "xs=3 is invalid: must be a sequence of numbers"
+    with pytest.raises(InvalidParameter) as exc:
+        as_nonempty_list("xs", iter(()), "numbers")
+    assert str(exc.value) == "xs=[] is invalid: must be a non-empty sequence of numbers"
+    assert is_array([1.0]) and is_array(0.5, np.zeros(2)) and not is_array(0.5, np.float64(1.0), np.array(2.0))
+    assert is_array((1, 2)) and is_array([])  # an empty list is still an array argument
