@@ -728,7 +728,7 @@ def test_scalar_checks_by_message() -> None:
         (9, {"low": 1, "high": 8}, "k=9 is invalid: must be an integer in [1, 8]"),
     ]:
         with pytest.raises(InvalidParameter) as exc:
-            check_int("k", x, **kw)  # type: ignore[arg-type]
+            check_int("k", x, **kw)
         assert str(exc.value) == message
 
 
