@@ -750,3 +750,24 @@ def test_iv_prec_and_lists() -> None:
     assert str(exc.value) == "xs=[] is invalid: must be a non-empty sequence of numbers"
     assert is_array([1.0]) and is_array(0.5, np.zeros(2)) and not is_array(0.5, np.float64(1.0), np.array(2.0))
     assert is_array((1, 2)) and is_array([])  # an empty list is still an array argument
+
+
+def test_last_numeric_survivors() -> None:
+    import mpmath
+
+    from maxinfo_bounds.numeric.rounding import decimal_text, enclosure
+
+    with pytest.raises(InvalidParameter) as exc:
+        _to_fraction("p", True)
+    assert exc.value.value is True
+    with pytest.raises(InvalidParameter) as exc:
+        as_table("P", [0.5, math.nan], ndim=1, exact=False)
+    assert str(exc.value) == (
+        "P=[0.5, nan] is invalid: must be a probability vector (1-D) with finite entries (NaN or infinity found)"
+    )
+    # a repr of exactly six significant digits is printed as it is, on either side
+    assert decimal_text(0.123456, "down") == "0.123456" == decimal_text(0.123456, "up")
+    # enclosure: a plain number is taken as its own interval (mpmath's interval context turns a
+    # NaN into (-inf, inf), so the NaN refusal after it is not reachable through it)
+    assert enclosure(lambda iv: 1) == (1.0, 1.0) and enclosure(lambda iv: 0.5) == (0.5, 0.5)
+    assert enclosure(lambda iv: mpmath.mpf("nan")) == (-math.inf, math.inf)
