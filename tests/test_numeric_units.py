@@ -659,10 +659,12 @@ def test_directed_rounding_by_value() -> None:
         x = mpmath.mpf(2) ** -1 + mpmath.mpf(2) ** -200  # just above 1/2: not a float
     assert float_down(x) == 0.5 and float_up(x) == math.nextafter(0.5, 1.0)
     assert float_down(7) == 7.0 == float_up(7) and float_up(2.5) == 2.5
+    nan = mpmath.mpf("nan")
     for f in (float_down, float_up):
         with pytest.raises(InvalidParameter) as exc:
-            f(mpmath.mpf("nan"))
+            f(nan)
         assert exc.value.name == "x" and exc.value.allowed == "a number (NaN cannot be rounded)"
+        assert exc.value.value is nan
 
 
 def test_decimal_text_by_value() -> None:
