@@ -53,6 +53,7 @@ from __future__ import annotations
 import functools
 import heapq
 import math
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -83,9 +84,11 @@ _U = 2.0**-53  # unit roundoff of a double
 _CHUNK = 2048
 
 
-def _terms_sum(m: int, a: int, x: float, y: float) -> tuple[float, float]:
+def _terms_sum(m: int, a: int, x: float, y: float, limit: int | None = None) -> tuple[float, float]:
     """Enclosure of S = sum_{i <= a} P(i)/P(a) for X ~ Bin(m, pi), where x and y are pi and
     1 - pi each rounded to the nearest float, and a < (m + 1) pi (so every ratio is below 1).
+    With ``limit``: only the first ``limit`` terms are summed, and the upper end is inf (a
+    cheap lower bound).
     The ratio P(i-1)/P(i) = i (1 - pi) / ((m - i + 1) pi) is computed with at most five
     roundings (x, y and three operations; m - i + 1 is exact), each term of the running product
     with at most six per factor, and the sum with one per term: the computed S is within a factor
@@ -94,7 +97,9 @@ def _terms_sum(m: int, a: int, x: float, y: float) -> tuple[float, float]:
     total, prod, count = 1.0, 1.0, 0
     i = a
     while i > 0:
-        lo = max(i - _CHUNK, 0)
+        if limit is not None and count + 1 >= limit:
+            return total * (1 - 10.0 * (count + 2) * _U), math.inf
+        lo = max(i - (_CHUNK if limit is None else min(_CHUNK, limit - 1 - count)), 0)
         idx = np.arange(i, lo, -1, dtype=float)
         rho = idx * y / ((m - idx + 1.0) * x)
         terms = np.cumprod(rho) * prod
@@ -157,12 +162,17 @@ def _le_tail(m: int, a: int, P: int, D: int) -> tuple[float, float]:
         # whose threshold is below Y's mode
         lo2, hi2 = _le_tail(m, m - a - 1, D - P, D)
         return _add_down(1.0, -hi2), _add_up(1.0, -lo2)
-    s_lo, s_hi = _terms_sum(m, a, P / D, (D - P) / D)
+    return _tail_from(m, a, P, D, _terms_sum(m, a, P / D, (D - P) / D))
+
+
+def _tail_from(m: int, a: int, P: int, D: int, sums: tuple[float, float]) -> tuple[float, float]:
+    """The tail below a: the term at a (from its certified logarithm) times the enclosure
+    ``sums`` of the sum of term ratios; exp within 4 ulp, so 2^-50 relative covers it and the
+    products' roundings."""
+    s_lo, s_hi = sums
     log_term, err = _log_term(m, a, P, D)
-    # exp within 4 ulp: 2^-50 relative covers it and the products' roundings
     lo = math.exp(log_term - err) * (1 - 2.0**-50) * s_lo * (1 - 2.0**-50)
-    hi_arg = log_term + err
-    hi = math.exp(max(hi_arg, -700.0)) * (1 + 2.0**-50) * s_hi * (1 + 2.0**-50)
+    hi = math.exp(max(log_term + err, -700.0)) * (1 + 2.0**-50) * s_hi * (1 + 2.0**-50)
     return max(lo, 0.0), min(hi, 1.0)
 
 
@@ -378,23 +388,28 @@ def split_binomial(n: int, k: int, beta: float) -> AccuracyBound:
         # together there), so the smallest half-width is often such a lattice point: tried
         # first when the steer lies just above one (9/24 rather than 9/24 + 2^-30)
         snap = float_up(Fraction(math.floor(2 * m * t), 2 * m))
-        if 0 < snap < t and t <= snap * (1 + 2.0**-20):
-            ok, _, hi = _search(m, Fraction(snap), fstar, 0.0)
+        for cand in _candidates(t, snap, hoeff.half_width):
+            ok, _, hi = _search(m, Fraction(cand), fstar, 0.0)
             if ok:
-                return AccuracyBound(snap, _all_within(hi, kk), "SPLIT-binomial", conds)
-        step = 2.0**-30
-        while t < hoeff.half_width:
-            ok, _, hi = _search(m, Fraction(t), fstar, 0.0)
-            if ok:
-                return AccuracyBound(t, _all_within(hi, kk), "SPLIT-binomial", conds)
-            t = float_up(Fraction(t) * (1 + Fraction(step)))
-            step *= 8
+                return AccuracyBound(cand, _all_within(hi, kk), "SPLIT-binomial", conds)
         why = "the exact tail certified no narrower"
     else:
         why = f"the exact tail is evaluated up to {BINOMIAL_M_MAX} records per query"
     return AccuracyBound(
         hoeff.half_width, _coverage(Fraction(b)), "SPLIT-binomial", (*conds, f"Hoeffding's bound: {why}")
     )
+
+
+def _candidates(t: float, snap: float, ceiling: float) -> Iterator[float]:
+    """The half-widths tried, below ``ceiling``: the lattice point ``snap`` when the steer ``t``
+    lies just above it, then t widened by 2^-30, 2^-27, ... relative."""
+    if 0 < snap < t and t <= snap * (1 + 2.0**-20):
+        yield snap
+    step = 2.0**-30
+    while t < ceiling:
+        yield t
+        t = float_up(Fraction(t) * (1 + Fraction(step)))
+        step *= 8
 
 
 def _half_width_float(m: int, fstar: float, t_hi: float) -> float:
@@ -417,11 +432,7 @@ def _partial_lower(m: int, a: int, P: int, D: int, terms: int = 256) -> float:
     above what it is compared with."""
     if a < 0 or not 0 < P < D or (a + 1) * D > (m + 1) * P:
         return 0.0
-    x, y = P / D, (D - P) / D
-    idx = np.arange(a, max(a - terms + 1, 0), -1, dtype=float)
-    s = 1.0 + float(np.sum(np.cumprod(idx * y / ((m - idx + 1.0) * x))))
-    v, e = _log_term(m, a, P, D)
-    return math.exp(v - e) * (1 - 2.0**-50) * s * (1 - 10.0 * (terms + 2) * _U)
+    return _tail_from(m, a, P, D, _terms_sum(m, a, P / D, (D - P) / D, limit=terms))[0]
 
 
 def _quick_fails(m: int, t: Fraction, fstar: float) -> bool:
