@@ -1,0 +1,83 @@
+"""The power module at its edges, against hand values (issue 44: the mutation run of
+``planning/power.py`` at d49a669 left these branches unchecked: scipy's NaN far tail of the
+noncentral t, a lower critical count of 0, the normal approximation on 0 and 1 records, the
+t-test's text at one degree of freedom, the effect range of a proportion)."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import pytest
+
+from maxinfo_bounds.planning import power as pw
+from maxinfo_bounds.planning.study import PowerSpec
+
+
+def test_t_power_where_scipy_returns_nan_is_the_negligible_normal_limit() -> None:
+    # A two-sided t-test on 1,001 records (df = 1000) of a negative effect, noncentrality -10,
+    # at level 1e-9 (critical value t_{1 - 5e-10}(1000) = 6.168...): the upper tail
+    # P(T' > 6.17) is scipy.special.nctdtr(1000, 10, -6.17), NaN in scipy 1.17. The planner
+    # replaces it by its normal limit Phi(-10 - 6.17) ~ 1e-59, so the two-sided power is the lower
+    # tail alone (the one-sided "smaller" power at half the level) to 1e-15; taking the
+    # limit with the wrong sign, Phi(-10 + 6.17) = 6e-5, or passing the NaN on, fails.
+    n = 1001
+    d = -10 / math.sqrt(n)
+    two = pw.power_at(PowerSpec(test="t", effect_size=d), 1e-9, n)
+    lower = pw.power_at(PowerSpec(test="t", effect_size=d, alternative="smaller"), 5e-10, n)
+    assert 0.99 < lower <= 1.0
+    assert two == pytest.approx(lower, abs=1e-15)
+
+
+def test_exact_binomial_power_with_a_lower_critical_count_of_zero() -> None:
+    # n = 10, p0 = 1/2, "smaller" at level 0.001: P0(X <= 0) = 1/1024 <= 0.001 < P0(X <= 1) =
+    # 11/1024, so the test rejects at X = 0 only; the power at p1 = 0.1 is 0.9^10 (hand)
+    spec = PowerSpec(test="proportion", p0=0.5, effect_size=-0.4, alternative="smaller")
+    assert pw.power_at(spec, 0.001, 10) == pytest.approx(0.9**10, rel=1e-12)
+    assert "X <= 0 of 10" in pw.critical_value_text(spec, 0.001, 10)
+
+
+def test_binomial_tails_outside_the_support() -> None:
+    # P(Bin(n, p) > k): 1 below the support, 0 from k = n; P(Bin(n, p) <= k): the mirror
+    assert pw._binom_sf(-1, 7, 0.3) == 1.0
+    assert pw._binom_sf(7, 7, 0.3) == 0.0
+    assert pw._binom_sf(9, 7, 0.3) == 0.0
+    assert pw._binom_cdf(-1, 7, 0.3) == 0.0
+    assert pw._binom_cdf(7, 7, 0.3) == 1.0
+    assert pw._binom_sf(6, 7, 0.3) == pytest.approx(0.3**7, rel=1e-12)
+    assert pw._binom_cdf(0, 7, 0.3) == pytest.approx(0.7**7, rel=1e-12)
+
+
+def test_normal_approximation_on_zero_and_one_record() -> None:
+    spec = PowerSpec(test="proportion", p0=0.5, effect_size=0.4, alternative="larger")
+    assert pw.normal_approximation_power(spec, 0.05, 0) == 0.0
+    # n = 1: Phi((0.4 - z_0.95 * 0.5) / 0.3), hand formula at 30 digits
+    with mpmath.workdps(30):
+        z = -mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf("0.05") - 1)
+        want = mpmath.ncdf((mpmath.mpf("0.4") - z * mpmath.mpf("0.5")) / mpmath.sqrt(mpmath.mpf("0.09")))
+    assert pw.normal_approximation_power(spec, 0.05, 1) == pytest.approx(float(want), rel=1e-12)
+
+
+def test_power_lower_at_zero_records_is_the_power_there() -> None:
+    # on 0 records no test is run: the power is 0 at every level (power_at's convention), and
+    # the lower bound over [0, 5] at level 1 cannot exceed it
+    spec = PowerSpec(test="proportion", p0=0.5, effect_size=0.2, alternative="larger")
+    assert pw.power_at(spec, 1.0, 0) == 0.0
+    assert pw.power_lower(spec, 1.0, 0, 5) == 0.0
+
+
+def test_t_text_at_one_degree_of_freedom() -> None:
+    # t_{0.975}(1) = tan(0.475 pi) = 12.7062047..., shown to 6 digits rounded up
+    assert math.tan(0.475 * math.pi) == pytest.approx(12.7062047, abs=1e-7)
+    spec = PowerSpec(test="t", effect_size=0.5)
+    assert pw.critical_value_text(spec, 0.05, 2) == "reject when |T| >= 12.7063 (1 degrees of freedom)"
+    assert pw.critical_value_text(spec, 0.05, 1) == "too few records for the test"
+
+
+@pytest.mark.parametrize(("effect", "top"), [(0.1, 0.7), (-0.1, 0.3)])
+def test_effect_range_of_a_proportion_stops_inside_the_unit_interval(effect: float, top: float) -> None:
+    # p0 = 0.3: an increase can reach p1 just below 1 (|effect| < 0.7), a decrease just above 0
+    spec = PowerSpec(test="proportion", p0=0.3, effect_size=effect, alternative="larger" if effect > 0 else "smaller")
+    lo, hi = pw.effect_range(spec)
+    assert hi == pytest.approx(top, rel=1e-8) and hi < top
+    assert lo == pytest.approx(top * 1e-12, rel=1e-8)
