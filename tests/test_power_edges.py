@@ -6,6 +6,9 @@ t-test's text at one degree of freedom, the effect range of a proportion)."""
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import mpmath
 import pytest
@@ -81,3 +84,33 @@ def test_effect_range_of_a_proportion_stops_inside_the_unit_interval(effect: flo
     lo, hi = pw.effect_range(spec)
     assert hi == pytest.approx(top, rel=1e-8) and hi < top
     assert lo == pytest.approx(top * 1e-12, rel=1e-8)
+
+
+@pytest.mark.parametrize("x", [-37.0, -20.0, -8.5, -1.0, 0.0, 0.3, 2.5, 9.0])
+def test_normal_cdf_against_40_digits(x: float) -> None:
+    with mpmath.workdps(40):
+        want = mpmath.ncdf(mpmath.mpf(x))
+    assert pw.ndtr(x) == pytest.approx(float(want), rel=1e-12)
+
+
+@pytest.mark.parametrize("p", [1e-300, 1e-30, 2.5e-10, 0.025, 0.5, 0.8, 1 - 2**-40])
+def test_normal_quantile_against_40_digits(p: float) -> None:
+    with mpmath.workdps(340):  # 1 - 2p exactly, down to p = 1e-300, then 40 digits of the root
+        want = -mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * mpmath.mpf(p))
+    assert pw.ndtri(p) == pytest.approx(float(want), rel=1e-14)
+    assert pw.ndtri(0.0) == -math.inf and pw.ndtri(1.0) == math.inf
+
+
+def test_a_z_test_power_plan_imports_no_scipy() -> None:
+    # issue 45: scipy.special's import (about 0.13 s of CPU with scipy 1.17) is the largest
+    # part of a power plan's start-up; the z-test needs only the normal CDF and quantile
+    code = (
+        "import sys\n"
+        "from maxinfo_bounds.cli import main\n"
+        "try:\n    main(['plan', 'examples/power_underpowered.toml'])\n"
+        "except SystemExit:\n    pass\n"
+        "print('SCIPY', any(m == 'scipy' or m.startswith('scipy.') for m in sys.modules), file=sys.stderr)\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert "SCIPY False" in out.stderr
