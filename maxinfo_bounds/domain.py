@@ -119,6 +119,8 @@ class Domain:
         an integer or Fraction beyond the float range is refused, as an inf is). A value the
         certified formula reads should be passed exact (:meth:`check`): Fractions and integers
         above 2^53 are then evaluated exactly."""
+        if type(x) is float and not self.integer and self.lo < x < self.hi:
+            return x  # strictly inside: valid whichever ends are open (NaN and inf fail the test)
         v = self.check(name, x)
         try:
             return float(v)

@@ -61,3 +61,29 @@ def test_default_workers_are_the_free_cpus():
         spin.kill()
         spin.wait()
     assert local_workers(3) == 3
+
+
+@pytest.mark.parametrize(
+    ("dom", "x", "ok"),
+    [
+        (Real(0, 1, lo_open=True, hi_open=True), 0.5, True),
+        (Real(0, 1, lo_open=True, hi_open=True), 0.0, False),
+        (Real(0, 1, lo_open=True, hi_open=True), -0.0, False),
+        (Real(0, 1, lo_open=True, hi_open=True), 1.0, False),
+        (Real(0, 1), 0.0, True),
+        (Real(0, 1), 1.0, True),
+        (Real(0, 1), 1.0000000000000002, False),
+        (Real(0, 1), float("nan"), False),
+        (Real(0), float("inf"), False),  # refused: the value is used as a float
+        (Real(0, hi_open=True), float("inf"), False),
+        (Real(0, 1), 5e-324, True),
+    ],
+)
+def test_check_float_at_and_inside_the_ends(dom: Real, x: float, ok: bool) -> None:
+    # a float strictly inside takes a shortcut (issue 45): the ends, NaN and inf take the full
+    # check, which knows which ends are open
+    if ok:
+        assert dom.check_float("x", x) == x
+    else:
+        with pytest.raises(InvalidParameter, match="x="):
+            dom.check_float("x", x)

@@ -110,8 +110,10 @@ def check_real(name: str, v: object, domain: Domain) -> float:
         f = domain.check_float(name, v)
     except InvalidParameter as exc:
         raise PlanError(name, f"{shown_value(v)} is invalid: must be {exc.allowed}") from None
+    if type(v) is float:
+        return f
     exact = Fraction(int(v)) if isinstance(v, (int, np.integer)) else Fraction(*v.as_integer_ratio())
-    if type(v) is not float and exact != Fraction(f):
+    if exact != Fraction(f):
         raise PlanError(
             name,
             f"{shown_value(v)} is invalid: must be a number a float represents "
