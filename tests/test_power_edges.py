@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import mpmath
@@ -114,3 +115,88 @@ def test_a_z_test_power_plan_imports_no_scipy() -> None:
     root = Path(__file__).resolve().parents[1]
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert "SCIPY False" in out.stderr
+
+
+def _t_two_sided_power(df: int, nc: mpmath.mpf, c: mpmath.mpf) -> mpmath.mpf:
+    """P(|T'| > c) for T' = (Z + nc) / sqrt(V / df), V ~ chi2_df: the integral over V of
+    Phi(nc - c s) + Phi(-nc - c s), s = sqrt(V / df), by quadrature (30 digits)."""
+    k = mpmath.mpf(df)
+
+    def f(v: mpmath.mpf) -> mpmath.mpf:
+        dens = v ** (k / 2 - 1) * mpmath.exp(-v / 2) / (2 ** (k / 2) * mpmath.gamma(k / 2))
+        s = mpmath.sqrt(v / k)
+        return dens * (mpmath.ncdf(nc - c * s) + mpmath.ncdf(-nc - c * s))
+
+    return mpmath.quad(f, [0, 1, 10, 60, mpmath.inf])
+
+
+def _t_quantile(df: int, p: mpmath.mpf) -> mpmath.mpf:
+    """t_p(df) for p > 1/2: P(T <= t) = 1 - I_{df/(df + t^2)}(df/2, 1/2)/2, solved by findroot."""
+    k = mpmath.mpf(df)
+    return mpmath.findroot(
+        lambda t: 1 - mpmath.betainc(k / 2, mpmath.mpf(1) / 2, 0, k / (k + t * t), regularized=True) / 2 - p, 2
+    )
+
+
+@pytest.mark.parametrize(("test", "n", "df", "nc2"), [("t", 2, 1, "2"), ("t2", 4, 2, "1"), ("t2", 5, 3, "6/5")])
+def test_t_power_at_the_fewest_records_and_odd_groups(test: str, n: int, df: int, nc2: str) -> None:
+    # d = 1, two-sided at 0.05: t needs 2 records (df 1, nc = sqrt(2)); t2 needs 4 (groups 2 + 2,
+    # df 2, nc = d sqrt(2 * 2 / 4) = 1); on 5 records the groups are 2 and 3 (df 3, nc^2 = 6/5)
+    with mpmath.workdps(30):
+        q = Fraction(nc2)
+        nc = mpmath.sqrt(mpmath.mpf(q.numerator) / q.denominator)
+        c = _t_quantile(df, mpmath.mpf("0.975"))
+        want = _t_two_sided_power(df, nc, c)
+    spec = PowerSpec(test=test, effect_size=1.0)
+    assert pw.power_at(spec, 0.05, n) == pytest.approx(float(want), rel=1e-9)
+    if n == pw.min_records(spec):
+        assert pw.power_at(spec, 0.05, n - 1) == 0.0  # too few records: no test
+
+
+def test_t_quantiles_of_the_hand_reference() -> None:
+    # closed forms: t_0.975(1) = tan(0.475 pi); t_0.975(2) = 0.95 / sqrt(2 * 0.975 * 0.025)
+    with mpmath.workdps(30):
+        assert _t_quantile(1, mpmath.mpf("0.975")) == pytest.approx(float(mpmath.tan(0.475 * mpmath.pi)), rel=1e-20)
+        assert _t_quantile(2, mpmath.mpf("0.975")) == pytest.approx(
+            float(mpmath.mpf("0.95") / mpmath.sqrt(mpmath.mpf("0.04875"))), rel=1e-20
+        )
+
+
+def test_z_power_on_one_record() -> None:
+    # Phi(1 - z_0.975) + Phi(-z_0.975 - 1), hand
+    with mpmath.workdps(30):
+        z = mpmath.sqrt(2) * mpmath.erfinv(mpmath.mpf("0.95"))
+        want = mpmath.ncdf(1 - z) + mpmath.ncdf(-z - 1)
+    assert pw.power_at(PowerSpec(test="z", effect_size=1.0), 0.05, 1) == pytest.approx(float(want), rel=1e-12)
+
+
+def test_power_upper_at_level_zero_and_above_one() -> None:
+    spec = PowerSpec(test="proportion", p0=0.5, effect_size=0.4, alternative="larger")
+    # level 0 never rejects, even where P0(X >= n) = 2^-2000 underflows to 0 in floats (a level-0
+    # critical count of n would give 0.9^2000 > 0)
+    assert pw.power_upper(spec, 0.0, 2000, 2000) == 0.0
+    # a level above 1 rejects always: the bound is the power at level 1, which is 1
+    assert pw.power_upper(spec, 1.5, 10, 20) == pw.power_upper(spec, 1.0, 10, 20) == 1.0
+
+
+def test_minimum_effect_of_a_negative_effect_and_of_a_given_power() -> None:
+    # (z_0.95 + z_0.8) / sqrt(n): 0.248647... at n = 100, 0.124324... at n = 400 (hand), in the
+    # sign of the effect asked for
+    z95, z80 = 1.6448536269514722, 0.8416212335729143
+    down = PowerSpec(test="z", effect_size=-0.1, alternative="smaller")
+    assert pw.minimum_effect(down, 0.05, 100) == pytest.approx(-(z95 + z80) / 10, rel=2e-6)
+    up = PowerSpec(test="z", effect_size=0.1, alternative="larger")
+    assert pw.minimum_effect(up, 0.05, 100, power=lambda s: pw.power_at(s, 0.05, 400)) == pytest.approx(
+        (z95 + z80) / 20, rel=2e-6
+    )
+
+
+def test_minimum_effect_with_a_power_at_exactly_the_target() -> None:
+    # a power of exactly the target counts as reaching it: a step at |d| = 50 gives 50 (to the
+    # bisection's tolerance, from above); a constant power at the target gives the range's
+    # lower end itself
+    spec = PowerSpec(test="z", effect_size=0.1, alternative="larger", target=0.8)
+    step = pw.minimum_effect(spec, 0.05, 10, power=lambda s: 0.8 if s.effect_size >= 50 else 0.1)
+    assert step is not None and 50 <= step <= 50 * (1 + 2e-6)
+    lo, _ = pw.effect_range(spec)
+    assert pw.minimum_effect(spec, 0.05, 10, power=lambda s: 0.8) == lo
