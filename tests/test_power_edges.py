@@ -15,6 +15,7 @@ import mpmath
 import pytest
 
 from maxinfo_bounds.planning import power as pw
+from maxinfo_bounds.planning.errors import PlanError
 from maxinfo_bounds.planning.study import PowerSpec
 
 
@@ -200,3 +201,12 @@ def test_minimum_effect_with_a_power_at_exactly_the_target() -> None:
     assert step is not None and 50 <= step <= 50 * (1 + 2e-6)
     lo, _ = pw.effect_range(spec)
     assert pw.minimum_effect(spec, 0.05, 10, power=lambda s: 0.8) == lo
+
+
+def test_power_guards_name_what_failed() -> None:
+    # the power is clipped to [0, 1] and never NaN: a NaN is an error that says so
+    assert pw._clip(1.5) == 1.0 and pw._clip(-0.25) == 0.0 and pw._clip(0.3) == 0.3
+    with pytest.raises(ArithmeticError, match="^power evaluated to NaN$"):
+        pw._clip(float("nan"))
+    with pytest.raises(PlanError, match="^spec: must be a PowerSpec, got str"):
+        pw.power_at("z", 0.05, 10)  # type: ignore[arg-type]
