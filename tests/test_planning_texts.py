@@ -188,3 +188,39 @@ def test_descriptions_at_the_bit_limit_plan_and_print():
         with redirect_stdout(out):
             code = main(["plan", str(f)])
     assert code in (0, None) and "about 1e+6000 possible outputs" in out.getvalue()
+
+
+def test_stages_of_a_mixed_study_keep_each_stage_s_steps_links_and_runs():
+    """DP steps, then a description, then a Gaussian step, then mutual information: four
+    stages, each with its own step indices, one derivation line per step and (for DP) one run
+    per step (mutation of stages.py: a DP stage closed by a later step kept its links as its
+    steps, or its runs as its links, and no test saw it)."""
+    from maxinfo_bounds.planning import Description, MutualInformation
+    from maxinfo_bounds.planning.stages import DescriptionStage, DPRuns, DPStage, Link, MIStage
+
+    steps = (
+        Laplace(value_min=0, value_max=1, scale=1.0),
+        GenericDP(eps=0.5, times=2),
+        Description(range_size=4),
+        Gaussian(value_min=0, value_max=1, sigma=2.0, delta=1e-6),
+        MutualInformation(mi_bits=0.25),
+    )
+    got = stages_of(Study(n=1000, alpha=0.05, iid=True, steps=steps))
+    assert [type(s) for s in got] == [DPStage, DescriptionStage, DPStage, MIStage]
+    assert [s.steps for s in got] == [(0, 1), (2,), (3,), (4,)]
+    first = got[0]
+    assert isinstance(first, DPStage)
+    assert len(first.links) == 2 and all(isinstance(x, Link) for x in first.links)
+    assert first.links[1].output.endswith(", x2 adaptively")
+    assert len(first.runs) == 2 and all(isinstance(r, DPRuns) for r in first.runs)
+    assert [r.count for r in first.runs] == [1, 2]
+
+
+def test_an_approximate_dp_stage_after_a_description_is_refused_naming_its_step():
+    """RRST §4: approximate DP only as the first stage; the refusal names the step (steps[1])."""
+    from maxinfo_bounds.planning import Description, plan
+
+    gauss = Gaussian(value_min=0, value_max=1, sigma=2.0, delta=1e-6)
+    steps = (Description(range_size=4), gauss, Description(range_size=2))
+    with pytest.raises(PlanError, match=r"steps\[1\] is approximate DP: RRST Thm 3.1 bounds its max-information"):
+        plan(Study(n=1000, alpha=0.05, iid=True, steps=steps))

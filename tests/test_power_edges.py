@@ -210,3 +210,17 @@ def test_power_guards_name_what_failed() -> None:
         pw._clip(float("nan"))
     with pytest.raises(PlanError, match="^spec: must be a PowerSpec, got str"):
         pw.power_at("z", 0.05, 10)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("gamma", "n", "message"),
+    [
+        (1.5, 10, "^gamma: 1.5 is invalid: must be a real number in \\[0, 1\\]$"),
+        (0.05, -1, "^n: -1 is invalid: must be an integer >= 0 \\(records\\)$"),
+        (0.05, True, "^n: True is invalid: must be an integer >= 0 \\(records\\)$"),
+        (0.05, 10.0, "^n: 10.0 is invalid: must be an integer >= 0 \\(records\\)$"),
+    ],
+)
+def test_power_refusals_name_the_level_and_the_records(gamma: object, n: object, message: str) -> None:
+    with pytest.raises(PlanError, match=message):
+        pw.power_at(PowerSpec(test="z", effect_size=0.2), gamma, n)  # type: ignore[arg-type]
