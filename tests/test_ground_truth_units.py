@@ -1,0 +1,313 @@
+"""The verification suite's ground truth, held in-process against hand values (issue 44 item 2:
+the mutation run of ``proofs_checks`` found the exact mechanisms' bucketed, exponential and
+Gaussian tables, the float paths of the dataset weights, the chunked joint table, the
+global-null simulation's counting and its rules' calibration reached by no test outside the
+heavy campaigns). Every expected value is written by hand from the definition, or is an exact
+probability the simulation's rejection rate must match within five standard deviations."""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction as F
+
+import mpmath
+import numpy as np
+import pytest
+
+from proofs_checks.codes import TooLarge
+from proofs_checks.enumeration import (
+    adaptive_compose,
+    binomial_weights,
+    full_joint,
+    mixture_weights,
+    product_dataset_distribution,
+)
+from proofs_checks.mechanisms import (
+    approx_delta,
+    bucketed_geometric_count,
+    exponential_count,
+    gaussian_count,
+    gaussian_delta_50,
+    geometric_count,
+    per_record_rr,
+    randomized_response_count,
+)
+from proofs_checks.simulate.selection import (
+    SelectionConfig,
+    _sf_table,
+    exact_naive_rate,
+    procedures,
+    run_chunk,
+)
+
+# ---------------------------------------------------------------- mechanisms
+
+
+def test_bucketed_geometric_count_by_hand() -> None:
+    # geometric_count(3, 1/2): P(Z = k) = (1/3) 2^-|k|, clamped to [0, 3]; row c = 0 is
+    # (2/3, 1/6, 1/12, 1/12), row 1 (1/3, 1/3, 1/6, 1/6); buckets {0, 1}, {2, 3}
+    assert geometric_count(3, F(1, 2))[0] == [F(2, 3), F(1, 6), F(1, 12), F(1, 12)]
+    assert bucketed_geometric_count(3, F(1, 2), 2) == [
+        [F(5, 6), F(1, 6)],
+        [F(2, 3), F(1, 3)],
+        [F(1, 3), F(2, 3)],
+        [F(1, 6), F(5, 6)],
+    ]
+    # width 3 on n = 4: buckets {0, 1, 2} and {3, 4}
+    rows = bucketed_geometric_count(4, F(1, 2), 3)
+    assert [len(r) for r in rows] == [2] * 5 and all(sum(r) == 1 for r in rows)
+
+
+def test_exponential_count_by_hand() -> None:
+    # base 2, candidates 0 and 2, score -|c - r|: weights (1, 1/4) at c = 0, (1/2, 1/2) at c = 1
+    assert exponential_count(2, F(2), [0, 2]) == [[F(4, 5), F(1, 5)], [F(1, 2), F(1, 2)], [F(1, 5), F(4, 5)]]
+    with pytest.raises(ValueError, match=r"^base=1 is invalid: must be > 1"):
+        exponential_count(2, F(1), [0, 2])
+
+
+def test_gaussian_count_by_hand() -> None:
+    # n = 2, sigma = 1: row c holds P(round(c + Z) = y) clamped, from Phi at the half-integers
+    got = gaussian_count(2, 1.0)
+    with mpmath.workdps(30):
+
+        def phi(x: float) -> float:
+            return float(mpmath.ncdf(x))
+
+        want = [
+            [phi(0.5), phi(1.5) - phi(0.5), 1 - phi(1.5)],
+            [phi(-0.5), phi(0.5) - phi(-0.5), 1 - phi(0.5)],
+            [phi(-1.5), phi(-0.5) - phi(-1.5), 1 - phi(-0.5)],
+        ]
+    assert got.shape == (3, 3)
+    np.testing.assert_allclose(got, want, rtol=1e-14, atol=1e-16)
+
+
+def test_approx_delta_of_the_geometric_count_by_hand() -> None:
+    # n = 1, a = 1/2: rows (2/3, 1/3) and (1/3, 2/3). delta(0) is the total variation 1/3;
+    # delta(ln 1.5) = 2/3 - 1.5 * 1/3 = 1/6; at eps = ln 2 (its pure eps) delta is 0
+    M = geometric_count(1, F(1, 2))
+    assert approx_delta(M, 0.0) == pytest.approx(1 / 3, rel=1e-15)
+    assert approx_delta(M, math.log(1.5)) == pytest.approx(1 / 6, rel=1e-14)
+    assert approx_delta(M, math.log(2.0) + 1e-12) == 0.0
+
+
+def test_gaussian_delta_50_against_balle_wang_by_hand() -> None:
+    # sigma = 1, eps = 0: delta = Phi(1/2) - Phi(-1/2) = 0.382924922548026...
+    assert gaussian_delta_50(1.0, 0.0) == pytest.approx(0.38292492254802624, rel=1e-15)
+
+
+# --------------------------------------------------------------- enumeration
+
+
+def test_binomial_weights_exact_and_float() -> None:
+    want = [F(27, 64), F(27, 64), F(9, 64), F(1, 64)]
+    assert binomial_weights(3, F(1, 4)) == want
+    np.testing.assert_allclose(binomial_weights(3, 0.25), [float(w) for w in want], rtol=1e-14)
+
+
+def test_mixture_weights_exact_and_float() -> None:
+    # 1/3 Bin(2, 1/2) + 2/3 Bin(2, 1/4) = (11/24, 5/12, 1/8)
+    want = [F(11, 24), F(5, 12), F(1, 8)]
+    assert mixture_weights(2, [F(1, 2), F(1, 4)], [F(1, 3), F(2, 3)]) == want
+    got = mixture_weights(2, [0.5, 0.25], [1 / 3, 2 / 3])
+    np.testing.assert_allclose(got, [float(w) for w in want], rtol=1e-14)
+
+
+def test_product_dataset_distribution_by_hand() -> None:
+    # record i is digit i of the index: index 1 = (1, 0), index 2 = (0, 1)
+    np.testing.assert_allclose(product_dataset_distribution(2, 0.25), [0.5625, 0.1875, 0.1875, 0.0625])
+    np.testing.assert_allclose(
+        product_dataset_distribution(2, [0.5, 0.3, 0.2]),
+        [0.25, 0.15, 0.1, 0.15, 0.09, 0.06, 0.1, 0.06, 0.04],
+    )
+    with pytest.raises(TooLarge, match=r"^dataset distribution: 536870912 x 1 cells"):
+        product_dataset_distribution(29, 0.5)
+
+
+def _rr_joint(n: int, q: float, m: int, px: np.ndarray) -> np.ndarray:
+    """px[x] * prod_j (1 - q if bit j of x equals bit j of y else q), by loops."""
+    out = np.zeros((2**n, 2**m))
+    for x in range(2**n):
+        for y in range(2**m):
+            p = px[x]
+            for j in range(m):
+                p *= (1 - q) if ((x >> j) & 1) == ((y >> j) & 1) else q
+            out[x, y] = p
+    return out
+
+
+def test_full_joint_in_chunks_with_progress(capsys: pytest.CaptureFixture[str]) -> None:
+    n, q, m = 6, 0.2, 2
+    px = product_dataset_distribution(n, 0.3)
+    want = _rr_joint(n, q, m, px)
+    # 64 datasets in 16 chunks of 4: one progress line, after the 16th chunk
+    got = full_joint(per_record_rr(n, F(1, 5), m), n, px, 2**m, chunk=4, progress=True)
+    np.testing.assert_allclose(got, want, rtol=1e-14)
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and re.fullmatch(r"\[enumeration\] 64/64 datasets, (\d+)\.\ds", lines[0])
+    assert float(re.findall(r"([\d.]+)s$", lines[0])[0]) < 600
+    # chunks that do not divide the table, and no progress unless asked
+    got = full_joint(per_record_rr(n, F(1, 5), m), n, px, 2**m, chunk=5)
+    np.testing.assert_allclose(got, want, rtol=1e-14)
+    full_joint(per_record_rr(n, F(1, 5), m), n, px, 2**m, chunk=4, progress=False)
+    assert capsys.readouterr().err == ""
+    with pytest.raises(ValueError, match=r"^px has shape \(63,\): must be \(64,\)$"):
+        full_joint(per_record_rr(n, F(1, 5), m), n, px[:63], 2**m)
+    with pytest.raises(TooLarge, match=r"^full joint table: 536870912 x 4 cells"):
+        full_joint(per_record_rr(29, F(1, 5), m), 29, np.ones(1), 4)
+
+
+def test_adaptive_compose_reads_the_first_output() -> None:
+    # M1 = geometric_count(1, 1/2): rows (2/3, 1/3), (1/3, 2/3); after y1 = 0 randomized response
+    # (q = 1/4): rows (3/4, 1/4), (1/4, 3/4); after y1 = 1 geometric_count(1, 1/5): rows
+    # (5/6, 1/6), (1/6, 5/6). Output index y1 * 2 + y2.
+    M1 = geometric_count(1, F(1, 2))
+
+    def second(y1: int) -> list[list[F]]:
+        return randomized_response_count(1, F(1, 4)) if y1 == 0 else geometric_count(1, F(1, 5))
+
+    want = [[F(1, 2), F(1, 6), F(5, 18), F(1, 18)], [F(1, 12), F(1, 4), F(1, 9), F(5, 9)]]
+    assert adaptive_compose(M1, second) == want
+    got = adaptive_compose(np.asarray(M1, dtype=float), second)
+    assert isinstance(got, np.ndarray)
+    np.testing.assert_allclose(got, [[float(v) for v in r] for r in want], rtol=1e-15)
+
+
+# ------------------------------------------------- the global-null simulation
+
+
+def test_sf_table_by_hand() -> None:
+    got = _sf_table(4)
+    assert got.dtype == np.float64
+    assert got.tolist() == [1.0, 15 / 16, 11 / 16, 5 / 16, 1 / 16]
+
+
+def test_exact_naive_rate_by_hand() -> None:
+    # Bin(10, 1/2): P(X >= 8) = 56/1024 <= 0.06 < P(X >= 7) = 176/1024, so the smallest p-value
+    # of d = 3 features is at most 0.06 with probability 1 - (1 - 56/1024)^3
+    assert exact_naive_rate(10, 3, 0.06) == pytest.approx(1 - (1 - 56 / 1024) ** 3, rel=1e-14)
+    assert exact_naive_rate(10, 3, 1e-4) == 0.0  # below P(X >= 10) = 1/1024: never
+
+
+def _top3_pooled_rate(n: int, d: int, t: float) -> float:
+    """P(P(Bin(3n, 1/2) >= top-3 sum) <= t) for d i.i.d. Bin(n, 1/2) counts, by enumerating
+    every count vector (exact up to float sums)."""
+    w = [math.comb(n, c) / 2**n for c in range(n + 1)]
+    tail = [sum(math.comb(3 * n, j) for j in range(s, 3 * n + 1)) / 2 ** (3 * n) for s in range(3 * n + 1)]
+    total = 0.0
+    for cs in np.ndindex(*([n + 1] * d)):
+        s = sum(sorted(cs)[-3:])
+        if tail[s] <= t:
+            total += math.prod(w[c] for c in cs)
+    return total
+
+
+def _within(rejections: int, reps: int, p: float) -> bool:
+    return abs(rejections - reps * p) <= 5 * math.sqrt(reps * p * (1 - p)) + 1
+
+
+@pytest.mark.parametrize(
+    ("kind", "params", "which"),
+    [
+        ("argmax", {}, "min"),
+        ("rnm", {"scale": 1e-9}, "min"),  # negligible noise: the largest count
+        ("rnm", {"scale": 1e9}, "one"),  # overwhelming noise: a feature chosen at random
+        ("expmech", {"coefficient": 1e9}, "min"),
+        ("expmech", {"coefficient": 0.0}, "one"),  # Gumbel argmax alone: uniform
+        ("gauss", {"sigma": 1e-9}, "min"),
+        ("gauss", {"sigma": 1e9}, "one"),
+        ("topm", {"m": 3}, "top3"),
+    ],
+)
+def test_run_chunk_rejection_rates_match_exact_probabilities(kind: str, params: dict, which: str) -> None:
+    n, d, reps = 10, 4, 20_000
+    ts = [1e-4, 0.06, 0.2, 1.0]
+    out = run_chunk(kind, params, n, d, ts, reps, 12345, [0])
+    assert out["reps"] == reps
+    size = {1e-4: 0.0, 0.06: 56 / 1024, 0.2: 176 / 1024, 1.0: 1.0}  # P(p <= t) for one test
+    for t, r in zip(ts, out["rejections"], strict=True):
+        if which == "min":
+            p = 1 - (1 - size[t]) ** d
+        elif which == "one":
+            p = size[t]
+        else:
+            p = _top3_pooled_rate(n, d, t)
+        assert _within(r, reps, p), (kind, t, r, reps * p)
+
+
+def test_top3_pooled_reference_by_hand() -> None:
+    # n = 1, d = 3: the top-3 sum is the sum of all three bits, Bin(3, 1/2); its pooled p-value
+    # P(Bin(3, 1/2) >= s) is at most 1/8 only at s = 3, with probability 1/8
+    assert _top3_pooled_rate(1, 3, 0.125) == pytest.approx(0.125)
+
+
+def test_run_chunk_refuses_an_unknown_rule() -> None:
+    with pytest.raises(ValueError, match=r"^kind='median' is invalid: must be one of \('argmax'"):
+        run_chunk("median", {}, 10, 4, [0.05], 10, 1, [0])
+
+
+def test_run_chunk_is_seeded_by_entropy_and_spawn_key() -> None:
+    a = run_chunk("rnm", {"scale": 2.0}, 50, 5, [0.05, 0.2], 2_000, 7, [0])
+    assert run_chunk("rnm", {"scale": 2.0}, 50, 5, [0.05, 0.2], 2_000, 7, [0]) == a
+    assert run_chunk("rnm", {"scale": 2.0}, 50, 5, [0.05, 0.2], 2_000, 8, [0]) != a
+    assert run_chunk("rnm", {"scale": 2.0}, 50, 5, [0.05, 0.2], 2_000, 7, [1]) != a
+
+
+def test_procedures_calibrate_each_rule() -> None:
+    cfg = SelectionConfig(n=10_000, d=5, alpha=0.05, eps=(0.01,), gaussian=((0.003, 1e-20),))
+    got = {p.name: p for p in procedures(cfg)}
+    assert list(got) == [
+        "naive-argmax",
+        "top3-pooled",
+        "report-noisy-max eps=0.01",
+        "exponential eps=0.01",
+        "gaussian-noisy-max eps=0.003 delta=1e-20",
+    ]
+    # description length (DFHPRR Thm 6) at beta = alpha/2: gamma = alpha^2 / (4 m), rounded down
+    assert got["naive-argmax"].kind == "argmax" and got["naive-argmax"].guarantee == "output one of d = 5"
+    assert got["naive-argmax"].gamma == pytest.approx(0.05**2 / 20, rel=1e-12)
+    assert got["naive-argmax"].gamma <= 0.05**2 / 20
+    assert got["top3-pooled"].params == {"m": 3} and got["top3-pooled"].guarantee == "output one of C(d, 3) = 10"
+    assert got["top3-pooled"].gamma == pytest.approx(0.05**2 / 40, rel=1e-12)
+    # report noisy max with Lap(2/eps) on sensitivity-1 scores is eps-DP (Dwork & Roth 3.9)
+    rnm = got["report-noisy-max eps=0.01"]
+    assert rnm.kind == "rnm" and rnm.params == {"scale": 200.0} and rnm.guarantee == "(0.01, 0)-DP"
+    # the exponential mechanism: P(j) ~ exp(eps s_j / 2), coefficient eps/2
+    em = got["exponential eps=0.01"]
+    assert em.kind == "expmech" and em.params == {"coefficient": 0.005} and em.guarantee == "(0.01, 0)-DP"
+    for p in (rnm, em):  # the calculator's eps-DP route on n = 10,000 i.i.d. records, a real threshold
+        assert 0 < p.gamma < 0.05 and p.k is not None and p.k > 0
+    # the Gaussian: sigma calibrated on L2 sensitivity sqrt(5): delta(0.003) at sigma is at most
+    # 1e-20, and a sigma 1e-6 smaller is not enough (Balle-Wang at 50 digits)
+    g = got["gaussian-noisy-max eps=0.003 delta=1e-20"]
+    sigma = g.params["sigma"]
+    assert g.kind == "gauss" and g.guarantee == "(0.003, 1e-20)-DP"
+    assert gaussian_delta_50(sigma / math.sqrt(5), 0.003) <= 1e-20
+    assert gaussian_delta_50(sigma * (1 - 1e-6) / math.sqrt(5), 0.003) > 1e-20
+    assert 0 < g.gamma < 0.05 and g.beta is not None and g.beta > 0
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("n", 0, "^n=0 is invalid: must be an integer in \\[1, inf\\]"),
+        ("d", 2, "^d=2 is invalid: must be an integer in \\[3, inf\\]"),
+        ("alpha", 0.0, r"^alpha=0.0 is invalid: must be a real number in \(0, 1\)"),
+        ("alpha", 1.0, r"^alpha=1.0 is invalid: must be a real number in \(0, 1\)"),
+        ("reps", 0, "^reps=0 is invalid: must be an integer in \\[1, inf\\]"),
+        ("chunk", 0, r"^chunk=0 is invalid: must be an integer in \[1, 1000000\]"),
+        ("chunk", 10**6 + 1, r"^chunk=1000001 is invalid: must be an integer in \[1, 1000000\]"),
+        ("confidence", 0.4, r"^confidence=0.4 is invalid: must be a real number in \[0.5, 1\)"),
+        ("confidence", 1.0, r"^confidence=1.0 is invalid: must be a real number in \[0.5, 1\)"),
+    ],
+)
+def test_selection_config_refusals(field: str, value: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        SelectionConfig(**{field: value})  # type: ignore[arg-type]
+
+
+def test_selection_config_accepts_its_ends() -> None:
+    SelectionConfig(n=1, d=3, reps=1, chunk=1, confidence=0.5)
+    SelectionConfig(chunk=10**6, alpha=1e-300, confidence=0.999999)
