@@ -15,6 +15,7 @@ import mpmath
 import numpy as np
 import pytest
 
+from proofs_checks.bruteforce import event_sums
 from proofs_checks.codes import TooLarge
 from proofs_checks.enumeration import (
     adaptive_compose,
@@ -311,3 +312,26 @@ def test_selection_config_refusals(field: str, value: object, message: str) -> N
 def test_selection_config_accepts_its_ends() -> None:
     SelectionConfig(n=1, d=3, reps=1, chunk=1, confidence=0.5)
     SelectionConfig(chunk=10**6, alpha=1e-300, confidence=0.999999)
+
+
+# ---------------------------------------------------------------- brute force
+
+
+def test_event_sums_enumerate_every_event_exactly() -> None:
+    # p = (1/2, 1/4, 1/4), q = (1/3, 1/3, 1/3): 8 events, the empty one (0, 0) first, all Fractions
+    got = event_sums([F(1, 2), F(1, 4), F(1, 4)], [F(1, 3)] * 3)
+    assert len(got) == 8 and got[0] == (0, 0) and got[-1] == (1, 1)
+    singles = [(F(1, 2), F(1, 3)), (F(1, 4), F(1, 3)), (F(1, 4), F(1, 3))]
+    pairs = [(F(3, 4), F(2, 3)), (F(3, 4), F(2, 3)), (F(1, 2), F(2, 3))]
+    assert sorted(got) == sorted([(F(0), F(0)), *singles, *pairs, (F(1), F(1))])
+    assert all(isinstance(a, F) and isinstance(b, F) for a, b in got)
+    with pytest.raises(ValueError, match=r"^p and q have different lengths: 2 != 3$"):
+        event_sums([F(1, 2)] * 2, [F(1, 3)] * 3)
+    too_large = r"^support size n=17 is too large to enumerate 2\^n events: must be at most 16$"
+    with pytest.raises(ValueError, match=too_large):
+        event_sums([F(1, 17)] * 17, [F(1, 17)] * 17)
+
+
+def test_event_sums_at_the_largest_support() -> None:
+    # 16 cells (the documented limit): 2^16 events
+    assert len(event_sums([F(1, 16)] * 16, [F(1, 16)] * 16)) == 1 << 16
