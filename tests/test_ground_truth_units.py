@@ -16,7 +16,14 @@ import numpy as np
 import pytest
 
 from proofs_checks.bruteforce import event_sums
-from proofs_checks.codes import TooLarge
+from proofs_checks.codes import TooLarge, hamming
+from proofs_checks.counterexample import (
+    _dp_by_enumeration,
+    accept_probabilities,
+    dmax_grouped,
+    laplace_cdf,
+    smallest_valid_n,
+)
 from proofs_checks.enumeration import (
     adaptive_compose,
     binomial_weights,
@@ -335,3 +342,91 @@ def test_event_sums_enumerate_every_event_exactly() -> None:
 def test_event_sums_at_the_largest_support() -> None:
     # 16 cells (the documented limit): 2^16 events
     assert len(event_sums([F(1, 16)] * 16, [F(1, 16)] * 16)) == 1 << 16
+
+
+# ------------------------------------------------------ the RRST §4 counterexample
+
+
+def test_accept_probabilities_by_hand() -> None:
+    # t = 3, eps = 1, delta = 1/4: w = (t - 1)/4 - log2(4)/1 = -1.5; p[d] = P[Lap(1) < -1.5 - d]
+    # = e^(-1.5 - d)/2, for d = 0..n
+    p = accept_probabilities(5, 3, 1.0, 0.25)
+    assert len(p) == 6
+    for d, v in enumerate(p):
+        assert float(v) == pytest.approx(math.exp(-1.5 - d) / 2, rel=1e-14)
+    assert float(laplace_cdf(mpmath.mpf(0), 1.0)) == 0.5
+    assert float(laplace_cdf(mpmath.mpf(2), 1.0)) == pytest.approx(1 - math.exp(-2) / 2, rel=1e-15)
+
+
+def test_dmax_grouped_by_hand() -> None:
+    cells = [
+        (mpmath.mpf("0.6"), mpmath.mpf("0.2")),
+        (mpmath.mpf("0.3"), mpmath.mpf("0.3")),
+        (mpmath.mpf("0.1"), mpmath.mpf("0.5")),
+    ]
+    # prefixes by ratio (3, 1, 0.2): (0.6 - 0.1)/0.2 = 2.5, (0.9 - 0.1)/0.5 = 1.6, 0.9: the sup is 2.5
+    assert float(dmax_grouped(cells, 0.1)) == pytest.approx(math.log2(2.5), rel=1e-14)
+    # an event of Q-mass 0 above beta: infinite
+    assert dmax_grouped([(mpmath.mpf("0.5"), mpmath.mpf(0)), (mpmath.mpf("0.5"), mpmath.mpf(1))], 0.1) == mpmath.inf
+    # beta at the total mass: no event has P(O) > beta
+    with pytest.raises(ValueError, match=r"^beta=1.0 is invalid: must be below the total mass$"):
+        dmax_grouped([(mpmath.mpf("0.5"), mpmath.mpf("0.25")), (mpmath.mpf("0.5"), mpmath.mpf("0.75"))], 1.0)
+
+
+def _hamming_7_4_words() -> list[int]:
+    """The codewords of a Hamming [7, 4] code: the x in {0, 1}^7 with H x = 0, H's columns the
+    numbers 1..7 (bit j of x is coordinate j)."""
+    return [x for x in range(128) if not _syndrome(x)]
+
+
+def _syndrome(x: int) -> int:
+    s = 0
+    for j in range(7):
+        if (x >> j) & 1:
+            s ^= j + 1
+    return s
+
+
+def test_dp_of_the_counterexample_mechanism_by_brute_force() -> None:
+    # B outputs the codeword nearest x with probability p[d(x)], else bottom. For neighbours x, x'
+    # the delta at eps is sum_O max(0, P(O | x) - e^eps P(O | x')) over the nearest codeword(s)
+    # and bottom; a Hamming code is perfect, so the nearest codeword is unique.
+    words = _hamming_7_4_words()
+    assert len(words) == 16
+
+    def nearest(x: int) -> tuple[int, int]:
+        return min((bin(x ^ c).count("1"), c) for c in words)
+
+    for eps, delta in ((0.1, 0.25), (1.0, 0.1)):
+        p = [float(v) for v in accept_probabilities(7, 3, eps, delta)]
+        ee = math.exp(eps)
+        worst = 0.0
+        for x in range(128):
+            d1, c1 = nearest(x)
+            for i in range(7):
+                d2, c2 = nearest(x ^ (1 << i))
+                p1, p2 = p[d1], p[d2]
+                out = max(0.0, p1 - ee * p2) if c1 == c2 else p1
+                worst = max(worst, out + max(0.0, (1 - p1) - ee * (1 - p2)))
+        assert _dp_by_enumeration(hamming(3), accept_probabilities(7, 3, eps, delta), eps) == pytest.approx(
+            worst, rel=1e-12
+        )
+
+
+def _smallest_n_by_scan(eps: float, delta: float) -> int:
+    """RRST §4.2's conditions, n upward from 1: n > 64e, n > 2e(t - 1), r = ceil(3 t log2 n) < n,
+    and Cor 4.2's n - 1 - r - log2(1/beta1) > 0 with beta1 = (1/2 - delta)/2, t =
+    ceil(8 log2(1/delta)/eps + 1)."""
+    t = math.ceil(8 * math.log2(1 / delta) / eps + 1)
+    n = 1
+    while True:
+        r = math.ceil(3 * t * math.log2(n))
+        if n > 64 * math.e and n > 2 * math.e * (t - 1) and r < n and n - 1 - r - math.log2(4 / (1 - 2 * delta)) > 0:
+            return n
+        n += 1
+
+
+@pytest.mark.parametrize(("eps", "delta"), [(0.5, 0.25), (0.5, 0.01), (0.25, 0.1)])
+def test_smallest_valid_n_against_a_scan(eps: float, delta: float) -> None:
+    got = smallest_valid_n(eps, delta)
+    assert type(got) is int and got == _smallest_n_by_scan(eps, delta)
