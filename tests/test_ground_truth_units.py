@@ -22,6 +22,7 @@ from proofs_checks.counterexample import (
     accept_probabilities,
     dmax_grouped,
     laplace_cdf,
+    regime_row,
     smallest_valid_n,
 )
 from proofs_checks.enumeration import (
@@ -430,3 +431,30 @@ def _smallest_n_by_scan(eps: float, delta: float) -> int:
 def test_smallest_valid_n_against_a_scan(eps: float, delta: float) -> None:
     got = smallest_valid_n(eps, delta)
     assert type(got) is int and got == _smallest_n_by_scan(eps, delta)
+
+
+def test_regime_row_by_hand() -> None:
+    # eps = 1/2, delta = 1/4, n = 1000 (RRST §4.2): t = ceil(8 * 2 / 0.5 + 1) = 33,
+    # r = ceil(99 log2 1000) = 987, s = (t - 1)/4 = 8, w = s - 2/0.5 = 4, k = n - r = 13
+    row = regime_row(0.5, 0.25, 1000)
+    assert (row["eps"], row["delta"], row["n"], row["t"], row["r_paper"]) == (0.5, 0.25, 1000, 33, 987)
+    # Varshamov: the least r with 2^r > sum_{i <= t - 2} C(n - 1, i)
+    vol = sum(math.comb(999, i) for i in range(32))
+    assert row["r_varshamov"] == vol.bit_length() and 2 ** (vol.bit_length() - 1) <= vol
+    assert row["n_gt_64e"] and row["n_gt_2e(t-1)"] and row["code_exists_paper_r"] and row["claim1_nonvacuous"]
+    # the far pair: d = (t - 1) // 2 = 16, P[Lap(2) < 4 - 16] = e^(-6)/2
+    assert row["claim2_dp_far_pair_p"] == pytest.approx(math.exp(-6) / 2, rel=1e-14) and row["claim2_dp"]
+    # Pr[not bottom] <= |B_7| / |B_16| + P[Lap(2) < -4] (s = 8: the open ball B_{<8} = B_7)
+    ball = [sum(math.comb(1000, i) for i in range(r + 1)) for r in (7, 16)]
+    want = float(F(ball[0], ball[1])) + math.exp(-2) / 2
+    assert row["claim2_pr_not_bottom_bound"] == pytest.approx(want, rel=1e-14) and row["claim2_maxinfo"]
+    assert row["claim3_q"] == pytest.approx(1 - math.exp(-2) / 2, rel=1e-15) and row["claim3"]
+    # Cor 4.2: n - 1 - r - log2(1/beta1), beta1 = (1/2 - 1/4)/2 = 1/8: 1000 - 1 - 987 - 3 = 9
+    assert row["cor42_bound_bits"] == pytest.approx(9.0, abs=1e-12) and row["cor42_nonvacuous"]
+    q = 1 - math.exp(-2) / 2
+    assert row["composition_maxinfo_bits_beta_0.1"] == pytest.approx(1000 + math.log2(1 - 0.1 / q), rel=1e-14)
+    # n = 100: below 64e, and r = ceil(99 log2 100) = 658 >= n: no such code, nothing holds
+    small = regime_row(0.5, 0.25, 100)
+    assert small["r_paper"] == 658
+    assert not small["n_gt_64e"] and not small["code_exists_paper_r"] and not small["claim1_nonvacuous"]
+    assert small["n_gt_2e(t-1)"] is False and not small["cor42_nonvacuous"]
