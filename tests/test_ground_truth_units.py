@@ -20,6 +20,7 @@ from proofs_checks.codes import TooLarge, hamming
 from proofs_checks.counterexample import (
     _dp_by_enumeration,
     accept_probabilities,
+    check_code,
     dmax_grouped,
     laplace_cdf,
     regime_row,
@@ -388,30 +389,34 @@ def _syndrome(x: int) -> int:
     return s
 
 
-def test_dp_of_the_counterexample_mechanism_by_brute_force() -> None:
-    # B outputs the codeword nearest x with probability p[d(x)], else bottom. For neighbours x, x'
-    # the delta at eps is sum_O max(0, P(O | x) - e^eps P(O | x')) over the nearest codeword(s)
-    # and bottom; a Hamming code is perfect, so the nearest codeword is unique.
+def _brute_force_delta(eps: float, delta: float) -> float:
+    """B outputs the codeword nearest x with probability p[d(x)], else bottom. For neighbours
+    x, x' the delta at eps is sum_O max(0, P(O | x) - e^eps P(O | x')) over the nearest
+    codeword(s) and bottom; a Hamming code is perfect, so the nearest codeword is unique. The
+    largest over all 128 x and 7 neighbours, codewords found by brute force."""
     words = _hamming_7_4_words()
     assert len(words) == 16
 
     def nearest(x: int) -> tuple[int, int]:
         return min((bin(x ^ c).count("1"), c) for c in words)
 
-    for eps, delta in ((0.1, 0.25), (1.0, 0.1)):
-        p = [float(v) for v in accept_probabilities(7, 3, eps, delta)]
-        ee = math.exp(eps)
-        worst = 0.0
-        for x in range(128):
-            d1, c1 = nearest(x)
-            for i in range(7):
-                d2, c2 = nearest(x ^ (1 << i))
-                p1, p2 = p[d1], p[d2]
-                out = max(0.0, p1 - ee * p2) if c1 == c2 else p1
-                worst = max(worst, out + max(0.0, (1 - p1) - ee * (1 - p2)))
-        assert _dp_by_enumeration(hamming(3), accept_probabilities(7, 3, eps, delta), eps) == pytest.approx(
-            worst, rel=1e-12
-        )
+    p = [float(v) for v in accept_probabilities(7, 3, eps, delta)]
+    ee = math.exp(eps)
+    worst = 0.0
+    for x in range(128):
+        d1, c1 = nearest(x)
+        for i in range(7):
+            d2, c2 = nearest(x ^ (1 << i))
+            p1, p2 = p[d1], p[d2]
+            out = max(0.0, p1 - ee * p2) if c1 == c2 else p1
+            worst = max(worst, out + max(0.0, (1 - p1) - ee * (1 - p2)))
+    return worst
+
+
+@pytest.mark.parametrize(("eps", "delta"), [(0.1, 0.25), (1.0, 0.1)])
+def test_dp_of_the_counterexample_mechanism_by_brute_force(eps: float, delta: float) -> None:
+    got = _dp_by_enumeration(hamming(3), accept_probabilities(7, 3, eps, delta), eps)
+    assert got == pytest.approx(_brute_force_delta(eps, delta), rel=1e-12)
 
 
 def _smallest_n_by_scan(eps: float, delta: float) -> int:
@@ -458,3 +463,31 @@ def test_regime_row_by_hand() -> None:
     assert small["r_paper"] == 658
     assert not small["n_gt_64e"] and not small["code_exists_paper_r"] and not small["claim1_nonvacuous"]
     assert small["n_gt_2e(t-1)"] is False and not small["cor42_nonvacuous"]
+
+
+def test_check_code_records_by_hand() -> None:
+    # Hamming [7, 4, 3] at eps = 1/2, delta = 1/4 (t = 3: w = 1/2 - 4 = -3.5)
+    recs = check_code(hamming(3), 0.5, 0.25)
+    by = {(r["check"], r["inputs"].get("beta")): r for r in recs}
+    for r in recs:  # n = 7 is far below 64e: nothing is in the theorem's regime
+        assert r["mechanism"] == "Hamming[7,4,3]" and (r["n"], r["r"]) == (7, 3)
+        assert r["in_regime"] is False and r["inputs"]["in_regime"] is False
+        assert (r["inputs"]["eps"], r["inputs"]["delta"], r["inputs"]["t"]) == (0.5, 0.25, 3)
+        assert r["id"].startswith(f"{r['check']}/Hamming[7,4,3]/eps=0.5,delta=0.25,t=3,in_regime=False")
+    # claim 1: HX is uniform on the 2^3 syndromes, so I^beta(X; HX) = log2(8 (1 - beta)), against
+    # the bound r + log2(1/beta); the default betas are 1e-6, 0.1 and 1/2 - delta
+    for beta in (1e-6, 0.1, 0.25):
+        r = by[("claim1", beta)]
+        assert r["value"] == pytest.approx(math.log2(8 * (1 - beta)), rel=1e-12)
+        assert r["bound"] == pytest.approx(3 + math.log2(1 / beta), rel=1e-12)
+        assert r["verdict"] == "holds"
+    # claim 2 (max-information) at the default betas 2 delta = 1/2 and 0.9, against 1 bit
+    assert {b for (c, b) in by if c == "claim2.maxinfo"} == {0.5, 0.9}
+    # claim 3: B reconstructs x with probability P[Lap(2) < w] = e^(-1.75)/2, against 1 - delta
+    r = by[("claim3.reconstruct", None)]
+    assert r["value"] == pytest.approx(math.exp(-1.75) / 2, rel=1e-14)
+    assert r["bound"] == 0.75 and r["verdict"] == "FAILS"
+    # claim 2 (DP): the worst neighbouring pair's delta, against delta
+    r = by[("claim2.dp", None)]
+    assert r["bound"] == 0.25 and r["verdict"] == "holds"
+    assert r["value"] == pytest.approx(_brute_force_delta(0.5, 0.25), rel=1e-12)
