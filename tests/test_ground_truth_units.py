@@ -29,23 +29,33 @@ from proofs_checks.counterexample import (
 from proofs_checks.enumeration import (
     adaptive_compose,
     binomial_weights,
+    check_size,
     full_joint,
     mixture_weights,
     product_dataset_distribution,
+    typeclass_joint,
 )
 from proofs_checks.mechanisms import (
+    above_threshold_count,
     approx_delta,
+    bucketed_gaussian,
     bucketed_geometric_count,
+    bucketed_geometric_float,
     exponential_count,
     gaussian_count,
     gaussian_delta_50,
     geometric_count,
     per_record_rr,
+    pure_epsilon,
     randomized_response_count,
+    report_noisy_max_count,
+    thresholded_count,
+    truncated_geometric,
 )
 from proofs_checks.simulate.selection import (
     SelectionConfig,
     _sf_table,
+    config_dict,
     exact_naive_rate,
     procedures,
     run_chunk,
@@ -148,23 +158,25 @@ def _rr_joint(n: int, q: float, m: int, px: np.ndarray) -> np.ndarray:
 
 
 def test_full_joint_in_chunks_with_progress(capsys: pytest.CaptureFixture[str]) -> None:
-    n, q, m = 6, 0.2, 2
+    n, q, m = 7, 0.2, 2
     px = product_dataset_distribution(n, 0.3)
     want = _rr_joint(n, q, m, px)
-    # 64 datasets in 16 chunks of 4: one progress line, after the 16th chunk
+    # 128 datasets in 32 chunks of 4: a progress line after every 16th chunk
     got = full_joint(per_record_rr(n, F(1, 5), m), n, px, 2**m, chunk=4, progress=True)
     np.testing.assert_allclose(got, want, rtol=1e-14)
-    err = capsys.readouterr().err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and re.fullmatch(r"\[enumeration\] 64/64 datasets, (\d+)\.\ds", lines[0])
-    assert float(re.findall(r"([\d.]+)s$", lines[0])[0]) < 600
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert [ln.split(",")[0] for ln in lines] == ["[enumeration] 64/128 datasets", "[enumeration] 128/128 datasets"]
+    for ln in lines:
+        assert re.fullmatch(r"\[enumeration\] \d+/128 datasets, (\d+)\.\ds", ln)
+        assert float(re.findall(r"([\d.]+)s$", ln)[0]) < 600
     # chunks that do not divide the table, and no progress unless asked
     got = full_joint(per_record_rr(n, F(1, 5), m), n, px, 2**m, chunk=5)
     np.testing.assert_allclose(got, want, rtol=1e-14)
+    full_joint(per_record_rr(n, F(1, 5), m), n, px, 2**m, chunk=4)
     full_joint(per_record_rr(n, F(1, 5), m), n, px, 2**m, chunk=4, progress=False)
     assert capsys.readouterr().err == ""
-    with pytest.raises(ValueError, match=r"^px has shape \(63,\): must be \(64,\)$"):
-        full_joint(per_record_rr(n, F(1, 5), m), n, px[:63], 2**m)
+    with pytest.raises(ValueError, match=r"^px has shape \(127,\): must be \(128,\)$"):
+        full_joint(per_record_rr(n, F(1, 5), m), n, px[:127], 2**m)
     with pytest.raises(TooLarge, match=r"^full joint table: 536870912 x 4 cells"):
         full_joint(per_record_rr(29, F(1, 5), m), 29, np.ones(1), 4)
 
@@ -199,6 +211,9 @@ def test_exact_naive_rate_by_hand() -> None:
     # of d = 3 features is at most 0.06 with probability 1 - (1 - 56/1024)^3
     assert exact_naive_rate(10, 3, 0.06) == pytest.approx(1 - (1 - 56 / 1024) ** 3, rel=1e-14)
     assert exact_naive_rate(10, 3, 1e-4) == 0.0  # below P(X >= 10) = 1/1024: never
+    # a threshold equal to a p-value counts (p <= t): t = 56/1024 exactly rejects at 8
+    assert exact_naive_rate(10, 3, 56 / 1024) == pytest.approx(1 - (1 - 56 / 1024) ** 3, rel=1e-14)
+    assert config_dict(SelectionConfig(n=7, d=3))["n"] == 7 and config_dict(SelectionConfig())["d"] == 20
 
 
 def _top3_pooled_rate(n: int, d: int, t: float) -> float:
@@ -277,6 +292,16 @@ def test_procedures_calibrate_each_rule() -> None:
     ]
     # description length (DFHPRR Thm 6) at beta = alpha/2: gamma = alpha^2 / (4 m), rounded down
     assert got["naive-argmax"].kind == "argmax" and got["naive-argmax"].guarantee == "output one of d = 5"
+    assert got["naive-argmax"].params == {} and got["top3-pooled"].kind == "topm"
+    # the routes: description length for the two outputs of a few values; RRST Thm 1.4b (pure DP
+    # on i.i.d. records) for the pure rules; RRST Thm 3.1 (approximate DP, i.i.d.) for the Gaussian
+    assert [p.route for p in got.values()] == [
+        ("DFHPRR-6", "RRST-1.3"),
+        ("DFHPRR-6", "RRST-1.3"),
+        ("RRST-1.4b", "RRST-1.3"),
+        ("RRST-1.4b", "RRST-1.3"),
+        ("RRST-3.1", "RRST-1.3"),
+    ]
     assert got["naive-argmax"].gamma == pytest.approx(0.05**2 / 20, rel=1e-12)
     assert got["naive-argmax"].gamma <= 0.05**2 / 20
     assert got["top3-pooled"].params == {"m": 3} and got["top3-pooled"].guarantee == "output one of C(d, 3) = 10"
@@ -491,3 +516,135 @@ def test_check_code_records_by_hand() -> None:
     r = by[("claim2.dp", None)]
     assert r["bound"] == 0.25 and r["verdict"] == "holds"
     assert r["value"] == pytest.approx(_brute_force_delta(0.5, 0.25), rel=1e-12)
+
+
+def _softmax_rate(n: int, d: int, coef: float, t: float) -> float:
+    """P(p_selected <= t) when feature j is chosen with probability exp(coef s_j)/sum, the d
+    counts i.i.d. Bin(n, 1/2): every count vector enumerated."""
+    w = [math.comb(n, c) / 2**n for c in range(n + 1)]
+    sf = [sum(math.comb(n, j) for j in range(s, n + 1)) / 2**n for s in range(n + 1)]
+    total = 0.0
+    for cs in np.ndindex(*([n + 1] * d)):
+        e = [math.exp(coef * c) for c in cs]
+        hit = sum(ei for ei, c in zip(e, cs, strict=True) if sf[c] <= t) / sum(e)
+        total += hit * math.prod(w[c] for c in cs)
+    return total
+
+
+def test_exponential_rule_between_argmax_and_uniform() -> None:
+    # coefficient 1: neither the largest count nor a uniform choice; the exact softmax rate
+    n, d, reps = 10, 4, 20_000
+    ts = [0.06, 0.2]
+    out = run_chunk("expmech", {"coefficient": 1.0}, n, d, ts, reps, 99, [3])
+    for t, r in zip(ts, out["rejections"], strict=True):
+        assert _within(r, reps, _softmax_rate(n, d, 1.0, t)), (t, r)
+
+
+def test_top3_pooled_with_six_features() -> None:
+    # d = 6 counts of n = 2 records: the pooled test on the three largest, rate by enumeration
+    n, d, reps = 2, 6, 20_000
+    ts = [1 / 64, 7 / 64, 22 / 64]  # P(Bin(6, 1/2) >= 6), >= 5, >= 4
+    out = run_chunk("topm", {"m": 3}, n, d, ts, reps, 5, [2])
+    for t, r in zip(ts, out["rejections"], strict=True):
+        assert _within(r, reps, _top3_pooled_rate(n, d, t)), (t, r)
+
+
+def test_typeclass_joint_exact_and_float() -> None:
+    # geometric_count(1, 1/2) rows (2/3, 1/3), (1/3, 2/3); Binomial(1, 1/2) weights 1/2 each
+    M = geometric_count(1, F(1, 2))
+    want = [[F(1, 3), F(1, 6)], [F(1, 6), F(1, 3)]]
+    assert typeclass_joint(M, 1, F(1, 2)) == want
+    for got in (
+        typeclass_joint(M, 1, 0.5),  # float weights, exact matrix
+        typeclass_joint(np.asarray(M, dtype=float), 1, F(1, 2)),  # exact weights, float matrix
+    ):
+        assert isinstance(got, np.ndarray) and got.dtype == np.float64
+        np.testing.assert_allclose(got, [[1 / 3, 1 / 6], [1 / 6, 1 / 3]], rtol=1e-15)
+    with pytest.raises(ValueError, match=r"^M has 2 rows: must have n \+ 1 = 3$"):
+        typeclass_joint(M, 2, F(1, 2))
+
+
+def test_check_size_at_the_budget() -> None:
+    check_size("t", 1 << 14, 1 << 14)  # exactly 2^28 cells: allowed
+    msg = (
+        r"^t: 16384 x 16385 cells \(2\.0 GiB at 8 bytes\) exceeds the 268435456-cell budget: "
+        r"refused before allocation$"
+    )
+    with pytest.raises(TooLarge, match=msg):
+        check_size("t", 1 << 14, (1 << 14) + 1)
+
+
+def test_bucketed_geometric_float_matches_the_exact_table() -> None:
+    # e^-eps = 1/2: the float table is the exact bucketed geometric count, to rounding
+    for n, width in ((10, 3), (7, 1), (5, 6)):
+        exact = bucketed_geometric_count(n, F(1, 2), width)
+        got = bucketed_geometric_float(n, math.log(2.0), width)
+        assert got.shape == (n + 1, n // width + 1)
+        np.testing.assert_allclose(got, [[float(v) for v in r] for r in exact], rtol=1e-13, atol=1e-300)
+
+
+def test_bucketed_gaussian_sums_the_rounded_count() -> None:
+    # buckets of width 2 on n = 5: {0, 1}, {2, 3}, {4, 5} of the rounded, clamped count
+    g = gaussian_count(5, 1.5)
+    got = bucketed_gaussian(5, 1.5, 2)
+    assert got.shape == (6, 3)
+    np.testing.assert_allclose(got, g[:, 0::2] + g[:, 1::2], rtol=1e-13, atol=1e-16)
+
+
+def test_mechanism_refusals_and_small_cases() -> None:
+    for a in (F(0), F(1)):
+        with pytest.raises(ValueError, match=rf"^alpha={a} is invalid: must be in \(0, 1\) \(alpha = e\^-eps\)$"):
+            geometric_count(2, a)
+    for q in (F(0), F(1, 2)):
+        with pytest.raises(ValueError, match=rf"^q={q} is invalid: must be in \(0, 1/2\)$"):
+            randomized_response_count(2, q)
+    assert geometric_count(0, F(1, 2)) == [[F(1)]]
+    # randomized response at q = 1/4 on n = 1: the bit kept with probability 3/4
+    assert randomized_response_count(1, F(1, 4)) == [[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]]
+    # truncated geometric, a = 1/2, K = 2: weights 1/4, 1/2, 1, 1/2, 1/4 over 5/2
+    assert truncated_geometric(F(1, 2), 2) == {-2: F(1, 10), -1: F(1, 5), 0: F(2, 5), 1: F(1, 5), 2: F(1, 10)}
+    # thresholded count: P(clamp(c + Z) >= 1) from the geometric rows (2/3, 1/3) and (1/3, 2/3)
+    assert thresholded_count(1, F(1, 2), 1) == [[F(2, 3), F(1, 3)], [F(1, 3), F(2, 3)]]
+
+
+def test_report_noisy_max_breaks_ties_to_the_earlier_candidate() -> None:
+    # two candidates with equal scores, Z in {-1, 0, 1} w.p. (1/4, 1/2, 1/4): the first wins
+    # unless Z2 > Z1, which has probability (1 - P(Z1 = Z2))/2 = (1 - 3/8)/2 = 5/16
+    assert report_noisy_max_count(0, F(1, 2), [0, 0], K=1) == [[F(11, 16), F(5, 16)]]
+    assert len(report_noisy_max_count(2, F(1, 2), [0, 2], K=1)) == 3
+    # the documented default truncation K = 6
+    assert report_noisy_max_count(1, F(1, 2), [0, 1]) == report_noisy_max_count(1, F(1, 2), [0, 1], K=6)
+    assert report_noisy_max_count(1, F(1, 2), [0, 1]) != report_noisy_max_count(1, F(1, 2), [0, 1], K=7)
+
+
+def test_above_threshold_by_hand() -> None:
+    # n = 0, two queries at threshold 0, Z in {-1, 0, 1} w.p. (1/4, 1/2, 1/4): P(Z >= z0) is
+    # 1, 3/4, 1/4 for z0 = -1, 0, 1. First query: 1/4 + 3/8 + 1/16 = 11/16; second:
+    # 1/2 (1/4)(3/4) + 1/4 (3/4)(1/4) = 9/64; none: 1/2 (1/16) + 1/4 (9/16) = 11/64
+    assert above_threshold_count(0, F(1, 2), [0, 0], K=1) == [[F(11, 16), F(9, 64), F(11, 64)]]
+    # ties count as above (c + Z_j >= T + Z0): one query, P(Z1 >= Z0) = 11/16
+    assert above_threshold_count(0, F(1, 2), [0], K=1) == [[F(11, 16), F(5, 16)]]
+    assert len(above_threshold_count(2, F(1, 2), [1], K=1)) == 3
+    assert above_threshold_count(1, F(1, 2), [1]) == above_threshold_count(1, F(1, 2), [1], K=6)
+    assert above_threshold_count(1, F(1, 2), [1]) != above_threshold_count(1, F(1, 2), [1], K=7)
+
+
+def test_pure_epsilon_reads_every_neighbouring_pair_both_ways() -> None:
+    # the worst ratio in the last pair, forward (P(0 | 1)/P(0 | 2) = 2) or backward
+    # (P(1 | 2)/P(1 | 1) = 5)
+    fwd = [[F(1, 2), F(1, 2)], [F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]]
+    assert pure_epsilon(fwd) == 2
+    back = [[F(9, 10), F(1, 10)], [F(9, 10), F(1, 10)], [F(1, 2), F(1, 2)]]
+    assert pure_epsilon(back) == 5
+    # a float table with an output one neighbour never gives: no finite eps
+    assert pure_epsilon(np.array([[1.0, 0.0], [0.5, 0.5]])) is None
+
+
+@pytest.mark.parametrize(("sigma", "eps"), [(1.0, 0.0), (0.7, 0.3), (2.0, 1.5), (5.0, 0.01)])
+def test_gaussian_delta_50_is_the_float_just_above(sigma: float, eps: float) -> None:
+    with mpmath.workdps(60):
+        s, e = mpmath.mpf(sigma), mpmath.mpf(eps)
+        d = mpmath.ncdf(1 / (2 * s) - e * s) - mpmath.exp(e) * mpmath.ncdf(-1 / (2 * s) - e * s)
+        f = float(d)
+        want = f if mpmath.mpf(f) >= d else math.nextafter(f, math.inf)
+    assert gaussian_delta_50(sigma, eps) == want
