@@ -562,6 +562,9 @@ def test_typeclass_joint_exact_and_float() -> None:
         np.testing.assert_allclose(got, [[1 / 3, 1 / 6], [1 / 6, 1 / 3]], rtol=1e-15)
     with pytest.raises(ValueError, match=r"^M has 2 rows: must have n \+ 1 = 3$"):
         typeclass_joint(M, 2, F(1, 2))
+    # refused by its size before anything is built (rows of 2^28 outputs, never allocated)
+    with pytest.raises(TooLarge, match=r"^type-class table: 2 x 268435456 cells"):
+        typeclass_joint([range(1 << 28), range(1 << 28)], 1, F(1, 2))
 
 
 def test_check_size_at_the_budget() -> None:
@@ -601,6 +604,7 @@ def test_mechanism_refusals_and_small_cases() -> None:
     assert geometric_count(0, F(1, 2)) == [[F(1)]]
     # randomized response at q = 1/4 on n = 1: the bit kept with probability 3/4
     assert randomized_response_count(1, F(1, 4)) == [[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]]
+    assert randomized_response_count(1, F(2, 5)) == [[F(3, 5), F(2, 5)], [F(2, 5), F(3, 5)]]
     # truncated geometric, a = 1/2, K = 2: weights 1/4, 1/2, 1, 1/2, 1/4 over 5/2
     assert truncated_geometric(F(1, 2), 2) == {-2: F(1, 10), -1: F(1, 5), 0: F(2, 5), 1: F(1, 5), 2: F(1, 10)}
     # thresholded count: P(clamp(c + Z) >= 1) from the geometric rows (2/3, 1/3) and (1/3, 2/3)
