@@ -97,6 +97,10 @@ def method_of(spec: PowerSpec) -> str:
     }[spec.test]
 
 
+_SQRT2 = math.sqrt(2.0)
+_STD_NORMAL = NormalDist()
+
+
 def ndtr(x: float) -> float:
     """Φ(x), the standard normal CDF: erfc(−x/√2)/2 (``math.erfc``, relative accuracy in the
     far lower tail; the same formula as scipy.special.ndtr, whose import costs about 0.13 s of
@@ -112,10 +116,6 @@ def ndtri(p: float) -> float:
     if p >= 1.0:
         return math.inf
     return _STD_NORMAL.inv_cdf(p)
-
-
-_SQRT2 = math.sqrt(2.0)
-_STD_NORMAL = NormalDist()
 
 
 @functools.cache
@@ -159,7 +159,8 @@ def _nct_power(df: float, nc: float, gamma: float, alt: Alternative) -> float:
     scipy.special (``nctdtr``, the CDF scipy.stats.nct evaluates; the upper tail by symmetry,
     P(T > c) = P(T' < −c) for T' of noncentrality −nc; ``stdtrit`` for the central quantile),
     which keeps scipy.stats' 0.8 s import off a power plan."""
-    nctdtr, stdtrit = _special().nctdtr, _special().stdtrit
+    sp = _special()
+    nctdtr, stdtrit = sp.nctdtr, sp.stdtrit
 
     def upper(c: float) -> float:
         v = float(nctdtr(df, -nc, -c))
