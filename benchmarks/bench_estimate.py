@@ -92,9 +92,10 @@ def _timings(repeats: int) -> None:
     # the maps are single runs (seconds each), each beside the baseline's per-call time above
     t_map, rm = once(lambda: E.regime_map(0.95, (10**3, 10**7), (1, 10**5), 50))
     t_map_b, _ = once(lambda: E.regime_map(0.95, (10**3, 10**7), (1, 10**7), 50, thresholdout_budget=20))
+    t_map_01, _ = once(lambda: E.regime_map(0.95, (10**3, 10**7), (1, 10**5), 50, binary=True))
     print(
         f"\n50 x 50 regime map: {t_map.s(1)} (target 30 s; {t_map / b:.0f}x the baseline); with Thresholdout "
-        f"(B = 20): {t_map_b.s(1)}"
+        f"(B = 20): {t_map_b.s(1)}; with exact binomial splitting (--binary): {t_map_01.s(1)} (target 30 s)"
     )
     print("\n" + E.crossover_text(rm))
 

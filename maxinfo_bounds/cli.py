@@ -586,14 +586,25 @@ def _cmd_estimate(ns: argparse.Namespace) -> int:
         n_range = _int_range("map_n", ns.map_n) if ns.map_n else (max(1, plan.n // 1000), plan.n * 10)
         k_range = _int_range("map_k", ns.map_k) if ns.map_k else (1, max(10 * plan.queries, 1000))
         budget = next((r.settings.get("budget") for r in plan.routes if r.route is est.THRESHOLDOUT), None)
-        rm = est.regime_map(
-            plan.coverage,
-            n_range,
-            k_range,
-            ns.map_points or 50,
-            thresholdout_budget=int(budget) if budget is not None else ns.thresholdout_budget,
-            threshold=ns.threshold,
-        )
+        from tqdm import tqdm
+
+        # a bar on a terminal only (the map takes seconds; with --binary up to about half a minute)
+        with tqdm(desc="regime map, rows of n", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False) as bar:
+
+            def progress(done: int, total: int) -> None:
+                bar.total = total
+                bar.update(1)
+
+            rm = est.regime_map(
+                plan.coverage,
+                n_range,
+                k_range,
+                ns.map_points or 50,
+                progress,
+                thresholdout_budget=int(budget) if budget is not None else ns.thresholdout_budget,
+                threshold=ns.threshold,
+                binary=plan.binary,
+            )
         est.plot_regime_map(rm, ns.plot, mark=(plan.n, plan.queries))
         out["regime_map"] = {"plot": ns.plot, **rm.as_dict()}
     if ns.json:

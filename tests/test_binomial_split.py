@@ -16,11 +16,13 @@ import pytest
 
 from maxinfo_bounds.numeric import InvalidParameter
 from maxinfo_bounds.theorems.binomial_split import (
+    BINOMIAL_M_MAX,
     _fstar,
     _le_tail,
     miss_lower,
     miss_upper,
     split_binomial,
+    split_binomial_estimate,
     split_binomial_max_queries,
     split_binomial_required_n,
 )
@@ -256,3 +258,27 @@ def test_the_largest_k_printed_in_the_guide() -> None:
     got = [split_binomial_max_queries(n, 0.1, f) for n in (100_000, 200_000, 1_000_000, 2_000_000)]
     assert got == [285, 526, 2222, 4166]
     assert [split_max_queries(n, 0.1, f) for n in (100_000, 200_000, 1_000_000, 2_000_000)] == [219, 411, 1788, 3384]
+
+
+@pytest.mark.parametrize(
+    ("n", "k", "beta"),
+    [(10_000, 10, 0.05), (200_000, 411, 0.05), (3 * 17, 17, 0.05), (7, 7, 0.2), (12_000, 1, 0.5), (98_000, 2, 0.01)],
+)
+def test_the_float_estimate_is_the_certified_half_width(n: int, k: int, beta: float) -> None:
+    """``split_binomial_estimate`` (the regime map's float search) lands within 1e-6 relative of
+    the certified half-width (a lattice point j/(2m) where F drops, or between two)."""
+    assert split_binomial_estimate(n, k, beta) == pytest.approx(split_binomial(n, k, beta).half_width, rel=1e-6)
+
+
+def test_the_float_estimate_by_hand_and_above_the_cap() -> None:
+    # m = 30 records per query, k = 10, coverage 0.95: the estimate is (just below) the smallest
+    # t with F(30, t) <= 1 - 0.95^(1/10), F by the exact rational enumeration: 1e-6 relative
+    # narrower misses, 1e-9 wider holds
+    t = Fraction(split_binomial_estimate(300, 10, 0.05))
+    fs = _fstar_exact(10, 0.05)
+    assert _mp(exact_sup(30, t * (1 - Fraction(1, 10**6)))) > fs >= _mp(exact_sup(30, t * (1 + Fraction(1, 10**9))))
+    # above BINOMIAL_M_MAX records per query: Hoeffding's half-width, as the certified route
+    n = 10 * (BINOMIAL_M_MAX + 1)
+    assert split_binomial_estimate(n, 10, 0.05) == split_hoeffding(n, 10, 0.05).half_width
+    with pytest.raises(InvalidParameter, match="^k=11 is invalid"):
+        split_binomial_estimate(10, 11, 0.05)

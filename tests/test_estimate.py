@@ -270,6 +270,43 @@ def test_regime_map_agrees_with_the_planner():
     assert "split" in E.crossover_text(rm)
 
 
+def test_regime_map_with_binary_queries():
+    """--binary puts exact binomial splitting on the map: never wider than Hoeffding's splitting
+    (which then never wins: ties go to the exact route), equal to the certified route's
+    half-width within 1e-6 where it is evaluated, and Hoeffding's above BINOMIAL_M_MAX records
+    per query."""
+    rm = E.regime_map(0.95, (10**3, 10**6), (1, 10**4), points=5, binary=True)
+    assert rm.routes == (E.REUSE_JLNRSS, E.REUSE_BNSSSU, E.SPLIT_BINARY, E.SPLIT) and rm.binary
+    wb, ws = rm.widths[E.SPLIT_BINARY], rm.widths[E.SPLIT]
+    assert all(b <= s for rb, rs in zip(wb, ws, strict=True) for b, s in zip(rb, rs, strict=True))
+    assert all(rm.routes[w] != E.SPLIT for row in rm.winner for w in row if w >= 0)
+    for i, j in ((0, 0), (2, 1), (3, 3), (4, 2)):
+        n, k = rm.ns[i], rm.ks[j]
+        cert = E.plan_estimate(n, k, 0.95, binary=True).route(E.SPLIT_BINARY).half_width
+        assert wb[i][j] == pytest.approx(cert, rel=1e-6), (n, k)
+    # n = 10^6, k = 1: 10^6 records per query, beyond the exact tail's cap: Hoeffding's bound,
+    # sqrt(ln(2/0.05)/(2 * 10^6)) = 0.0013581
+    assert wb[-1][0] == pytest.approx(math.sqrt(math.log(40) / 2e6), rel=1e-12)
+    d = rm.as_dict()
+    assert d["binary"] is True and E.SPLIT_BINARY in d["half_width_float_estimates"]
+    assert "exact binomial tail" in E.crossover_text(rm)
+    # without the statement: not on the map
+    plain = E.regime_map(0.95, (10**3, 10**6), (1, 10**4), points=3)
+    assert E.SPLIT_BINARY not in plain.routes and plain.as_dict()["binary"] is False
+    with pytest.raises(InvalidParameter, match="^binary='yes' is invalid"):
+        E.regime_map(0.95, (10**3, 10**6), (1, 10**4), points=3, binary="yes")  # type: ignore[arg-type]
+
+
+def test_cli_regime_map_draws_the_binary_route(tmp_path, capsys):
+    png = tmp_path / "map.png"
+    argv = ["estimate", "--n", "100000", "--queries", "300", "--coverage", "0.9", "--binary"]
+    code, out, err = run_cli([*argv, "--plot", str(png), "--map-points", "4", "--json"], capsys)
+    assert code == 0 and err == "" and png.stat().st_size > 1000
+    m = json.loads(out)["regime_map"]
+    assert m["binary"] is True and E.SPLIT_BINARY in m["half_width_float_estimates"]
+    assert E.SPLIT not in {r for row in m["narrowest_route"] for r in row}
+
+
 # --------------------------------------------------------------------------------------------
 # the command line
 

@@ -47,6 +47,7 @@ from ..search import first_true_int, minimise_nd
 from ..theorems.binomial_split import (
     Undecided,
     split_binomial,
+    split_binomial_estimate,
     split_binomial_max_queries,
     split_binomial_required_n,
 )
@@ -150,6 +151,8 @@ class EstimatePlan:
     half_width_target: float | None
     routes: tuple[EstimateRoute, ...]
     recommended: Route | None
+    #: every query declared {0, 1}-valued (exact binomial splitting valid)
+    binary: bool = False
 
     def route(self, name: Route) -> EstimateRoute:
         """The row of one route."""
@@ -1044,7 +1047,7 @@ def plan_estimate(
     ]
     useful = [r for r in routes if r.valid and r.half_width is not None and r.half_width < 1]
     best = min(useful, key=lambda r: r.half_width or math.inf).route if useful else None
-    return EstimatePlan(nn, k, cov, t, tuple(routes), best)
+    return EstimatePlan(nn, k, cov, t, tuple(routes), best, binary)
 
 
 def _split_binary_route(n: int, k: int, f: float, t: float | None, binary: bool) -> EstimateRoute:
@@ -1102,8 +1105,9 @@ def _split_binary_route(n: int, k: int, f: float, t: float | None, binary: bool)
 # --------------------------------------------------------------------------------------------
 # the regime map: which route is narrowest over (n, k)
 
-#: the routes a regime map compares (the valid ones; Thresholdout when a budget is given)
-MAP_ROUTES = (REUSE_JLNRSS, REUSE_BNSSSU, SPLIT, THRESHOLDOUT)
+#: the routes a regime map compares (the valid ones; exact binomial splitting when every query
+#: is {0, 1}-valued, Thresholdout when a budget is given)
+MAP_ROUTES = (REUSE_JLNRSS, REUSE_BNSSSU, SPLIT, SPLIT_BINARY, THRESHOLDOUT)
 
 
 @dataclass(frozen=True)
@@ -1121,6 +1125,8 @@ class RegimeMap:
     winner: list[list[int]]
     routes: tuple[Route, ...] = MAP_ROUTES[:3]
     thresholdout_budget: int | None = None
+    #: every query {0, 1}-valued: the exact binomial splitting route is on the map
+    binary: bool = False
 
     def crossovers(self) -> list[dict[str, Any]]:
         """Along k at each n: where the narrowest route changes (the first k of the new one)."""
@@ -1143,6 +1149,7 @@ class RegimeMap:
         return {
             "coverage": self.coverage,
             "thresholdout_budget": self.thresholdout_budget,
+            "binary": self.binary,
             "n_records": list(self.ns),
             "queries": list(self.ks),
             "half_width_float_estimates": {
@@ -1162,6 +1169,12 @@ def _split_est(n: int, k: int, f: float) -> float:
     return math.sqrt(math.log(2 * k / f) / (2 * m)) if m >= 1 else math.inf
 
 
+def _split_binary_est(n: int, k: int, f: float) -> float:
+    """Exact binomial splitting's float half-width (inf when k > n); never above Hoeffding's
+    float estimate (the route's certified fallback is Hoeffding's bound rounded up)."""
+    return min(split_binomial_estimate(n, k, f), _split_est(n, k, f)) if k <= n else math.inf
+
+
 def regime_map(
     coverage: float,
     n_range: tuple[int, int] = (10**3, 10**7),
@@ -1171,9 +1184,11 @@ def regime_map(
     *,
     thresholdout_budget: int | None = None,
     threshold: float | None = None,
+    binary: bool = False,
 ) -> RegimeMap:
     """Each valid route's float half-width over a ``points`` x ``points`` log grid of n and k
-    (:class:`RegimeMap`); Thresholdout too when ``thresholdout_budget`` is given.
+    (:class:`RegimeMap`); splitting with the exact binomial tail too when ``binary`` (every
+    query {0, 1}-valued), Thresholdout when ``thresholdout_budget`` is given.
     ``progress(done, total)`` is called after each row of n."""
     cov = Real(0, 1, lo_open=True, hi_open=True).check_float("coverage", coverage)
     pts = check_int("points", points, low=2, high=400)
@@ -1183,9 +1198,15 @@ def regime_map(
         raise InvalidParameter("n_range/k_range", (n_range, k_range), "ranges LO:HI with LO < HI")
     budget = None if thresholdout_budget is None else check_int("thresholdout_budget", thresholdout_budget, low=1)
     thr = None if threshold is None else Real(0).check_float("threshold", threshold)
+    if not isinstance(binary, bool):
+        raise InvalidParameter("binary", binary, "true or false (every query {0, 1}-valued)")
     f = _failure(cov)
     ns, ks = _log_grid(n_lo, n_hi, pts), _log_grid(k_lo, k_hi, pts)
-    routes = MAP_ROUTES if budget is not None else MAP_ROUTES[:3]
+    # exact binomial splitting before Hoeffding's, so that it wins their ties (above
+    # BINOMIAL_M_MAX records per query it is Hoeffding's bound too): with {0, 1}-valued queries
+    # Hoeffding's splitting is never the narrowest
+    split = (SPLIT_BINARY, SPLIT) if binary else (SPLIT,)
+    routes = (REUSE_JLNRSS, REUSE_BNSSSU, *split) + ((THRESHOLDOUT,) if budget is not None else ())
     widths: dict[Route, list[list[float]]] = {r: [] for r in routes}
     winner: list[list[int]] = []
     for i, n in enumerate(ns):
@@ -1194,6 +1215,8 @@ def regime_map(
             REUSE_BNSSSU: [_bnsssu_search(n, k, f, False)[0] for k in ks],
             SPLIT: [_split_est(n, k, f) for k in ks],
         }
+        if binary:
+            rows[SPLIT_BINARY] = [_split_binary_est(n, k, f) for k in ks]
         if budget is not None:
             rows[THRESHOLDOUT] = [_thresholdout_search(n, k, budget, f, thr, False)[0] for k in ks]
         for r in routes:
@@ -1208,7 +1231,7 @@ def regime_map(
         )
         if progress is not None:
             progress(i + 1, len(ns))
-    return RegimeMap(cov, ns, ks, widths, winner, routes, budget)
+    return RegimeMap(cov, ns, ks, widths, winner, routes, budget, binary)
 
 
 def plot_regime_map(rm: RegimeMap, out: str, *, mark: tuple[int, int] | None = None) -> None:
@@ -1226,7 +1249,8 @@ def plot_regime_map(rm: RegimeMap, out: str, *, mark: tuple[int, int] | None = N
     ns, ks = np.array(rm.ns, dtype=float), np.array(rm.ks, dtype=float)
     win = np.array(rm.winner, dtype=float).T  # rows: k, columns: n
     best = np.min(np.array([rm.widths[r] for r in rm.routes]), axis=0).T
-    colours = ["#4c72b0", "#dd8452", "#55a868", "#c44e52"][: len(rm.routes)]
+    palette = dict(zip(MAP_ROUTES, ("#4c72b0", "#dd8452", "#55a868", "#8172b3", "#c44e52"), strict=True))
+    colours = [palette[r] for r in rm.routes]
     fig, ax = plt.subplots(figsize=(10, 5.2))
     masked = np.ma.masked_less(win, 0)
     ax.pcolormesh(
@@ -1248,6 +1272,7 @@ def plot_regime_map(rm: RegimeMap, out: str, *, mark: tuple[int, int] | None = N
     ax.set_ylabel("k: number of adaptively chosen queries")
     ax.set_title(
         f"Narrowest valid route for k adaptive queries at simultaneous coverage {rm.coverage:g}"
+        + (", {0, 1}-valued queries" if rm.binary else "")
         + (f", Thresholdout budget B = {rm.thresholdout_budget}" if rm.thresholdout_budget else "")
         + "\n"
         "(colour: route; lines: its half-width, float estimates; white: no route below half-width 1)",
