@@ -663,3 +663,238 @@ def test_a_power_plan_imports_neither_scipy_stats_nor_statsmodels():
         check=True,
     )
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_power_curve_draws_each_route_s_power_by_hand(tmp_path, monkeypatch):
+    """The power-curve figure on recording axes: one description step of 1000 outputs (gamma =
+    alpha^2/(4 * 1000) for reuse, alpha/1000 for the union bound, both whatever n), a one-sided z
+    test of d = 0.2. Each valid route's curve is the textbook power at every n of the grid
+    (reuse and the union bound on n records, splitting on floor(n/2) at alpha), the recommended
+    route last and thickest, a dot at each required n (by hand: the least n with
+    0.2 sqrt(n) >= z_(1-gamma) + z_0.8: 810, 560, and 2 * 155 = 310 for splitting)."""
+    from unittest import mock
+
+    import matplotlib.pyplot as plt
+
+    import maxinfo_bounds.planning.recommend as rec_mod
+
+    spec = PowerSpec("z", 0.2, "larger", 0.8, None, 0.5)
+    study = Study(n=1000, iid=True, alpha=0.05, steps=(Description(range_size=1000),), power=spec, name="curve study")
+    pp = plan_power(study)
+    names = [r.name for r in pp.rows if r.valid]
+    assert pp.recommended is not None and pp.recommended.name == names[2]
+    fig, ax, line = mock.MagicMock(), mock.MagicMock(), mock.MagicMock()
+    line.get_color.return_value = "C7"
+    ax.plot.return_value = [line]
+    monkeypatch.setattr(plt, "subplots", mock.MagicMock(return_value=(fig, ax)))
+    saved = mock.MagicMock()
+    monkeypatch.setattr(rec_mod, "save_figure", saved)
+    out = tmp_path / "curve.png"
+    assert rec_mod.power_curve(pp, out) == out
+    saved.assert_called_once_with(fig, "path", out)
+    plt.subplots.assert_called_once_with(figsize=(7.5, 4.8))
+    calls = ax.plot.call_args_list
+    assert len(calls) == 6  # three curves, each with its dot
+    ns = np.asarray(calls[0].args[0])
+    # the grid: integers from 1 (the z test's fewest records) to 10 n = 10^4, 60 log-spaced
+    # points plus 30 within a factor 1.6 of each required n and of the study's n
+    assert ns.dtype == np.int64 and ns[0] == 1 and ns[-1] == 10_000 and np.all(np.diff(ns) > 0)
+    for q in (310, 560, 810, 1000):
+        assert np.sum((ns >= q / 1.6) & (ns <= q * 1.6)) >= 28
+    z = stats.norm
+    thresholds = {names[0]: 0.05**2 / 4000, names[1]: 0.05 / 1000}
+    order = [names[0], names[1], names[2]]  # reuse, union bound, then the recommended split
+    dots = {names[0]: 810, names[1]: 560, names[2]: 310}
+    for i, name in enumerate(order):
+        curve, dot = calls[2 * i], calls[2 * i + 1]
+        assert np.array_equal(np.asarray(curve.args[0]), ns)
+        if name == names[2]:
+            recs = ns // 2
+            want = [z.sf(z.isf(0.05) - 0.2 * math.sqrt(m)) if m else 0.0 for m in recs]
+            assert curve.kwargs == {"lw": 2.8, "ls": "-", "label": name + "  (recommended)", "zorder": 3}
+        else:
+            want = [z.sf(z.isf(thresholds[name]) - 0.2 * math.sqrt(m)) for m in ns]
+            assert curve.kwargs == {"lw": 1.4, "ls": ("--", "-.")[i], "label": name, "zorder": 2}
+        assert np.allclose(curve.args[1], want, rtol=1e-9, atol=1e-300)
+        assert dot == mock.call([dots[name]], [0.8], "o", color="C7", ms=6, zorder=4)
+    assert ax.annotate.call_args_list == [
+        mock.call(
+            f"{dots[name]:,}",
+            (dots[name], 0.8),
+            xytext=(4, -12 - 10 * i),
+            textcoords="offset points",
+            fontsize=7,
+            color="C7",
+        )
+        for i, name in enumerate(order)
+    ]
+    ax.axvline.assert_called_once_with(1000, color="0.4", ls=":", lw=1)
+    ax.axhline.assert_called_once_with(0.8, color="0.4", ls="--", lw=1)
+    assert ax.text.call_args_list == [
+        mock.call(1000, 0.5, " your n = 1,000", color="0.3", fontsize=8, rotation=90, va="center"),
+        mock.call(10_000, 0.8 + 0.015, "target power 0.8", color="0.3", fontsize=8, ha="right"),
+    ]
+    ax.set_xscale.assert_called_once_with("log")
+    ax.set_ylim.assert_called_once_with(0, 1.02)
+    ax.set_xlabel.assert_called_once_with("number of records n")
+    ax.set_ylabel.assert_called_once_with("power: chance the test detects the effect")
+    title = ax.set_title.call_args
+    assert title.args[0].startswith("curve study: z test (larger)") and title.args[0].endswith(", alpha = 0.05")
+    assert title.kwargs == {"fontsize": 9}
+    ax.legend.assert_called_once_with(fontsize=7, loc="upper left", title="dots: required n", title_fontsize=7)
+    ax.grid.assert_called_once_with(alpha=0.3, which="both")
+    fig.tight_layout.assert_called_once_with()
+
+
+def test_power_plan_as_dict_by_hand():
+    """The JSON view of the same study (one description step of 1000 outputs, a one-sided z
+    test of d = 0.2 on n = 1000), every field against hand derivations: gamma = alpha^2/4000 by
+    DFHPRR Thm 6 at beta = alpha/2 (k = log2(1000/0.025) = log2 40000 bits), alpha/1000 for the
+    union bound, alpha on 500 fresh records for splitting; powers and minimum detectable
+    effects (z_(1-gamma) + z_0.8)/sqrt(n) from the normal distribution; required n as in the
+    curve test; splitting's smallest test fraction on the 0.05 grid holding 155 records: 0.2."""
+    spec = PowerSpec("z", 0.2, "larger", 0.8, None, 0.5)
+    study = Study(n=1000, iid=True, alpha=0.05, steps=(Description(range_size=1000),), power=spec, name="curve study")
+    pp = plan_power(study)
+    d = json.loads(json.dumps(pp.as_dict()))
+    z = stats.norm
+
+    def pw(g, m):
+        return z.sf(z.isf(g) - 0.2 * math.sqrt(m))
+
+    def mde(g, m):
+        return (z.isf(g) + z.isf(0.2)) / math.sqrt(m)
+
+    keys = {
+        "route",
+        "kind",
+        "valid",
+        "threshold_p_value",
+        "test_records",
+        "note",
+        "power_at_study_n",
+        "required_n_records",
+        "required_n_note",
+        "minimum_detectable_effect",
+        "stays_above_target_from_n_records",
+        "required_test_records",
+    }
+    want = [  # route kind, threshold, test records, required n, required test records
+        ("reuse", 0.05**2 / 4000, 1000, 810, 810),
+        ("union", 0.05 / 1000, 1000, 560, 560),
+        ("split", 0.05, 500, 310, 155),
+    ]
+    assert [r["kind"] for r in d["routes"]] == ["reuse", "union", "split", "naive"]
+    for r, (kind, g, m, req, req_m) in zip(d["routes"], want, strict=False):
+        assert set(r) == keys and r["kind"] == kind and r["valid"] is True
+        assert r["threshold_p_value"] == pytest.approx(g, rel=1e-14) and r["threshold_p_value"] <= g
+        assert (r["test_records"], r["required_n_records"], r["required_test_records"]) == (m, req, req_m)
+        assert r["power_at_study_n"] == pytest.approx(pw(g, m), rel=1e-10)
+        assert r["minimum_detectable_effect"] == pytest.approx(mde(g, m), rel=1e-6)
+        assert r["required_n_note"] == "smallest n (proven: branch and bound on the power)"
+        assert r["stays_above_target_from_n_records"] is None
+    naive = d["routes"][3]
+    assert naive == {
+        "route": "naive (no correction)",
+        "kind": "naive",
+        "valid": False,
+        "threshold_p_value": 0.05,
+        "test_records": 1000,
+        "note": "ignores the adaptivity: not a valid threshold",
+        "power_at_study_n": None,
+        "required_n_records": None,
+        "required_n_note": "",
+        "minimum_detectable_effect": None,
+        "stays_above_target_from_n_records": None,
+        "required_test_records": None,
+    }
+    assert (
+        d["recommended"] == d["routes"][2]
+        and d["routes"][2]["route"] == "sample splitting (test on 0.5 of the records)"
+    )
+    assert d["routes"][1]["note"] == "every step is a description: the test is one of at most 1000 fixed tests (α/M)"
+    assert (d["study"], d["n_records"], d["alpha"]) == ("curve study", 1000, 0.05)
+    assert d["meets_target_power"] is True and d["no_valid_route"] is None and d["reuse_refusal"] is None
+    assert d["power"] == {
+        "test": "z",
+        "alternative": "larger",
+        "effect_size": 0.2,
+        "p0": None,
+        "target_power": 0.8,
+        "split_fraction": 0.5,
+        "design_effect": 1.0,
+        "method": d["power"]["method"],
+    }
+    assert d["power"]["method"].startswith("exact normal power of the z-test")
+    assert d["split_note"] == (
+        "smallest test fraction on the grid 0.05..0.95 reaching power 0.8: 0.2 (200 test records); "
+        "the analysis keeps 800 records"
+    )
+    # every max-information route tried on all records, with its power (the MI route: far lower)
+    rr = d["reuse_routes"]
+    assert [r["route"] for r in rr] == ["max-information composition", "mutual information"]
+    assert rr[0] == {
+        "route": "max-information composition",
+        "threshold_p_value": d["routes"][0]["threshold_p_value"],
+        "note": "",
+        "power_at_study_n": d["routes"][0]["power_at_study_n"],
+    }
+    assert rr[1]["threshold_p_value"] < 1e-60 and rr[1]["power_at_study_n"] == pytest.approx(
+        pw(rr[1]["threshold_p_value"], 1000), rel=1e-6
+    )
+    plan_d = d["reuse_plan"]
+    assert set(plan_d) == {"study", "alpha", "gamma", "k_bits", "beta", "route", "chain", "candidates", "notes"}
+    assert (plan_d["study"], plan_d["alpha"], plan_d["route"], plan_d["beta"]) == (
+        "curve study",
+        0.05,
+        "max-information composition",
+        0.025,
+    )
+    assert math.log2(40000) <= plan_d["k_bits"] <= math.log2(40000) * (1 + 1e-15)
+    assert plan_d["gamma"] == d["routes"][0]["threshold_p_value"] and plan_d["notes"] == []
+    assert [(c["what"], c["theorems"]) for c in plan_d["chain"]] == [
+        ("steps[0] (description)", ["DFHPRR-6"]),
+        ("max-information of the stage", ["DFHPRR-6"]),
+        ("composition over stages", ["RRST-A.3"]),
+        ("p-value correction", ["RRST-1.3"]),
+    ]
+    assert plan_d["chain"][0] == {
+        "what": "steps[0] (description)",
+        "theorems": ["DFHPRR-6"],
+        "inputs": "range_size=1000, times=1",
+        "output": "1000 possible outputs",
+        "conditions": [],
+        "values": {},
+    }
+    assert plan_d["chain"][3]["conditions"] == ["gamma = (alpha - beta) / 2^k, rounded down"]
+    assert plan_d["candidates"][0] == {"route": "max-information composition", "gamma": plan_d["gamma"], "note": ""}
+    r = repr(pp)
+    assert r.startswith(
+        "PowerPlan(study='curve study', n=1000, recommended='sample splitting (test on 0.5 of the records)', "
+        "threshold=0.05, power=0.99765"
+    )
+    assert float(r.rsplit("power=", 1)[1].rstrip(")")) == pytest.approx(pw(0.05, 500), rel=1e-10)
+
+
+def test_two_sample_plan_as_dict_reports_the_groups():
+    """A two-sample t test: the records split in floor/ceil halves, at the study's n and at the
+    required n; pwr and G*Power report n per group of equal groups (ceil of half)."""
+    spec = PowerSpec("t2", 0.5, "two-sided", 0.8, None, 0.5)
+    study = Study(n=301, iid=True, alpha=0.05, steps=(Description(range_size=2),), power=spec, name="groups")
+    d = plan_power(study).as_dict()
+    split = next(r for r in d["routes"] if r["kind"] == "split")
+    assert split["test_records"] == 150 and split["groups_at_study_n"] == [75, 75]
+    reuse = next(r for r in d["routes"] if r["kind"] == "reuse")
+    assert reuse["test_records"] == 301 and reuse["groups_at_study_n"] == [150, 151]
+    for r in (split, reuse):
+        m = r["required_test_records"]
+        assert r["groups_at_required_n"] == [m // 2, m - m // 2]
+        assert r["per_group_equal_groups_required"] == -(-m // 2)
+    # at alpha = 0.05, d = 0.5, two-sided, power 0.8: 64 per group (Cohen 1988 Table 2.4.1;
+    # pwr.t.test gives n = 63.77 per group), 128 test records, 256 records before splitting
+    assert split["per_group_equal_groups_required"] == 64 and split["required_test_records"] == 128
+    assert split["required_n_records"] == 256
+    naive = next(r for r in d["routes"] if r["kind"] == "naive")
+    assert "groups_at_study_n" not in naive
+    pp0 = plan_power(Study(n=301, iid=True, alpha=0.05, steps=(Description(range_size=2),), name="no power"))
+    assert pp0.as_dict()["power"] is None and all("groups_at_study_n" not in r for r in pp0.as_dict()["routes"])
