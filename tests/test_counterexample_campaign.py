@@ -61,17 +61,15 @@ def test_the_campaign_grid_is_the_documented_one() -> None:
     ]
 
 
-@pytest.fixture(scope="module")
-def one_unit(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path, Path]:
-    out = tmp_path_factory.mktemp("cx")
+@pytest.fixture
+def one_unit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict, Path, Path]:
+    """The campaign on one unit (about a second). Function-scoped on purpose: mutation testing
+    attributes the campaign's code to every test that runs it, not only to the first."""
+    out = tmp_path / "cx"
     js = out / "sub" / "records.json"
-    mp = pytest.MonkeyPatch()
-    mp.setattr(cx, "_codes", lambda quick: [hamming(3)])
-    mp.setattr(cx, "_eps_delta", lambda quick: [(0.5, 0.25)])
-    try:
-        res = cx.run(CounterexampleConfig(quick=True), out, json_path=js, progress=False, workers=1)
-    finally:
-        mp.undo()
+    monkeypatch.setattr(cx, "_codes", lambda quick: [hamming(3)])
+    monkeypatch.setattr(cx, "_eps_delta", lambda quick: [(0.5, 0.25)])
+    res = cx.run(CounterexampleConfig(quick=True), out, json_path=js, progress=False, workers=1)
     return res, out, js
 
 
