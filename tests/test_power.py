@@ -898,3 +898,50 @@ def test_two_sample_plan_as_dict_reports_the_groups():
     assert "groups_at_study_n" not in naive
     pp0 = plan_power(Study(n=301, iid=True, alpha=0.05, steps=(Description(range_size=2),), name="no power"))
     assert pp0.as_dict()["power"] is None and all("groups_at_study_n" not in r for r in pp0.as_dict()["routes"])
+
+
+def test_required_n_is_proven_only_where_gamma_is_monotone_in_n():
+    """One Thresholdout run alone: gamma grows with n (eps = 2B/(sigma n)), so the branch and
+    bound proves the required n, and a holdout_n equal to the study's n follows n. Beside
+    another DP step gamma is not monotone in n: the required n is the first point of a grid of
+    4 per doubling that reaches the target (27,554 = round(2^(59/4))), said to be not proven.
+    Splitting's required n by hand: 0.1 sqrt(m) >= z_0.95 + z_0.8 needs m = 619 test
+    records, n = 1,238."""
+    from maxinfo_bounds.planning.recommend import study_at_n
+
+    sp = PowerSpec("z", 0.1, "larger", 0.8, None, 0.5)
+    alone = _study(sp, Thresholdout(budget=10, sigma=0.01, holdout_n=100_000), n=100_000)
+    assert study_at_n(alone, 5000).steps[0].holdout_n == 5000
+    beside = _study(sp, Thresholdout(budget=10, sigma=0.01), Laplace(sensitivity=0.001, eps=0.01), n=100_000)
+    for s, proven in ((alone, True), (beside, False)):
+        rows = {r.kind.value: r for r in plan_power(s).rows}
+        assert rows["split"].required_n == 1238
+        assert rows["split"].required_n_note == "smallest n (proven: branch and bound on the power)"
+        note = rows["reuse"].required_n_note
+        if proven:
+            assert note == "smallest n (proven: branch and bound on the power)"
+        else:
+            assert rows["reuse"].required_n == round(2 ** (59 / 4)) == 27554
+            assert note == (
+                "smallest on a grid of 4 points per doubling (not proven: with Thresholdout beside other DP "
+                "steps (or run several times) γ is not monotone in n)"
+            )
+            below = round(2 ** (58 / 4))
+            assert power_at(sp, plan(study_at_n(s, below), refine=False).gamma, below) < 0.8
+
+
+def test_a_plan_with_no_valid_route_says_so_in_every_view():
+    """Approximate DP on data not known to be i.i.d.: RRST Thm 3.1 does not apply (RRST §4) and
+    splitting needs independent records, so nothing is valid: no recommendation, the target
+    not met, and the reasons route by route, the reuse refusal first."""
+    sp = PowerSpec("z", 0.1, "larger", 0.8, None, 0.5)
+    pp = plan_power(_study(sp, GenericDP(eps=0.1, delta=1e-9), iid=False))
+    assert repr(pp) == f"PowerPlan(study={pp.study.name!r}, n=1000, recommended=none)"
+    d = pp.as_dict()
+    assert d["recommended"] is None and d["meets_target_power"] is False
+    assert d["reuse_plan"] is None and d["reuse_routes"] == []
+    why = d["no_valid_route"]
+    assert why.startswith("no valid route: adaptive reuse: max-information composition: steps[0] is approximate DP")
+    assert "; sample splitting: not valid: the data are not i.i.d. (iid = false)" in why
+    assert d["reuse_refusal"].startswith("max-information composition: steps[0] is approximate DP")
+    assert [(r["kind"], r["valid"]) for r in d["routes"]] == [("split", False), ("naive", False)]
