@@ -12,13 +12,15 @@ from __future__ import annotations
 import json
 import math
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 import proofs_checks.counterexample as cx
+from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
 from proofs_checks.codes import hamming
-from proofs_checks.counterexample import CounterexampleConfig, check_code
+from proofs_checks.counterexample import CounterexampleConfig, check_code, regime_row
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -326,3 +328,34 @@ def test_the_plot_draws_the_records(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     fig.tight_layout.assert_called_once_with()
     fig.savefig.assert_called_once_with(tmp_path / "counterexample.png")
     close.assert_called_once_with(fig)
+
+
+def test_regime_rows_at_the_conditions_edges() -> None:
+    """RRST §4.2's conditions where they switch, by hand (eps = 1/2, delta = 1/4: t = 33,
+    r = ceil(99 log2 n), log2(1/delta) = 2; eps = 1/4: t = 65)."""
+    # 64e = 173.97: n = 174 passes, 175 passes and is below 65e = 176.7
+    assert regime_row(0.5, 0.25, 174)["n_gt_64e"] and not regime_row(0.5, 0.25, 173)["n_gt_64e"]
+    assert regime_row(0.5, 0.25, 175)["n_gt_64e"]
+    # 2e(t - 1) at t = 65: 347.9 (t + 1: 358.8; t - 2: 342.5; 3e(t - 1): 521.9)
+    assert regime_row(0.25, 0.25, 348)["n_gt_2e(t-1)"] and not regime_row(0.25, 0.25, 345)["n_gt_2e(t-1)"]
+    # n = 985: r = ceil(99 log2 985) = 985 = n, so no code with r < n; n = 987: r + 2 = 987 = n,
+    # so claim 1's bound r + log2(1/delta) is not below n
+    assert math.ceil(99 * math.log2(985)) == 985 and math.ceil(99 * math.log2(987)) == 985
+    g985, g987 = regime_row(0.5, 0.25, 985), regime_row(0.5, 0.25, 987)
+    assert g985["r_paper"] == 985 and not g985["code_exists_paper_r"] and not g985["claim1_nonvacuous"]
+    assert g987["code_exists_paper_r"] and not g987["claim1_nonvacuous"]
+    # n = 40, far below the regime: Varshamov's r is the least r with 2^r > sum_{i <= 31} C(39, i),
+    # and the bound on Pr[not bottom] is |B_7(40)| / |B_16(40)| + P[Lap(2) < -4] (s = (t - 1)/4 = 8)
+    g = regime_row(0.5, 0.25, 40)
+    vol = sum(math.comb(39, i) for i in range(32))
+    assert g["r_varshamov"] == vol.bit_length() == 39
+    ball = [sum(math.comb(40, i) for i in range(r + 1)) for r in (7, 16)]
+    want = float(Fraction(ball[0], ball[1])) + math.exp(-2) / 2
+    assert g["claim2_pr_not_bottom_bound"] == pytest.approx(want, rel=1e-14)
+    # the far pair at distance d = (t - 1) // 2 = 16 from both codewords: P[Lap(2) < 4 - 16] = e^(-6)/2
+    assert g["claim2_dp_far_pair_p"] == pytest.approx(math.exp(-6) / 2, rel=1e-14)
+    # RRST Thm 3.1 for B alone: its own bound where it is in its regime, None where not
+    b31 = approx_dp_max_information(0.5, 0.25, 1024, strict=False)
+    assert b31.in_regime and regime_row(0.5, 0.25, 1024)["thm31_B_alone_product_bits"] == float(b31.k)
+    assert not approx_dp_max_information(0.25, 0.25, 1024, strict=False).in_regime
+    assert regime_row(0.25, 0.25, 1024)["thm31_B_alone_product_bits"] is None

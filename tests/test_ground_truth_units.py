@@ -457,7 +457,8 @@ def _smallest_n_by_scan(eps: float, delta: float) -> int:
         n += 1
 
 
-@pytest.mark.parametrize(("eps", "delta"), [(0.5, 0.25), (0.5, 0.01), (0.25, 0.1)])
+# (8, 1/4): n > 64e binds (smallest 174); (1/2, 0.49): Cor 4.2's log2(1/beta1) = log2(200) binds
+@pytest.mark.parametrize(("eps", "delta"), [(0.5, 0.25), (0.5, 0.01), (0.25, 0.1), (8.0, 0.25), (0.5, 0.49)])
 def test_smallest_valid_n_against_a_scan(eps: float, delta: float) -> None:
     got = smallest_valid_n(eps, delta)
     assert type(got) is int and got == _smallest_n_by_scan(eps, delta)
