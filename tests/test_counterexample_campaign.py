@@ -359,3 +359,88 @@ def test_regime_rows_at_the_conditions_edges() -> None:
     assert b31.in_regime and regime_row(0.5, 0.25, 1024)["thm31_B_alone_product_bits"] == float(b31.k)
     assert not approx_dp_max_information(0.25, 0.25, 1024, strict=False).in_regime
     assert regime_row(0.25, 0.25, 1024)["thm31_B_alone_product_bits"] is None
+
+
+def test_the_driver_logs_units_resumes_and_reports_progress(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """records.jsonl: one line per unit with the campaign's parameters; a code of n =
+    enumerate_max_n is enumerated (n <= the cap); a rerun resumes, ``fresh`` starts over (the
+    old log kept as .previous); the progress line names the campaign."""
+    seen: list[object] = []
+
+    def codes(quick: object) -> list:
+        seen.append(quick)
+        return [hamming(3)]
+
+    monkeypatch.setattr(cx, "_codes", codes)
+    monkeypatch.setattr(cx, "_eps_delta", lambda quick: [(0.5, 0.25)])
+    cfg = CounterexampleConfig(quick=True, enumerate_max_n=7)
+    res = cx.run(cfg, tmp_path, workers=1)
+    assert seen == [True]
+    assert "claim2.dp.enumeration" in {r["check"] for r in res["records"]}  # n = 7 <= 7: enumerated
+    err = capsys.readouterr().err
+    assert err.startswith("[counterexample] 1/1 units (Hamming[7,4,3]|eps=0.5|delta=0.25, ")
+    (line,) = (tmp_path / "records.jsonl").read_text().splitlines()
+    rec = json.loads(line)
+    assert rec["unit"] == "Hamming[7,4,3]|eps=0.5|delta=0.25"
+    assert rec["parameters"] == {
+        "campaign": "counterexample",
+        "quick": True,
+        "enumerate_max_n": 7,
+        "code": "Hamming[7,4,3]",
+        "eps": 0.5,
+        "delta": 0.25,
+    }
+    for r in rec["result"]["records"]:
+        assert 0 <= r["seconds"] < 60 and r["seconds"] == round(r["seconds"], 4)
+    cx.run(cfg, tmp_path, workers=1, progress=False)  # resumed: nothing appended, nothing printed
+    assert (tmp_path / "records.jsonl").read_text().splitlines() == [line] and capsys.readouterr().err == ""
+    cx.run(cfg, tmp_path, workers=1, progress=False, fresh=True)
+    assert (tmp_path / "records.jsonl.previous").read_text().splitlines() == [line]
+    # one record below the cap: not enumerated
+    res6 = cx.run(CounterexampleConfig(quick=True, enumerate_max_n=6), tmp_path / "six", workers=1, progress=False)
+    assert "claim2.dp.enumeration" not in {r["check"] for r in res6["records"]}
+
+
+def test_which_failures_are_errors_against_the_paper(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """run()'s verdicts from made-up records: a failure is an error against the paper when the
+    statement claims it everywhere (claim 1, the DP of B, its enumeration, the sound step) or
+    inside the theorem's regime; Lemma 4.9's step (claim2.step) is counted apart (a false
+    proof step, docs/errata.md), and failures outside the regime are findings, not errors."""
+    code = hamming(3)
+
+    def rec(check: str, holds: bool, in_regime: bool = False) -> dict:
+        inputs = {"eps": 1.0, "delta": 0.25, "in_regime": in_regime}
+        return cx._record(check, code, inputs, 0.0, 0.0, holds, 0.0, "made up")
+
+    made = [
+        rec("claim1", False),
+        rec("claim2.dp", False),
+        rec("claim2.dp.enumeration", False),
+        rec("claim2.step.sound", False),
+        rec("claim2.step", False),
+        rec("claim3.reconstruct", False),
+        rec("cor42", False, in_regime=True),
+        rec("claim2.maxinfo", True),
+        cx._record("contrast", code, {"eps": 1.0, "delta": 0.25}, 1.0, None, None, 0.0, "made up"),
+    ]
+    monkeypatch.setattr(cx, "check_code", lambda *a, **k: made)
+    monkeypatch.setattr(cx, "_codes", lambda quick: [code])
+    monkeypatch.setattr(cx, "_eps_delta", lambda quick: [(1.0, 0.25)])
+    s = cx.run(CounterexampleConfig(quick=True), tmp_path, workers=1, progress=False)
+    ids = {r["check"]: r["id"] for r in made}
+    assert s["errors"] == [
+        ids[c] for c in ("claim1", "claim2.dp", "claim2.dp.enumeration", "claim2.step.sound", "cor42")
+    ]
+    assert (s["checks"], s["not_holding"], s["not_holding_outside_regime"], s["lemma_4_9_step_failures"]) == (
+        9,
+        7,
+        5,
+        1,
+    )
+    assert s["false_proof_step_lemma_4_9"] == ["Hamming[7,4,3]"] and s["ok"] is False
+    # a record's defaults: not in the regime unless said, no note, "info" without a verdict
+    assert made[-1]["in_regime"] is False and made[-1]["note"] == "" and made[-1]["verdict"] == "info"
+    assert made[-1]["id"] == "contrast/Hamming[7,4,3]/eps=1.0,delta=0.25" and made[0]["verdict"] == "FAILS"
+    assert made[-2]["verdict"] == "holds" and made[6]["in_regime"] is True
