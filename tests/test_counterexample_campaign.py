@@ -19,7 +19,7 @@ import pytest
 
 import proofs_checks.counterexample as cx
 from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
-from proofs_checks.codes import hamming
+from proofs_checks.codes import extended_hamming, gilbert_varshamov, golay, hamming
 from proofs_checks.counterexample import CounterexampleConfig, check_code, regime_row
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -444,3 +444,112 @@ def test_which_failures_are_errors_against_the_paper(tmp_path: Path, monkeypatch
     assert made[-1]["in_regime"] is False and made[-1]["note"] == "" and made[-1]["verdict"] == "info"
     assert made[-1]["id"] == "contrast/Hamming[7,4,3]/eps=1.0,delta=0.25" and made[0]["verdict"] == "FAILS"
     assert made[-2]["verdict"] == "holds" and made[6]["in_regime"] is True
+
+
+def test_each_record_s_method_bound_and_note(one_unit: tuple[dict, Path, Path]) -> None:
+    """The unit's records as the report prints them: what each check is held against, how it
+    was computed, and its note (docs/verification.md's table of checks)."""
+    by = {(r["check"], _beta(r)): r for r in one_unit[0]["records"]}
+    want = {
+        ("claim2.dp", None): (0.25, "all 2^r syndromes x n columns (= all neighbouring pairs, all a)"),
+        ("claim2.step", None): (0, "all 2^r syndromes x n columns"),
+        ("claim2.step.sound", None): (0, "all 2^r syndromes x n columns"),
+        ("claim2.dp.enumeration", None): (0.25, "all 2^n datasets x n neighbours, a = 0 (float64, rel. err < 1e-12)"),
+        ("claim2.maxinfo", 0.5): (1, "syndrome reduction, 50 digits"),
+        ("claim2.maxinfo.enumeration", 0.9): (1, "all 2^n datasets, a = 0, float64"),
+        ("claim3.reconstruct", None): (0.75, "all 2^n datasets decoded"),
+        ("claim3.maxinfo", 0.1): (6, "closed-form cells, 50 digits"),
+    }
+    for key, (bound, method) in want.items():
+        assert (by[key]["bound"], by[key]["method"]) == (bound, method), key
+    notes = {
+        "claim2.step": "value: pairs with f(x) != f(x') and d_x <= (t-1)/2 (t = minimum distance)",
+        "claim2.step.sound": "value: pairs with f(x) != f(x') and d_x < (t-2)/2 (the step that holds)",
+        "claim3.reconstruct": "value: Pr[B(x, A(x)) = x], the same for every x",
+        "claim2.dp.enumeration": "",
+        "claim2.maxinfo.enumeration": "",
+    }
+    for (check, _), r in by.items():
+        if check in notes:
+            assert r["note"] == notes[check], check
+    assert by[("claim1", 0.1)]["method"] == "enumeration of all 2^n syndromes" and by[("claim1", 0.1)]["note"] == ""
+    cor = next(r for r in one_unit[0]["records"] if r["check"] == "cor42")
+    assert (cor["bound"], cor["method"]) == (0.0, "X uniform on C_a, closed-form cells")
+    # the contrast: RRST Thm 3.1 for B alone at n = 7 (in its stated regime, at beta = 1: vacuous)
+    con = by[("contrast", 0.25)]
+    b31 = approx_dp_max_information(0.5, 0.25, 7, strict=False)
+    assert b31.in_regime and con["bound"] == b31.k and b31.beta == 1
+    assert con["note"] == f"RRST-3.1 k = {b31.k:.4g} bits at beta = 1"
+
+
+def test_check_code_s_options_and_edges(monkeypatch: pytest.MonkeyPatch) -> None:
+    """t given, the default enumeration cap (n <= ENUMERATE_MAX_N), the default betas at other
+    deltas, a reconstruction that holds (enumerated), claim 3 between n - 2 and n - 1, a
+    non-vacuous Cor 4.2 bound below 1 bit, and Thm 3.1 not evaluable, by hand."""
+    # t = 5 on Hamming [7, 4]: w = (5 - 1)/4 - log2(4)/(1/2) = -3, q = P[Lap(2) < -3] = e^(-3/2)/2
+    recs = check_code(hamming(3), 0.5, 0.25, t=5, enumerate_all=False)
+    assert {r["inputs"]["t"] for r in recs} == {5}
+    rq = next(r for r in recs if r["check"] == "claim3.reconstruct")
+    assert rq["value"] == pytest.approx(math.exp(-1.5) / 2, rel=1e-14)
+    # n = 7 at a cap of 7: enumerated by default
+    monkeypatch.setattr(cx, "ENUMERATE_MAX_N", 7)
+    assert "claim2.dp.enumeration" in {r["check"] for r in check_code(hamming(3), 8.0, 0.25)}
+    monkeypatch.setattr(cx, "ENUMERATE_MAX_N", 6)
+    assert "claim2.dp.enumeration" not in {r["check"] for r in check_code(hamming(3), 8.0, 0.25)}
+    # delta = 0.1: claim 2's betas 2 delta = 0.2, 0.5, 0.9; claim 3's 1e-6, 0.1, 0.4
+    recs = check_code(hamming(3), 8.0, 0.1, enumerate_all=False)
+    assert [_beta(r) for r in recs if r["check"] == "claim2.maxinfo"] == [0.2, 0.5, 0.9]
+    assert [_beta(r) for r in recs if r["check"] == "claim3.maxinfo"] == [1e-6, 0.1, 0.4]
+    # delta = 1/2: 2 delta = 1 and 1/2 - delta = 0 are no betas; no beta1 in (0, 0) for Cor 4.2
+    recs = check_code(hamming(3), 1.0, 0.5, enumerate_all=False)
+    assert [_beta(r) for r in recs if r["check"] == "claim2.maxinfo"] == [0.5, 0.9]
+    assert [_beta(r) for r in recs if r["check"] == "claim3.maxinfo"] == [1e-6, 0.1]
+    assert "cor42" not in {r["check"] for r in recs}
+    # claim 1 by the closed form holds (H has full rank): log2(8 (1 - beta)) <= 3 + log2(1/beta)
+    assert {r["verdict"] for r in recs if r["check"] == "claim1"} == {"holds"}
+    # eps = 8, delta = 1/4, enumerated: w = 0.5 - 0.25, q = 1 - e^(-2)/2 >= 3/4 holds for every x
+    # (each x decoded with the leader of syndrome 0); claim 3 at beta = 0.5:
+    # 7 + log2(1 - 0.5/q) = 5.89, below n - 1 = 6 but above n - 2
+    recs = check_code(hamming(3), 8.0, 0.25, betas3=[0.5], enumerate_all=True)
+    by = {r["check"]: r for r in recs}
+    q = 1 - math.exp(-2) / 2
+    assert by["claim3.reconstruct"]["value"] == pytest.approx(q, rel=1e-15)
+    assert by["claim3.reconstruct"]["verdict"] == "holds"
+    assert by["claim3.maxinfo"]["value"] == pytest.approx(7 + math.log2(1 - 0.5 / q), rel=1e-13)
+    assert by["claim3.maxinfo"]["verdict"] == "FAILS"
+    # Golay [23, 12, 7], delta = 0.4985: beta1 = (1/2 - delta)/2 = 0.00075, Cor 4.2's bound
+    # 23 - 1 - 11 - log2(1/0.00075) = 0.619 bits: positive, below 1
+    cor = [r for r in check_code(golay(), 8.0, 0.4985, enumerate_all=False) if r["check"] == "cor42"]
+    assert cor[0]["bound"] == pytest.approx(11 - math.log2(1 / 0.00075), rel=1e-12)
+    assert [r["note"] for r in cor] == ["non-vacuous", "non-vacuous", "vacuous (bound <= 0)", "vacuous (bound <= 0)"]
+    # delta = 1 is no (eps, delta) at all for Thm 3.1: not evaluable, said so
+    con = check_code(hamming(3), 1.0, 1.0, enumerate_all=False)[-1]
+    assert con["check"] == "contrast" and con["bound"] is None
+    assert con["note"] == (
+        "RRST-3.1 not evaluable: delta=1.0 is invalid: must be a real number in (0, 1) "
+        "(outside Thm 3.1's regime: not a proven bound)"
+    )
+
+
+def test_lemma_4_9_s_step_counted_pair_by_pair() -> None:
+    """Lemma 4.9's step and its sound version, counted over every dataset x and coordinate i
+    directly (x' = x with bit i flipped, f by the code's coset leaders, d_x the leader's
+    weight), against the module's count over (syndrome, coordinate) classes: each syndrome
+    class holds 2^k datasets that behave alike (f(x) = x xor leader(Hx)), so the direct count
+    is 2^k times the module's. Codes with leaders of weight 2 (ext-Hamming [8, 4, 4], a
+    Varshamov [12, k, >= 5])."""
+    for code in (extended_hamming(3), gilbert_varshamov(12, 5)):
+        t = code.minimum_distance()
+        W, L = code.coset_leader_weights(), code.coset_leaders()
+        step = sound = 0
+        for x in range(1 << code.n):
+            s = code.syndrome(x)
+            fx, dx = x ^ int(L[s]), int(W[s])
+            for i in range(code.n):
+                y = x ^ (1 << i)
+                if fx != y ^ int(L[code.syndrome(y)]):
+                    step += 2 * dx <= t - 1
+                    sound += 2 * dx < t - 2
+        by = {r["check"]: r for r in check_code(code, 8.0, 0.25, enumerate_all=False)}
+        k = code.k
+        assert (by["claim2.step"]["value"] << k, by["claim2.step.sound"]["value"] << k) == (step, sound) and step > 0
