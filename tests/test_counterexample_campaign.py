@@ -232,7 +232,20 @@ def test_the_markdown_report_by_hand(one_unit: tuple[dict, Path, Path]) -> None:
         f"{math.log2((1 - 0.12375) / (P0 / 16 + 1 - P0)):.6g} | 0 | FAILS | X uniform on C_a, closed-form cells |"
     )
     assert md[30:34] == ["", "## The theorem's own regime (formulas of the proof, exact binomials)", "", md[33]]
-    assert md[33].startswith("| eps | delta | n | t | r = 3t log n | r (Varshamov) |")
+    assert md[33] == (
+        "| eps | delta | n | t | r = 3t log n | r (Varshamov) | n > 64e | n > 2e(t-1) | r < n | claim 2 DP | "
+        "claim 2 maxinfo | claim 3 | Cor 4.2 bound (bits) | I(X; B(X, A(X))) exact, beta = 0.1 | "
+        "Thm 3.1 for B alone (product inputs) |"
+    )
+    assert md[34] == "| ---: " * 6 + "| --- " * 6 + "| ---: " * 3 + "|"
+    assert md[55:59] == [
+        "",
+        "Smallest n at which every condition the proof uses holds and Cor 4.2 is non-vacuous "
+        "(beta1 = (1/2 - delta)/2):",
+        "",
+        "- eps=0.5, delta=0.25: n = 991",
+    ]
+    assert md[1] == md[5] == md[30] == "" and len(md) == 62
     # eps = 1/2, delta = 1/4, n = 1024: t = 33, r = 3 * 33 * 10 = 990, Varshamov's least r with
     # 2^r > sum_{i <= 31} C(1023, i); every condition holds; Cor 4.2: 1024 - 1 - 990 - 3 = 30;
     # the composition's max-information 1024 + log2(1 - 0.1/q), q = 1 - e^(-2)/2
