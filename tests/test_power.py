@@ -945,3 +945,64 @@ def test_a_plan_with_no_valid_route_says_so_in_every_view():
     assert "; sample splitting: not valid: the data are not i.i.d. (iid = false)" in why
     assert d["reuse_refusal"].startswith("max-information composition: steps[0] is approximate DP")
     assert [(r["kind"], r["valid"]) for r in d["routes"]] == [("split", False), ("naive", False)]
+
+
+def test_route_table_text_by_hand():
+    """The route table `maxinfo plan` prints for the description study of the curve test: each
+    threshold rounded down to 4 digits (the certified reuse threshold lies just below
+    alpha^2/4000 = 6.25e-07), the power to 4 decimals (textbook z power), the required n by
+    hand, the minimum detectable effect (z_(1-gamma) + z_0.8)/sqrt(n) rounded up to 4 digits,
+    the union bound's name cut at 52 characters, dashes for the invalid naive route."""
+    from maxinfo_bounds.planning.recommend import format_rows
+
+    spec = PowerSpec("z", 0.2, "larger", 0.8, None, 0.5)
+    study = Study(n=1000, iid=True, alpha=0.05, steps=(Description(range_size=1000),), power=spec, name="curve study")
+    lines = format_rows(plan_power(study).rows)
+    z = stats.norm
+
+    def row(name, thr, m, req, g):
+        pw = z.sf(z.isf(g) - 0.2 * math.sqrt(m))
+        mde = (z.isf(g) + z.isf(0.2)) / math.sqrt(m)
+        md = f"{math.ceil(mde * 10**4) / 10**4:g}"
+        return f"  {name[:52]:52s} {thr:>11s} {m:10d} {'yes':>6s} {pw:7.4f} {req:>12s} {md:>9s}"
+
+    assert lines == [
+        f"  {'route':52s} {'threshold':>11s} {'test n':>10s} {'valid':>6s}" + f" {'power':>7s} {'required n':>12s} {'MDE':>9s}",
+        row("adaptive reuse (max-information composition)", "6.249e-07", 1000, "810", 0.05**2 / 4000),
+        row("union bound over the analysis's 1000 possible outputs", "5e-05", 1000, "560", 0.05 / 1000),
+        row("sample splitting (test on 0.5 of the records)", "0.05", 500, "310", 0.05),
+        f"  {'naive (no correction)':52s} {'0.05':>11s} {1000:10d} {'NO':>6s} {'-':>7s} {'-':>12s} {'-':>9s}",
+    ]
+    # without a [power] table: the first four columns only
+    plain = format_rows(plan_power(replace(study, power=None)).rows)
+    assert plain[0] == f"  {'route':52s} {'threshold':>11s} {'test n':>10s} {'valid':>6s}"
+    assert all(len(x) == len(plain[0]) for x in plain)
+
+
+@pytest.mark.parametrize(
+    ("alt", "p0", "effect", "hw", "m", "sigma"),
+    [
+        ("larger", 0.5, 0.1, 0.05, 200, 0.02),
+        ("smaller", 0.5, -0.1, 0.05, 200, 0.02),
+        ("two-sided", 0.3, 0.08, 0.04, 300, 0.01),
+        ("larger", 0.02, 0.01, 0.01, 400, 0.0),  # no noise: a step; p1 = 0.03 near 0
+        ("two-sided", 0.5, 0.05, 0.03, 1000, 0.0),
+    ],
+)
+def test_estimate_power_by_a_full_binomial_sum(alt, p0, effect, hw, m, sigma):
+    """The power of the decision from an estimate (reject when the noisy proportion is beyond
+    p0 +- half-width) against the sum over every count x = 0..m of Bin(m, p1)(x) times the
+    normal tail (scipy.stats), or the indicator without noise."""
+    from maxinfo_bounds.planning.recommend import estimate_power
+
+    spec = PowerSpec("proportion", effect, alt, 0.8, p0, 0.5)
+    p1 = p0 + effect
+    x = np.arange(m + 1)
+    w = stats.binom.pmf(x, m, p1)
+    est = x / m
+    if sigma > 0:
+        up, down = stats.norm.cdf((est - p0 - hw) / sigma), stats.norm.cdf((p0 - hw - est) / sigma)
+    else:
+        up, down = (est > p0 + hw).astype(float), (est < p0 - hw).astype(float)
+    want = (0.0 if alt == "smaller" else float(w @ up)) + (0.0 if alt == "larger" else float(w @ down))
+    assert estimate_power(spec, hw, m, sigma) == pytest.approx(want, rel=1e-9, abs=1e-15)
