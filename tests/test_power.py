@@ -967,7 +967,8 @@ def test_route_table_text_by_hand():
         return f"  {name[:52]:52s} {thr:>11s} {m:10d} {'yes':>6s} {pw:7.4f} {req:>12s} {md:>9s}"
 
     assert lines == [
-        f"  {'route':52s} {'threshold':>11s} {'test n':>10s} {'valid':>6s}" + f" {'power':>7s} {'required n':>12s} {'MDE':>9s}",
+        f"  {'route':52s} {'threshold':>11s} {'test n':>10s} {'valid':>6s}"
+        f" {'power':>7s} {'required n':>12s} {'MDE':>9s}",
         row("adaptive reuse (max-information composition)", "6.249e-07", 1000, "810", 0.05**2 / 4000),
         row("union bound over the analysis's 1000 possible outputs", "5e-05", 1000, "560", 0.05 / 1000),
         row("sample splitting (test on 0.5 of the records)", "0.05", 500, "310", 0.05),
