@@ -254,6 +254,8 @@ def test_the_markdown_report_by_hand(one_unit: tuple[dict, Path, Path]) -> None:
     row = md[35].split(" | ")
     assert row[:13] == ["| 0.5", "0.25", "1024", "33", "990", str(vol.bit_length()), *["True"] * 6, "30.0"]
     assert row[13] == f"{comp:.1f}" == "1023.8"
+    k31 = approx_dp_max_information(0.5, 0.25, 1024, strict=False).k
+    assert row[14] == f"{k31:.4g} |" and k31 > 1000
     # eps = 1/4 at n = 1024: RRST Thm 3.1 is outside its regime for B alone
     assert md[45].startswith("| 0.25 | 0.25 | 1024 | 65 | 1950 |") and md[45].endswith("| outside its regime |")
     # the smallest n (hand: test_ground_truth_units' linear scan of the proof's conditions)
@@ -386,11 +388,18 @@ def test_the_driver_logs_units_resumes_and_reports_progress(
         seen.append(quick)
         return [hamming(3)]
 
+    def pairs(quick: object) -> list:
+        seen.append(quick)
+        return [(0.5, 0.25)]
+
     monkeypatch.setattr(cx, "_codes", codes)
-    monkeypatch.setattr(cx, "_eps_delta", lambda quick: [(0.5, 0.25)])
+    monkeypatch.setattr(cx, "_eps_delta", pairs)
     cfg = CounterexampleConfig(quick=True, enumerate_max_n=7)
-    res = cx.run(cfg, tmp_path, workers=1)
-    assert seen == [True]
+    js = tmp_path / "new" / "deeper" / "records.json"  # its directories made as needed
+    res = cx.run(cfg, tmp_path, workers=1, json_path=js)
+    assert seen == [True, True]
+    assert js.read_text().startswith('[\n {\n  "id": "claim1/Hamming[7,4,3]/')  # indented by 1
+    assert (tmp_path / "report.json").read_text().startswith('{\n  "campaign": "counterexample",\n')
     assert "claim2.dp.enumeration" in {r["check"] for r in res["records"]}  # n = 7 <= 7: enumerated
     err = capsys.readouterr().err
     assert err.startswith("[counterexample] 1/1 units (Hamming[7,4,3]|eps=0.5|delta=0.25, ")
@@ -406,8 +415,8 @@ def test_the_driver_logs_units_resumes_and_reports_progress(
         "delta": 0.25,
     }
     for r in rec["result"]["records"]:
-        assert 0 <= r["seconds"] < 60 and r["seconds"] == round(r["seconds"], 4)
-    cx.run(cfg, tmp_path, workers=1, progress=False)  # resumed: nothing appended, nothing printed
+        assert type(r["seconds"]) is float and 0 <= r["seconds"] < 60 and r["seconds"] == round(r["seconds"], 4)
+    cx.run(cfg, tmp_path, workers=1, progress=False, json_path=js)  # resumed: nothing appended or printed
     assert (tmp_path / "records.jsonl").read_text().splitlines() == [line] and capsys.readouterr().err == ""
     cx.run(cfg, tmp_path, workers=1, progress=False, fresh=True)
     assert (tmp_path / "records.jsonl.previous").read_text().splitlines() == [line]
@@ -432,7 +441,10 @@ def test_which_failures_are_errors_against_the_paper(tmp_path: Path, monkeypatch
         rec("claim2.dp", False),
         rec("claim2.dp.enumeration", False),
         rec("claim2.step.sound", False),
-        rec("claim2.step", False),
+        # Lemma 4.9's step, even inside the regime and on another code, is counted apart
+        cx._record(
+            "claim2.step", extended_hamming(3), {"eps": 1.0, "delta": 0.25, "in_regime": True}, 1, 0, False, 0, ""
+        ),
         rec("claim3.reconstruct", False),
         rec("cor42", False, in_regime=True),
         rec("claim2.maxinfo", True),
@@ -452,7 +464,7 @@ def test_which_failures_are_errors_against_the_paper(tmp_path: Path, monkeypatch
         5,
         1,
     )
-    assert s["false_proof_step_lemma_4_9"] == ["Hamming[7,4,3]"] and s["ok"] is False
+    assert s["false_proof_step_lemma_4_9"] == ["ext-Hamming[8,4,4]"] and s["ok"] is False
     # a record's defaults: not in the regime unless said, no note, "info" without a verdict
     assert made[-1]["in_regime"] is False and made[-1]["note"] == "" and made[-1]["verdict"] == "info"
     assert made[-1]["id"] == "contrast/Hamming[7,4,3]/eps=1.0,delta=0.25" and made[0]["verdict"] == "FAILS"
