@@ -15,6 +15,7 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+import mpmath
 import pytest
 
 import proofs_checks.counterexample as cx
@@ -578,3 +579,15 @@ def test_lemma_4_9_s_step_counted_pair_by_pair() -> None:
         by = {r["check"]: r for r in check_code(code, 8.0, 0.25, enumerate_all=False)}
         k = code.k
         assert (by["claim2.step"]["value"] << k, by["claim2.step.sound"]["value"] << k) == (step, sound) and step > 0
+
+
+def test_the_far_pair_at_an_odd_distance() -> None:
+    """eps = 0.1, delta = 1e-6: t = ceil(8 log2(10^6)/0.1 + 1) = 1596, so the far pair sits at
+    d = (t - 1) // 2 = 797 (t - 1 is odd: not 797.5), w = (t - 1)/4 - log2(10^6)/0.1, and the
+    pair's acceptance probability is P[Lap(10) < w - 797] = e^(0.1 (w - 797))/2 (60 digits)."""
+    g = regime_row(0.1, 1e-6, 2**20)
+    assert g["t"] == 1596
+    with mpmath.workdps(60):
+        w = mpmath.mpf(1595) / 4 - mpmath.log(1 / mpmath.mpf(1e-6), 2) / mpmath.mpf(0.1)
+        want = mpmath.exp(mpmath.mpf(0.1) * (w - 797)) / 2
+    assert g["claim2_dp_far_pair_p"] == pytest.approx(float(want), rel=1e-13) and g["claim2_dp"]
