@@ -591,3 +591,14 @@ def test_the_far_pair_at_an_odd_distance() -> None:
         w = mpmath.mpf(1595) / 4 - mpmath.log(1 / mpmath.mpf(1e-6), 2) / mpmath.mpf(0.1)
         want = mpmath.exp(mpmath.mpf(0.1) * (w - 797)) / 2
     assert g["claim2_dp_far_pair_p"] == pytest.approx(float(want), rel=1e-13, abs=0) and g["claim2_dp"]
+
+
+def test_claim1_counts_every_block_of_datasets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claim 1's enumeration adds the syndrome counts of every block of datasets: with blocks of
+    8 datasets (16 blocks for n = 7) each of the 8 syndromes is still hit 2^k = 16 times, so
+    HX is uniform and claim 1 holds (counting one block alone would find 1 per syndrome)."""
+    import proofs_checks.codes as codes
+
+    monkeypatch.setattr(codes, "BLOCK_BITS", 3)
+    recs = [r for r in check_code(hamming(3), 0.5, 0.25, enumerate_all=True) if r["check"] == "claim1"]
+    assert len(recs) == 3 and {r["verdict"] for r in recs} == {"holds"}
