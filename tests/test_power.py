@@ -986,7 +986,8 @@ def test_route_table_text_by_hand():
         ("larger", 0.5, 0.1, 0.05, 200, 0.02),
         ("smaller", 0.5, -0.1, 0.05, 200, 0.02),
         ("two-sided", 0.3, 0.08, 0.04, 300, 0.01),
-        ("larger", 0.02, 0.01, 0.01, 400, 0.0),  # no noise: a step; p1 = 0.03 near 0
+        ("two-sided", 0.02, 0.01, 0.01, 400, 0.0),  # no noise: a step; p1 = 0.03, x = 0 counts
+        ("larger", 0.95, 0.02, 0.005, 400, 0.0),  # p1 = 0.97: the window reaches x = m
         ("two-sided", 0.5, 0.05, 0.03, 1000, 0.0),
     ],
 )
@@ -1007,3 +1008,19 @@ def test_estimate_power_by_a_full_binomial_sum(alt, p0, effect, hw, m, sigma):
         up, down = (est > p0 + hw).astype(float), (est < p0 - hw).astype(float)
     want = (0.0 if alt == "smaller" else float(w @ up)) + (0.0 if alt == "larger" else float(w @ down))
     assert estimate_power(spec, hw, m, sigma) == pytest.approx(want, rel=1e-9, abs=1e-15)
+
+
+def test_power_curve_refusals_in_process(tmp_path):
+    """Without a [power] table the figure is refused naming the study's power table; a path
+    of an unknown format is refused naming the path."""
+    from maxinfo_bounds.planning.recommend import power_curve
+
+    study = Study(n=1000, iid=True, alpha=0.05, steps=(Description(range_size=2),), name="no power")
+    with pytest.raises(
+        PlanError, match=r"power: missing: --power-curve needs a \[power\] table \(test, effect_size, \.\.\.\)$"
+    ):
+        power_curve(plan_power(study), tmp_path / "x.png")
+    spec = PowerSpec("z", 0.2, "larger", 0.8, None, 0.5)
+    with pytest.raises(ValueError, match="^path="):
+        power_curve(plan_power(replace(study, power=spec)), tmp_path / "x.txt")
+    assert not (tmp_path / "x.png").exists()
