@@ -166,7 +166,7 @@ def test_splitting_wins_for_few_queries():
     p = E.plan_estimate(1_000_000, 10, 0.95)
     assert p.recommended == E.SPLIT
     # Hoeffding on 100,000 records per query, union over 10: sqrt(ln(400)/200000), hand
-    assert p.route(E.SPLIT).half_width == pytest.approx(math.sqrt(math.log(400) / 200_000), rel=1e-12)
+    assert p.route(E.SPLIT).half_width == pytest.approx(math.sqrt(math.log(400) / 200_000), rel=1e-12, abs=0)
     _recheck_jlnrss(p.route(E.REUSE_JLNRSS), 1_000_000, 10, 0.95)
 
 
@@ -286,7 +286,7 @@ def test_regime_map_with_binary_queries():
         assert wb[i][j] == pytest.approx(cert, rel=1e-6), (n, k)
     # n = 10^6, k = 1: 10^6 records per query, beyond the exact tail's cap: Hoeffding's bound,
     # sqrt(ln(2/0.05)/(2 * 10^6)) = 0.0013581
-    assert wb[-1][0] == pytest.approx(math.sqrt(math.log(40) / 2e6), rel=1e-12)
+    assert wb[-1][0] == pytest.approx(math.sqrt(math.log(40) / 2e6), rel=1e-12, abs=0)
     d = rm.as_dict()
     assert d["binary"] is True and E.SPLIT_BINARY in d["half_width_float_estimates"]
     assert "exact binomial tail" in E.crossover_text(rm)
@@ -443,7 +443,7 @@ def test_estimate_power_is_the_exact_binomial_normal_sum():
 
     spec = PowerSpec(test="proportion", effect_size=0.1, p0=0.5, alternative="larger")
     # no noise (splitting): P(Bin(m, 0.6)/m > 0.5 + hw) = P(X >= 68) at m = 120, hw = 0.06
-    assert estimate_power(spec, 0.06, 120, 0.0) == pytest.approx(float(binom.sf(67, 120, 0.6)), rel=1e-12)
+    assert estimate_power(spec, 0.06, 120, 0.0) == pytest.approx(float(binom.sf(67, 120, 0.6)), rel=1e-12, abs=0)
     # with noise: the full sum at 40 digits, written out here
     m, hw, sigma = 200, 0.05, 0.03
     with mpmath.workdps(40):

@@ -267,7 +267,7 @@ def test_parallel_sweep_gives_the_serial_rows():
     assert par == sweep(s, "range_size", values, workers=1)
     assert [v for v, _, _ in par] == values
     for v, g, _ in par:
-        assert g == pytest.approx(0.05**2 / (4 * v), rel=1e-12) and g <= 0.05**2 / (4 * v)
+        assert g == pytest.approx(0.05**2 / (4 * v), rel=1e-12, abs=0) and g <= 0.05**2 / (4 * v)
 
 
 @pytest.mark.parametrize("workers", [0, -1, 1.5, True, "2"])

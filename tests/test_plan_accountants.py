@@ -48,7 +48,7 @@ def test_gaussian_queries_plan_at_the_one_step_figures(k: int) -> None:
     gdp = [c for c in many.chain if "GDP" in c.what]
     assert gdp and gdp[0].theorems == ("DRS22-3.3", "DRS22-2.13")
     mu = dict(gdp[0].values)["mu"]
-    assert mu >= np.sqrt(k) * 1e-6 and mu == pytest.approx(np.sqrt(k) * 1e-6, rel=1e-15)
+    assert mu >= np.sqrt(k) * 1e-6 and mu == pytest.approx(np.sqrt(k) * 1e-6, rel=1e-15, abs=0)
 
 
 def test_mu_one_tenth_study() -> None:
