@@ -765,3 +765,35 @@ def test_gpower_manual_examples(tmp_path):
     assert round(split.value, 4) == 0.0670 and round(split.power, 3) == 0.866
     d = next(x for x in plan_json(plan_power(st))["routes"] if x["kind"] == "split")
     assert d["per_group_equal_groups_required"] == 86  # 172 / 2
+
+
+def test_requirement_notes_by_hand():
+    """The notes beside each route's required n: the two groups of a two-sample t-test at the
+    study's n and at the required n (splitting: 150 test records of n = 301 are 75 and 75; at
+    d = 0.5, alpha 0.05, two-sided, 64 per group: Cohen 1988 Table 2.4.1), and for the exact
+    binomial test its power beside the normal approximation's (power_bonferroni_wins.toml: the
+    exact power at alpha/1000 on 5,000 records by scipy.stats' binomial)."""
+    from maxinfo_bounds.planning import Description, PowerSpec, Study
+    from maxinfo_bounds.planning.recommend import requirement_notes
+
+    spec = PowerSpec("t2", 0.5, "two-sided", 0.8, None, 0.5)
+    notes = requirement_notes(
+        plan_power(Study(n=301, iid=True, alpha=0.05, steps=(Description(range_size=2),), power=spec))
+    )
+    assert len(notes) == 3 and notes[0].startswith(
+        "adaptive reuse (max-information composition): two-sample t-test: the 301 test records at n = 301 "
+        "are groups of 150 and 151; at the required n, "
+    )
+    assert notes[2] == (
+        "sample splitting (test on 0.5 of the records): two-sample t-test: the 150 test records at n = 301 "
+        "are groups of 75 and 75; at the required n, 128 test records: groups of 64 and 64 (G*Power and pwr "
+        "give the n per group of equal groups: 64)"
+    )
+    pp = plan_power(load_study(ROOT / "examples" / "power_bonferroni_wins.toml"))
+    notes = requirement_notes(pp)
+    exact = _binom_power_scipy(5000, 0.5, 0.55, 5e-5)
+    head = f"Bonferroni over the declared family of 1000: power {exact:.4f} by the exact binomial test (used here); "
+    (line,) = [x for x in notes if x.startswith(head)]
+    assert "the large-sample normal approximation (z-test of a proportion) would say 0.99" in line
+    # a route without a power (not valid here) has no note
+    assert not any(x.startswith("sample splitting") for x in notes)
