@@ -793,7 +793,7 @@ def test_kov_float_surrogate_where_brent_stalls():
     e = 0.0004951179627586299
     v = kov_eps_float(e, 0.0, 126, 1e-30)
     assert 0 < v < 126 * e
-    assert optimal_composition_delta(e, 0.0, 126, v) == pytest.approx(1e-30, rel=1e-9)
+    assert optimal_composition_delta(e, 0.0, 126, v) == pytest.approx(1e-30, rel=1e-9, abs=0)
     g = optimal_composition(e, 0.0, 126, 1e-30)
     assert g.eps == pytest.approx(v, rel=1e-9) and optimal_composition_delta(e, 0.0, 126, g.eps) <= 1e-30
 
