@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import mpmath
 import pytest
@@ -305,6 +306,10 @@ def test_cli_regime_map_draws_the_binary_route(tmp_path, capsys):
     m = json.loads(out)["regime_map"]
     assert m["binary"] is True and E.SPLIT_BINARY in m["half_width_float_estimates"]
     assert E.SPLIT not in {r for row in m["narrowest_route"] for r in row}
+    # a study file's `binary = true` (examples/estimate/accuracy_queries.toml) does the same
+    study = str(Path(__file__).resolve().parents[1] / "examples" / "estimate" / "accuracy_queries.toml")
+    code, out, err = run_cli(["estimate", "--study", study, "--plot", str(png), "--map-points", "3", "--json"], capsys)
+    assert code == 0 and json.loads(out)["regime_map"]["binary"] is True
 
 
 # --------------------------------------------------------------------------------------------
