@@ -61,6 +61,7 @@ import numpy as np
 
 from ..numeric import InvalidParameter, enclosure, float_up, log_le
 from ..results import AccuracyBound
+from ..search import first_true_int
 from .estimation import BETA, HALF, QUERIES, _coverage, split_hoeffding, split_max_queries, split_required_n
 from .registry import N_RECORDS, Theorem, register
 
@@ -434,14 +435,13 @@ def _lattice_half_width(m: int, fstar: float, t_hi: float) -> float:
     half-width known to hold, e.g. Hoeffding's), for pictures (the estimation planner's regime
     map), not certified: :func:`split_binomial` certifies. The answer is almost always a
     lattice point j/(2m) (where 2mt crosses an integer the two tails' counts move together and
-    F drops just after it), so the search bisects on j first, within 10% (and 1/m) of the
-    normal approximation's half-width (or up to ``t_hi``), returns the last failing lattice
-    point when F is small enough just above it, and bisects in floats between the two lattice
-    points otherwise: 5-11 evaluations of F above 10 records per query (29 at most below),
-    against the steer's twenty-odd. Breakpoints within 4/sqrt(m) + 2t of 1/2
-    (:func:`_miss_float`): near p = 1/2 the variance p(1 - p) changes by a relative 64/m only,
-    while the lattice repeats every 1/m. ``tests/test_binomial_split.py`` holds it to the
-    certified half-width within 1e-6 relative.
+    F drops just after it), so the search finds the first passing j by
+    :func:`~maxinfo_bounds.search.first_true_int`, galloping from the normal approximation's
+    half-width, returns the last failing lattice point when F is small enough just above it,
+    and bisects in floats between the two lattice points otherwise. Breakpoints within
+    4/sqrt(m) + 2t of 1/2 (:func:`_miss_float`): near p = 1/2 the variance p(1 - p) changes by
+    a relative 64/m only, while the lattice repeats every 1/m.
+    ``tests/test_binomial_split.py`` holds it to the certified half-width within 1e-6 relative.
 
     >>> _lattice_half_width(1000, 1 - 0.95 ** 0.1, 0.06)   # certified: 0.0445 = 89/2000
     0.0445
@@ -452,33 +452,24 @@ def _lattice_half_width(m: int, fstar: float, t_hi: float) -> float:
         return _miss_float(m, t, spread=4.0)
 
     two_m = 2 * m
+    j_top = math.ceil(two_m * t_hi)
+    if miss(j_top / two_m) > fstar:
+        return t_hi
     t_normal = float(-ndtri(fstar / 2)) / (2 * math.sqrt(m))  # the normal approximation at p = 1/2
-    lo = 0.9 * t_normal
-    while lo > 0 and miss(lo) <= fstar:
-        lo /= 2
-    j_lo, j_hi = math.floor(two_m * lo), math.ceil(two_m * min(t_hi, 1.1 * t_normal + 1 / m))
-    if miss(j_hi / two_m) > fstar:
-        j_hi = math.ceil(two_m * t_hi)
-        if miss(j_hi / two_m) > fstar:
-            return t_hi
-    while j_hi - j_lo > 1:
-        mid = (j_lo + j_hi) // 2
-        if miss(mid / two_m) <= fstar:
-            j_hi = mid
-        else:
-            j_lo = mid
-    hi, lo_f = j_hi / two_m, max(j_lo / two_m, lo)
+    # j = 0 (t = 0) always misses: F(m, 0) is 1
+    j = first_true_int(lambda i: miss(i / two_m) <= fstar, round(two_m * t_normal), 1, j_top)
+    hi, lo = j / two_m, (j - 1) / two_m
     # F jumps down just after a lattice point (the tails' inequalities are non-strict there):
-    # the infimum is then the lattice point j_lo/(2m) itself; 1e-6 above it is far beyond the
-    # float tails' 1e-9 count fudge (m t >= 1/2 here) and within the estimate's accuracy
-    if j_lo / two_m >= lo and miss(lo_f * (1 + 1e-6)) <= fstar:
-        return lo_f
-    while hi - lo_f > hi * 1e-7:
-        mid_t = (lo_f + hi) / 2
-        if miss(mid_t) <= fstar:
-            hi = mid_t
+    # the infimum is then the lattice point (j - 1)/(2m) itself; 1e-6 above it is far beyond
+    # the float tails' 1e-9 count fudge (m t >= 1/2 here) and within the estimate's accuracy
+    if j > 1 and miss(lo * (1 + 1e-6)) <= fstar:
+        return lo
+    while hi - lo > hi * 1e-7:
+        mid = (lo + hi) / 2
+        if miss(mid) <= fstar:
+            hi = mid
         else:
-            lo_f = mid_t
+            lo = mid
     return min(hi, t_hi)
 
 
