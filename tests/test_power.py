@@ -666,6 +666,19 @@ def test_a_power_plan_imports_neither_scipy_stats_nor_statsmodels():
     assert out.stdout.split() == ["False", "False"]
 
 
+def _curve_study():
+    """One description step of 1000 outputs on n = 1000 i.i.d. records, then a one-sided z test
+    of d = 0.2 (the power-curve, JSON and table tests below)."""
+    spec = PowerSpec("z", 0.2, "larger", 0.8, None, 0.5)
+    return Study(n=1000, iid=True, alpha=0.05, steps=(Description(range_size=1000),), power=spec, name="curve study")
+
+
+def _z_mde(g, m):
+    """The one-sided z test's minimum detectable effect at level g, power 0.8, m records."""
+    z = stats.norm
+    return (z.isf(g) + z.isf(0.2)) / math.sqrt(m)
+
+
 def test_power_curve_draws_each_route_s_power_by_hand(tmp_path, monkeypatch):
     """The power-curve figure on recording axes: one description step of 1000 outputs (gamma =
     alpha^2/(4 * 1000) for reuse, alpha/1000 for the union bound, both whatever n), a one-sided z
@@ -679,8 +692,7 @@ def test_power_curve_draws_each_route_s_power_by_hand(tmp_path, monkeypatch):
 
     import maxinfo_bounds.planning.recommend as rec_mod
 
-    spec = PowerSpec("z", 0.2, "larger", 0.8, None, 0.5)
-    study = Study(n=1000, iid=True, alpha=0.05, steps=(Description(range_size=1000),), power=spec, name="curve study")
+    study = _curve_study()
     pp = plan_power(study)
     names = [r.name for r in pp.rows if r.valid]
     assert pp.recommended is not None and pp.recommended.name == names[2]
@@ -702,7 +714,6 @@ def test_power_curve_draws_each_route_s_power_by_hand(tmp_path, monkeypatch):
     assert ns.dtype == np.int64 and ns[0] == 1 and ns[-1] == 10_000 and np.all(np.diff(ns) > 0)
     for q in (310, 560, 810, 1000):
         assert np.sum((ns >= q / 1.6) & (ns <= q * 1.6)) >= 28
-    z = stats.norm
     thresholds = {names[0]: 0.05**2 / 4000, names[1]: 0.05 / 1000}
     order = [names[0], names[1], names[2]]  # reuse, union bound, then the recommended split
     dots = {names[0]: 810, names[1]: 560, names[2]: 310}
@@ -711,10 +722,10 @@ def test_power_curve_draws_each_route_s_power_by_hand(tmp_path, monkeypatch):
         assert np.array_equal(np.asarray(curve.args[0]), ns)
         if name == names[2]:
             recs = ns // 2
-            want = [z.sf(z.isf(0.05) - 0.2 * math.sqrt(m)) if m else 0.0 for m in recs]
+            want = [_z_power(0.2, m, 0.05, "larger") if m else 0.0 for m in recs]
             assert curve.kwargs == {"lw": 2.8, "ls": "-", "label": name + "  (recommended)", "zorder": 3}
         else:
-            want = [z.sf(z.isf(thresholds[name]) - 0.2 * math.sqrt(m)) for m in ns]
+            want = [_z_power(0.2, m, thresholds[name], "larger") for m in ns]
             assert curve.kwargs == {"lw": 1.4, "ls": ("--", "-.")[i], "label": name, "zorder": 2}
         assert np.allclose(curve.args[1], want, rtol=1e-9, atol=1e-300)
         assert dot == mock.call([dots[name]], [0.8], "o", color="C7", ms=6, zorder=4)
@@ -754,17 +765,12 @@ def test_power_plan_as_dict_by_hand():
     union bound, alpha on 500 fresh records for splitting; powers and minimum detectable
     effects (z_(1-gamma) + z_0.8)/sqrt(n) from the normal distribution; required n as in the
     curve test; splitting's smallest test fraction on the 0.05 grid holding 155 records: 0.2."""
-    spec = PowerSpec("z", 0.2, "larger", 0.8, None, 0.5)
-    study = Study(n=1000, iid=True, alpha=0.05, steps=(Description(range_size=1000),), power=spec, name="curve study")
+    study = _curve_study()
     pp = plan_power(study)
     d = json.loads(json.dumps(pp.as_dict()))
-    z = stats.norm
 
     def pw(g, m):
-        return z.sf(z.isf(g) - 0.2 * math.sqrt(m))
-
-    def mde(g, m):
-        return (z.isf(g) + z.isf(0.2)) / math.sqrt(m)
+        return _z_power(0.2, m, g, "larger")
 
     keys = {
         "route",
@@ -791,7 +797,7 @@ def test_power_plan_as_dict_by_hand():
         assert r["threshold_p_value"] == pytest.approx(g, rel=1e-14, abs=0) and r["threshold_p_value"] <= g
         assert (r["test_records"], r["required_n_records"], r["required_test_records"]) == (m, req, req_m)
         assert r["power_at_study_n"] == pytest.approx(pw(g, m), rel=1e-10)
-        assert r["minimum_detectable_effect"] == pytest.approx(mde(g, m), rel=1e-6)
+        assert r["minimum_detectable_effect"] == pytest.approx(_z_mde(g, m), rel=1e-6)
         assert r["required_n_note"] == "smallest n (proven: branch and bound on the power)"
         assert r["stays_above_target_from_n_records"] is None
     naive = d["routes"][3]
@@ -956,15 +962,12 @@ def test_route_table_text_by_hand():
     the union bound's name cut at 52 characters, dashes for the invalid naive route."""
     from maxinfo_bounds.planning.recommend import format_rows
 
-    spec = PowerSpec("z", 0.2, "larger", 0.8, None, 0.5)
-    study = Study(n=1000, iid=True, alpha=0.05, steps=(Description(range_size=1000),), power=spec, name="curve study")
+    study = _curve_study()
     lines = format_rows(plan_power(study).rows)
-    z = stats.norm
 
     def row(name, thr, m, req, g):
-        pw = z.sf(z.isf(g) - 0.2 * math.sqrt(m))
-        mde = (z.isf(g) + z.isf(0.2)) / math.sqrt(m)
-        md = f"{math.ceil(mde * 10**4) / 10**4:g}"
+        pw = _z_power(0.2, m, g, "larger")
+        md = f"{math.ceil(_z_mde(g, m) * 10**4) / 10**4:g}"
         return f"  {name[:52]:52s} {thr:>11s} {m:10d} {'yes':>6s} {pw:7.4f} {req:>12s} {md:>9s}"
 
     assert lines == [
