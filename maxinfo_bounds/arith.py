@@ -57,6 +57,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .numeric import LOG2E, enclosure
+from .numeric.special import special
 
 __all__ = ["Context", "ExpContext", "NUMPY", "SYMPY", "EXACT", "DOUBLE_DOUBLE", "NotExact", "Interval", "Formula"]
 
@@ -154,7 +155,7 @@ class _Numpy:
             lgf = _log_factorials(k)
             li = np.asarray(l, dtype=np.int64)
             return lgf[k] - lgf[li] - lgf[k - li]
-        from scipy.special import gammaln
+        gammaln = special().gammaln
 
         lf = np.asarray(l, dtype=np.float64)
         return gammaln(k + 1.0) - gammaln(lf + 1.0) - gammaln(k - lf + 1.0)

@@ -43,6 +43,7 @@ import numpy as np
 
 from ..domain import Real
 from ..numeric import InvalidParameter, RegimeError, check_int, enclosure, float_down, float_up
+from ..numeric.special import special
 from ..search import first_true_int, minimise_nd
 from ..theorems.binomial_split import (
     Undecided,
@@ -223,7 +224,7 @@ class EstimatePlan:
 
 def _gdp_delta_est(mu: Any, eps: Any) -> Any:
     """delta(eps) of mu-GDP in floats: Phi(a) (1 - e^{eps + log Phi(b) - log Phi(a)})."""
-    from scipy.special import log_ndtr
+    log_ndtr = special().log_ndtr
 
     a, b = -eps / mu + mu / 2, -eps / mu - mu / 2
     la, lb = log_ndtr(a), log_ndtr(b)

@@ -37,12 +37,16 @@ first n found is the smallest, and "none" is a proof over the whole range. The l
 [a, b] is γ itself when no step is DP (description and MI bounds do not involve n), γ(a)
 when γ is non-increasing in n (every step's guarantee fixed: each theorem's k grows with
 n), γ(b) when non-decreasing (Thresholdout's ε = 2B/(σn) only, one run), each with a
-0.1% slack for the planner's optimiser tolerance; when neither holds (several Thresholdout runs,
-or Thresholdout beside other DP steps) the required n is reported from a grid and marked not
-proven. The plans at other n rank a Gaussian stage's total delta on the fixed grid only
-(``plan(..., refine=False)``; the study's own n keeps its refined plan): the proof covers that
-grid, and the refined threshold at any n is at least as large, so the power at a reported n
-reaches the target either way.
+0.1% slack for the planner's optimiser tolerance; with mean-query steps (sensitivity 1/n),
+:func:`~maxinfo_bounds.planning.routes.gamma_upper_bound` of the study on a records with every
+step evaluated on b (:func:`relaxed_study`): a proven bound on every route's γ at any β split
+where one exists (one pure-DP stage, by concavity:
+:func:`~maxinfo_bounds.planning.routes.pure_gamma_sup`, within 10^-6 of the optimum), the 0.1%
+slack elsewhere. When neither holds (several Thresholdout runs, or Thresholdout beside other DP
+steps) the required n is reported from a grid and marked not proven. The plans at other n rank a
+Gaussian stage's total delta on the fixed grid only (``plan(..., refine=False)``; the study's
+own n keeps its refined plan): the proof covers that grid, and the refined threshold at any n is
+at least as large, so the power at a reported n reaches the target either way.
 
 >>> from maxinfo_bounds.planning import load_study
 >>> pp = plan_power(load_study("examples/select_one_of_1000.toml"))
@@ -74,6 +78,7 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 
 from ..numeric import check_output_file, decimal_text, float_down, float_up, int_text, save_figure
+from ..numeric.special import special
 from .errors import PlanError
 from .power import (
     describe,
@@ -85,7 +90,7 @@ from .power import (
     power_lower,
     power_upper,
 )
-from .routes import NoValidRoute, PlanResult, plan
+from .routes import OPTIMISER_SLACK, NoValidRoute, PlanResult, gamma_upper_bound, plan
 from .stages import MAX_DESCRIPTION_BITS
 from .steps import Description, DPStep, MeanQuery, Thresholdout
 from .study import Alternative, FinalTest, PowerSpec, Study, where
@@ -135,8 +140,6 @@ class _Trend(StrEnum):
 N_MAX = 10**12
 #: test fractions tried for sample splitting
 SPLIT_GRID = tuple(round(0.05 * i, 2) for i in range(1, 20))
-#: relative slack on γ(n) for the planner's optimiser tolerance in the required-n bound
-_GAMMA_SLACK = 1e-3
 
 
 @dataclass(frozen=True)
@@ -463,14 +466,14 @@ def _required(row: RouteRow, study: Study, spec: PowerSpec, gamma_n: Callable[[i
                 free = power_upper(spec, study.alpha, a, b)
                 if free < t:
                     return free
-                if a == b:
-                    return power_upper(spec, gamma_n(a) * (1 + _GAMMA_SLACK), a, b)
+                if a == b:  # the plan itself: the very gamma pw(a) tests at
+                    return power_upper(spec, gamma_n(a), a, b)
                 try:
-                    g_rel = plan(relaxed_study(study, a, b), exhaustive=True).gamma
+                    g_rel = gamma_upper_bound(relaxed_study(study, a, b))
                 except PlanError:
                     g_rel = 0.0
-                return power_upper(spec, g_rel * (1 + _GAMMA_SLACK), a, b)
-            g_hi = (gamma_n(a) if d is _Trend.DOWN else gamma_n(b)) * (1 + _GAMMA_SLACK)
+                return power_upper(spec, g_rel, a, b)
+            g_hi = (gamma_n(a) if d is _Trend.DOWN else gamma_n(b)) * (1 + OPTIMISER_SLACK)
             return power_upper(spec, g_hi, a, b)
     else:
 
@@ -599,7 +602,8 @@ def estimate_power(spec: PowerSpec, half_width: float, m: int, sigma: float) -> 
     mirror for smaller; either for two-sided) where the answer is the proportion of m records
     plus N(0, sigma^2) noise and the records are Bernoulli(p1): an exact sum over the binomial
     (within 12 standard deviations of its mean) of the normal tail."""
-    from scipy.special import gammaln, ndtr
+    sp = special()
+    gammaln, ndtr = sp.gammaln, sp.ndtr
 
     assert spec.p0 is not None
     p0, p1, alt = spec.p0, spec.p1, spec.alternative

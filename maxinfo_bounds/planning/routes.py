@@ -77,7 +77,7 @@ from .errors import PlanError
 from .stages import DescriptionStage, DPStage, Link, Stage, stages_of, text_down, text_up
 from .study import Study
 
-__all__ = ["Candidate", "NoValidRoute", "PlanResult", "plan", "TIGHT_MAX_RUNS", "DELTA_GRID"]
+__all__ = ["Candidate", "NoValidRoute", "PlanResult", "plan", "gamma_upper_bound", "TIGHT_MAX_RUNS", "DELTA_GRID"]
 
 
 class Candidate(NamedTuple):
@@ -164,8 +164,13 @@ class _Curve:
         weight: float = 1.0,
         unreachable: str = "",
         hopeless: bool = False,
+        gamma_sup: Callable[[float, float], float | None] | None = None,
     ) -> None:
         self.name, self.k_of, self.bound, self.links = name, k_of, bound, links
+        #: ``gamma_sup(alpha, beta_found)``: a proven upper bound on the supremum over every
+        #: beta of the certified gamma of this curve as the route's only stage (None where the
+        #: proof's conditions fail; see :func:`pure_gamma_sup`)
+        self.gamma_sup = gamma_sup
         self.unreachable = unreachable
         #: known before any optimisation: no beta works (the theorem's regime excludes it)
         self.hopeless = hopeless
@@ -181,6 +186,96 @@ def _thm31_beta_floor(n: int, delta: float) -> float:
     sqrt(delta). Shrunk by 1e-9 for float error: a time saver, never a reason to refuse a
     route that could be valid."""
     return 2 * n * math.sqrt(delta) * (1 - 1e-9)
+
+
+#: relative slack on a route's optimised γ where no proven bound on its supremum over β is
+#: available (routes of several stages; RRST Thm 3.1 and Lemma 1.5 curves; the MI route): the
+#: β optimiser's tolerance (see :func:`gamma_upper_bound`)
+OPTIMISER_SLACK = 1e-3
+#: relative margin under a certified pure-DP eps in :func:`pure_gamma_sup` (the certified eps is
+#: the float just above an exact or 128-bit enclosure: within a few ulps of the exact value)
+_EPS_MARGIN = 1e-9
+#: relative margin on every float quantity of :func:`pure_gamma_sup` (each carries an error
+#: below 1e-14 relative to the sizes of its terms)
+_FLOAT_MARGIN = 1e-12
+#: the half-widths h (in ln beta) of the brackets beta* e^(-h), beta* e^h tried
+_SUP_BRACKETS = (1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
+
+
+def _phi(alpha: float, eps: float, n: int, b: float) -> tuple[float, float, float]:
+    """φ(β) = ln(α − β) − ε²n/2 − ε sqrt(n L/2), L = ln(2/β) (ln of RRST Thm 1.4b's γ, nats),
+    as (upper end of φ, lower and upper ends of φ'(β)) in floats with :data:`_FLOAT_MARGIN`."""
+    d = alpha - b  # correctly rounded: relative error 2^-53 (alpha, b exact floats)
+    big_l = math.log(2.0) - math.log(b)  # both terms positive for b < 2: no cancellation
+    t_a, t_b, t_c = math.log(d), eps * eps * n / 2, eps * math.sqrt(n * big_l / 2)
+    phi = t_a - t_b - t_c
+    phi_hi = phi + _FLOAT_MARGIN * (abs(t_a) + t_b + t_c) + 1e-300
+    s_a, s_c = 1.0 / d, eps * math.sqrt(n / 2) / (2 * b * math.sqrt(big_l))
+    dphi, m = s_c - s_a, _FLOAT_MARGIN * (s_a + s_c) + 1e-300
+    return phi_hi, dphi - m, dphi + m
+
+
+def _exp_up(y: float) -> float:
+    """A float at or above e^y (relative error of math.exp below (1 + |y|) 2^-52), at least the
+    smallest positive float."""
+    v = math.exp(y) * (1 + _FLOAT_MARGIN * (1 + abs(y)))
+    return max(math.nextafter(v, math.inf), 5e-324)
+
+
+def pure_gamma_sup(alpha: float, eps: float, n: int, beta_found: float, *, product: bool) -> float | None:
+    r"""A proven upper bound on the certified γ of every plan whose only stage is ε_n-DP on
+    n' records, ε_n >= ``eps`` (1 − 10^-9) and n' >= ``n``, at *any* β: the supremum over β in
+    (0, α) of (α − β) 2^{−k(β)}, k the smaller of RRST Thm 1.4a's and 1.4b's bounds
+    (``product``, a first stage on i.i.d. data) or Thm 1.4a's alone. Used by the required-n
+    search (:func:`gamma_upper_bound`) in place of a slack on the optimiser's γ.
+
+    Proof. The plan's certified k at its β is at least the exact k at its own ε_n and n', which
+    is at least the exact k at (ε', n) (RRST Thm 1.4's k grows with ε and n), and its γ is
+    (α − β)/2^k rounded down. With k = min(k_a, k_p(β)), (α − β) 2^{−k} = max((α − β) 2^{−k_a},
+    (α − β) 2^{−k_p(β)}), so the supremum is the larger of α e^{−ε' n} (k_a ln 2 = ε' n nats;
+    β → 0) and the supremum of e^φ, φ(β) = ln(α − β) − ε'² n/2 − ε' sqrt(n L/2), L = ln(2/β).
+    φ is concave on (0, α): ln(α − β) is, and sqrt(L) is convex in β where L > 1/2 (its second
+    derivative is (2L − 1)/(4 β² L^{3/2})), i.e. for every β < 2 e^{−1/2} > 1 > α. A concave φ
+    lies below each tangent, so if φ'(β_L) >= 0 >= φ'(β_R), β_L < β_R: below β_L, φ <= φ(β_L);
+    above β_R, φ <= φ(β_R); between them, φ is below both tangents, whose minimum peaks where
+    they meet, at height (p q (β_R − β_L) + q φ(β_L) + p φ(β_R))/(p + q), p = φ'(β_L),
+    q = −φ'(β_R) (a value that only grows with p, q and the φ's, so their upper enclosures
+    give an upper bound). The brackets β* e^{∓h} around the optimiser's ``beta_found`` β*,
+    h in :data:`_SUP_BRACKETS`, are tried and the smallest bound kept; None when none brackets
+    (the supremum may then lie elsewhere: the caller keeps its slack).
+
+    Floats: α − β is correctly rounded and every other term carries an error below 1e-14 of its
+    size, so each quantity is widened by :data:`_FLOAT_MARGIN` relative to its terms' sizes.
+
+    >>> u = pure_gamma_sup(0.05, 1e-3, 10**6, 0.00643, product=True)
+    >>> 0.0048562767439 <= u <= 0.0048562767439 * (1 + 1e-8)   # the supremum: a 30-digit grid search
+    True
+    >>> pure_gamma_sup(0.05, 0.5, 100, 0.01, product=False) > 0.05 * math.exp(-50)
+    True
+    """
+    e = eps * (1 - _EPS_MARGIN)
+    edge = _exp_up(math.log(alpha) - e * n + _FLOAT_MARGIN * (abs(math.log(alpha)) + e * n))  # k_a, beta -> 0
+    if not product:
+        return edge
+    best: float | None = None
+    for h in _SUP_BRACKETS:
+        b_lo, b_hi = beta_found * math.exp(-h), beta_found * math.exp(h)
+        if not 0 < b_lo < b_hi < alpha:
+            continue
+        f_lo, _, p = _phi(alpha, e, n, b_lo)
+        f_hi, q_neg, d_hi = _phi(alpha, e, n, b_hi)
+        if _phi(alpha, e, n, b_lo)[1] < 0 or d_hi > 0:  # the slopes' signs are not proven
+            continue
+        q = -q_neg
+        w = b_hi - b_lo
+        if p + q > 0:
+            meet = (p * q * w + q * f_lo + p * f_hi) / (p + q)
+            y = max(meet, f_lo, f_hi) + _FLOAT_MARGIN * (abs(f_lo) + abs(f_hi) + p * q * w / (p + q))
+        else:
+            y = max(f_lo, f_hi)
+        u = _exp_up(y)
+        best = u if best is None else min(best, u)
+    return None if best is None else max(best, edge)
 
 
 def _dp_stage_curve(
@@ -225,8 +320,16 @@ def _dp_stage_curve(
             prod: Bound = pure_dp_max_information_product(e, n, b)
             return prod if prod.k < k_any.k else k_any
 
-        return _Curve("RRST-1.4a/1.4b", kf2, kb2, links)
-    return _Curve("RRST-1.4a", None, lambda b: k_any, links)
+        def sup2(a: float, b: float) -> float | None:
+            return pure_gamma_sup(a, e, n, b, product=True)
+
+        return _Curve("RRST-1.4a/1.4b", kf2, kb2, links, gamma_sup=sup2)
+    e1 = g.eps
+
+    def sup1(a: float, b: float) -> float | None:
+        return pure_gamma_sup(a, e1, n, b, product=False)
+
+    return _Curve("RRST-1.4a", None, lambda b: k_any, links, gamma_sup=sup1)
 
 
 def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
@@ -316,7 +419,12 @@ def _certify(alpha: float, curves: list[_Curve], betas: list[float]) -> _Certifi
 
 
 def _maxinfo_route(
-    study: Study, stages: list[Stage], first_dp: DPGuarantee | None, first_link: Link | None, name: str
+    study: Study,
+    stages: list[Stage],
+    first_dp: DPGuarantee | None,
+    first_link: Link | None,
+    name: str,
+    sups: list[float] | None = None,
 ) -> PlanResult | str:
     curves: list[_Curve] = []
     for j, s in enumerate(stages):
@@ -392,6 +500,11 @@ def _maxinfo_route(
         gamma, total, bounds = _certify(study.alpha, curves, betas)
     except (InvalidParameter, RegimeError) as exc:
         return f"not certifiable: {exc}"
+    if sups is not None:  # gamma_upper_bound: the route's gamma at any beta split
+        sup = None
+        if len(curves) == 1 and curves[0].gamma_sup is not None:
+            sup = curves[0].gamma_sup(study.alpha, betas[0])
+        sups.append(max(sup, gamma) if sup is not None else gamma * (1 + OPTIMISER_SLACK))
     chain: list[Link] = []
     for c, b in zip(curves, bounds):
         chain.extend(c.links)
@@ -787,6 +900,26 @@ def plan(study: Study, *, exhaustive: bool = False, refine: bool = True) -> Plan
     the required-n search plans without it, on the fixed grid its proof covers)."""
     if not isinstance(study, Study):
         raise InvalidParameter("study", study, "a Study (see load_study / parse_study)")
+    return _plan(study, exhaustive, refine, None)
+
+
+def gamma_upper_bound(study: Study) -> float:
+    """An upper bound on the γ a plan (``refine=False``) of any study the exhaustive plan of
+    ``study`` dominates can certify: the largest, over every route the exhaustive plan
+    evaluates, of a proven bound on that route's γ at every β split where one is available
+    (one pure-DP stage: :func:`pure_gamma_sup`), else the route's optimised γ times
+    1 + :data:`OPTIMISER_SLACK` (the optimiser's tolerance); routes pruned by a floor on their
+    k are below the best γ found. Raises :class:`NoValidRoute` like :func:`plan`. The
+    required-n search of :mod:`~maxinfo_bounds.planning.recommend` bounds the power over an
+    interval of n with it (on :func:`~maxinfo_bounds.planning.recommend.relaxed_study`)."""
+    sups: list[float] = []
+    best = _plan(study, True, True, sups)
+    return max([best.gamma, *sups])
+
+
+def _plan(study: Study, exhaustive: bool, refine: bool, sups: list[float] | None) -> PlanResult:
+    """:func:`plan`; with ``sups``, each evaluated route's bound on its γ at any β split is
+    appended to it (:func:`gamma_upper_bound`)."""
     stages = stages_of(study)
     cands: list[Candidate] = []
     results: list[PlanResult] = []
@@ -799,7 +932,9 @@ def plan(study: Study, *, exhaustive: bool = False, refine: bool = True) -> Plan
             cands.append(Candidate(name, out.gamma, ""))
             results.append(out)
 
-    consider("max-information composition", _maxinfo_route(study, stages, None, None, "max-information composition"))
+    consider(
+        "max-information composition", _maxinfo_route(study, stages, None, None, "max-information composition", sups)
+    )
     s0 = stages[0]
     if isinstance(s0, DPStage) and study.iid and s0.count > TIGHT_MAX_RUNS:
         cands.append(
@@ -911,7 +1046,7 @@ def plan(study: Study, *, exhaustive: bool = False, refine: bool = True) -> Plan
                 continue
             if pure_ranked:
                 planned_scores.append((_rank_score(study, g.eps, dt), dt, comp))
-            consider(name, _maxinfo_route(study, stages, g, link, _tight_route(dt)))
+            consider(name, _maxinfo_route(study, stages, g, link, _tight_route(dt), sups))
         # between the grid's points, the best one or two of a local search (scored at other
         # betas, so ranked apart from the grid's points: the best grid point is planned too)
         refined = _refined_total_deltas(study, eps_of, fine + planned_scores) if eps_of is not None else []
@@ -932,7 +1067,7 @@ def plan(study: Study, *, exhaustive: bool = False, refine: bool = True) -> Plan
                 continue
             if exhaustive and _pruned(study, g.eps, results + ([best_extra[1]] if best_extra else []), [], dt):
                 continue
-            out = _maxinfo_route(study, stages, g, link, _tight_route(dt))
+            out = _maxinfo_route(study, stages, g, link, _tight_route(dt), sups)
             if isinstance(out, PlanResult) and (best_extra is None or out.gamma > best_extra[1].gamma):
                 best_extra = (_tight_candidate(dt), out)
         if best_extra is not None:
@@ -958,7 +1093,10 @@ def plan(study: Study, *, exhaustive: bool = False, refine: bool = True) -> Plan
             )
         )
     else:
-        consider("mutual information", _mi_route(study, stages))
+        mi = _mi_route(study, stages)
+        if sups is not None and isinstance(mi, PlanResult):
+            sups.append(mi.gamma * (1 + OPTIMISER_SLACK))
+        consider("mutual information", mi)
     if not results:
         raise NoValidRoute(study.source, tuple(cands))
     best = max(results, key=lambda r: r.gamma)

@@ -60,6 +60,7 @@ from typing import Any
 import numpy as np
 
 from ..numeric import InvalidParameter, enclosure, float_up, log_le
+from ..numeric.special import special
 from ..results import AccuracyBound
 from ..search import first_true_int
 from .estimation import BETA, HALF, QUERIES, _coverage, split_hoeffding, split_max_queries, split_required_n
@@ -318,7 +319,8 @@ def _miss_float(m: int, t: float, spread: float = 12.0) -> float:
     """Float estimate of F(m, t): G* at the breakpoints near p = 1/2 (all of them for small m;
     above 4,000 records those within ``spread``/sqrt(m) + 2t of 1/2) with scipy.special's
     binomial CDF."""
-    from scipy.special import bdtr, bdtrc
+    sp = special()
+    bdtr, bdtrc = sp.bdtr, sp.bdtrc
 
     w = 0.5 if m <= 4000 else min(0.5, spread / math.sqrt(m) + 2 * t)
     # the breakpoints in [1/2 - w, 1/2]: lower ones j/m + t and upper ones j/m - t
@@ -446,7 +448,7 @@ def _lattice_half_width(m: int, fstar: float, t_hi: float) -> float:
     >>> _lattice_half_width(1000, 1 - 0.95 ** 0.1, 0.06)   # certified: 0.0445 = 89/2000
     0.0445
     """
-    from scipy.special import ndtri
+    ndtri = special().ndtri
 
     def miss(t: float) -> float:
         return _miss_float(m, t, spread=4.0)

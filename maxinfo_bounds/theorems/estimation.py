@@ -47,6 +47,7 @@ import numpy as np
 from ..arith import Formula
 from ..domain import Int, Real
 from ..numeric import InvalidParameter, float_down, float_up, is_mpf, log_le, mp_ctx
+from ..numeric.special import special
 from ..results import AccuracyBound
 from .registry import N_RECORDS, Param, Theorem, register
 
@@ -171,7 +172,7 @@ def gaussian_max_failure(sigma: float, k: int, t: float) -> Any:
 def gaussian_half_width_estimate(sigma: Any, k: Any, beta: Any) -> Any:
     """Float estimate (numpy, broadcasting) of the t with (2 Phi(t/sigma) - 1)^k = 1 - beta:
     sigma Phi^-1(1 - u/2), u = 1 - (1 - beta)^(1/k). Not certified (the optimisers' surrogate)."""
-    from scipy.special import ndtri
+    ndtri = special().ndtri
 
     with np.errstate(all="ignore"):
         u = -np.expm1(np.log1p(-np.asarray(beta, dtype=float)) / np.asarray(k, dtype=float))

@@ -18,6 +18,7 @@ import numpy as np
 from ...arith import SYMPY, Context, Formula
 from ...domain import Int, Real
 from ...numeric import InvalidParameter, RegimeError, float_down, float_up, is_mpf, iv_prec, mp_ctx
+from ...numeric.special import special
 from ...results import DPGuarantee
 from ...search import brentq, first_true
 from ..registry import Param, Theorem, register
@@ -174,7 +175,8 @@ def _ag_log_delta(s: float, sigma: float, eps: float) -> float:
     slowly varying) instead of as the difference of two nearly equal logs (which lost up to
     half the digits at small eps, where h is tiny next to |a|).
     """
-    from scipy.special import erfcx, log_ndtr
+    sp = special()
+    erfcx, log_ndtr = sp.erfcx, sp.log_ndtr
 
     h = s / sigma
     m = -eps * sigma / s  # the midpoint (a + b)/2

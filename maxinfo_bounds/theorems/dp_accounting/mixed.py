@@ -38,6 +38,7 @@ import numpy as np
 
 from ...domain import Int, Real
 from ...numeric import InvalidParameter, enclosure, float_down, float_up
+from ...numeric.special import special
 from ...search import root
 from ..registry import Param, Theorem, register
 from .mechanisms import _ag_delta_bounds
@@ -98,7 +99,7 @@ def _log_g(x: np.ndarray, mu: float) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if mu == 0:
             return np.where(x < 0, np.log(-np.expm1(np.minimum(x, 0.0))), -np.inf)
-        from scipy.special import log_ndtr
+        log_ndtr = special().log_ndtr
 
         a = mu / 2 - x / mu
         b = -mu / 2 - x / mu

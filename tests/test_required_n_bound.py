@@ -1,0 +1,157 @@
+"""The required-n search's bound over an interval of n, held against independent references.
+
+The branch and bound of ``plan_power`` discards an interval [a, b] of record counts when the
+power at an upper bound on every plan's γ over the interval misses the target. For a single
+pure-DP stage that bound is :func:`~maxinfo_bounds.planning.routes.pure_gamma_sup`: the
+supremum over β of (α − β) 2^-k(β) under RRST Thm 1.4a/1.4b, proven by concavity. These tests
+compute that supremum independently (mpmath at 40 digits: the root of the derivative of
+ln γ(β), written out from the theorem's statement here) and check the bound encloses it
+tightly; then check the property the search relies on, plan by plan, on the reuse example;
+and check that scipy.special's ufuncs loaded without the package's import layer are scipy's
+own objects.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import mpmath
+import pytest
+
+from maxinfo_bounds.planning import load_study, plan
+from maxinfo_bounds.planning.recommend import relaxed_study, study_at_n
+from maxinfo_bounds.planning.routes import gamma_upper_bound, pure_gamma_sup
+
+EXAMPLE = "examples/power_reuse_beats_splitting.toml"
+
+
+def _true_sup(alpha: float, eps: float, n: int) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """(sup over beta in (0, alpha) of (alpha - beta) 2^-min(k_a, k_p(beta)), its maximiser of
+    the Thm 1.4b term) at 40 digits: k_a ln 2 = eps n, k_p ln 2 = eps^2 n/2 +
+    eps sqrt(n ln(2/beta)/2) (RRST Thm 1.4, in nats); the 1.4b term's maximiser is the root of
+    d/dbeta [ln(alpha - beta) - k_p ln 2] = eps sqrt(n/2) / (2 beta sqrt(ln(2/beta))) - 1/(alpha - beta),
+    which decreases in beta: found by bisection on ln beta."""
+    with mpmath.workdps(40):
+        a, e = mpmath.mpf(alpha), mpmath.mpf(eps)
+
+        def slope(lb: mpmath.mpf) -> mpmath.mpf:
+            b = mpmath.exp(lb)
+            return e * mpmath.sqrt(mpmath.mpf(n) / 2) / (2 * b * mpmath.sqrt(mpmath.log(2 / b))) - 1 / (a - b)
+
+        lo, hi = mpmath.log(a) - 700, mpmath.log(a) - mpmath.mpf(10) ** -30
+        assert slope(lo) > 0 > slope(hi)
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if slope(mid) > 0 else (lo, mid)
+        b = mpmath.exp(lo)
+        prod = (a - b) * mpmath.exp(-(e * e * n / 2 + e * mpmath.sqrt(n * mpmath.log(2 / b) / 2)))
+        return max(prod, a * mpmath.exp(-e * n)), b
+
+
+CASES = [
+    (0.05, 1e-3, 10**6),  # the reuse example's regime: gamma about 0.0049
+    (0.05, 1e-4, 10**6),
+    (0.01, 3e-3, 10**5),
+    (0.05, 0.05, 1000),
+    (0.2, 1e-2, 10**4),
+    (1e-6, 1e-3, 10**5),
+    (0.05, 2e-2, 10**5),  # gamma far below alpha (k about 60 bits)
+]
+
+
+@pytest.mark.parametrize(("alpha", "eps", "n"), CASES)
+def test_sup_encloses_the_40_digit_supremum_tightly(alpha: float, eps: float, n: int) -> None:
+    true, b_opt = _true_sup(alpha, eps, n)
+    for shift in (1.0, mpmath.exp(5e-5), mpmath.exp(-5e-5)):  # the optimiser's xatol is 1e-4 in ln beta
+        u = pure_gamma_sup(alpha, eps, n, float(b_opt * shift), product=True)
+        assert u is not None
+        assert u >= true  # sound
+        assert u <= true * (1 + 1e-6)  # and tight: the search's old slack was 1e-3
+
+
+def test_sup_without_a_bracket_is_none_or_still_sound() -> None:
+    alpha, eps, n = 0.05, 1e-3, 10**6
+    true, b_opt = _true_sup(alpha, eps, n)
+    far = pure_gamma_sup(alpha, eps, n, float(b_opt) * 1.5, product=True)  # only the widest bracket
+    assert far is not None and far >= true and far > true * 1.001
+    # a beta so small that no bracket of half-width at most 1 in ln beta holds the maximiser
+    assert pure_gamma_sup(alpha, eps, n, float(b_opt) * 1e-3, product=True) is None
+
+
+def test_sup_of_thm_14a_alone_is_alpha_e_to_minus_eps_n() -> None:
+    # k = eps n log2(e) bits for every beta: the supremum is alpha 2^-k = alpha e^(-eps n) (beta -> 0)
+    u = pure_gamma_sup(0.05, 1e-3, 2000, 0.01, product=False)
+    with mpmath.workdps(40):
+        true = mpmath.mpf(0.05) * mpmath.exp(-mpmath.mpf(1e-3) * 2000)
+    assert true <= u <= true * (1 + 1e-8)  # eps is taken 1e-9 relative lower: e^(1e-9 eps n)
+
+
+def test_sup_where_thm_14a_wins() -> None:
+    # one record: k_a ln 2 = eps against 1.4b's eps^2/2 + eps sqrt(ln(2/beta)/2) > eps for every
+    # beta < 2/e^2 (ln(2/beta) > 2), so the 1.4a edge is the supremum
+    alpha, eps, n = 0.05, 1e-3, 1
+    true, b_opt = _true_sup(alpha, eps, n)
+    with mpmath.workdps(40):
+        assert true == mpmath.mpf(alpha) * mpmath.exp(-mpmath.mpf(eps) * n)  # the 1.4a edge is the larger
+    u = pure_gamma_sup(alpha, eps, n, float(b_opt), product=True)
+    assert u is not None and true <= u <= true * (1 + 1e-8)
+
+
+def test_every_plan_on_an_interval_is_below_its_bound() -> None:
+    """The property the branch and bound relies on, plan by plan: on intervals next to the
+    reuse example's required n (609,438), every plan's certified gamma at n in [a, b] is at most
+    gamma_upper_bound of the relaxed study; that bound is within 1e-6 of the relaxed study's own
+    optimised gamma (the 0.1% slack it replaces)."""
+    st = load_study(EXAMPLE)
+    for a, b in ((609_300, 609_340), (609_430, 609_440), (10**5, 10**5 + 8)):
+        rel = relaxed_study(st, a, b)
+        bound = gamma_upper_bound(rel)
+        gammas = [plan(study_at_n(st, n), refine=False).gamma for n in range(a, b + 1, max(1, (b - a) // 8))]
+        assert max(gammas) <= bound <= plan(rel, exhaustive=True).gamma * (1 + 1e-6)
+
+
+def test_special_ufuncs_are_scipys_own_objects() -> None:
+    """In a fresh single-threaded interpreter the fast path loads scipy.special._ufuncs without
+    the package; a later ``import scipy.special`` hands out the very same ufuncs."""
+    code = (
+        "import sys\n"
+        "from maxinfo_bounds.numeric.special import UFUNCS, special\n"
+        "sp = special()\n"
+        "assert sp.__name__ == 'scipy.special._ufuncs', sp\n"
+        "assert 'scipy.special' not in sys.modules\n"
+        "assert 'scipy._lib._array_api' not in sys.modules\n"
+        "import scipy.special\n"
+        "assert all(getattr(sp, f) is getattr(scipy.special, f) for f in UFUNCS)\n"
+        "assert float(sp.betainc(2.0, 3.0, 0.5)) == float(scipy.special.betainc(2.0, 3.0, 0.5)) == 0.6875\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_special_with_threads_running_uses_the_package() -> None:
+    code = (
+        "import threading, time\n"
+        "t = threading.Thread(target=time.sleep, args=(1,)); t.start()\n"
+        "from maxinfo_bounds.numeric.special import special\n"
+        "import scipy.special\n"
+        "assert special() is scipy.special\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_special_falls_back_when_the_fast_path_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from maxinfo_bounds.numeric import special as mod
+
+    def broken(name: str, package: str | None = None) -> None:
+        raise ImportError("moved")
+
+    monkeypatch.delitem(sys.modules, "scipy.special", raising=False)
+    monkeypatch.setattr(importlib.util, "find_spec", broken)
+    monkeypatch.setattr(mod.threading, "active_count", lambda: 1)
+    assert mod._fast() is None
