@@ -383,6 +383,28 @@ def test_thm31_implied_surrogate_against_a_brute_force_grid():
     assert math.isfinite(best) and k_sur <= best * 1.01, (k_sur, best)
 
 
+def test_thm31_implied_surrogate_cache_changes_nothing():
+    """The first grid's beta-independent part is cached across betas (issue 45): a cold call, a
+    warm call and a call after other (eps, delta) filled the cache give the same tuple, and the
+    cached arrays cannot be written to."""
+    from maxinfo_bounds.theorems.maxinfo_dp import approx
+
+    args = [(2.7392094149917024e-05, 1e-24, 10**6, b) for b in (0.001, 0.01, 0.03)] + [(0.01, 1e-12, 10**5, 0.02)]
+    approx._thm31_base_grid.cache_clear()
+    cold = [thm31_implied_float_k(*a) for a in args]
+    for a in args[::-1]:
+        thm31_implied_float_k(a[0] * 1.5, a[1], a[2], a[3])
+    warm = [thm31_implied_float_k(*a) for a in args]
+    assert approx._thm31_base_grid.cache_info().hits >= 6
+    assert [tuple(map(repr, c)) for c in cold] == [tuple(map(repr, w)) for w in warm]
+    grid = approx._thm31_base_grid.cache_parameters()
+    assert grid["maxsize"] == 64
+    base = approx._thm31_base(1e-5, 1e-20, 1e6, np.linspace(-11, -1, 5), np.linspace(-50, -1, 7))
+    for arr in base:
+        with pytest.raises(ValueError):
+            arr.flat[0] = 0
+
+
 @pytest.mark.parametrize("eps", [0.1, 0.3, 0.5, 1e-7])
 def test_paper_default_holds_with_delta_an_ulp_below_eps(eps):
     """delta one ulp below eps is inside RRST Thm 3.1 (delta in (0, eps)), but the paper's

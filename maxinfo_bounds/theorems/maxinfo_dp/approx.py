@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, overload
 
 import numpy as np
@@ -432,6 +433,29 @@ def _thm31_candidates(eps: float, delta: float, n: int, beta: float, variant: st
     return out
 
 
+def _thm31_base(e_lo: float, delta: float, nf: float, le: Any, ld: Any) -> tuple[Any, Any, Any, Any]:
+    """The part of :func:`thm31_implied_float_k`'s grid that does not depend on the target
+    beta: the points (eps', delta_hat) (eps' clipped to [e_lo, 1/2]), RRST Thm 3.1's beta at
+    t = inf there, and the mask of points inside the theorem's conditions."""
+    E, D = np.meshgrid(np.exp(le), np.exp(ld), indexing="ij")
+    E = np.minimum(np.maximum(E, e_lo), 0.5)
+    with np.errstate(all="ignore"):
+        b_inf = THM31["sound", "beta"].array(E, delta, nf, math.inf, D)
+        inside = np.ones(E.shape, dtype=bool)
+        for _, _, viol in _thm31_violations(E, delta, D, "sound"):
+            inside &= ~viol
+    for a in (E, D, b_inf, inside):
+        a.flags.writeable = False
+    return E, D, b_inf, inside
+
+
+@lru_cache(maxsize=64)
+def _thm31_base_grid(e_lo: float, delta: float, nf: float, le: bytes, ld: bytes) -> tuple[Any, Any, Any, Any]:
+    """:func:`_thm31_base` on the first (largest) grid, cached: the planner's beta optimiser
+    asks the same (eps, delta, n) at dozens of betas (a 1,000-step Gaussian plan: 120 calls)."""
+    return _thm31_base(e_lo, delta, nf, np.frombuffer(le), np.frombuffer(ld))
+
+
 def thm31_implied_float_k(
     eps: float, delta: float, n: int, beta: float, *, eps_grid: int = 24, dhat_grid: int = 96
 ) -> tuple[float, float, float, float]:
@@ -454,16 +478,16 @@ def thm31_implied_float_k(
     ld_lo, ld_hi = math.log(max(delta * 1e-8, 1e-300)), math.log(0.5)
     nf = float(n)
 
-    def grid_k(le: Any, ld: Any) -> Any:
-        E, D = np.meshgrid(np.exp(le), np.exp(ld), indexing="ij")
-        E = np.minimum(np.maximum(E, e_lo), 0.5)
+    def grid_k(le: Any, ld: Any, first: bool = False) -> Any:
+        if first:  # the beta-independent part of the first grid: cached across betas
+            E, D, b_inf, inside = _thm31_base_grid(e_lo, delta, nf, le.tobytes(), ld.tobytes())
+        else:
+            E, D, b_inf, inside = _thm31_base(e_lo, delta, nf, le, ld)
         with np.errstate(all="ignore"):
             # the smallest t meeting the target: beta = e^{-t^2/2} + n(d' + d'' - d'd''), the
             # second part being beta at t = inf
-            rem = beta - THM31["sound", "beta"].array(E, delta, nf, math.inf, D)
-            ok = (rem > 0) & (rem < 1)
-            for _, _, viol in _thm31_violations(E, delta, D, "sound"):
-                ok &= ~viol
+            rem = beta - b_inf
+            ok = (rem > 0) & (rem < 1) & inside
             t = np.sqrt(2 * np.log(1 / np.where(ok, rem, 0.5)))
             # k from the one vectorised body of the sound variant (not re-derived here), as
             # _thm31_vectorised(..., certify=False) gives it (a float estimate for the search,
@@ -481,8 +505,8 @@ def thm31_implied_float_k(
     ld = np.linspace(ld_lo, ld_hi, dhat_grid)
     best = (math.inf, eps, math.nan, math.nan)
     se, sd = math.log(2) / 4, ld[1] - ld[0]
-    for _ in range(3):
-        E, D, t, k = grid_k(le, ld)
+    for it in range(3):
+        E, D, t, k = grid_k(le, ld, first=it == 0)
         i = np.unravel_index(int(np.argmin(k)), k.shape)
         if not math.isfinite(float(k[i])):
             break
