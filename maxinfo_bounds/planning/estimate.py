@@ -838,11 +838,14 @@ def _reuse_required_n(
     guess_hw: Callable[[int, int, float], float] | None = None,
 ) -> int | None:
     """The smallest n whose certified half-width for k queries is at most t (None above
-    MAX_RECORDS): a coarse float search over n (from ``start``, a guess, if given), refined on
-    the fine float half-width (or ``guess_hw(n, k, f)``, a cheaper one), then certified at the
-    answer and below."""
+    MAX_RECORDS): a coarse float search over n (from ``start``, a guess, if given; skipped when
+    both ``start`` and ``guess_hw`` are given), refined on the fine float half-width (or
+    ``guess_hw(n, k, f)``, a cheaper one), then certified at the answer and below."""
     ev = _RouteEval(f, search, certify, guess_hw)
-    guess = _float_boundary(lambda n: ev.coarse(n, k) <= t, 1, MAX_RECORDS, start)
+    if start is None or guess_hw is None:
+        guess = _float_boundary(lambda n: ev.coarse(n, k) <= t, 1, MAX_RECORDS, start)
+    else:  # a start from the route's own half-width and a cheap guess: the secant starts there
+        guess = start
     guess = _secant_boundary(lambda n: ev.guess(n, k) - t, guess, 1, MAX_RECORDS)
     return _smallest_true(lambda n: ev.meets(n, k, t), guess, 1, MAX_RECORDS)
 
@@ -936,9 +939,9 @@ def plan_estimate(
     for name, search, certify, ths, why in reuse:
         c = _reuse_route(nn, k, f, search, certify)
         extra: dict[str, Any] = {}
-        if t is not None:
-            extra["max_queries_at_half_width"] = _reuse_max_queries(nn, t, f, search, certify)
-            extra["required_n_records"] = _reuse_required_n(k, t, f, search, certify)
+        if t is not None:  # the coarse searches start from the study's own k and n
+            extra["max_queries_at_half_width"] = _reuse_max_queries(nn, t, f, search, certify, k)
+            extra["required_n_records"] = _reuse_required_n(k, t, f, search, certify, nn)
         if c is None:
             routes.append(EstimateRoute(name, False, None, None, theorems=ths, note=why, **extra))
         else:
