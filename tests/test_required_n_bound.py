@@ -114,32 +114,35 @@ def test_every_plan_on_an_interval_is_below_its_bound() -> None:
 def test_special_ufuncs_are_scipys_own_objects() -> None:
     """In a fresh single-threaded interpreter the fast path loads scipy.special._ufuncs without
     the package; a later ``import scipy.special`` hands out the very same ufuncs."""
-    code = (
-        "import sys\n"
-        "from maxinfo_bounds.numeric.special import UFUNCS, special\n"
-        "sp = special()\n"
-        "assert sp.__name__ == 'scipy.special._ufuncs', sp\n"
-        "assert 'scipy.special' not in sys.modules\n"
-        "assert 'scipy._lib._array_api' not in sys.modules\n"
-        "import scipy.special\n"
-        "assert all(getattr(sp, f) is getattr(scipy.special, f) for f in UFUNCS)\n"
-        "assert float(sp.betainc(2.0, 3.0, 0.5)) == float(scipy.special.betainc(2.0, 3.0, 0.5)) == 0.6875\n"
-        "print('ok')\n"
+    _in_a_fresh_interpreter(
+        "import sys",
+        "from maxinfo_bounds.numeric.special import UFUNCS, special",
+        "sp = special()",
+        "assert sp.__name__ == 'scipy.special._ufuncs', sp",
+        "assert 'scipy.special' not in sys.modules",
+        "assert 'scipy._lib._array_api' not in sys.modules",
+        "import scipy.special",
+        "assert all(getattr(sp, f) is getattr(scipy.special, f) for f in UFUNCS)",
+        "assert float(sp.betainc(2.0, 3.0, 0.5)) == float(scipy.special.betainc(2.0, 3.0, 0.5)) == 0.6875",
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
 def test_special_with_threads_running_uses_the_package() -> None:
-    code = (
-        "import threading, time\n"
-        "t = threading.Thread(target=time.sleep, args=(1,)); t.start()\n"
-        "from maxinfo_bounds.numeric.special import special\n"
-        "import scipy.special\n"
-        "assert special() is scipy.special\n"
-        "print('ok')\n"
+    # another thread could see the stand-in package: the documented import instead
+    _in_a_fresh_interpreter(
+        "import sys, threading, time",
+        "t = threading.Thread(target=time.sleep, args=(1,)); t.start()",
+        "from maxinfo_bounds.numeric.special import special",
+        "sp = special()",
+        "assert sp.__name__ == 'scipy.special', sp",
+        "assert sp is sys.modules['scipy.special']",
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+
+
+def _in_a_fresh_interpreter(*lines: str) -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", "\n".join([*lines, "print('ok')"])], capture_output=True, text=True, check=False
+    )
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
