@@ -163,6 +163,25 @@ def test_reuse_wins_for_many_queries_and_its_certificate_rechecks():
     assert not p.route(E.THRESHOLDOUT).valid and "budget" in p.route(E.THRESHOLDOUT).note
 
 
+def test_extremes_say_how_they_were_found():
+    """Splitting's largest k and smallest n are exact; the noise routes' are the route as
+    optimised, and the JSON and the table say so (issue 42: proved or explicitly refused)."""
+    p = E.plan_estimate(200_000, 411, 0.95, 0.1, binary=True)
+    d = {r["route"]: r["extremes"] for r in p.as_dict()["routes"]}
+    assert d[E.SPLIT] == d[E.SPLIT_BINARY] == "exact"
+    assert d[E.REUSE_JLNRSS] == d[E.REUSE_BNSSSU] == d[E.REUSE_MAXINFO] == d[E.THRESHOLDOUT] == "as optimised"
+    assert d[E.NAIVE] is None
+    rows = {ln.split("  ")[0]: ln for ln in p.text(derivations=False).splitlines()}
+    jl = p.route(E.REUSE_JLNRSS)
+    row = rows[E.REUSE_JLNRSS]
+    assert f"{jl.max_queries_at_half_width}*" in row and f"{jl.required_n_records}*" in row
+    sp = p.route(E.SPLIT)
+    assert f"{sp.max_queries_at_half_width}  " in rows[E.SPLIT] and "*" not in rows[E.SPLIT]
+    assert any(ln.startswith("* as optimised: certified at the answer and one step beyond") for ln in rows)
+    # without a target there are no extremes and no footnote
+    assert "* as optimised" not in E.plan_estimate(200_000, 411, 0.95).text()
+
+
 def test_splitting_wins_for_few_queries():
     p = E.plan_estimate(1_000_000, 10, 0.95)
     assert p.recommended == E.SPLIT

@@ -124,6 +124,17 @@ class EstimateRoute:
     max_queries_at_half_width: int | None = None
     required_n_records: int | None = None
 
+    @property
+    def extremes(self) -> str | None:
+        """How the largest k and smallest n were found: "exact" for splitting (each comparison
+        decided exactly, every other count refused by a certified bound), "as optimised" for
+        the noise routes and Thresholdout (certified at the answer and one step beyond it, over
+        the noise levels a float optimiser chose: not proven optimal over every setting), None
+        for the naive answers (never valid)."""
+        if self.route in (Route.SPLIT, Route.SPLIT_BINARY):
+            return "exact"
+        return None if self.route is Route.NAIVE else "as optimised"
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "route": self.route,
@@ -135,6 +146,7 @@ class EstimateRoute:
             **self.settings,
             "max_queries_at_half_width": self.max_queries_at_half_width,
             "required_n_records": self.required_n_records,
+            "extremes": self.extremes,
             "theorems": list(self.theorems),
             "derivation": list(self.derivation),
             "note": self.note,
@@ -187,6 +199,7 @@ class EstimatePlan:
         if self.half_width_target is not None:
             head += ["max queries", "required n"]
         rows = [head]
+        starred = False
         for r in self.routes:
             row = [
                 r.route,
@@ -195,14 +208,22 @@ class EstimatePlan:
                 _down(r.coverage) if r.coverage is not None else "-",
             ]
             if self.half_width_target is not None:
+                mark = "*" if r.extremes == "as optimised" else ""
                 row += [
-                    str(r.max_queries_at_half_width) if r.max_queries_at_half_width is not None else "-",
-                    str(r.required_n_records) if r.required_n_records is not None else "-",
+                    f"{r.max_queries_at_half_width}{mark}" if r.max_queries_at_half_width is not None else "-",
+                    f"{r.required_n_records}{mark}" if r.required_n_records is not None else "-",
                 ]
+                found = (r.max_queries_at_half_width, r.required_n_records) != (None, None)
+                starred = starred or (mark != "" and found)
             rows.append(row)
         widths = [max(len(x[i]) for x in rows) for i in range(len(head))]
         for x in rows:
             lines.append("  ".join(c.ljust(w) for c, w in zip(x, widths)).rstrip())
+        if starred:
+            lines.append(
+                "* as optimised: certified at the answer and one step beyond it, at the noise levels a float "
+                "optimiser chose; not proven optimal over every setting (splitting's are exact)"
+            )
         lines.append("")
         lines.append(
             f"recommended: {self.recommended}"
