@@ -19,7 +19,7 @@ import sys
 import mpmath
 import pytest
 
-from maxinfo_bounds.planning import load_study, plan
+from maxinfo_bounds.planning import Laplace, Study, load_study, plan
 from maxinfo_bounds.planning.recommend import relaxed_study, study_at_n
 from maxinfo_bounds.planning.routes import gamma_upper_bound, pure_gamma_sup
 
@@ -96,6 +96,19 @@ def test_sup_where_thm_14a_wins() -> None:
         assert true == mpmath.mpf(alpha) * mpmath.exp(-mpmath.mpf(eps) * n)  # the 1.4a edge is the larger
     u = pure_gamma_sup(alpha, eps, n, float(b_opt), product=True)
     assert u is not None and true <= u <= true * (1 + 1e-8)
+
+
+def test_gamma_upper_bound_of_a_study_encloses_its_40_digit_supremum() -> None:
+    """100 Laplace steps of eps 1e-5 on 10^6 i.i.d. records (one stage, eps = 1e-3 by basic
+    composition, RRST Thm 1.4b): the plan's certified gamma sits 1.3e-14 below the supremum over
+    beta (the optimiser's beta is within its tolerance, not at the optimum), and the bound the
+    required-n search uses is above the supremum, within 1e-6 of it."""
+    st = Study(n=10**6, iid=True, alpha=0.05, steps=(Laplace(sensitivity=1e-6, scale=0.1, times=100),))
+    true, _ = _true_sup(0.05, 1e-3, 10**6)
+    p = plan(st)
+    assert p.route == "max-information composition" and p.gamma < true
+    u = gamma_upper_bound(st)
+    assert true <= u <= true * (1 + 1e-6)
 
 
 def test_every_plan_on_an_interval_is_below_its_bound() -> None:
