@@ -30,10 +30,13 @@ from maxinfo_bounds.planning import (
     parse_study,
     plan,
     plan_power,
+    routes,
     solve,
     sweep,
     with_param,
 )
+from maxinfo_bounds.planning.accountants import best_composition
+from maxinfo_bounds.planning.stages import stages_of
 from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction, russo_zou_pvalue_correction
 
 from .cli_helpers import assert_one_line_error
@@ -546,3 +549,32 @@ def test_each_form_of_a_step_has_its_constructor():
         assert built == step_from_mapping(table), table
     with pytest.raises(PlanError, match="scale: -1.0 is invalid"):
         ReportNoisyMax.from_scale(1.0, -1.0)
+
+
+@pytest.mark.parametrize(
+    ("sigma", "times", "best_j"),
+    [
+        (1.0, 100, -176),  # a grid point: delta = 1e-22
+        (0.3, 30, -170),  # between grid points: delta = 10^(-170/8) = 5.62e-22
+    ],
+)
+def test_refined_total_delta_is_the_best_of_its_neighbours(sigma, times, best_j):
+    """A Gaussian stage's total delta, searched on the fine set 10^(j/8) by a golden section on
+    a float score, is the best of the 25 fine points around it by the certified route itself:
+    each point's composition (the planner's best accountant) planned in full, brute force."""
+    st = Study(n=10**6, alpha=0.05, iid=True, steps=(Gaussian.from_sigma(1e-6, sigma, 1e-12, times=times),))
+    p = plan(st)
+    stages = stages_of(st)
+    s0 = stages[0]
+    gammas = {}
+    for j in range(best_j - 12, best_j + 13):
+        comp = best_composition(s0.runs, 10 ** (j / 8), s0.count <= routes.TIGHT_MAX_RUNS)
+        if comp is None or not 0 < comp[0].eps <= 0.5:
+            continue
+        out = routes._maxinfo_route(st, stages, comp[0], comp[1], "brute force")
+        if isinstance(out, routes.PlanResult):
+            gammas[j] = out.gamma
+    j_max = max(gammas, key=gammas.__getitem__)
+    assert j_max == best_j and p.gamma == gammas[j_max]
+    shown = float(p.route.split("delta=")[1].split(")")[0])  # 6 digits, rounded up
+    assert 10 ** (best_j / 8) <= shown <= 10 ** (best_j / 8) * (1 + 1e-5)
