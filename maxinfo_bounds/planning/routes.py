@@ -268,11 +268,10 @@ def pure_gamma_sup(alpha: float, eps: float, n: int, beta_found: float, *, produ
             continue
         q = -q_neg
         w = b_hi - b_lo
-        if p + q > 0:
-            meet = (p * q * w + q * f_lo + p * f_hi) / (p + q)
-            y = max(meet, f_lo, f_hi) + _FLOAT_MARGIN * (abs(f_lo) + abs(f_hi) + p * q * w / (p + q))
-        else:
-            y = max(f_lo, f_hi)
+        # p > 0 (the upper end of a slope whose lower end is >= 0, plus its margin), q >= 0;
+        # the tangents meet inside the bracket, so meet >= f_lo, f_hi but for rounding
+        meet = (p * q * w + q * f_lo + p * f_hi) / (p + q)
+        y = max(meet, f_lo, f_hi) + _FLOAT_MARGIN * (abs(f_lo) + abs(f_hi) + p * q * w / (p + q))
         u = _exp_up(y)
         best = u if best is None else min(best, u)
     return None if best is None else max(best, edge)
