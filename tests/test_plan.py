@@ -578,3 +578,41 @@ def test_refined_total_delta_is_the_best_of_its_neighbours(sigma, times, best_j)
     assert j_max == best_j and p.gamma == gammas[j_max]
     shown = float(p.route.split("delta=")[1].split(")")[0])  # 6 digits, rounded up
     assert 10 ** (best_j / 8) <= shown <= 10 ** (best_j / 8) * (1 + 1e-5)
+
+
+def test_refinement_search_scores_few_points_and_keeps_only_better_ones(monkeypatch):
+    """_refined_total_deltas on the 100-query Gaussian stage of the test above (sigma = 0.3,
+    30 steps): the coarse grid's best point is 1e-22, whose neighbours are 1e-24 and 1e-20, so
+    the fine window is 10^(j/8) for j in (-192, -160), 30 points off the grid. The golden-section
+    search must return at most two of them, each strictly between the neighbours, off the grid,
+    scored at its own eps and better than the best grid point by more than 1e-3 bits, the best
+    of them the brute-force best of the whole window; and it must score far fewer points than
+    the window holds (a scan of the window would be the same answer at twice the cost)."""
+    st = Study(n=10**6, alpha=0.05, iid=True, steps=(Gaussian.from_sigma(1e-6, 0.3, 1e-12, times=30),))
+    s0 = stages_of(st)[0]
+    eps_of = routes._eps_estimator(s0, s0.count <= routes.TIGHT_MAX_RUNS)
+    grid = sorted(x for x in routes.EXACT_DELTA_GRID + routes.DELTA_GRID if x < 0.5)
+    coarse = [(routes._rank_score(st, eps_of(dt), dt), dt, None) for dt in grid if eps_of(dt) is not None]
+    best = min(coarse)[1]
+    assert best == 1e-22
+    finals = routes._REFINE_BETAS + routes._EDGE_BETAS
+
+    def final(j):
+        dt = 10 ** (j / 8)
+        return routes._rank_score(st, eps_of(dt), dt, finals, 96)
+
+    window = [j for j in range(-191, -160) if j != -176]
+    brute = min(window, key=final)
+    calls = []
+    real = routes._rank_score
+    monkeypatch.setattr(routes, "_rank_score", lambda *a, **k: calls.append(a[2]) or real(*a, **k))
+    out = routes._refined_total_deltas(st, eps_of, coarse)
+    monkeypatch.undo()
+    assert 1 <= len(out) <= 2 and [o[0] for o in out] == sorted(o[0] for o in out)
+    bar = final(-176) - 1e-3
+    for sc, dt, chosen in out:
+        j = round(8 * math.log10(dt))
+        assert chosen is None and j in window and dt == 10 ** (j / 8)
+        assert sc == final(j) < bar
+    assert round(8 * math.log10(out[0][1])) == brute
+    assert len(calls) <= 20 < len(window)
