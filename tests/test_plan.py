@@ -37,6 +37,7 @@ from maxinfo_bounds.planning import (
 )
 from maxinfo_bounds.planning.accountants import best_composition
 from maxinfo_bounds.planning.stages import stages_of
+from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information_implied
 from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction, russo_zou_pvalue_correction
 
 from .cli_helpers import assert_one_line_error
@@ -616,3 +617,45 @@ def test_refinement_search_scores_few_points_and_keeps_only_better_ones(monkeypa
         assert sc == final(j) < bar
     assert round(8 * math.log10(out[0][1])) == brute
     assert len(calls) <= 20 < len(window)
+
+
+def test_no_valid_route_names_the_file_and_every_reason():
+    """An approximate-DP step after a description step (RRST section 4): the error names the
+    study file, then each route's reason joined by "; ", and keeps the routes as candidates."""
+    path = "examples/refused_description_then_approx_dp.toml"
+    with pytest.raises(NoValidRoute) as info:
+        plan(load_study(path))
+    e = info.value
+    first = (
+        "max-information composition: steps[1] is approximate DP: RRST Thm 3.1 bounds its max-information "
+        "only for i.i.d. data and as the first stage (RRST §4, Thm 4.1), but it follows steps[0] "
+        "(description), whose output the analysis conditions on"
+    )
+    second = "mutual information: an approximate-DP stage has no mutual-information bound here"
+    assert str(e) == f"{path}: no valid route: {first}; {second}"
+    assert e.name == path and e.reasons == f"{first}; {second}"
+    routes_tried = [("max-information composition", None), ("mutual information", None)]
+    assert [(c.route, c.gamma) for c in e.candidates] == routes_tried
+
+
+@pytest.mark.parametrize(("n", "eps", "alpha"), [(10**4, 0.01, 0.05), (10**6, 1e-3, 0.01), (100, 0.2, 0.05)])
+def test_thm31_k_floor_by_hand_and_below_every_certified_k(n, eps, alpha):
+    """The pruning floor n c (e^(6 eps) - 1) + c sqrt(2 ln(1/alpha)) sqrt(n), c = 6 eps log2(e),
+    at 30 digits; and no certified RRST Thm 3.1 bound at that eps (any delta < eps, any beta <
+    alpha) is below it, which is what makes pruning by it a proof."""
+    st = Study(n=n, iid=True, alpha=alpha, steps=(GenericDP(eps=eps),))
+    with mpmath.workdps(30):
+        c = 6 * mpmath.mpf(eps) / mpmath.log(2)
+        t = mpmath.sqrt(2 * mpmath.log(1 / mpmath.mpf(alpha)))
+        hand = n * c * mpmath.expm1(6 * mpmath.mpf(eps)) + c * t * mpmath.sqrt(n)
+    assert routes._k_floor(st, eps) == pytest.approx(float(hand), rel=1e-12, abs=0)
+    checked = 0
+    for delta in (1e-30, 1e-12, eps / 10):
+        for beta in (alpha / 10, alpha / 2, alpha * 0.99):
+            try:
+                k = approx_dp_max_information_implied(eps, delta, n, beta).k
+            except ValueError:  # no point of Thm 3.1 reaches this beta
+                continue
+            checked += 1
+            assert k >= routes._k_floor(st, eps)
+    assert checked >= 2
