@@ -659,3 +659,16 @@ def test_thm31_k_floor_by_hand_and_below_every_certified_k(n, eps, alpha):
             checked += 1
             assert k >= routes._k_floor(st, eps)
     assert checked >= 2
+
+
+def test_a_stage_composed_beyond_thm31_says_why_word_for_word():
+    """Ten (0.1, 1e-9)-DP steps compose (basic composition, hand) to (1, 1e-8)-DP: beyond RRST
+    Thm 3.1's eps <= 1/2, so the max-information route refuses with the stage's step range."""
+    st = Study(n=10**5, iid=True, alpha=0.05, steps=tuple(GenericDP(eps=0.1, delta=1e-9) for _ in range(10)))
+    with pytest.raises(NoValidRoute) as info:
+        plan(st)
+    notes = {c.route: c.note for c in info.value.candidates}
+    assert notes["max-information composition"] == (
+        "steps[0..9] compose to (1, 1e-08)-DP: RRST Thm 3.1 needs eps <= 1/2 "
+        "(fewer runs, more noise, or a smaller per-step eps)"
+    )
