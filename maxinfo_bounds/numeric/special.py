@@ -12,7 +12,7 @@ single-threaded process (the command line), it imports ``scipy.special._ufuncs``
 duration of that import a bare package object stands in for ``scipy.special`` in
 ``sys.modules`` (so the package's ``__init__`` does not run), and is removed afterwards; a later
 ``import scipy.special`` runs the real ``__init__``, which reuses the already loaded submodule,
-so its ufuncs are the *same objects* (``tests/test_power_edges.py`` checks this identity for
+so its ufuncs are the *same objects* (``tests/test_required_n_bound.py`` checks this identity for
 every ufunc the project uses). With other threads running (a Dask worker, a notebook's
 kernel threads) nothing is substituted, because another thread could see the stand-in; and
 if anything in the fast path fails (a future scipy that moves the ufuncs), the normal import is

@@ -51,7 +51,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Any
 
 import numpy as np
 
@@ -119,15 +118,6 @@ def ndtri(p: float) -> float:
     return _STD_NORMAL.inv_cdf(p)
 
 
-def _special() -> Any:
-    """scipy.special's ufuncs (:func:`~maxinfo_bounds.numeric.special.special`: the compiled
-    ``_ufuncs`` module without the package's array-API layer, about 0.02 s of CPU on first use
-    against 0.13-0.25 s for ``import scipy.special`` with scipy 1.17; cached, since an import
-    statement inside the binomial tails, called thousands of times by a required-n search, cost
-    1.5 µs a call)."""
-    return special()
-
-
 def _normal_power(d: float, n: int, gamma: float, alt: Alternative) -> float:
     """The one-sample z-test's power, statsmodels' ``normal_power`` formula (NormalIndPower
     with ratio 0) with the normal CDF and quantile of :func:`ndtr` and :func:`ndtri`: the upper
@@ -159,7 +149,7 @@ def _nct_power(df: float, nc: float, gamma: float, alt: Alternative) -> float:
     scipy.special (``nctdtr``, the CDF scipy.stats.nct evaluates; the upper tail by symmetry,
     P(T > c) = P(T' < −c) for T' of noncentrality −nc; ``stdtrit`` for the central quantile),
     which keeps scipy.stats' 0.8 s import off a power plan."""
-    sp = _special()
+    sp = special()
     nctdtr, stdtrit = sp.nctdtr, sp.stdtrit
 
     def upper(c: float) -> float:
@@ -185,13 +175,13 @@ def _binom_sf(k: int, n: int, p: float) -> float:
     """P(Bin(n, p) > k) = I_p(k + 1, n - k), the regularised incomplete beta of scipy.special
     (``betainc``; ``bdtrc`` casts n to a 32-bit integer and is NaN from n = 2^31): 1 for k < 0,
     0 for k >= n."""
-    return 1.0 if k < 0 else 0.0 if k >= n else float(_special().betainc(k + 1, n - k, p))
+    return 1.0 if k < 0 else 0.0 if k >= n else float(special().betainc(k + 1, n - k, p))
 
 
 def _binom_cdf(k: int, n: int, p: float) -> float:
     """P(Bin(n, p) <= k) = 1 - I_p(k + 1, n - k) (``betaincc``, no cancellation): 0 for k < 0,
     1 for k >= n."""
-    return 0.0 if k < 0 else 1.0 if k >= n else float(_special().betaincc(k + 1, n - k, p))
+    return 0.0 if k < 0 else 1.0 if k >= n else float(special().betaincc(k + 1, n - k, p))
 
 
 def _binom_start(n: int, p0: float, z: float) -> int:
@@ -361,7 +351,7 @@ def critical_value_text(spec: PowerSpec, gamma: float, n: int) -> str:
         df = m - 1 if spec.test is FinalTest.T else m - 2
         if df < 1:
             return "too few records for the test"
-        crit = decimal_text(-float(_special().stdtrit(df, lv)), "up", 6)
+        crit = decimal_text(-float(special().stdtrit(df, lv)), "up", 6)
         return f"reject when {side.format('T')} >= {crit} ({df} degrees of freedom)"
     assert spec.p0 is not None
     parts = []
