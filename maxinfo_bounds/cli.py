@@ -24,7 +24,7 @@ Commands::
     maxinfo plan STUDY.toml [--sweep P=LO:HI[:NUM] [--plot F.png] [--workers W]] [--solve P --target-gamma G]
                             [--solve-for n|power|effect|alpha|compromise [--ratio Q]] [--report F.md [--bib F.bib]]
                                             the study planner: the threshold for a planned study
-    maxinfo estimate --n N --queries K --coverage C [--half-width T] [--binary] [--plot F.png]
+    maxinfo estimate --n N --queries K --coverage C [--half-width T [--prove-extremes]] [--binary] [--plot F.png]
                                             reuse or split: k adaptive queries, every route's half-width
 
 Why one module over 400 lines: it is only argparse wiring; each subcommand is a few lines
@@ -566,7 +566,7 @@ def _cmd_estimate(ns: argparse.Namespace) -> int:
     if ns.study is not None:
         if given:
             raise InvalidParameter("study", ns.study, f"given alone (the file sets {', '.join(given)})")
-        plan = est.plan_estimate_file(ns.study)
+        plan = est.plan_estimate_file(ns.study, prove_extremes=ns.prove_extremes)
     else:
         for k in ("n", "queries", "coverage"):
             if getattr(ns, k) is None:
@@ -579,6 +579,7 @@ def _cmd_estimate(ns: argparse.Namespace) -> int:
             thresholdout_budget=ns.thresholdout_budget,
             threshold=ns.threshold,
             binary=ns.binary,
+            prove_extremes=ns.prove_extremes,
         )
     out = plan.as_dict()
     rm = None
@@ -848,6 +849,11 @@ def _build_parser() -> argparse.ArgumentParser:
         "--binary",
         action="store_true",
         help="every query is 0/1-valued (an accuracy, a proportion): adds splitting with the exact binomial tail",
+    )
+    es.add_argument(
+        "--prove-extremes",
+        action="store_true",
+        help="with --half-width: prove, for the Gaussian routes, limits no setting passes (seconds per route)",
     )
     es.add_argument("--json", action="store_true")
     es.add_argument("--brief", action="store_true", help="the table and the recommendation only (no derivations)")

@@ -65,6 +65,7 @@ from ..theorems.estimation import (
 )
 from ..theorems.generalization import bnsssu_transfer
 from ..theorems.holdout import thresholdout_dp
+from . import limits
 from .stages import text_down as _down
 from .stages import text_up as _up
 
@@ -123,17 +124,30 @@ class EstimateRoute:
     note: str = ""
     max_queries_at_half_width: int | None = None
     required_n_records: int | None = None
+    #: proved by :mod:`.limits` (``prove_extremes``): no setting of the route meets the target
+    #: with more queries than this, or with fewer records than that
+    max_queries_upper_limit: int | None = None
+    required_n_lower_limit: int | None = None
 
     @property
     def extremes(self) -> str | None:
         """How the largest k and smallest n were found: "exact" for splitting (each comparison
-        decided exactly, every other count refused by a certified bound), "as optimised" for
-        the noise routes and Thresholdout (certified at the answer and one step beyond it, over
-        the noise levels a float optimiser chose: not proven optimal over every setting), None
-        for the naive answers (never valid)."""
+        decided exactly, every other count refused by a certified bound); for the Gaussian
+        routes with ``prove_extremes``, "proved" when :mod:`.limits` proves both answers
+        optimal over every setting and "bracketed" when it proves limits around them (the true
+        extremes lie between answer and limit); otherwise "as optimised" for the noise routes
+        and Thresholdout (certified at the answer and one step beyond it, over the noise levels
+        a float optimiser chose: not proven optimal over every setting), None for the naive
+        answers (never valid)."""
         if self.route in (Route.SPLIT, Route.SPLIT_BINARY):
             return "exact"
-        return None if self.route is Route.NAIVE else "as optimised"
+        if self.route is Route.NAIVE:
+            return None
+        found = (self.max_queries_at_half_width, self.required_n_records)
+        limits = (self.max_queries_upper_limit, self.required_n_lower_limit)
+        if found != (None, None) and all(a is None or b is not None for a, b in zip(found, limits)):
+            return "proved" if found == limits else "bracketed"
+        return "as optimised"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -146,6 +160,8 @@ class EstimateRoute:
             **self.settings,
             "max_queries_at_half_width": self.max_queries_at_half_width,
             "required_n_records": self.required_n_records,
+            "max_queries_upper_limit": self.max_queries_upper_limit,
+            "required_n_lower_limit": self.required_n_lower_limit,
             "extremes": self.extremes,
             "theorems": list(self.theorems),
             "derivation": list(self.derivation),
@@ -199,7 +215,7 @@ class EstimatePlan:
         if self.half_width_target is not None:
             head += ["max queries", "required n"]
         rows = [head]
-        starred = False
+        starred = bracket = False
         for r in self.routes:
             row = [
                 r.route,
@@ -209,10 +225,13 @@ class EstimatePlan:
             ]
             if self.half_width_target is not None:
                 mark = "*" if r.extremes == "as optimised" else ""
+                kq, nr = r.max_queries_at_half_width, r.required_n_records
+                kl, nl = r.max_queries_upper_limit, r.required_n_lower_limit
                 row += [
-                    f"{r.max_queries_at_half_width}{mark}" if r.max_queries_at_half_width is not None else "-",
-                    f"{r.required_n_records}{mark}" if r.required_n_records is not None else "-",
+                    "-" if kq is None else f"{kq}{mark}" + (f" (<= {kl})" if kl is not None and kl != kq else ""),
+                    "-" if nr is None else f"{nr}{mark}" + (f" (>= {nl})" if nl is not None and nl != nr else ""),
                 ]
+                bracket = bracket or r.extremes in ("proved", "bracketed")
                 found = (r.max_queries_at_half_width, r.required_n_records) != (None, None)
                 starred = starred or (mark != "" and found)
             rows.append(row)
@@ -222,7 +241,14 @@ class EstimatePlan:
         if starred:
             lines.append(
                 "* as optimised: certified at the answer and one step beyond it, at the noise levels a float "
-                "optimiser chose; not proven optimal over every setting (splitting's are exact)"
+                "optimiser chose; not proven optimal over every setting (splitting's are exact; "
+                "--prove-extremes proves limits for the Gaussian routes)"
+            )
+        if bracket:
+            lines.append(
+                "(<= K), (>= N): proved over every setting of the route (noise, eps, the failure split): no "
+                "setting meets the target with more than K queries or fewer than N records; an answer "
+                "without one is proved optimal"
             )
         lines.append("")
         lines.append(
@@ -875,6 +901,28 @@ def _reuse_required_n(
 # the plan
 
 
+#: the routes whose extremes :mod:`.limits` can prove, with their refutations
+_REFUTERS: dict[Route, Callable[..., bool | None]] = {
+    REUSE_JLNRSS: limits.jlnrss_refuted,
+    REUSE_BNSSSU: limits.bnsssu_refuted,
+}
+
+
+def _proved_limits(
+    refuted: Callable[..., bool | None], n: int, k: int, t: float, cov: float, found: dict[str, Any]
+) -> dict[str, int | None]:
+    """The proved limits around a Gaussian route's largest k and smallest n (None where none
+    is proved); the failure budget is 1 - C exactly."""
+    failure = 1 - Fraction(cov)
+    kq, nr = found["max_queries_at_half_width"], found["required_n_records"]
+    kl = limits.max_queries_limit(refuted, n, t, failure, kq) if kq < MAX_QUERIES else None
+    nl = limits.required_n_limit(refuted, k, t, failure, nr) if nr is not None else None
+    return {
+        "max_queries_upper_limit": None if kl is None else kl.value,
+        "required_n_lower_limit": None if nl is None else nl.value,
+    }
+
+
 def _budget_note(budget: int | None) -> str:
     return (
         "give the overfitting budget B (thresholdout_budget; --thresholdout-budget): the number of answers "
@@ -894,6 +942,7 @@ def plan_estimate(
     threshold: float | None = None,
     maxinfo: bool = True,
     binary: bool = False,
+    prove_extremes: bool = False,
 ) -> EstimatePlan:
     """Every route for ``queries`` adaptive statistical queries of ``n`` i.i.d. records at
     simultaneous ``coverage``; with ``half_width``, also each route's largest number of queries
@@ -903,7 +952,9 @@ def plan_estimate(
     the power planner's searches, which need only the narrowest route, skip it). ``binary``:
     every query is {0, 1}-valued (an accuracy, a proportion), which makes splitting with the
     exact binomial tail valid (:mod:`~maxinfo_bounds.theorems.binomial_split`); otherwise that
-    route is shown as not valid, without figures.
+    route is shown as not valid, without figures. ``prove_extremes`` (with ``half_width``):
+    also prove, for the two Gaussian routes, limits no setting can pass
+    (:mod:`.limits`: a certified branch and bound; seconds per route).
 
     >>> p = plan_estimate(1_000_000, 10_000, 0.95)
     >>> str(p.recommended), p.route(p.recommended).half_width < p.route(SPLIT).half_width
@@ -919,6 +970,12 @@ def plan_estimate(
     thr = None if threshold is None else Real(0).check_float("threshold", threshold)
     if thr is not None and budget is None:
         raise InvalidParameter("threshold", threshold, "given with thresholdout_budget (Thresholdout's budget B)")
+    if not isinstance(prove_extremes, bool):
+        raise InvalidParameter("prove_extremes", prove_extremes, "true or false")
+    if prove_extremes and t is None:
+        raise InvalidParameter(
+            "prove_extremes", prove_extremes, "given with half_width (the target it proves limits for)"
+        )
     f = _failure(cov)
     routes: list[EstimateRoute] = []
 
@@ -963,6 +1020,8 @@ def plan_estimate(
         if t is not None:  # the coarse searches start from the study's own k and n
             extra["max_queries_at_half_width"] = _reuse_max_queries(nn, t, f, search, certify, k)
             extra["required_n_records"] = _reuse_required_n(k, t, f, search, certify, nn)
+            if prove_extremes and name in _REFUTERS:
+                extra.update(_proved_limits(_REFUTERS[name], nn, k, t, cov, extra))
         if c is None:
             routes.append(EstimateRoute(name, False, None, None, theorems=ths, note=why, **extra))
         else:
@@ -1348,18 +1407,20 @@ def crossover_text(rm: RegimeMap) -> str:
 # the study file: [data] and [estimate]
 
 #: the keys of an estimation study's [estimate] table
-ESTIMATE_KEYS = ("queries", "coverage", "half_width", "thresholdout_budget", "threshold", "binary")
+ESTIMATE_KEYS = ("queries", "coverage", "half_width", "thresholdout_budget", "threshold", "binary", "prove_extremes")
 
 
-def plan_estimate_file(path: str) -> EstimatePlan:
+def plan_estimate_file(path: str, *, prove_extremes: bool = False) -> EstimatePlan:
     """:func:`plan_estimate` for an estimation study file (TOML)::
 
         [study]            # optional: name
         [data]             # n, iid (must be true: every route needs i.i.d. records)
         [estimate]         # queries, coverage; optional half_width, thresholdout_budget, threshold,
-                           # binary (every query {0, 1}-valued: exact binomial splitting)
+                           # binary (every query {0, 1}-valued: exact binomial splitting),
+                           # prove_extremes (proved limits for the Gaussian routes)
 
-    A refusal names the file and the key."""
+    ``prove_extremes=True`` proves them whatever the file says. A refusal names the file and
+    the key."""
     from .errors import PlanError
     from .study import read_toml, where
 
@@ -1396,6 +1457,7 @@ def plan_estimate_file(path: str) -> EstimatePlan:
             thresholdout_budget=spec.get("thresholdout_budget"),
             threshold=spec.get("threshold"),
             binary=spec.get("binary", False),
+            prove_extremes=True if prove_extremes is True else spec.get("prove_extremes", False),
         )
     except InvalidParameter as exc:
         key = "data.n" if exc.name == "n" else f"estimate.{exc.name}"

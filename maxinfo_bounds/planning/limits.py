@@ -1,0 +1,462 @@
+r"""Proved limits of the Gaussian reuse routes' extremes: no setting does better than this.
+
+The estimation planner (:mod:`.estimate`) finds, for each route, the largest number of queries
+k that meets a half-width T at coverage C, and the smallest n for (k, T), by certifying the
+settings (noise, eps, the split of the failure probability) a float optimiser chose. That
+shows the answer is *achievable*; it does not show that no other setting achieves more. This
+module proves the other side for the two Gaussian routes, by a certified branch and bound over
+every setting:
+
+* **JLNRSS** (Gaussian noise, the JLNRSS transfer theorem; :func:`jlnrss_refuted`). With total
+  GDP parameter mu (sigma = sqrt(k)/(n mu), Dong-Roth-Su Cor. 3.3), eps > 0, the sample
+  accuracy's failure beta in (0, F), F = 1 - C, and the best c, d > 0 with beta/c + delta/d <= F
+  (c + 2d = (sqrt(beta) + sqrt(2 delta))^2 / F, Cauchy-Schwarz), the route's exact half-width is
+
+  .. math:: h(\mu, \varepsilon, \beta) = \frac{\sqrt{k}}{n\mu}\, z_k(\beta) + (e^{\varepsilon} - 1)
+            + \frac{\bigl(\sqrt{\beta} + \sqrt{2\,\delta_\mu(\varepsilon)}\bigr)^2}{F}
+
+  where z_k(beta) solves (2 Phi(z) - 1)^k = 1 - beta (the exact sample accuracy) and
+  delta_mu(eps) is the exact GDP curve (Cor. 2.13: any (eps, delta) the mechanism satisfies has
+  delta >= delta_mu(eps), and a larger delta only widens h). Each term is monotone in each
+  variable (z_k falls in beta; delta_mu rises in mu and falls in eps), so on a box
+  [mu1, mu2] x [eps1, eps2] x [beta1, beta2] the half-width is at least
+  sqrt(k) z_k(beta2)/(n mu2) + (e^eps1 - 1) + (sqrt(beta1) + sqrt(2 delta_mu1(eps2)))^2 / F.
+* **BNSSSU** (Gaussian noise, RRST Thm B.2; :func:`bnsssu_refuted`): h = sqrt(k) z_k(beta)/(n mu)
+  + 18 eps with beta = F - delta/eps (the union bound of the two failures; RRST B.2's own
+  conditions only shrink the set searched, so they are left out of the bound: a lower bound
+  over a larger set). delta_mu(eps)/eps falls in eps, so on a box the half-width is at least
+  sqrt(k) z_k(F - delta_mu1(eps2)/eps2)/(n mu2) + 18 eps1, and a box with F <= delta_mu1(eps2)/eps2
+  holds no valid setting.
+
+The whole domain is covered: eps in [0, ln(1 + T)] (JLNRSS; e^eps - 1 > T beyond) or
+[0, min(1/3, T/18)] (BNSSSU), beta in [0, F T] (beta/c <= F needs c >= beta/F), mu in [0, inf],
+with the ends 0 and inf as boxes of their own (the bound takes a term's limit there). Boxes are
+split where the bound is weakest until every box's bound exceeds T; a box whose centre meets T
+(in floats) ends the search unproved. The bound is first computed in floats; a proof is then
+**certified**: every transcendental value the discarded boxes use (z_k at each distinct beta2,
+e^eps1 - 1, delta at each distinct (mu1, eps2)) is recomputed in mpmath at 50 digits and
+rounded outward, and each box's sum is formed with every floating-point operation rounded
+down (``nextafter``); a box whose certified bound does not exceed T fails the proof.
+
+Both half-widths rise in k and fall in n (the routes' settings do not depend on them otherwise),
+so a refutation at (n, k) also refutes every larger k and every smaller n:
+:func:`max_queries_limit` and :func:`required_n_limit` turn refutations into a proved bracket
+around the planner's answers.
+
+>>> refuted = jlnrss_refuted(1_000_000, 30_000, 0.1, Fraction(1, 20))   # the planner: 25,269
+>>> refuted
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..numeric import float_up, mp_ctx
+from ..numeric.special import special
+from ..theorems.dp_accounting.mechanisms import _ag_delta_bounds
+
+__all__ = [
+    "jlnrss_refuted",
+    "bnsssu_refuted",
+    "max_queries_limit",
+    "required_n_limit",
+    "Limit",
+    "MAX_BOXES",
+    "LADDER_BOXES",
+]
+
+#: the most boxes one refutation keeps alive at a time (its memory: 48 bytes a box)
+MAX_BOXES = 400_000
+#: the boxes each step of :func:`max_queries_limit` and :func:`required_n_limit` may use
+LADDER_BOXES = 100_000
+#: a box is discarded in floats only when its bound exceeds T by this much (relative): far
+#: above the floats' error, so that the certified bound then exceeds T too
+_MARGIN = 1e-9
+#: delta is certified at the points 2^(j/_LATTICE) outside each box
+_LATTICE = 4096
+
+
+def _down(x: Any) -> Any:
+    """The float just below ``x`` (numpy arrays or floats): a lower bound of the exact result of
+    the correctly rounded operation that gave ``x``."""
+    return np.nextafter(x, -np.inf)
+
+
+# --------------------------------------------------------------------------------------------
+# the float pieces (numpy, vectorised)
+
+
+def _z(beta: Any, k: int) -> Any:
+    """z_k(beta) in floats: (2 Phi(z) - 1)^k = 1 - beta."""
+    with np.errstate(all="ignore"):
+        u = -np.expm1(np.log1p(-beta) / k)
+        return -special().ndtri(u / 2)
+
+
+def _delta(mu: Any, eps: Any) -> Any:
+    """delta_mu(eps) in floats (0 at mu = 0, 1 at mu = inf)."""
+    log_ndtr = special().log_ndtr
+    with np.errstate(all="ignore"):
+        a, b = -eps / mu + mu / 2, -eps / mu - mu / 2
+        la, lb = log_ndtr(a), log_ndtr(b)
+        d = np.exp(la) * -np.expm1(eps + lb - la)
+    d = np.where(mu <= 0, 0.0, np.where(np.isinf(mu), 1.0, d))
+    return np.clip(np.nan_to_num(d, nan=0.0), 0.0, 1.0)
+
+
+def _noise_term(n: int, k: int, mu: Any, beta: Any) -> Any:
+    """sqrt(k) z_k(beta) / (n mu): 0 at mu = inf, inf at beta <= 0."""
+    with np.errstate(all="ignore"):
+        s = math.sqrt(k) / n * _z(beta, k) / mu
+    return np.where(np.isinf(mu), 0.0, np.where(beta <= 0, np.inf, s))
+
+
+@dataclass(frozen=True)
+class _Route:
+    """One route's box bound: ``bound(B, pick)`` with ``pick`` the corner each variable is read
+    at in each term (0 the lower end, 1 the upper); the lower bound reads the favourable ends."""
+
+    name: str
+    beta_free: bool
+    eps_max: Callable[[float], float]
+    value: Callable[..., Any]
+    lower: Callable[..., Any]
+    certify: Callable[..., Any]
+
+
+def _jlnrss_value(n: int, k: int, f: float, mu: Any, eps: Any, beta: Any) -> Any:
+    return _noise_term(n, k, mu, beta) + np.expm1(eps) + (np.sqrt(beta) + np.sqrt(2 * _delta(mu, eps))) ** 2 / f
+
+
+def _jlnrss_lower(n: int, k: int, f: float, mS: Any, bS: Any, eE: Any, mD: Any, eD: Any, bD: Any) -> Any:
+    """The bound with each term's variables given separately (the box's favourable ends)."""
+    return _noise_term(n, k, mS, bS) + np.expm1(eE) + (np.sqrt(bD) + np.sqrt(2 * _delta(mD, eD))) ** 2 / f
+
+
+def _bnsssu_ratio(n: int, mu: Any, eps: Any) -> Any:
+    """The smallest delta/eps RRST Thm B.2 allows at (mu, eps): delta at least the GDP curve's
+    and at least 4 eps e^(-n eps^2) (its condition n >= ln(4 eps/delta)/eps^2)."""
+    with np.errstate(all="ignore"):
+        return np.maximum(_delta(mu, eps) / eps, 4 * np.exp(-n * eps * eps))
+
+
+def _bnsssu_from_ratio(n: int, k: int, f: float, mu: Any, q: Any, eps: Any, slack: float = 0.0) -> Any:
+    """sqrt(k) z_k(F - q)/(n mu) + 18 eps; inf where no setting is valid (q >= F, q >= 1/4 (delta
+    < eps/4) or eps >= 1/3). ``slack`` (relative) widens each condition and beta, so that a
+    box the floats call invalid is invalid in exact arithmetic too."""
+    up = 1 + slack
+    b = f - q + slack * f
+    ok = (b > 0) & (q < 0.25 * up) & (eps < up / 3)
+    b = np.where(ok, b, 0.5)
+    return np.where(ok, _noise_term(n, k, mu, b) + 18 * eps, np.inf)
+
+
+def _bnsssu_value(n: int, k: int, f: float, mu: Any, eps: Any, beta: Any) -> Any:
+    return _bnsssu_from_ratio(n, k, f, mu, _bnsssu_ratio(n, mu, eps), eps)
+
+
+def _bnsssu_lower(n: int, k: int, f: float, mS: Any, bS: Any, eE: Any, mD: Any, eD: Any, bD: Any) -> Any:
+    # beta is not free (F - delta/eps): delta/eps is smallest at (mD, eD) = (mu1, eps2)
+    with np.errstate(all="ignore"):
+        q = np.where(eD > 0, _bnsssu_ratio(n, mD, eD), np.inf)
+    return _bnsssu_from_ratio(n, k, f, mS, q, eE, 2 * _MARGIN)
+
+
+# --------------------------------------------------------------------------------------------
+# certified pieces (mpmath at 50 digits, rounded outward)
+
+
+def _failure_lower(k: int, t: float) -> Any:
+    """A lower bound on P(max_{j <= k} |Z_j| > t), Z_j i.i.d. N(0, 1): 1 - (1 - p)^k with p below
+    erfc(t/sqrt 2), each step narrowed by 10^-40 relative (mpmath has no interval erfc; its
+    special functions are good to the working precision of 50 digits)."""
+    c = mp_ctx()
+    with c.workdps(50):
+        w = c.mpf(10) ** -40
+        p = c.erfc(c.mpf(t) / c.sqrt(2) * (1 + w)) * (1 - w)
+        return -c.expm1(k * c.log1p(-p)) * (1 - w)
+
+
+def _z_lower(beta: float, k: int) -> float:
+    """A float at most z_k(beta): the estimate lowered until P(max |Z_j| > z) >= beta."""
+    z = float(_z(np.float64(beta), k))
+    if not math.isfinite(z) or z <= 0:
+        return 0.0
+    step = 1e-12
+    while True:
+        z *= 1 - step
+        if z <= 0:
+            return 0.0
+        if _failure_lower(k, z) >= beta:
+            return z
+        step *= 16
+
+
+def _expm1_lower(x: float) -> float:
+    c = mp_ctx()
+    with c.workdps(50):
+        return float(_down(float(c.expm1(c.mpf(x)))))
+
+
+def _delta_lower(mu: float, eps: float) -> float:
+    """A float at most delta_mu(eps) (Balle-Wang's enclosure at 50 digits; 0 at mu = 0)."""
+    if mu <= 0:
+        return 0.0
+    if math.isinf(mu):
+        return 1.0 if eps < math.inf else 0.0
+    lo = _ag_delta_bounds(mu, 1.0, eps)[0]
+    return max(0.0, float(_down(float(lo))))
+
+
+def _certified_noise(n: int, k: int, mu: Any, z: Any) -> Any:
+    """sqrt(k) z / (n mu) with every operation rounded down (z already a lower bound)."""
+    rk = _down(math.sqrt(k))
+    with np.errstate(all="ignore"):
+        s = _down(_down(_down(rk * z) / n) / mu)
+    return np.where(np.isinf(mu), 0.0, s)
+
+
+def _snap(x: Any, up: bool) -> Any:
+    """x moved out to the lattice 2^(j/4096) (up or down; 0 and inf stay): a few lattice points
+    stand for many boxes' ends, so that few certified evaluations serve them all."""
+    with np.errstate(all="ignore"):
+        j = np.log2(x) * _LATTICE
+        j = np.ceil(j + 1e-9) if up else np.floor(j - 1e-9)
+        y = np.exp2(j / _LATTICE)
+        # the float 2^(j/4096) may sit on the wrong side of x: step once more if so
+        y = (
+            np.where(up & (y < x), np.exp2((j + 1) / _LATTICE), y)
+            if up
+            else np.where(y > x, np.exp2((j - 1) / _LATTICE), y)
+        )
+    return np.where((x <= 0) | np.isinf(x), x, y)
+
+
+def _delta_lowers(m: Any, e: Any, need: Any) -> Any:
+    """Lower bounds on delta_m(e) for the boxes where ``need``: first at the lattice points
+    outside (mu down, eps up: delta_mu(eps) rises in mu and falls in eps), then, where that
+    is not enough (``need`` called with it), at the box's own corner."""
+    ms, es = _snap(m, False), _snap(e, True)
+    cache: dict[tuple[float, float], float] = {}
+
+    def at(a: Any, b: Any) -> Any:
+        for p in set(zip(a.tolist(), b.tolist())) - cache.keys():
+            cache[p] = _delta_lower(*p)
+        return np.array([cache[p] for p in zip(a.tolist(), b.tolist())])
+
+    d = at(ms, es)
+    short = ~need(d)
+    if np.any(short):
+        d[short] = at(m[short], e[short])
+    return d
+
+
+def _certify_jlnrss(n: int, k: int, f_up: float, t: float, B: Any) -> bool:
+    m1, m2, e1, e2, b1, b2 = B.T
+    zs = {b: _z_lower(b, k) for b in set(b2.tolist())}
+    es = {e: (_expm1_lower(e) if e > 0 else 0.0) for e in set(e1.tolist())}
+    s = _certified_noise(n, k, m2, np.array([zs[b] for b in b2.tolist()]))
+    e = np.array([es[x] for x in e1.tolist()])
+    rb = _down(np.sqrt(b1))
+    base = _down(s + e)
+
+    def total(d: Any, rows: Any = slice(None)) -> Any:
+        r = _down(rb[rows] + _down(np.sqrt(2 * d)))
+        return _down(base[rows] + _down(_down(r * r) / f_up))
+
+    d = _delta_lowers(m1, e2, lambda d: total(d) > t)
+    return bool(np.all(total(d) > t))
+
+
+def _exp_lower(n: int, e: float) -> float:
+    """A float at most e^(-n e^2) (50 digits)."""
+    c = mp_ctx()
+    with c.workdps(50):
+        return max(0.0, float(_down(float(c.exp(-n * c.mpf(e) ** 2)))))
+
+
+def _certify_bnsssu(n: int, k: int, f_up: float, t: float, B: Any) -> bool:
+    m1, m2, e1, e2, _, _ = B.T
+    # the smallest delta/eps (rounded down) at (mu1, eps2) moved out to the lattice, so the
+    # largest beta F - delta/eps (rounded up); the boxes outside RRST Thm B.2's conditions hold
+    # no valid setting
+    m1, e2 = _snap(m1, False), _snap(e2, True)
+    ds = {(m, e): _delta_lower(m, e) for m, e in set(zip(m1.tolist(), e2.tolist()))}
+    cond = {e: _down(4 * _exp_lower(n, e)) for e in set(e2.tolist())}
+    d = np.array([ds[p] for p in zip(m1.tolist(), e2.tolist())])
+    with np.errstate(all="ignore"):
+        q = np.maximum(np.where(e2 > 0, _down(d / e2), np.inf), [cond[e] for e in e2.tolist()])
+        b = np.nextafter(f_up - q, np.inf)
+    ok = (b > 0) & (q < 0.25) & (e1 < 1 / 3)
+    if not np.any(ok):
+        return True
+    zs = {x: _z_lower(x, k) for x in set(b[ok].tolist())}
+    s = _certified_noise(n, k, m2[ok], np.array([zs[x] for x in b[ok].tolist()]))
+    total = _down(s + _down(18 * e1[ok]))
+    return bool(np.all(total > t))
+
+
+def _jlnrss_route() -> _Route:
+    return _Route("JLNRSS", True, lambda t: math.log1p(t), _jlnrss_value, _jlnrss_lower, _certify_jlnrss)
+
+
+def _bnsssu_route() -> _Route:
+    return _Route("BNSSSU", False, lambda t: min(1 / 3, t / 18), _bnsssu_value, _bnsssu_lower, _certify_bnsssu)
+
+
+# --------------------------------------------------------------------------------------------
+# the branch and bound
+
+
+def _split_points(lo: Any, hi: Any) -> Any:
+    """Where a box's side is cut: the geometric middle, hi/16 for a side from 0, lo 16 for a
+    side to inf."""
+    with np.errstate(all="ignore"):
+        return np.where(lo <= 0, hi / 16, np.where(np.isinf(hi), lo * 16, np.sqrt(lo * hi)))
+
+
+def _initial_boxes(eps_max: float, beta_max: float, beta_free: bool) -> Any:
+    mus = np.concatenate([[0.0], np.geomspace(1e-3, 1e2, 12), [np.inf]])
+    eps = np.concatenate([[0.0], np.geomspace(eps_max * 1e-6, eps_max, 8)])
+    bet = np.concatenate([[0.0], np.geomspace(beta_max * 1e-12, beta_max, 8)]) if beta_free else np.array([0.0, 1.0])
+    return np.array(
+        [[a, b, c, d, e, g] for a, b in zip(mus, mus[1:]) for c, d in zip(eps, eps[1:]) for e, g in zip(bet, bet[1:])]
+    )
+
+
+def _refute(route: _Route, n: int, k: int, t: float, failure: Fraction, max_boxes: int) -> bool | None:
+    """True: proved (certified) that no setting of ``route`` has half-width <= t with failure
+    probability <= ``failure`` at (n, k). False: a setting was found that does (in floats: the
+    planner's own answer may then not be the best). None: undecided within ``max_boxes``."""
+    f_up = float_up(failure)
+    f = float(failure)
+    B = _initial_boxes(route.eps_max(t), f * t, route.beta_free)
+    kept: list[Any] = []
+
+    def lower(B: Any, mS: Any, bS: Any, eE: Any, mD: Any, eD: Any, bD: Any) -> Any:
+        # delta read at the lattice points outside the box (as the certification reads it)
+        mD, eD = _snap(mD, False), _snap(eD, True)
+        return np.nan_to_num(route.lower(n, k, f, mS, bS, eE, mD, eD, bD), nan=np.inf)
+
+    while len(B):
+        m1, m2, e1, e2, b1, b2 = B.T
+        L = lower(B, m2, b2, e1, m1, e2, b1)
+        out = L > t * (1 + _MARGIN)
+        kept.append(B[out])
+        B, L = B[~out], L[~out]
+        if not len(B):
+            break
+        cm, ce, cb = (_split_points(B[:, 2 * i], B[:, 2 * i + 1]) for i in range(3))
+        with np.errstate(all="ignore"):
+            if np.any(route.value(n, k, f, cm, ce, cb) <= t):
+                return False
+        if 2 * len(B) > max_boxes:
+            return None
+        m1, m2, e1, e2, b1, b2 = B.T
+        # split each box along the variable whose range moves its bound most
+        gain = np.stack(
+            [
+                np.maximum(lower(B, m1, b2, e1, m1, e2, b1), lower(B, m2, b2, e1, m2, e2, b1)),
+                np.maximum(lower(B, m2, b2, e2, m1, e1, b1), lower(B, m2, b2, e2, m1, e2, b1)),
+                np.maximum(lower(B, m2, b1, e1, m1, e2, b1), lower(B, m2, b2, e1, m1, e2, b2)),
+            ],
+            axis=1,
+        )
+        with np.errstate(all="ignore"):
+            score = np.nan_to_num(gain - L[:, None], nan=np.inf, posinf=np.inf)
+            # ties (two infinite gains) go to the side with the most floats in it; a side that
+            # cannot be cut any more is never chosen
+            cuts = np.stack([_split_points(B[:, 2 * i], B[:, 2 * i + 1]) for i in range(3)], axis=1)
+            room = np.log2(np.maximum(B[:, 1::2] - B[:, 0::2], 0) / np.maximum(np.abs(B[:, 1::2]), 1e-300) + 1e-300)
+        splittable = (B[:, 0::2] < cuts) & (cuts < B[:, 1::2])
+        score = np.where(np.isinf(score), 1e300 * (1 + (room + 1100) / 1e4), score)
+        dim = np.argmax(np.where(splittable, score, -1.0), axis=1)
+        rows = np.arange(len(B))
+        lo, hi = B[rows, 2 * dim], B[rows, 2 * dim + 1]
+        cut = _split_points(lo, hi)
+        if not np.all((lo < cut) & (cut < hi)):  # a side down to neighbouring floats: undecided
+            return None
+        left, right = B.copy(), B.copy()
+        left[rows, 2 * dim + 1] = cut
+        right[rows, 2 * dim] = cut
+        B = np.concatenate([left, right])
+    # a proof only when every discarded box's certified bound exceeds t (else undecided)
+    return True if route.certify(n, k, f_up, t, np.concatenate(kept)) else None
+
+
+def jlnrss_refuted(n: int, k: int, t: float, failure: Fraction, *, max_boxes: int = MAX_BOXES) -> bool | None:
+    """Whether no Gaussian noise level, eps, beta, c, d make the JLNRSS route's half-width at
+    most ``t`` with failure probability at most ``failure`` (1 - coverage, exact) for ``k``
+    queries of ``n`` records: True proved, False a setting that does was found (floats), None
+    undecided within ``max_boxes``."""
+    return _refute(_jlnrss_route(), n, k, t, failure, max_boxes)
+
+
+def bnsssu_refuted(n: int, k: int, t: float, failure: Fraction, *, max_boxes: int = MAX_BOXES) -> bool | None:
+    """The same for the BNSSSU route (Gaussian noise, RRST Thm B.2)."""
+    return _refute(_bnsssu_route(), n, k, t, failure, max_boxes)
+
+
+# --------------------------------------------------------------------------------------------
+# brackets around the planner's extremes
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A proved limit: ``value`` (no setting of the route does better: more queries than it,
+    or fewer records), the refutation it rests on (``refuted_at``) and whether it equals the
+    planner's answer (``exact``)."""
+
+    value: int
+    refuted_at: int
+    exact: bool
+
+
+#: the relative steps tried beyond the planner's answer, tightest first
+_LADDER = (0.0, 1e-3, 4e-3, 1.6e-2, 6.4e-2, 0.25, 1.0, 4.0, 16.0)
+
+
+def max_queries_limit(
+    refuted: Callable[..., bool | None],
+    n: int,
+    t: float,
+    failure: Fraction,
+    found: int,
+    *,
+    max_boxes: int = LADDER_BOXES,
+) -> Limit | None:
+    """A proved upper limit on the largest k meeting t: the first step of the ladder beyond
+    ``found`` (found + 1, then found (1 + r)) at which ``refuted`` proves no setting meets t
+    (every larger k is refuted with it). None when none is proved."""
+    for r in _LADDER:
+        kk = found + 1 if r == 0 else max(found + 2, math.ceil(found * (1 + r)))
+        if refuted(n, kk, t, failure, max_boxes=max_boxes):
+            return Limit(kk - 1, kk, kk == found + 1)
+    return None
+
+
+def required_n_limit(
+    refuted: Callable[..., bool | None],
+    k: int,
+    t: float,
+    failure: Fraction,
+    found: int,
+    *,
+    max_boxes: int = LADDER_BOXES,
+) -> Limit | None:
+    """A proved lower limit on the smallest n meeting (k, t): the first step below ``found``
+    (found - 1, then found / (1 + r)) at which no setting meets t (every smaller n with it)."""
+    for r in _LADDER:
+        nn = found - 1 if r == 0 else min(found - 2, math.floor(found / (1 + r)))
+        if nn < 1:  # every n >= 1 is allowed: nothing below to refute
+            return Limit(1, 0, found == 1)
+        if refuted(nn, k, t, failure, max_boxes=max_boxes):
+            return Limit(nn + 1, nn, nn == found - 1)
+    return None

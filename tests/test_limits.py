@@ -1,0 +1,178 @@
+"""Proved limits of the Gaussian reuse routes' extremes (maxinfo_bounds.planning.limits).
+
+Each refutation is held against an independent minimisation of the route's exact half-width,
+written here from the theorems (JLNRSS transfer with the Cauchy-Schwarz split of c and d, the
+exact sample accuracy of Gaussian noise, the exact GDP curve; RRST Thm B.2 with its conditions)
+and evaluated in mpmath at 30 digits; an achievable point is never refuted; a bound with a wrong
+corner is caught by that check.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+
+from maxinfo_bounds.numeric import InvalidParameter
+from maxinfo_bounds.planning import limits
+from maxinfo_bounds.planning.estimate import REUSE_BNSSSU, REUSE_JLNRSS, plan_estimate
+
+F = Fraction(1, 20)
+MP = mpmath.MPContext()
+MP.dps = 30
+
+
+def _z(beta, k):
+    """z with (2 Phi(z) - 1)^k = 1 - beta: sqrt 2 erfinv((1 - beta)^(1/k))."""
+    return MP.sqrt(2) * MP.erfinv((1 - MP.mpf(beta)) ** (MP.mpf(1) / k))
+
+
+def _delta(mu, eps):
+    """The GDP curve (Dong-Roth-Su Cor. 2.13)."""
+    mu, eps = MP.mpf(mu), MP.mpf(eps)
+    return MP.ncdf(-eps / mu + mu / 2) - MP.exp(eps) * MP.ncdf(-eps / mu - mu / 2)
+
+
+def jlnrss_h(n, k, f, mu, eps, beta):
+    """The JLNRSS route's exact half-width at one setting, the failure split optimally: c + 2d
+    = (sqrt(beta) + sqrt(2 delta))^2 / F (c = sqrt(beta) s/F, d = sqrt(delta/2) s/F)."""
+    s = MP.sqrt(beta) + MP.sqrt(2 * _delta(mu, eps))
+    return MP.sqrt(k) / (n * MP.mpf(mu)) * _z(beta, k) + MP.expm1(eps) + s * s / (MP.mpf(f.numerator) / f.denominator)
+
+
+def bnsssu_h(n, k, f, mu, eps):
+    """RRST Thm B.2's route: delta the smallest its conditions allow, beta = F - delta/eps."""
+    eps = MP.mpf(eps)
+    delta = max(_delta(mu, eps), 4 * eps * MP.exp(-n * eps * eps))
+    beta = MP.mpf(f.numerator) / f.denominator - delta / eps
+    if not (eps < MP.mpf(1) / 3 and delta < eps / 4 and beta > 0):
+        return MP.mpf(10)  # no valid setting (a finite penalty, for the simplex)
+    return MP.sqrt(k) / (n * MP.mpf(mu)) * _z(beta, k) + 18 * eps
+
+
+def _minimum(h, starts):
+    """The smallest value Nelder-Mead finds from every start (log coordinates)."""
+    best = math.inf
+    for x0 in starts:
+        r = minimize(
+            lambda v: float(h(*np.exp(v))),
+            np.log(x0),
+            method="Nelder-Mead",
+            options={"xatol": 1e-10, "fatol": 1e-14, "maxiter": 4000},
+        )
+        best = min(best, float(h(*np.exp(r.x))))
+    return best
+
+
+def _jl_starts():
+    return [(0.016, 0.03, 7e-6), (0.008, 0.06, 1e-5), (0.03, 0.015, 1e-6)]
+
+
+def test_jlnrss_refutation_agrees_with_an_independent_minimisation():
+    # the planner certifies 25,269 queries at n = 10^6, T = 0.1, C = 0.95; the proof refutes 25,371
+    n, t = 1_000_000, 0.1
+    assert limits.jlnrss_refuted(n, 25_371, t, F) is True
+    low = _minimum(lambda *x: jlnrss_h(n, 25_371, F, *x), _jl_starts())
+    assert t < low < t * 1.002  # 0.1001050...: the proof sits close to the frontier
+    # and the achievable side: below t at the planner's answer (so it is never refuted there)
+    assert _minimum(lambda *x: jlnrss_h(n, 25_269, F, *x), _jl_starts()) <= t
+    assert limits.jlnrss_refuted(n, 25_269, t, F) is not True
+
+
+def test_bnsssu_refutation_is_exact_at_the_planner_s_answer():
+    # 658 queries are certified by the planner; 659 are refuted for every setting
+    n, t = 1_000_000, 0.1
+    starts = [(0.0025, 0.003), (0.004, 0.0035), (0.002, 0.004)]
+    low = _minimum(lambda mu, e: bnsssu_h(n, 659, F, mu, e), starts)
+    assert low > t
+    assert _minimum(lambda mu, e: bnsssu_h(n, 658, F, mu, e), starts) <= t
+    assert limits.bnsssu_refuted(n, 659, t, F) is True
+    assert limits.bnsssu_refuted(n, 658, t, F) is not True
+
+
+def test_a_setting_that_meets_the_target_is_found_not_refuted():
+    # 100 queries at n = 10^6 meet T = 0.1 easily (the planner's half-width there is about 0.02)
+    assert limits.jlnrss_refuted(1_000_000, 100, 0.1, F) is False
+    assert limits.bnsssu_refuted(1_000_000, 100, 0.1, F) is False
+
+
+def test_a_bound_read_at_the_wrong_corner_is_caught(monkeypatch):
+    # plant the bug: the noise term read at mu1 (the small end) -- an overestimate of the
+    # minimum, which "refutes" the achievable 25,269; the check above catches it
+    real = limits._jlnrss_lower
+
+    def wrong(n, k, f, mS, bS, eE, mD, eD, bD):
+        return real(n, k, f, np.maximum(mD, mS / 1.5), bS, eE, mD, eD, bD)
+
+    monkeypatch.setattr(limits, "_jlnrss_lower", wrong)
+    monkeypatch.setattr(limits, "_certify_jlnrss", lambda *a: True)
+    assert limits.jlnrss_refuted(1_000_000, 25_269, 0.1, F) is True  # the planted bug's claim
+    assert _minimum(lambda *x: jlnrss_h(1_000_000, 25_269, F, *x), _jl_starts()) <= 0.1  # refutes it
+
+
+def test_certified_pieces_lie_below_50_digit_values():
+    mp = mpmath.MPContext()
+    mp.dps = 50
+    for beta, k in [(0.05, 1), (1e-6, 25_000), (0.004, 10), (1e-12, 3)]:
+        z = limits._z_lower(beta, k)
+        exact = mp.sqrt(2) * mp.erfinv((1 - mp.mpf(beta)) ** (mp.mpf(1) / k))
+        assert z <= exact and z > float(exact) * (1 - 1e-9)
+    for mu, eps in [(0.0158, 0.0318), (1.0, 4.8865541), (3.0, 1.0), (0.1, 0.5746403)]:
+        d = limits._delta_lower(mu, eps)
+        exact = mp.ncdf(-mp.mpf(eps) / mu + mp.mpf(mu) / 2) - mp.exp(eps) * mp.ncdf(-mp.mpf(eps) / mu - mp.mpf(mu) / 2)
+        assert d <= exact and d > float(exact) * (1 - 1e-12)
+    assert limits._delta_lower(0.0, 0.1) == 0.0
+    e = 0.0318412328975169
+    assert limits._expm1_lower(e) <= mp.expm1(e) < np.nextafter(limits._expm1_lower(e), 1.0) * (1 + 1e-15)
+    assert limits._exp_lower(1000, 0.05) <= mp.exp(-1000 * mp.mpf(0.05) ** 2)
+
+
+def test_the_lattice_moves_ends_outward():
+    rng = np.random.default_rng(20261126)
+    x = np.exp(rng.uniform(-30, 5, 2000))
+    assert np.all(limits._snap(x, True) >= x) and np.all(limits._snap(x, False) <= x)
+    assert np.all(limits._snap(x, True) <= x * 2 ** (2 / limits._LATTICE))
+    edge = np.array([0.0, np.inf, 1.0])
+    assert list(limits._snap(edge, True)[:2]) == [0.0, np.inf] and limits._snap(edge, True)[2] > 1.0
+
+
+def test_the_ladder_reads_refutations_as_monotone():
+    calls = []
+
+    def refuted(n, k, t, failure, max_boxes):
+        calls.append(k)
+        return k >= 1_010
+
+    lim = limits.max_queries_limit(refuted, 10, 0.1, F, 1_000)
+    assert lim == limits.Limit(1_015, 1_016, False) and calls == [1_001, 1_002, 1_004, 1_016]
+    assert limits.max_queries_limit(lambda *a, **kw: True, 10, 0.1, F, 7) == limits.Limit(7, 8, True)
+    assert limits.max_queries_limit(lambda *a, **kw: None, 10, 0.1, F, 7) is None
+    # smallest n: the steps go down; n = 1 needs no proof
+    # 999, 998, 996 (1000/1.004), 984, 939, then 800 (1000/1.25): refuted
+    assert limits.required_n_limit(lambda n, *a, **kw: n <= 900, 5, 0.1, F, 1_000) == limits.Limit(801, 800, False)
+    assert limits.required_n_limit(lambda *a, **kw: False, 5, 0.1, F, 1) == limits.Limit(1, 0, True)
+
+
+@pytest.mark.slow
+def test_plan_estimate_proves_the_gaussian_routes_limits():
+    p = plan_estimate(1_000_000, 10_000, 0.95, 0.1, prove_extremes=True, maxinfo=False)
+    jl, bn = p.route(REUSE_JLNRSS), p.route(REUSE_BNSSSU)
+    assert (jl.max_queries_at_half_width, jl.required_n_records) == (25_269, 614_451)
+    assert 25_269 < jl.max_queries_upper_limit <= 25_370 and 612_003 <= jl.required_n_lower_limit < 614_451
+    assert jl.extremes == "bracketed" and bn.max_queries_upper_limit == bn.max_queries_at_half_width == 658
+    d = json.loads(json.dumps(p.as_dict()))
+    assert d["routes"][0]["max_queries_upper_limit"] == jl.max_queries_upper_limit
+    text = p.text(derivations=False)
+    assert f"25269 (<= {jl.max_queries_upper_limit})" in text and "proved over every setting" in text
+
+
+def test_prove_extremes_needs_a_target():
+    with pytest.raises(InvalidParameter, match="prove_extremes.*given with half_width"):
+        plan_estimate(1000, 10, 0.95, prove_extremes=True)
+    with pytest.raises(InvalidParameter, match="prove_extremes"):
+        plan_estimate(1000, 10, 0.95, 0.1, prove_extremes="yes")
