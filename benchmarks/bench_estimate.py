@@ -12,6 +12,9 @@
    at a time (the union bound for the Gaussian maximum; c = d; the sample-accuracy failure tied
    to delta; zCDP's conversion rho + 2 sqrt(rho ln(...)) instead of the exact GDP curve), and
    all together (which should land near the published figure).
+3. Proved limits (``--prove-extremes``, :mod:`maxinfo_bounds.planning.limits`): at each
+   published n, the Gaussian routes' largest k beside the limit proved over every setting and
+   the proof's time; and one whole ``plan_estimate`` with and without ``prove_extremes``.
 
 Usage: python benchmarks/bench_estimate.py [--repeats R]
 """
@@ -179,6 +182,35 @@ def _published() -> None:
         )
 
 
+def _proved() -> None:
+    from fractions import Fraction
+
+    from maxinfo_bounds.planning import limits as L
+
+    failure = 1 - Fraction(0.95)
+    print(
+        "\nProved limits at accuracy 0.1, coverage 0.95: the largest k the planner certifies, the k above which "
+        "no setting of the route meets 0.1 (proved: planning/limits.py), and the proof's time (one run)."
+    )
+    print("\n| n | JLNRSS k | proved: no setting above | time (s) | BNSSSU k | proved: no setting above | time (s) |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for n in PUBLISHED:
+        p = E.plan_estimate(n, 100, 0.95, 0.1, maxinfo=False)
+        cells = []
+        for route, refuted in ((E.REUSE_JLNRSS, L.jlnrss_refuted), (E.REUSE_BNSSSU, L.bnsssu_refuted)):
+            k = p.route(route).max_queries_at_half_width
+            t, lim = once(lambda: L.max_queries_limit(refuted, n, 0.1, failure, k))
+            shown = "-" if lim is None else (f"{lim.value:,} (optimal)" if lim.exact else f"{lim.value:,}")
+            cells += [f"{k:,}", shown, f"{t.cpu:.1f}"]
+        print(f"| {n:,} | " + " | ".join(cells) + " |")
+    t0, _ = once(lambda: E.plan_estimate(10**6, 10**4, 0.95, 0.1))
+    t1, _ = once(lambda: E.plan_estimate(10**6, 10**4, 0.95, 0.1, prove_extremes=True))
+    print(
+        f"\nplan_estimate(10^6, 10^4, 0.95, half_width=0.1): CPU {t0.cpu:.2f} s; with prove_extremes=True "
+        f"(both Gaussian routes, both extremes): CPU {t1.cpu:.2f} s ({t1.cpu / t0.cpu:.0f}x; load {t1.load:.2f})"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=5)
@@ -188,6 +220,7 @@ def main() -> None:
     )
     _timings(a.repeats)
     _published()
+    _proved()
 
 
 if __name__ == "__main__":
