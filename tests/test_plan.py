@@ -36,6 +36,7 @@ from maxinfo_bounds.planning import (
     with_param,
 )
 from maxinfo_bounds.planning.accountants import best_composition
+from maxinfo_bounds.planning.routes import gamma_upper_bound
 from maxinfo_bounds.planning.stages import stages_of
 from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information_implied
 from maxinfo_bounds.theorems.pvalues import mi_pvalue_correction, russo_zou_pvalue_correction
@@ -672,3 +673,40 @@ def test_a_stage_composed_beyond_thm31_says_why_word_for_word():
         "steps[0..9] compose to (1, 1e-08)-DP: RRST Thm 3.1 needs eps <= 1/2 "
         "(fewer runs, more noise, or a smaller per-step eps)"
     )
+
+
+def test_a_thm31_stage_whose_beta_floor_exceeds_alpha_is_refused_with_its_delta_limit() -> None:
+    """(0.01, 1e-6)-DP on 1000 records: RRST Thm 3.1's beta is at least 4 n sqrt(delta/(3 eps'))
+    > alpha. The refusal names the largest delta that could pass, 3 eps' alpha^2/(16 n^2) at
+    eps' = 1/2: 1.5 * 0.05^2 / (16 * 10^6) = 2.34375e-10, printed to 2 digits."""
+    st = Study(n=1000, iid=True, alpha=0.05, steps=(GenericDP(eps=0.01, delta=1e-6),))
+    with pytest.raises(NoValidRoute) as e:
+        plan(st)
+    assert str(e.value) == (
+        "<study>: no valid route: max-information composition: steps[0..0] are (0.01, 1e-06)-DP on "
+        "n = 1000 records: RRST Thm 3.1's beta is at least 4 n sqrt(delta/(3 eps')), so delta must be "
+        "below about 3 eps' alpha^2/(16 n^2) for some eps' <= 1/2 (here: delta < 2.3e-10 at alpha = 0.05); "
+        "mutual information: an approximate-DP stage has no mutual-information bound here"
+    )
+
+
+def test_where_thm_14a_beats_14b_the_plan_certifies_14a() -> None:
+    """One record, eps = 1e-3 pure DP, i.i.d.: Thm 1.4a's k = eps log2(e) bits is below 1.4b's
+    eps^2/2 + eps sqrt(ln(2/beta)/2) nats at every beta < 2/e^2, so the plan takes beta = 0 and
+    gamma = alpha e^-eps = 0.049950024991668750..., rounded down (at most one float below)."""
+    p = plan(Study(n=1, iid=True, alpha=0.05, steps=(GenericDP(eps=1e-3),)))
+    with mpmath.workdps(40):
+        true = mpmath.mpf(0.05) * mpmath.exp(-mpmath.mpf(1e-3))
+    assert p.gamma <= true and p.gamma >= true * (1 - 2.0**-50)
+
+
+def test_gamma_upper_bound_of_a_non_iid_pure_stage_is_thm_14a_s_supremum() -> None:
+    """Not i.i.d.: Thm 1.4a alone, k = eps n log2(e) whatever beta, so the supremum over beta of
+    (alpha - beta) 2^-k is alpha e^(-eps n) = 0.05 e^-2 = 0.0067667641618306...; the bound the
+    required-n search uses encloses it within 1e-8 (eps taken 1e-9 relative lower) and the plan."""
+    st = Study(n=2000, iid=False, alpha=0.05, steps=(GenericDP(eps=1e-3),))
+    with mpmath.workdps(40):
+        true = mpmath.mpf(0.05) * mpmath.exp(-mpmath.mpf(1e-3) * 2000)
+    u = gamma_upper_bound(st)
+    assert true <= u <= true * (1 + 1e-8)
+    assert plan(st).gamma <= true
