@@ -149,12 +149,14 @@ def test_the_ladder_reads_refutations_as_monotone():
         return k >= 1_010
 
     lim = limits.max_queries_limit(refuted, 10, 0.1, F, 1_000)
-    assert lim == limits.Limit(1_015, 1_016, False) and calls == [1_001, 1_002, 1_004, 1_016]
+    # the ladder 1001, 1002, 1004, 1016 (proved), then two bisections: 1010 (proved), 1007 (not)
+    assert lim == limits.Limit(1_009, 1_010, False) and calls == [1_001, 1_002, 1_004, 1_016, 1_010, 1_007]
     assert limits.max_queries_limit(lambda *a, **kw: True, 10, 0.1, F, 7) == limits.Limit(7, 8, True)
     assert limits.max_queries_limit(lambda *a, **kw: None, 10, 0.1, F, 7) is None
     # smallest n: the steps go down; n = 1 needs no proof
-    # 999, 998, 996 (1000/1.004), 984, 939, then 800 (1000/1.25): refuted
-    assert limits.required_n_limit(lambda n, *a, **kw: n <= 900, 5, 0.1, F, 1_000) == limits.Limit(801, 800, False)
+    # 999, 998, 996 (1000/1.004), 984, 939, then 800 (1000/1.25): refuted; bisections 870
+    # (refuted) and 905 (not)
+    assert limits.required_n_limit(lambda n, *a, **kw: n <= 900, 5, 0.1, F, 1_000) == limits.Limit(871, 870, False)
     assert limits.required_n_limit(lambda *a, **kw: False, 5, 0.1, F, 1) == limits.Limit(1, 0, True)
 
 

@@ -421,6 +421,8 @@ class Limit:
 
 #: the relative steps tried beyond the planner's answer, tightest first
 _LADDER = (0.0, 1e-3, 4e-3, 1.6e-2, 6.4e-2, 0.25, 1.0, 4.0, 16.0)
+#: bisections between the first step proved and the last one not
+_BISECTIONS = 2
 
 
 def max_queries_limit(
@@ -434,11 +436,22 @@ def max_queries_limit(
 ) -> Limit | None:
     """A proved upper limit on the largest k meeting t: the first step of the ladder beyond
     ``found`` (found + 1, then found (1 + r)) at which ``refuted`` proves no setting meets t
-    (every larger k is refuted with it). None when none is proved."""
+    (every larger k is refuted with it), then tightened by :data:`_BISECTIONS` bisections
+    between it and the last step not proved. None when none is proved."""
+    bad = found  # the largest k not refuted so far
     for r in _LADDER:
         kk = found + 1 if r == 0 else max(found + 2, math.ceil(found * (1 + r)))
         if refuted(n, kk, t, failure, max_boxes=max_boxes):
+            for _ in range(_BISECTIONS):
+                mid = (bad + kk) // 2
+                if mid <= bad:
+                    break
+                if refuted(n, mid, t, failure, max_boxes=max_boxes):
+                    kk = mid
+                else:
+                    bad = mid
             return Limit(kk - 1, kk, kk == found + 1)
+        bad = kk
     return None
 
 
@@ -452,11 +465,22 @@ def required_n_limit(
     max_boxes: int = LADDER_BOXES,
 ) -> Limit | None:
     """A proved lower limit on the smallest n meeting (k, t): the first step below ``found``
-    (found - 1, then found / (1 + r)) at which no setting meets t (every smaller n with it)."""
+    (found - 1, then found / (1 + r)) at which no setting meets t (every smaller n with it),
+    tightened by bisection like :func:`max_queries_limit`."""
+    bad = found  # the smallest n not refuted so far
     for r in _LADDER:
         nn = found - 1 if r == 0 else min(found - 2, math.floor(found / (1 + r)))
         if nn < 1:  # every n >= 1 is allowed: nothing below to refute
             return Limit(1, 0, found == 1)
         if refuted(nn, k, t, failure, max_boxes=max_boxes):
+            for _ in range(_BISECTIONS):
+                mid = (nn + bad + 1) // 2
+                if mid >= bad:
+                    break
+                if refuted(mid, k, t, failure, max_boxes=max_boxes):
+                    nn = mid
+                else:
+                    bad = mid
             return Limit(nn + 1, nn, nn == found - 1)
+        bad = nn
     return None
