@@ -178,3 +178,27 @@ def test_prove_extremes_needs_a_target():
         plan_estimate(1000, 10, 0.95, prove_extremes=True)
     with pytest.raises(InvalidParameter, match="prove_extremes"):
         plan_estimate(1000, 10, 0.95, 0.1, prove_extremes="yes")
+
+
+@pytest.mark.slow
+def test_random_studies_limits_against_independent_minimisation():
+    """Seeded random (n, T, C): the planner's largest k is met (the independent minimum of the
+    exact half-width is at most T there) and the proved limit's refuted k is not (above T)."""
+    from maxinfo_bounds.planning.estimate import _failure, _jlnrss_search
+
+    rng = np.random.default_rng(20261126)
+    for _ in range(5):
+        n = int(10 ** rng.uniform(4.5, 6.5))
+        t = float(rng.uniform(0.05, 0.3))
+        cov = float(rng.choice([0.9, 0.95, 0.99]))
+        p = plan_estimate(n, 10, cov, t, maxinfo=False)
+        k = p.route(REUSE_JLNRSS).max_queries_at_half_width
+        failure = 1 - Fraction(cov)
+        lim = limits.max_queries_limit(limits.jlnrss_refuted, n, t, failure, k)
+        assert lim is not None and lim.value >= k, (n, t, cov)
+        # starts: the planner's own optimum at k (log mu, log eps, log beta) and two around it
+        _, x = _jlnrss_search(n, k, _failure(cov))
+        mu, eps, beta = (float(np.exp(v)) for v in x)
+        starts = [(mu, eps, beta), (mu * 1.5, eps / 1.5, beta * 3), (mu / 1.5, eps * 1.5, beta / 3)]
+        assert _minimum(lambda *v: jlnrss_h(n, k, failure, *v), starts) <= t, (n, t, cov, k)
+        assert _minimum(lambda *v: jlnrss_h(n, lim.refuted_at, failure, *v), starts) > t, (n, t, cov, lim)
