@@ -192,3 +192,13 @@ def test_shown_value_cuts_a_long_repr_at_20_characters() -> None:
     # the repr of 38 letters is 40 characters: shown whole; of 39, 41: cut
     assert shown_value("a" * 38) == "'" + "a" * 38 + "'"
     assert shown_value("a" * 39) == "'" + "a" * 19 + "...(41 characters)"
+
+
+def test_gaussian_guarantee_is_its_exact_curve_s_point() -> None:
+    # mu = Delta/sigma = 1 at delta = 1e-6: eps = 4.8865541... (Dong-Roth-Su's check value,
+    # shared/papers/transfer-theorems.md), rounded up; the point's delta is the one given
+    g = Gaussian.from_sigma(1.0, 1.0, 1e-6).guarantee(10)
+    assert 4.8865541 <= g.eps <= 4.8865542 and (g.delta, g.theorem) == (1e-6, "BW18-8")
+    # a budget: the point of one run at total_delta / times
+    gb = Gaussian.from_budget(1.0, 1.0, 1e-6, times=10).guarantee(10)
+    assert gb.delta == Gaussian.from_budget(1.0, 1.0, 1e-6, times=10).point_delta() <= 1e-7
