@@ -425,6 +425,27 @@ _LADDER = (0.0, 1e-3, 4e-3, 1.6e-2, 6.4e-2, 0.25, 1.0, 4.0, 16.0)
 _BISECTIONS = 2
 
 
+def _ladder(refute: Callable[[int], bool | None], distances: list[int]) -> int | None:
+    """The smallest distance proved of the ladder's ``distances`` (increasing, each >= 1;
+    ``refute(d)`` proves d and every larger distance), tightened by :data:`_BISECTIONS`
+    bisections towards the last distance not proved; None when none is proved."""
+    bad = 0  # the largest distance not proved so far (0: the planner's own answer)
+    for step in sorted(set(distances)):
+        if refute(step):
+            good = step
+            for _ in range(_BISECTIONS):
+                mid = (bad + good) // 2
+                if mid <= bad:
+                    break
+                if refute(mid):
+                    good = mid
+                else:
+                    bad = mid
+            return good
+        bad = step
+    return None
+
+
 def max_queries_limit(
     refuted: Callable[..., bool | None],
     n: int,
@@ -438,21 +459,9 @@ def max_queries_limit(
     ``found`` (found + 1, then found (1 + r)) at which ``refuted`` proves no setting meets t
     (every larger k is refuted with it), then tightened by :data:`_BISECTIONS` bisections
     between it and the last step not proved. None when none is proved."""
-    bad = found  # the largest k not refuted so far
-    for r in _LADDER:
-        kk = found + 1 if r == 0 else max(found + 2, math.ceil(found * (1 + r)))
-        if refuted(n, kk, t, failure, max_boxes=max_boxes):
-            for _ in range(_BISECTIONS):
-                mid = (bad + kk) // 2
-                if mid <= bad:
-                    break
-                if refuted(n, mid, t, failure, max_boxes=max_boxes):
-                    kk = mid
-                else:
-                    bad = mid
-            return Limit(kk - 1, kk, kk == found + 1)
-        bad = kk
-    return None
+    steps = [1] + [max(2, math.ceil(found * (1 + r)) - found) for r in _LADDER[1:]]
+    d = _ladder(lambda d: refuted(n, found + d, t, failure, max_boxes=max_boxes), steps)
+    return None if d is None else Limit(found + d - 1, found + d, d == 1)
 
 
 def required_n_limit(
@@ -466,21 +475,7 @@ def required_n_limit(
 ) -> Limit | None:
     """A proved lower limit on the smallest n meeting (k, t): the first step below ``found``
     (found - 1, then found / (1 + r)) at which no setting meets t (every smaller n with it),
-    tightened by bisection like :func:`max_queries_limit`."""
-    bad = found  # the smallest n not refuted so far
-    for r in _LADDER:
-        nn = found - 1 if r == 0 else min(found - 2, math.floor(found / (1 + r)))
-        if nn < 1:  # every n >= 1 is allowed: nothing below to refute
-            return Limit(1, 0, found == 1)
-        if refuted(nn, k, t, failure, max_boxes=max_boxes):
-            for _ in range(_BISECTIONS):
-                mid = (nn + bad + 1) // 2
-                if mid >= bad:
-                    break
-                if refuted(mid, k, t, failure, max_boxes=max_boxes):
-                    nn = mid
-                else:
-                    bad = mid
-            return Limit(nn + 1, nn, nn == found - 1)
-        bad = nn
-    return None
+    tightened by bisection like :func:`max_queries_limit`; n = 1 needs no proof."""
+    steps = [1] + [max(2, found - math.floor(found / (1 + r))) for r in _LADDER[1:]]
+    d = _ladder(lambda d: True if d >= found else refuted(found - d, k, t, failure, max_boxes=max_boxes), steps)
+    return None if d is None else Limit(max(found - d + 1, 1), max(found - d, 0), d == 1)
