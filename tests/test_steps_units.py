@@ -11,6 +11,7 @@ import math
 from fractions import Fraction
 
 import mpmath
+import numpy as np
 import pytest
 
 from maxinfo_bounds.numeric import InvalidParameter
@@ -23,7 +24,7 @@ from maxinfo_bounds.planning import (
     SparseVector,
     Thresholdout,
 )
-from maxinfo_bounds.planning.steps import shown_value, step_from_mapping
+from maxinfo_bounds.planning.steps import check_bool, check_int, shown_value, step_from_mapping
 from maxinfo_bounds.results import DPGuarantee
 from maxinfo_bounds.theorems.dp_accounting import analytic_gaussian_sigma
 
@@ -202,3 +203,33 @@ def test_gaussian_guarantee_is_its_exact_curve_s_point() -> None:
     # a budget: the point of one run at total_delta / times
     gb = Gaussian.from_budget(1.0, 1.0, 1e-6, times=10).guarantee(10)
     assert gb.delta == Gaussian.from_budget(1.0, 1.0, 1e-6, times=10).point_delta() <= 1e-7
+
+
+def test_planning_input_checks_refuse_word_for_word() -> None:
+    cases = [
+        (lambda: check_int("times", 2.5), "times: must be an integer >= 1, got 2.5"),
+        (lambda: check_int("times", True), "times: must be an integer >= 1, got True"),
+        (lambda: check_int("times", 0), "times: 0 is invalid: must be an integer >= 1"),
+        (lambda: check_int("c", 11, low=2, high=10), "c: 11 is invalid: must be an integer in [2, 10]"),
+        (lambda: check_int("c", "3", low=2, high=10), "c: must be an integer in [2, 10], got '3'"),
+        (lambda: check_bool("monotone", 1), "monotone: must be true or false, got 1"),
+        (lambda: Laplace.mean(1.0, 1.0, scale=0.1), "value_max: 1.0 is invalid: must be above value_min = 1.0"),
+        (
+            lambda: Laplace(sensitivity=1.0, eps=0.5, records=10),
+            "records: is only for the mean-query form (value_min, value_max)",
+        ),
+    ]
+    for call, text in cases:
+        with pytest.raises(PlanError) as e:
+            call()
+        assert str(e.value) == text
+    assert check_int("c", np.int64(3), low=2, high=10) == 3 and check_bool("monotone", np.True_) is True
+
+
+def test_gaussian_refusal_above_mu_max_word_for_word() -> None:
+    with pytest.raises(InvalidParameter) as e:
+        Gaussian.from_sigma(1.2e7, 1.0, 0.5).accounting(10, None)
+    assert str(e.value) == (
+        "sigma=1.0 is invalid: must be at least sensitivity/1e+07 (mu = sensitivity/sigma above 1e+07: no eps "
+        "<= 1e12 nats is reached at any delta below 1)"
+    )
