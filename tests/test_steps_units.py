@@ -24,7 +24,15 @@ from maxinfo_bounds.planning import (
     SparseVector,
     Thresholdout,
 )
-from maxinfo_bounds.planning.steps import check_bool, check_int, shown_value, step_from_mapping
+from maxinfo_bounds.planning.steps import (
+    POSITIVE,
+    Step,
+    check_bool,
+    check_int,
+    check_real,
+    shown_value,
+    step_from_mapping,
+)
 from maxinfo_bounds.results import DPGuarantee
 from maxinfo_bounds.theorems.dp_accounting import analytic_gaussian_sigma
 
@@ -233,3 +241,53 @@ def test_gaussian_refusal_above_mu_max_word_for_word() -> None:
         "sigma=1.0 is invalid: must be at least sensitivity/1e+07 (mu = sensitivity/sigma above 1e+07: no eps "
         "<= 1e12 nats is reached at any delta below 1)"
     )
+
+
+def test_step_construction_refusals_word_for_word() -> None:
+    cases = [
+        (
+            lambda: Step(),
+            "Step: is the base class: build one of Laplace, Gaussian, Exponential, ReportNoisyMax, SparseVector, "
+            "Thresholdout, GenericDP, Description, MutualInformation",
+        ),
+        (
+            lambda: Laplace(),
+            "step: type 'laplace' needs (sensitivity, eps) or (sensitivity, scale) or (value_min, value_max, scale)",
+        ),
+        (lambda: Laplace.from_eps(1.0, 0.5, label=3), "label: must be a string, got 3"),
+        (lambda: check_real("eps", "x", POSITIVE), "eps: must be a number, got 'x'"),
+        (lambda: check_real("eps", True, POSITIVE), "eps: must be a number, got True"),
+        (lambda: check_real("eps", -1.0, POSITIVE), "eps: -1.0 is invalid: must be a real number in (0, inf)"),
+        (
+            lambda: check_real("eps", Fraction(1, 3), POSITIVE),
+            "eps: Fraction(1, 3) is invalid: must be a number a float represents exactly (round it to its safe "
+            "side first)",
+        ),
+        (
+            lambda: check_real("eps", 2**53 + 1, POSITIVE),
+            "eps: 9007199254740993 is invalid: must be a number a float represents exactly (round it to its safe "
+            "side first)",
+        ),
+    ]
+    for call, text in cases:
+        with pytest.raises(PlanError) as e:
+            call()
+        assert str(e.value) == text
+    # values a float represents exactly are taken, whatever their type
+    for v in (np.float32(0.25), Fraction(1, 4), 0.25):
+        assert check_real("eps", v, POSITIVE) == 0.25
+    assert check_real("eps", 3, POSITIVE) == check_real("eps", np.int64(3), POSITIVE) == 3.0
+
+
+def test_monotone_exponential_accounting_reads_eta_as_twice_eps() -> None:
+    # c Delta = 2 (monotone): eta = 2 c Delta = 4, bounded range 16/8 = 2 > pure 2 tanh(1) = 1.5232
+    a = Exponential.from_coefficient(1.0, 2.0, monotone=True).accounting(10, None)
+    assert a.theorems == ("S24-pure-zCDP",)
+    assert 2 * math.tanh(1.0) <= a.rho <= 2 * math.tanh(1.0) * (1 + 1e-15)
+
+
+def test_a_gaussian_mean_budget_is_read_on_the_study_s_records() -> None:
+    # values in [0, 1] on n = 100 records: sensitivity 1/100; one run spending (1, 1e-6): the
+    # point shown is (eps, 1e-6) with eps at most the budget's 1 and within 1e-9 of it
+    g = Gaussian.mean(0.0, 1.0, total_eps=1.0, total_delta=1e-6).guarantee(100)
+    assert 1 - 1e-9 <= g.eps <= 1.0 and g.delta == 1e-6
