@@ -119,6 +119,7 @@ def test_the_python_constructors_pass_every_argument_through() -> None:
             Gaussian(value_min=0.0, value_max=2.0, sigma=0.1, delta=1e-6, records=50, times=3, label="a"),
         ),
         (ReportNoisyMax.from_eps(0.7, times=3, label="a"), ReportNoisyMax(eps=0.7, times=3, label="a")),
+        (Exponential.from_eps(0.3, times=3, label="a"), Exponential(eps=0.3, times=3, label="a")),
         (
             ReportNoisyMax.from_scale(1.0, 4.0, monotone=True, times=3, label="a"),
             ReportNoisyMax(sensitivity=1.0, scale=4.0, monotone=True, times=3, label="a"),
@@ -153,6 +154,9 @@ def test_the_python_constructors_pass_every_argument_through() -> None:
     ]
     assert all((s.times, s.label) == (1, "") for s in defaults)
     assert Laplace.from_eps(0.5, 0.2).with_label("b").label == "b"
+    # a numpy count is stored as a Python int (the JSON views write it)
+    t = Laplace.from_eps(0.5, 0.2, times=np.int64(3)).times
+    assert t == 3 and type(t) is int
 
 
 def test_gaussian_accounting_and_point_delta() -> None:
