@@ -15,7 +15,7 @@ import pytest
 from scipy import stats
 
 from maxinfo_bounds.cli import main
-from maxinfo_bounds.planning import PowerSpec, load_study, minimum_effect, plan_power, power_at, power_fixes
+from maxinfo_bounds.planning import PlanError, PowerSpec, load_study, minimum_effect, plan_power, power_at, power_fixes
 from maxinfo_bounds.planning.recommend import RouteKind, RouteRow, most_powerful
 from maxinfo_bounds.planning.report import plan_json, plan_text
 
@@ -797,3 +797,39 @@ def test_requirement_notes_by_hand():
     assert "the large-sample normal approximation (z-test of a proportion) would say 0.99" in line
     # a route without a power (not valid here) has no note
     assert not any(x.startswith("sample splitting") for x in notes)
+
+
+def test_solve_power_refusals_word_for_word():
+    from maxinfo_bounds.planning import solve_power
+
+    st = load_study(ROOT / "examples" / "power_reuse_beats_splitting.toml")
+    cases = [
+        (lambda: solve_power("notastudy", "n"), "study: must be a Study, got str"),
+        (lambda: solve_power(st, "nope"), "solve_for: 'nope' is invalid: one of n, power, effect, alpha, compromise"),
+        (lambda: solve_power(st, "power", ratio=2.0), "ratio: 2.0 is given only with solve_for = 'compromise'"),
+        (
+            lambda: solve_power(load_study(ROOT / "examples" / "laplace_queries.toml"), "n"),
+            f"{ROOT / 'examples' / 'laplace_queries.toml'}: power: missing: a power question needs the [power] table",
+        ),
+    ]
+    for call, text in cases:
+        with pytest.raises(PlanError) as e:
+            call()
+        assert str(e.value) == text
+
+
+def test_a_priori_answers_carry_each_route_s_threshold_and_note():
+    """The a priori question's answer per route is the power plan's row: its required n, the
+    threshold it tests at and the power there, with the search's note (the reuse example)."""
+    from maxinfo_bounds.planning import solve_power
+
+    st = load_study(ROOT / "examples" / "power_reuse_beats_splitting.toml")
+    rows = {r.kind: r for r in plan_power(st).rows if r.valid}
+    answers = solve_power(st, "n").answers
+    assert {a.kind for a in answers} == set(rows)
+    for a in answers:
+        r = rows[a.kind]
+        assert (a.value, a.threshold, a.power) == (r.required_n, r.threshold, r.power)
+        assert a.note.startswith("smallest n (proven: branch and bound on the power)")
+    reuse = next(a for a in answers if a.kind is RouteKind.REUSE)
+    assert reuse.value == 609_438 and 0.0048 < reuse.threshold < 0.0049
