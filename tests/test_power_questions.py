@@ -833,3 +833,23 @@ def test_a_priori_answers_carry_each_route_s_threshold_and_note():
         assert a.note.startswith("smallest n (proven: branch and bound on the power)")
     reuse = next(a for a in answers if a.kind is RouteKind.REUSE)
     assert reuse.value == 609_438 and 0.0048 < reuse.threshold < 0.0049
+
+
+def test_criterion_answers_are_the_smallest_alpha_reaching_the_target():
+    """The criterion question (alpha for the target power), per route, by the defining property:
+    re-planned at the answered alpha the route reaches 0.8 at the same threshold; at an alpha
+    10^-6 relative smaller it does not (the answer is minimal within its 10^-9 tolerance)."""
+    from maxinfo_bounds.planning import solve_power, with_param
+
+    st = load_study(ROOT / "examples" / "power_reuse_beats_splitting.toml")
+    answers = solve_power(st, "alpha").answers
+    assert {a.kind for a in answers} == {RouteKind.REUSE, RouteKind.SPLIT}
+    for a in answers:
+        at = next(r for r in plan_power(with_param(st, "alpha", a.value)).rows if r.kind is a.kind)
+        below = next(r for r in plan_power(with_param(st, "alpha", a.value * (1 - 1e-6))).rows if r.kind is a.kind)
+        assert at.power >= 0.8 > below.power and at.threshold == a.threshold and a.power == at.power
+        assert a.note == "the smallest alpha (1e-9 relative, rounded up) with which the route reaches the target power"
+    # splitting tests at alpha itself; reuse at the corrected threshold gamma(alpha) < alpha
+    split = next(a for a in answers if a.kind is RouteKind.SPLIT)
+    reuse = next(a for a in answers if a.kind is RouteKind.REUSE)
+    assert split.threshold == split.value and reuse.threshold < reuse.value
