@@ -144,9 +144,9 @@ class EstimateRoute:
         if self.route is Route.NAIVE:
             return None
         found = (self.max_queries_at_half_width, self.required_n_records)
-        limits = (self.max_queries_upper_limit, self.required_n_lower_limit)
-        if found != (None, None) and all(a is None or b is not None for a, b in zip(found, limits)):
-            return "proved" if found == limits else "bracketed"
+        proved = (self.max_queries_upper_limit, self.required_n_lower_limit)
+        if found != (None, None) and all(a is None or b is not None for a, b in zip(found, proved)):
+            return "proved" if found == proved else "bracketed"
         return "as optimised"
 
     def as_dict(self) -> dict[str, Any]:
@@ -232,8 +232,7 @@ class EstimatePlan:
                     "-" if nr is None else f"{nr}{mark}" + (f" (>= {nl})" if nl is not None and nl != nr else ""),
                 ]
                 bracket = bracket or r.extremes in ("proved", "bracketed")
-                found = (r.max_queries_at_half_width, r.required_n_records) != (None, None)
-                starred = starred or (mark != "" and found)
+                starred = starred or (mark != "" and (kq, nr) != (None, None))
             rows.append(row)
         widths = [max(len(x[i]) for x in rows) for i in range(len(head))]
         for x in rows:

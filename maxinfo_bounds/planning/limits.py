@@ -120,10 +120,11 @@ def _noise_term(n: int, k: int, mu: Any, beta: Any) -> Any:
 
 @dataclass(frozen=True)
 class _Route:
-    """One route's box bound: ``bound(B, pick)`` with ``pick`` the corner each variable is read
-    at in each term (0 the lower end, 1 the upper); the lower bound reads the favourable ends."""
+    """One route for the branch and bound: whether beta is a free setting, the largest eps worth
+    searching at a target T, the float half-width at a point (``value``), its lower bound with
+    each term's variables given separately (``lower``: the box's favourable ends) and the
+    certification of the discarded boxes."""
 
-    name: str
     beta_free: bool
     eps_max: Callable[[float], float]
     value: Callable[..., Any]
@@ -304,11 +305,11 @@ def _certify_bnsssu(n: int, k: int, f_up: float, t: float, B: Any) -> bool:
 
 
 def _jlnrss_route() -> _Route:
-    return _Route("JLNRSS", True, lambda t: math.log1p(t), _jlnrss_value, _jlnrss_lower, _certify_jlnrss)
+    return _Route(True, lambda t: math.log1p(t), _jlnrss_value, _jlnrss_lower, _certify_jlnrss)
 
 
 def _bnsssu_route() -> _Route:
-    return _Route("BNSSSU", False, lambda t: min(1 / 3, t / 18), _bnsssu_value, _bnsssu_lower, _certify_bnsssu)
+    return _Route(False, lambda t: min(1 / 3, t / 18), _bnsssu_value, _bnsssu_lower, _certify_bnsssu)
 
 
 # --------------------------------------------------------------------------------------------
@@ -340,22 +341,23 @@ def _refute(route: _Route, n: int, k: int, t: float, failure: Fraction, max_boxe
     B = _initial_boxes(route.eps_max(t), f * t, route.beta_free)
     kept: list[Any] = []
 
-    def lower(B: Any, mS: Any, bS: Any, eE: Any, mD: Any, eD: Any, bD: Any) -> Any:
+    def lower(mS: Any, bS: Any, eE: Any, mD: Any, eD: Any, bD: Any) -> Any:
         # delta read at the lattice points outside the box (as the certification reads it)
         mD, eD = _snap(mD, False), _snap(eD, True)
         return np.nan_to_num(route.lower(n, k, f, mS, bS, eE, mD, eD, bD), nan=np.inf)
 
     while len(B):
         m1, m2, e1, e2, b1, b2 = B.T
-        L = lower(B, m2, b2, e1, m1, e2, b1)
+        L = lower(m2, b2, e1, m1, e2, b1)
         out = L > t * (1 + _MARGIN)
         kept.append(B[out])
         B, L = B[~out], L[~out]
         if not len(B):
             break
-        cm, ce, cb = (_split_points(B[:, 2 * i], B[:, 2 * i + 1]) for i in range(3))
+        # each side's cut, also the box's centre a witness is looked for at
+        cuts = np.stack([_split_points(B[:, 2 * i], B[:, 2 * i + 1]) for i in range(3)], axis=1)
         with np.errstate(all="ignore"):
-            if np.any(route.value(n, k, f, cm, ce, cb) <= t):
+            if np.any(route.value(n, k, f, cuts[:, 0], cuts[:, 1], cuts[:, 2]) <= t):
                 return False
         if 2 * len(B) > max_boxes:
             return None
@@ -363,9 +365,9 @@ def _refute(route: _Route, n: int, k: int, t: float, failure: Fraction, max_boxe
         # split each box along the variable whose range moves its bound most
         gain = np.stack(
             [
-                np.maximum(lower(B, m1, b2, e1, m1, e2, b1), lower(B, m2, b2, e1, m2, e2, b1)),
-                np.maximum(lower(B, m2, b2, e2, m1, e1, b1), lower(B, m2, b2, e2, m1, e2, b1)),
-                np.maximum(lower(B, m2, b1, e1, m1, e2, b1), lower(B, m2, b2, e1, m1, e2, b2)),
+                np.maximum(lower(m1, b2, e1, m1, e2, b1), lower(m2, b2, e1, m2, e2, b1)),
+                np.maximum(lower(m2, b2, e2, m1, e1, b1), lower(m2, b2, e2, m1, e2, b1)),
+                np.maximum(lower(m2, b1, e1, m1, e2, b1), lower(m2, b2, e1, m1, e2, b2)),
             ],
             axis=1,
         )
@@ -373,14 +375,12 @@ def _refute(route: _Route, n: int, k: int, t: float, failure: Fraction, max_boxe
             score = np.nan_to_num(gain - L[:, None], nan=np.inf, posinf=np.inf)
             # ties (two infinite gains) go to the side with the most floats in it; a side that
             # cannot be cut any more is never chosen
-            cuts = np.stack([_split_points(B[:, 2 * i], B[:, 2 * i + 1]) for i in range(3)], axis=1)
             room = np.log2(np.maximum(B[:, 1::2] - B[:, 0::2], 0) / np.maximum(np.abs(B[:, 1::2]), 1e-300) + 1e-300)
         splittable = (B[:, 0::2] < cuts) & (cuts < B[:, 1::2])
         score = np.where(np.isinf(score), 1e300 * (1 + (room + 1100) / 1e4), score)
         dim = np.argmax(np.where(splittable, score, -1.0), axis=1)
         rows = np.arange(len(B))
-        lo, hi = B[rows, 2 * dim], B[rows, 2 * dim + 1]
-        cut = _split_points(lo, hi)
+        lo, hi, cut = B[rows, 2 * dim], B[rows, 2 * dim + 1], cuts[rows, dim]
         if not np.all((lo < cut) & (cut < hi)):  # a side down to neighbouring floats: undecided
             return None
         left, right = B.copy(), B.copy()
