@@ -314,3 +314,76 @@ def test_post_hoc_answers_name_the_test_records(tmp_path):
     assert b.note == "on 5000 test records" and b.threshold == 0.05 / 1000
     z = {a.kind: a for a in solve_power(_study(tmp_path), "n").answers}[RouteKind.BONFERRONI]
     assert z.note == "smallest n (proven: branch and bound on the power)"
+
+
+GAUSS = """
+[study]
+name = "a Gaussian count query, then a z-test"
+[data]
+n = 10000
+iid = true
+[[steps]]
+type = "gaussian"
+sensitivity = 1.0
+sigma = 800.0
+delta = 1e-20
+[test]
+alpha = 0.05
+[power]
+test = "z"
+effect_size = 0.12
+"""
+
+
+def test_criterion_crosses_alphas_where_reuse_has_no_route(tmp_path):
+    """One Gaussian count query (sigma = 800, delta = 1e-20) on 10,000 i.i.d. records: RRST Thm
+    3.1's beta is at least 4 n sqrt(delta/(3 eps')), so at alpha = 1e-15 adaptive reuse has no
+    valid route (refused), while at 0.05 it has one. The criterion's bisection on log alpha
+    starts in [1e-300, 0.8] and crosses the refused alphas, which must count as "threshold 0,
+    power 0" (not a usable threshold): the answer is the smallest alpha at which the route
+    reaches the target power, by the defining property (re-planned at it, power >= 0.8; at 10^-6
+    relative less, below)."""
+    from maxinfo_bounds.planning import NoValidRoute, plan, plan_power, with_param
+
+    f = tmp_path / "g.toml"
+    f.write_text(GAUSS)
+    st = load_study(f)
+    with pytest.raises(NoValidRoute):
+        plan(with_param(st, "alpha", 1e-15))
+    a = {x.kind: x for x in solve_power(st, "alpha").answers}[RouteKind.REUSE]
+    assert a.value is not None and 1e-15 < a.value < 0.05
+    at = next(r for r in plan_power(with_param(st, "alpha", a.value)).rows if r.kind is RouteKind.REUSE)
+    below = next(r for r in plan_power(with_param(st, "alpha", a.value * (1 - 1e-6))).rows if r.kind is RouteKind.REUSE)
+    assert at.power >= 0.8 > below.power and a.threshold == at.threshold and a.power == at.power
+
+
+def test_answers_without_a_value_keep_the_route_s_name(tmp_path):
+    """The splitting example (2,000 Laplace queries at eps = 1e-4 on 200,000 i.i.d. records):
+    Thm 1.4b's k is at least eps_total^2 n log2(e)/2 = 0.2^2 * 200,000 * 0.72 = 5,770 bits, so the
+    reuse threshold alpha 2^-k is 0 in floats at every alpha: no effect (sensitivity) and no
+    alpha (criterion) reaches the target on that route, said with its name, threshold 0 and
+    power 0. The edges of the compromise and criterion above keep the names too."""
+    st = load_study(ROOT / "examples" / "power_splitting_wins.toml")
+    for q, note in (
+        ("effect", "no effect in range reaches the target power"),
+        ("alpha", "no alpha below the target power reaches it at this n"),
+    ):
+        got = {a.kind: a for a in solve_power(st, q).answers}
+        r = got[RouteKind.REUSE]
+        assert (r.route, r.value, r.threshold, r.power, r.note) == (REUSE, None, 0.0, 0.0, note)
+        s = got[RouteKind.SPLIT]
+        assert s.value is not None and s.route == "sample splitting (test on 0.5 of the records)"
+        assert s.threshold > 0 and s.power >= 0.8
+        if q == "effect":
+            assert s.note == "" and s.threshold == 0.05
+    for q, d, kw in (("compromise", 0.2, {"ratio": 0.01}), ("compromise", 2.5, {"ratio": 4.0}), ("alpha", 0.01, {})):
+        got = {a.kind: a for a in solve_power(_study(tmp_path, d), q, **kw).answers}
+        assert got[RouteKind.BONFERRONI].route == BON and got[RouteKind.BONFERRONI].value is None
+
+
+def test_a_negative_minimum_effect_is_shown_with_its_magnitude_rounded_up(tmp_path):
+    """For the alternative "smaller" the MDE is negative: its magnitude is rounded up (never
+    shown smaller than it is), so -0.123412 prints as -0.1235, not -0.1234."""
+    st = _study(tmp_path)
+    a = PowerAnswer(st, Analysis.EFFECT, None, (RouteAnswer(BON, RouteKind.BONFERRONI, -0.123412, 0.001, 0.8, ""),))
+    assert a.text().splitlines()[-1] == _row(BON, "-0.1235", "0.001", "0.8000")
