@@ -274,6 +274,9 @@ def nearest_passing(
 
     found: list[Num] = []
     for up in (False, True):
+        if (value >= hi) if up else (value <= lo):
+            continue  # no point of the range on this side (a value beyond an end of the range
+            # is approached from that end by the other direction only: once, not twice)
         prev: Num = value
         x = float(value)
         for _ in range(steps):
