@@ -321,3 +321,24 @@ def test_an_unreadable_study_file_is_refused(tmp_path):
     f = tmp_path / "plain"
     f.write_text("x")
     _refused(lambda: read_toml(f / "s.toml"), f"{f / 's.toml'}: cannot be read (Not a directory)")
+
+
+def test_validated_values_are_stored_as_python_numbers():
+    """A count given as a numpy integer, a level as an exact Fraction a float represents and a
+    flag as a numpy bool are stored as int, float and bool (what JSON and the planner's exact
+    arithmetic expect), in the study and in its [power] table."""
+    import numpy as np
+
+    s = Study(n=np.int64(7), alpha=Fraction(1, 4), iid=np.bool_(True), family_size=np.int64(3), steps=(D,))
+    assert (type(s.n), type(s.alpha), type(s.iid), type(s.family_size)) == (int, float, bool, int)
+    assert (s.n, s.alpha, s.iid, s.family_size) == (7, 0.25, True, 3)
+    p = PowerSpec(
+        test="proportion",
+        effect_size=Fraction(1, 8),
+        p0=Fraction(1, 2),
+        target=Fraction(3, 4),
+        split_fraction=Fraction(1, 2),
+        design_effect=2,
+    )
+    assert [type(v) for v in (p.effect_size, p.p0, p.target, p.split_fraction, p.design_effect)] == [float] * 5
+    assert (p.effect_size, p.p0, p.target, p.split_fraction, p.design_effect) == (0.125, 0.5, 0.75, 0.5, 2.0)
