@@ -687,6 +687,11 @@ def test_decimal_text_by_value() -> None:
     assert decimal_text(1 / 3 * 1e-3, "up") == "0.000333334"  # from 1e-4 on: positional
     # 2^60/3 as a double is the integer 384307168202282304 (>= 1e15: six digits, exponent form)
     assert decimal_text(2.0**60 / 3, "up") == "3.84308e+17" and decimal_text(2.0**60 / 3, "down") == "3.84307e+17"
+    # the side is "up" or "down", nothing else (a misspelt side used to round down silently)
+    for bad in ("DOWN", "Up", "", None):
+        with pytest.raises(InvalidParameter) as e:
+            decimal_text(2 / 3, bad)  # type: ignore[arg-type]
+        assert str(e.value) == f"side={bad!r} is invalid: must be 'up' or 'down'"
 
 
 def test_scalar_checks_by_message() -> None:

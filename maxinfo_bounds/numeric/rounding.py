@@ -119,6 +119,8 @@ def decimal_text(x: float, side: Literal["up", "down"], digits: int = 6) -> str:
     >>> decimal_text(15.28771237954945, "up"), decimal_text(6.249999999999995e-07, "down")
     ('15.2878', '6.24999e-07')
     """
+    if side not in ("up", "down"):  # a misspelt side would silently round down
+        raise InvalidParameter("side", side, "'up' or 'down'")
     if x == 0 or not math.isfinite(x):
         return repr(float(x))
     if float(x).is_integer() and abs(x) < 1e15:
