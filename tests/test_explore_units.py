@@ -184,3 +184,53 @@ def test_nearest_passing_from_beyond_the_range():
     assert nearest_passing(lambda x: x >= 0.5, -5.0, lo=0.0, hi=1.0, rel_tol=0) == [0.5]
     # inside the range, one point per direction that has one, below first
     assert nearest_passing(lambda x: abs(x - 50) >= 10, 50, lo=1, hi=100, integer=True) == [40, 60]
+
+
+def test_fixes_of_pure_dp_by_hand():
+    """Pure eps-DP on data not i.i.d. (RRST Thm 1.4a): gamma = alpha e^(-eps_total n), usable for a
+    printed p-value when gamma >= 2^-52, i.e. eps_total n <= L = ln(0.05 * 2^52) = 33.0479...; for
+    a named test any positive double, L' = ln(0.05 / 2^-1074) = 741.44...
+
+    * eps = 30 on 1,000 records: n <= 33.05/30, so n <= 1; eps <= 0.0330 (shown 0.033); the
+      sensitivity does not enter (the step is given by eps): no fix from it;
+    * the same with a [power] table: n <= 741.44/30 = 24.7, so n <= 24; eps <= 0.741 (0.74);
+    * eps = 20, run twice, on 1 record: n cannot go below 1; eps <= 16.5 (shown 16), times <= 1;
+      the same for report noisy max, whose boolean field (monotone) comes before times."""
+    from maxinfo_bounds.planning import Laplace
+    from maxinfo_bounds.planning.steps import ReportNoisyMax
+
+    L = math.log(0.05) + 52 * math.log(2)
+    assert L == pytest.approx(33.04792, abs=1e-5) and math.log(0.05) + 1074 * math.log(2) == pytest.approx(
+        741.44, abs=0.01
+    )
+    a = Study(n=1000, iid=False, alpha=0.05, steps=(Laplace(sensitivity=1.0, eps=30.0),))
+    assert fixes(a) == ["n <= 1", "steps[0].eps <= 0.033"]
+    named = Study(
+        n=1000,
+        iid=False,
+        alpha=0.05,
+        steps=(Laplace(sensitivity=1.0, eps=30.0),),
+        power=PowerSpec(test="z", effect_size=0.1),
+    )
+    assert fixes(named) == ["n <= 24", "steps[0].eps <= 0.74"]
+    b = Study(n=1, iid=False, alpha=0.05, steps=(Laplace(sensitivity=1.0, eps=20.0, times=2),))
+    assert fixes(b) == ["steps[0].eps <= 16", "steps[0].times <= 1"]
+    r = Study(n=1, iid=False, alpha=0.05, steps=(ReportNoisyMax(eps=20.0, times=2, monotone=True),))
+    assert fixes(r) == ["steps[0].eps <= 16", "steps[0].times <= 1"]
+
+
+def test_with_param_more_edges():
+    """power.effect_size under its prefix, an alpha that is not a number (named test.alpha), a
+    step index one past the last."""
+    assert with_param(P, "power.effect_size", 0.3).power.effect_size == 0.3
+    assert with_param(P, "power.effect_size", 0.3).power.target == 0.8
+    st = load_study("examples/laplace_queries.toml")
+    src = "examples/laplace_queries.toml"
+    _refused(lambda: with_param(st, "alpha", "x"), f"{src}: test.alpha: 'x' is invalid: must be a number")
+    _refused(lambda: with_param(st, "steps[1].eps", 0.1), "--param: 'steps[1].eps': the study has 1 steps")
+
+
+def test_power_fixes_refusal_word_for_word():
+    from maxinfo_bounds.planning import power_fixes
+
+    _refused(lambda: power_fixes(S), "<study>: power: missing: the target power is the [power] table's")

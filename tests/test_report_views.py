@@ -28,6 +28,7 @@ from maxinfo_bounds.planning.report import (
     plan_text,
     power_sweep_json,
     power_sweep_text,
+    reach_lines,
     solve_fields,
     sweep_json,
     sweep_text,
@@ -91,7 +92,8 @@ def test_derivation_lines_say_vacuous_only_for_an_unnamed_test():
         "k          71.7605 bits (rounded up)",
     ]
     assert math.log2(10**20 / 0.025) == pytest.approx(71.76048, abs=1e-5)
-    assert "  max-information composition: gamma = 6.24999e-24 (vacuous: no printed p-value" in "\n".join(lines)
+    assert "  max-information composition: gamma = 6.24999e-24 (vacuous: " + VACUOUS.split(": ", 1)[1] + ")" in lines
+    assert VACUOUS.split(": ", 1)[1].startswith("no printed p-value can be checked against it; only a test whose")
     named = derivation_lines(r, critical_value_known=True)
     assert named[1] == "k          71.7605 bits (rounded up)"
     assert "  max-information composition: gamma = 6.24999e-24" in named
@@ -402,3 +404,282 @@ def test_power_sweep_views(bonferroni_plan):
     under = power_sweep(load_study("examples/power_underpowered.toml"), "n", [1000])
     line = power_sweep_text("n", under, "u.png").splitlines()[1]
     assert line.startswith(f"{1000:>14.6g} *{REUSE:52s}") and line.endswith("  (below target)")
+
+
+NONE_STUDY = """
+[study]
+name = "description, then approximate DP, {name}"
+{family}
+[data]
+n = 100000
+iid = false
+[[steps]]
+type = "description"
+range_size = 64
+[[steps]]
+type = "gaussian"
+sensitivity = 1e-5
+sigma = 1e-3
+delta = 1e-12
+[test]
+alpha = 0.05
+{power}
+"""
+NOT_IID = (
+    "adaptive reuse: max-information composition: steps[1] is approximate DP: RRST Thm 3.1 bounds its "
+    "max-information only for i.i.d. data and as the first stage (RRST §4, Thm 4.1), but the data are not i.i.d. "
+    "(set data.iid = true only if the records are i.i.d.); mutual information: an approximate-DP stage has no "
+    "mutual-information bound here"
+)
+SPLIT_NOT_IID = (
+    "sample splitting: not valid: the data are not i.i.d. (iid = false), so the test part is not independent of "
+    "what the analysis saw"
+)
+NO_FIX = (
+    "no single change of n, of a step's number or of its times (the others fixed) gives a usable threshold: see "
+    "the reason above; for approximate DP, RRST Thm 3.1 needs composed eps <= 1/2 and delta well below eps/n^2 at "
+    "once"
+)
+
+
+def _none_study(tmp_path, name="not i.i.d.", family="", power=""):
+    f = tmp_path / "s.toml"
+    f.write_text(NONE_STUDY.format(name=name, family=family, power=power))
+    return plan_power(load_study(f))
+
+
+def test_a_study_with_no_valid_analysis_in_every_view(tmp_path):
+    """A description then approximate DP on data not i.i.d. (RRST section 4: Thm 3.1 holds only for
+    i.i.d. data and a first stage), no declared family: no route is valid. Every view says so
+    with the reasons; no single change fixes it (none of n, delta, sigma, sensitivity, times
+    makes approximate DP valid here)."""
+    pp = _none_study(tmp_path)
+    text = plan_text(pp).splitlines()
+    assert text[3:7] == [
+        "",
+        "no valid analysis: no route gives a valid test for this study",
+        f"  no valid route: {NOT_IID}; {SPLIT_NOT_IID}",
+        f"  {NO_FIX}",
+    ]
+    notes = text.index("notes:")
+    assert text[notes - 1] == "" and text[notes + 1] == f"  {SPLIT_NOT_IID}"
+    assert text[-2:] == ["", f"adaptive reuse: no valid route: {NOT_IID.removeprefix('adaptive reuse: ')}"]
+    d = plan_json(pp)
+    assert d["vacuous"] == f"no valid route: {NOT_IID}; {SPLIT_NOT_IID}" and d["usable_if"] == []
+    assert d["power_assumes_independent_records"] is None and "to_reach_target_power" not in d
+    m = methods_text(pp).split("\n\n")
+    assert m == [
+        "**Adaptive analysis and final test.** The exploratory analysis (2 steps: steps[0] (description); steps[1] "
+        "(gaussian)) runs on n = 100000 records (not assumed i.i.d.) and chooses the hypothesis of the final test, "
+        "at significance alpha = 0.05.",
+        f"No valid analysis exists as planned: no valid route: {NOT_IID}; {SPLIT_NOT_IID}.\n",
+    ]
+    md = plan_markdown(pp).splitlines()
+    assert md[2] == f"**No valid analysis: no valid route: {NOT_IID}; {SPLIT_NOT_IID}**"
+    # given nearest changes are shown as given (not searched again)
+    given = plan_text(pp, usable_if=["n <= 7"]).splitlines()
+    assert given[6] == "  nearest single changes (the others fixed) with a usable threshold: n <= 7"
+    assert plan_json(pp, usable_if=["n <= 7"])["usable_if"] == ["n <= 7"]
+
+
+def test_a_declared_family_below_the_target_power(tmp_path):
+    """The same analysis with a declared family of 64 and a two-sided z-test of d = 0.001: only
+    Bonferroni is valid, at 0.05/64 = 0.00078125, with power Q(z - r) + Q(z + r) (z the upper
+    0.000390625 quantile, r = 0.001 sqrt(100000)) = 0.0013, below 0.8. Reuse is refused, so its
+    single changes are None (not searched), and no change makes it valid."""
+    pp = _none_study(tmp_path, "a family of 64", "family_size = 64", '[power]\ntest = "z"\neffect_size = 0.001')
+    with mpmath.workdps(30):
+        z = mpmath.findroot(lambda z: mpmath.ncdf(-z) - mpmath.mpf(0.00078125) / 2, 3)
+        r = mpmath.mpf("0.001") * mpmath.sqrt(100000)
+        pw = mpmath.ncdf(r - z) + mpmath.ncdf(-r - z)
+
+        def power_at_n(n: int) -> mpmath.mpf:
+            s = mpmath.mpf("0.001") * mpmath.sqrt(n)
+            return mpmath.ncdf(s - z) + mpmath.ncdf(-s - z)
+
+        # the required n by its defining property (the plan's 17,648,191)
+        assert power_at_n(17_648_191) >= 0.8 > power_at_n(17_648_190)
+    assert f"{float(pw):.4f}" == "0.0013"
+    text = plan_text(pp).splitlines()
+    bon = "Bonferroni over the declared family of 64"
+    i = text.index("NO VALID ROUTE REACHES POWER 0.8 at n = 100000 records (effect d = 0.001).")
+    assert text[i + 1 : i + 8] == [
+        f"most powerful valid route (below the target): {bon}",
+        "  test at p <= 0.00078125 on 100000 records; power 0.0013",
+        "  valid only if the chosen test is one of the pre-declared family",
+        "",
+        "what reaches power 0.8, one change at a time:",
+        f"  {bon}: n = 17,648,191 records; or, at n = 100000, an effect d >= 0.01329",
+        "",
+    ]
+    assert text[-1] == f"  {NO_FIX}"
+    d = plan_json(pp)
+    assert d["to_reach_target_power"]["reuse_single_changes"] is None
+    assert d["to_reach_target_power"]["routes"][0]["required_n_records"] == 17_648_191
+    assert d["vacuous"] == NOT_IID and d["usable_if"] == []
+    md = plan_markdown(pp).splitlines()
+    assert md[2] == f"**No valid route reaches power 0.8; most powerful: {bon} (power 0.0013)**"
+    assert md[6] == f"| {bon} | 0.0007812 | 100000 | yes | 0.0013 | 17,648,191 | 0.01329 |"
+
+
+def test_views_of_the_splitting_example():
+    """2,000 Laplace queries at eps = 1e-4 on 200,000 i.i.d. records (two-sample t-test of d =
+    0.03): reuse's threshold is 0 (k >= eps_total^2 n log2(e)/2 = 5,770 bits), so JSON says why
+    it is vacuous; splitting tests at 0.05 on 100,000 records and is recommended; the methods
+    paragraph describes the split (100,000 for the analysis, 100,000 for the test) and calls the
+    records i.i.d.; the markdown table shows "none" for the reuse route's required n and MDE."""
+    pp = plan_power(load_study("examples/power_splitting_wins.toml"))
+    d = plan_json(pp)
+    assert d["vacuous"] == (
+        "gamma = 0: the corrected threshold rejects nothing (the max-information k is too large, or beta >= alpha)"
+    )
+    assert d["usable_if"] and all(" <= " in x or " >= " in x for x in d["usable_if"])
+    text = plan_text(pp).splitlines()
+    assert text[text.index("certified adaptive reuse (all 200000 records):") - 1] == ""
+    assert text[text.index("power of each reuse route at n:") - 1] == ""
+    m = methods_text(pp).split("\n\n")
+    assert m[0] == (
+        "**Adaptive analysis and final test.** The exploratory analysis (1 step: adaptive query (Laplace)) runs on "
+        "n = 200000 records (independent and identically distributed) and chooses the hypothesis of the final "
+        "test, at significance alpha = 0.05. Because the test is chosen after the analysis has seen the data, we "
+        "split the i.i.d. records at random: the analysis uses 100000 of them and the test the other 100000, at "
+        "alpha = 0.05 (sample splitting)."
+    )
+    md = plan_markdown(pp).splitlines()
+    assert md[6] == "| adaptive reuse (max-information composition) | 0.0 | 200000 | yes | 0.0000 | none | none |"
+    assert (
+        md[7] == "| sample splitting (test on 0.5 of the records) | 0.05 | 100000 | yes | 0.9973 | 69,772 | 0.01772 |"
+    )
+    assert md[9] == ""  # the table, a blank line, then the methods paragraph
+    html = plan_html(pp)
+    assert "</tr><tr>" in html and "</p><p>" in html
+
+
+def test_views_without_a_power_table():
+    """Select 1 of 1,000 with no [power] table: thresholds only, no power in the headline, "-" for
+    power, required n and MDE of every route, the methods paragraph without a power paragraph."""
+    pp = plan_power(load_study("examples/select_one_of_1000.toml"))
+    md = plan_markdown(pp).splitlines()
+    assert md[2] == "**Recommended: Bonferroni over the declared family of 1000: test at p <= 5e-05 on 5000 records**"
+    assert md[6] == "| adaptive reuse (max-information composition) | 6.249e-07 | 5000 | yes | - | - | - |"
+    assert md[7] == "| Bonferroni over the declared family of 1000 | 5e-05 | 5000 | yes | - | - | - |"
+    m = methods_text(pp).split("\n\n")
+    assert len(m) == 2 and not any(p.startswith("**Power.**") for p in m)
+    d = plan_json(pp)
+    assert d["power_assumes_independent_records"] is None and d["vacuous"] is None
+
+
+def test_the_union_route_sentence_and_two_theorem_citations():
+    """Without a declared family, a choice among 1,000 outputs is tested at alpha/1000 by the union
+    bound (every step a description): the methods sentence says so. A derivation step citing two
+    results lists both (RRST Thm 1.4a's step of the underpowered example: 1.4a and DFHPRR Thm 7
+    are one catalog entry, cited together in the methods paragraph)."""
+    pp = plan_power(Study(n=5000, alpha=0.05, steps=(Description(range_size=1000, label="choose a hypothesis"),)))
+    assert (
+        methods_text(pp)
+        .split("\n\n")[0]
+        .endswith(
+            "Because the test is chosen after the analysis has seen the data, every step only selects among finitely "
+            "many outcomes, so the test is one of at most 1000 fixed tests and we test at p <= 5e-05 (a union bound) "
+            "on all 5000 records."
+        )
+    )
+    under = plan_power(load_study("examples/power_underpowered.toml"))
+    lines = derivation_lines(under.reuse)
+    assert lines[6:11] == [
+        "derivation:",
+        "   1. adaptive query (Laplace, eps = 0.01): DR-3.6: sensitivity=1.0, scale=100.0 -> (0.01, 0.0)-DP per "
+        "run, x10 adaptively",
+        "   2. DP composition of the stage: DR-3.16: 10 adaptive runs -> (0.1, 0.0)-DP  [10 adaptive steps]",
+        "   3. max-information of the stage: RRST-1.4a: beta=0.0 -> k <= 144.27 bits  [eps > 0; n >= 1 integer]",
+        "   4. composition over stages: RRST-A.3: 1 stage -> k = 144.27 bits, beta = 0.0  [only the first stage "
+        "product-only]",
+    ]
+    assert "max-information of the stage: RRST Thm 1.4 (first part); DFHPRR Thm 7 [@DFHPRR2015; @RRST2016]" in (
+        methods_text(under)
+    )
+
+
+def test_reach_lines_name_the_effect_in_the_test_s_terms():
+    """A one-sided z-test of a negative effect (alternative "smaller", d = -0.05) after a choice
+    among 10^6 outputs on 1,000 records: no route reaches 0.8, and each route's MDE is written
+    d <= (negative); for the exact binomial test the effect is p1 - p0 >= ...; the union route's
+    required n by hand: z_{gamma} + z_{0.2} <= 0.05 sqrt(n) with gamma = 0.05/10^6 (one-sided)."""
+    p = Study(
+        n=1000,
+        alpha=0.05,
+        steps=(Description(range_size=10**6),),
+        power=PowerSpec(test="z", effect_size=-0.05, alternative="smaller"),
+    )
+    pp = plan_power(p)
+    assert pp.meets_target is False
+    with mpmath.workdps(30):
+        z = mpmath.findroot(lambda z: mpmath.ncdf(-z) - mpmath.mpf("5e-8"), 5)
+        zt = mpmath.findroot(lambda z: mpmath.ncdf(-z) - mpmath.mpf("0.2"), 1)
+        n_union = int(mpmath.ceil(((z + zt) / mpmath.mpf("0.05")) ** 2))
+    assert n_union == 15_220
+    lines = reach_lines(pp)
+    assert lines[1] == (
+        "union bound over the analysis's 1000000 possible outputs: n = 15,220 records; or, at n = 1000, an effect "
+        "d <= -0.1951"
+    )
+    assert lines[0].startswith("adaptive reuse (max-information composition): n = ") and " d <= -0." in lines[0]
+    assert lines[2].startswith("adaptive reuse with other steps: ")
+
+
+def test_a_clustered_study_cites_kish():
+    """A design effect other than 1 adds Kish (1965) to the cited keys and to the power paragraph."""
+    st = Study(
+        n=2000,
+        alpha=0.05,
+        steps=(Description(range_size=10),),
+        power=PowerSpec(test="z", effect_size=0.2, design_effect=2.0),
+    )
+    pp = plan_power(st)
+    from maxinfo_bounds.planning.report import cited_keys
+
+    keys = cited_keys(pp)
+    assert keys[-2:] == ["Kish1965", "maxinfo_bounds"] and keys.count("Kish1965") == 1
+    assert "Records are clustered: power is computed with the design effect 2 [@Kish1965]." in methods_text(pp)
+    plain = plan_power(
+        Study(n=2000, alpha=0.05, steps=(Description(range_size=10),), power=PowerSpec(test="z", effect_size=0.2))
+    )
+    assert "Kish1965" not in cited_keys(plain) and "Kish1965" not in methods_text(plain)
+
+
+def test_sweep_views_of_a_named_test_and_a_refused_first_point():
+    """With a [power] table the test is named, so a tiny threshold is not called vacuous in the
+    sweep's JSON; a power sweep with a refused point still lists the points after it, and a
+    route with no required n shows "none"."""
+    from maxinfo_bounds.planning import power_sweep
+
+    p = Study(n=1000, alpha=0.05, steps=(Description(range_size=10),), power=PowerSpec(test="z", effect_size=0.1))
+    pts = sweep(p, "range_size", [10**20])
+    assert sweep_json(p, "range_size", pts, "x.png")["points"][0]["route"] == "max-information composition"
+    st = load_study("examples/power_bonferroni_wins.toml")
+    pts = power_sweep(st, "n", [5000, 0, 4000])
+    text = power_sweep_text("n", pts, "p.png").splitlines()
+    assert text[4] == f"{0:>14.6g}  no valid analysis: {REFUSED_N}"
+    assert text[5].startswith(f"{4000:>14.6g}  {REUSE:52s}") and len(text) == 10
+    d = power_sweep_json(st, "n", pts, "p.png")
+    assert (d["param"], d["plot"], d["study"]) == ("n", "p.png", st.name)
+    under = power_sweep(load_study("examples/power_underpowered.toml"), "n", [1000])
+    line = power_sweep_text("n", under, "u.png").splitlines()[1]
+    assert f" {'none':>12s}  (below target)" in line
+
+
+def test_plan_frame_without_pandas_says_how_to_get_it(monkeypatch):
+    import importlib
+
+    from maxinfo_bounds.planning.report import plan_frame
+
+    real = importlib.import_module
+
+    def no_pandas(name, *a, **k):
+        if name == "pandas":
+            raise ImportError("no pandas here")
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(importlib, "import_module", no_pandas)
+    with pytest.raises(ImportError, match=r"^PowerPlan\.to_frame\(\) needs pandas: pip install pandas$"):
+        plan_frame(plan_power(load_study("examples/select_one_of_1000.toml")))
