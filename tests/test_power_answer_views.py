@@ -23,22 +23,10 @@ from maxinfo_bounds.planning import PlanError, load_study, solve_power
 from maxinfo_bounds.planning.questions import Analysis, PowerAnswer, RouteAnswer
 from maxinfo_bounds.planning.recommend import RouteKind
 
-ZSTUDY = """
-[study]
-name = "select 1 of 50, then a z-test"
-family_size = 50
-[data]
-n = 400
-iid = false
-[[steps]]
-type = "description"
-range_size = 50
-[test]
-alpha = 0.05
-[power]
-test = "z"
-effect_size = {d}
-"""
+from .test_power_questions import ZSTUDY as ZSTUDY_02
+
+# the study of test_power_questions (its five questions by hand), with the effect left free
+ZSTUDY = ZSTUDY_02.replace("effect_size = 0.2", "effect_size = {d}")
 
 BON = "Bonferroni over the declared family of 50"
 UNION = "union bound over the analysis's 50 possible outputs"
