@@ -234,3 +234,82 @@ def test_power_fixes_refusal_word_for_word():
     from maxinfo_bounds.planning import power_fixes
 
     _refused(lambda: power_fixes(S), "<study>: power: missing: the target power is the [power] table's")
+
+
+def test_solve_for_delta():
+    """One (0.01, delta)-DP step on 10,000 i.i.d. records (RRST Thm 3.1): the largest delta whose
+    gamma still meets 1e-25, by its defining property (meets it; 10^-8 relative more does not).
+    A delta lives in (0, 1): the solve used to check the parameter at 1 and refused every delta
+    up front; its default range now starts at 1e-300."""
+    from maxinfo_bounds.planning import plan
+    from maxinfo_bounds.planning.steps import GenericDP
+
+    st = Study(n=10_000, iid=True, alpha=0.05, steps=(GenericDP(eps=0.01, delta=1e-20),))
+    r = solve(st, "delta", 1e-25)
+    assert r.direction == "largest" and 1e-16 < r.value < 1e-14
+    assert r.plan.gamma >= 1e-25 > plan(with_param(st, "delta", r.value * (1 + 1e-8))).gamma
+    assert solve(st, "steps[0].delta", 1e-25, lo=1e-30).value == pytest.approx(r.value, rel=1e-8)
+
+
+def test_solve_by_a_step_qualified_name_is_an_integer_solve():
+    m = solve(S, "steps[0].range_size", 1.1e-6)
+    assert m.value == 568 and type(m.value) is int
+
+
+def test_solve_refusals_name_the_default_range_and_the_better_end():
+    """gamma(times = 1) = alpha^2/40 = 6.25e-05 (one 10-way choice); gamma(range_size = 1) = alpha
+    (a single output carries no information: k = 0); integers range up to 10^9 runs or 2^40; a
+    given range is the one searched; where no point has a valid route, the reason is given."""
+    _refused(
+        lambda: solve(S, "times", 0.5),
+        "--target-gamma: 0.5 is not met for times anywhere in [1, 1000000000]; at the best end, times = 1: "
+        "gamma = 6.25e-05",
+    )
+    _refused(
+        lambda: solve(S, "range_size", 0.5),
+        "--target-gamma: 0.5 is not met for range_size anywhere in [1, 1099511627776]; at the best end, "
+        "range_size = 1: gamma = 0.05",
+    )
+    with pytest.raises(PlanError) as e:
+        solve(S, "alpha", 0.5, lo=0.1, hi=0.9)
+    assert str(e.value).startswith(
+        "--target-gamma: 0.5 is not met for alpha anywhere in [0.1, 0.9]; at the best end, alpha = 0.9: gamma = "
+    )
+    with pytest.raises(PlanError) as e:
+        solve(S, "alpha", 0.5)
+    assert "anywhere in [1e-12, 0.9999999999990905]; at the best end, alpha = 0.9999999999990905" in str(e.value)
+    from maxinfo_bounds.planning import Gaussian
+
+    none = Study(
+        n=1000,
+        iid=False,
+        alpha=0.05,
+        steps=(Description(range_size=64), Gaussian(sensitivity=1e-5, sigma=1e-3, delta=1e-12)),
+    )
+    with pytest.raises(PlanError) as e:
+        solve(none, "n", 1e-6)
+    assert str(e.value).startswith(
+        "--target-gamma: 1e-06 is not met for n anywhere in [1, 9007199254740992]; at the best end, n = "
+        "9007199254740992: no valid route (no valid route: max-information composition: steps[1] is approximate DP: "
+        "RRST Thm 3.1 bounds its max-information only for i.i.d. data and as the first stage"
+    )
+
+
+def test_solve_across_refused_points():
+    """A Gaussian count query (sigma = 800, delta = 1e-20) on 10,000 i.i.d. records: RRST Thm 3.1
+    refuses alpha <= 1e-15 (its beta floor), so a solve for alpha from 1e-20 starts at a refused
+    end, which must count as not meeting the target: the smallest alpha whose gamma meets 1e-60,
+    by its defining property."""
+    from maxinfo_bounds.planning import Gaussian, NoValidRoute, plan
+
+    st = Study(n=10_000, iid=True, alpha=0.05, steps=(Gaussian(sensitivity=1.0, sigma=800.0, delta=1e-20),))
+    with pytest.raises(NoValidRoute):
+        plan(with_param(st, "alpha", 1e-20))
+    r = solve(st, "alpha", 1e-60, lo=1e-20)
+    assert r.direction == "smallest" and 1e-15 < r.value < 0.05
+    assert r.plan.gamma >= 1e-60
+    try:
+        below = plan(with_param(st, "alpha", r.value * (1 - 1e-6))).gamma
+    except NoValidRoute:
+        below = -1.0
+    assert below < 1e-60

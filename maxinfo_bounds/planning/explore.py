@@ -23,7 +23,7 @@ from .errors import PlanError
 from .recommend import PowerPlan, plan_power, study_at_n
 from .routes import PlanResult, plan
 from .steps import MAX_TIMES, STEP_CLASSES
-from .study import MAX_N, Study, check_alpha, check_n, step_key, where
+from .study import MAX_N, MIN_ALPHA, Study, check_alpha, check_n, step_key, where
 
 _P = TypeVar("_P")
 
@@ -236,12 +236,14 @@ def solve(
     monotone search). Returns a :class:`Solution` (value, its plan, "largest" or "smallest"). Raises PlanError when
     no value in range meets the target, and when every value does (the boundary is outside the
     range: an edge of the range is never returned as an answer).
+
+    The range is ``[lo, hi]``; by default integers from 1 to ``MAX_N`` (``n``), ``MAX_TIMES``
+    (``times``) or 2^40, reals from 1e-12 (a ``delta`` from 1e-300) to 1 - 2^-40 (``alpha``,
+    ``delta``) or 10^6.
     """
     t = TARGET_GAMMA.check_float(target_gamma)
     is_int = param.split(".")[-1] in INT_PARAMS
     fld = param.split(".")[-1]
-    # an unknown parameter is refused up front, not reported as "target not met"
-    with_param(study, param, getattr(study, param) if param in ("n", "alpha") else 1)
 
     def gamma_at(v: float) -> float:
         try:
@@ -253,9 +255,14 @@ def solve(
         a: float = int(lo) if lo is not None else 1
         b: float = int(hi) if hi is not None else (MAX_TIMES if fld == "times" else MAX_N if fld == "n" else 2**40)
     else:
-        a = float(lo) if lo is not None else 1e-12
+        # a delta lives far below 1e-12 (RRST Thm 3.1 needs delta << eps/n^2): from the smallest level
+        a = float(lo) if lo is not None else (MIN_ALPHA if fld == "delta" else 1e-12)
         # levels and probabilities live in (0, 1): the search stays inside
         b = float(hi) if hi is not None else (1 - 2**-40 if fld in ("alpha", "delta") else 1e6)
+    # an unknown parameter (or an end outside its domain) is refused up front, not reported as
+    # "target not met": checked at the range's lower end, which is in every field's domain by
+    # default (it was checked at 1, which refused every solve for a delta in (0, 1))
+    with_param(study, param, int(a) if is_int else a)
     # gamma is monotone in each parameter; which way is read off the two ends
     ga, gb = gamma_at(a), gamma_at(b)
     increasing = gb > ga
