@@ -683,3 +683,67 @@ def test_plan_frame_without_pandas_says_how_to_get_it(monkeypatch):
     monkeypatch.setattr(importlib, "import_module", no_pandas)
     with pytest.raises(ImportError, match=r"^PowerPlan\.to_frame\(\) needs pandas: pip install pandas$"):
         plan_frame(plan_power(load_study("examples/select_one_of_1000.toml")))
+
+
+def test_a_step_citing_two_results():
+    """A Gaussian count query (sigma = 800: mu = 1/800 = 0.00125, shown up as 0.00125001 since the
+    double of 1/800 lies above it) is composed exactly in GDP and converted to (eps, delta) by
+    Dong-Roth-Su Cor. 3.3 and Cor. 2.13: one derivation step citing both, in the derivation and
+    in the methods paragraph."""
+    from maxinfo_bounds.planning import Gaussian
+
+    st = Study(n=10_000, iid=True, alpha=0.05, steps=(Gaussian(sensitivity=1.0, sigma=800.0, delta=1e-20),))
+    lines = derivation_lines(plan(st))
+    assert lines[8].startswith(
+        "   2. exact Gaussian composition of the stage (GDP): DRS22-3.3, DRS22-2.13: 1 run, mu = sqrt(sum mu_i^2) "
+        "= 0.00125001 -> ("
+    )
+    assert (
+        "exact Gaussian composition of the stage (GDP): Dong-Roth-Su Cor. 3.3 (composition of Gaussian DP), "
+        "Dong-Roth-Su Cor. 2.13 (mu-GDP as (eps, delta)-DP) [@DRS2022];" in methods_text(plan_power(st))
+    )
+
+
+def test_more_views_by_hand(bonferroni_plan, tmp_path):
+    """The exact binomial test's effect is p1 - p0 in the reach lines; a plan without a reuse
+    route cites only the power conventions and the software, and has no reuse changes; a power
+    sweep point whose plan has no valid route says so; an integer parameter named with its step
+    is printed as an integer; the methods paragraph's derivation ends with the rounding sentence."""
+    from maxinfo_bounds.planning import power_sweep
+    from maxinfo_bounds.planning.report import cited_keys, reuse_power_changes
+
+    assert reach_lines(bonferroni_plan)[1] == (
+        "Bonferroni over the declared family of 1000: n = 2,237 records; or, at n = 5000, an effect p1 - p0 >= 0.03364"
+    )
+    low = _none_study(tmp_path, "a family of 64", "family_size = 64", '[power]\ntest = "z"\neffect_size = 0.001')
+    assert cited_keys(low) == ["Cohen1988", "Faul2007", "maxinfo_bounds"]
+    assert reuse_power_changes(low) == []
+    m = methods_text(low).split("\n\n")
+    assert m[1].startswith("**Power.** The final test is the z test (two-sided), Cohen's d = 0.001")
+    assert m[1].endswith(" No valid route reaches the target power 0.8 at this n.")
+    f = tmp_path / "p.toml"
+    f.write_text(NONE_STUDY.format(name="x", family="", power='[power]\ntest = "z"\neffect_size = 0.1'))
+    pts = power_sweep(load_study(f), "n", [1000])
+    line = power_sweep_text("n", pts, "p.png").splitlines()[1]
+    assert line.startswith(f"{1000:>14.6g}  no valid analysis: no valid route: {NOT_IID}")
+    text = sweep_text("steps[0].range_size", sweep(S10, "steps[0].range_size", [10]), "x.png").splitlines()
+    assert text[1] == f"{10:>14d}  {'6.24999e-05':<24}  max-information composition"
+    under = plan_power(load_study("examples/power_underpowered.toml"))
+    assert (
+        ". Every bound is evaluated in interval arithmetic and rounded to its safe side (the threshold down) "
+        "[@maxinfo_bounds]." in methods_text(under)
+    )
+
+
+def test_clustered_power_paragraph_keeps_its_start():
+    """The design-effect sentence is appended to the power paragraph, not in place of it."""
+    st = Study(
+        n=2000,
+        alpha=0.05,
+        steps=(Description(range_size=10),),
+        power=PowerSpec(test="z", effect_size=0.2, design_effect=2.0),
+    )
+    m = methods_text(plan_power(st)).split("\n\n")
+    power = next(p for p in m if "design effect" in p)
+    assert power.startswith("**Power.** The final test is the z test (two-sided), Cohen's d = 0.2")
+    assert power.endswith(" Records are clustered: power is computed with the design effect 2 [@Kish1965].")
