@@ -778,3 +778,95 @@ def test_last_numeric_survivors() -> None:
     # NaN into (-inf, inf), so the NaN refusal after it is not reachable through it)
     assert enclosure(lambda iv: 1) == (1.0, 1.0) and enclosure(lambda iv: 0.5) == (0.5, 0.5)
     assert enclosure(lambda iv: mpmath.mpf("nan")) == (-math.inf, math.inf)
+
+
+def test_exact_sum_against_fractions() -> None:
+    """exact_sum (integer shifts for floats) against the definition summed in Fractions: seeded
+    random terms mixing floats of every binade (subnormal to 1e300, both signs), integer counts
+    of both signs and Fractions, at powers 1, 2 and 3; and the empty sum."""
+    from maxinfo_bounds.numeric.rounding import exact_sum
+
+    rng = np.random.default_rng(20261127)
+    assert exact_sum([]) == 0 and exact_sum([], power=3) == 0
+    for trial in range(60):
+        terms: list[tuple[int, float | Fraction]] = []
+        for _ in range(int(rng.integers(1, 12))):
+            c = int(rng.integers(-5, 6))
+            kind = rng.integers(0, 4)
+            if kind == 0:
+                x: float | Fraction = float(rng.uniform(-1, 1))
+            elif kind == 1:
+                x = float(rng.uniform(0.5, 2.0)) * 2.0 ** int(rng.integers(-1070, 1000))
+            elif kind == 2:
+                x = Fraction(int(rng.integers(-50, 50)), int(rng.integers(1, 50)))
+            else:
+                x = float(int(rng.integers(-(2**40), 2**40)))
+            terms.append((c, x))
+        for power in (1, 2, 3):
+            if power > 1 and any(isinstance(x, float) and abs(x) > 1e100 for _, x in terms):
+                continue  # (the reference is exact either way; this only keeps the test fast)
+            want = sum((c * Fraction(x) ** power for c, x in terms), Fraction(0))
+            assert exact_sum(terms, power=power) == want, (trial, power, terms)
+    # a float with a larger denominator after a smaller one, and the other way round
+    assert exact_sum([(1, 0.5), (1, 2.0**-60)]) == Fraction(1, 2) + Fraction(1, 2**60)
+    assert exact_sum([(1, 2.0**-60), (3, 0.5)]) == Fraction(3, 2) + Fraction(1, 2**60)
+    assert exact_sum([(2, 0.75), (1, Fraction(1, 3))], power=2) == Fraction(9, 8) + Fraction(1, 9)
+
+
+def test_scipy_special_fast_path_in_a_fresh_process() -> None:
+    """special._fast in a fresh interpreter (in this process scipy.special is already imported,
+    so it returns None here): it imports scipy.special._ufuncs alone, every ufunc the project uses
+    is callable, the stand-in package is gone from sys.modules afterwards, a later import of
+    scipy.special gives the same ufunc objects, and I_x(1, 1) = x; with scipy.special imported
+    first, or with a second thread running, it returns None."""
+    import subprocess
+    import sys
+
+    code = r"""
+import sys, threading
+from maxinfo_bounds.numeric.special import UFUNCS, _fast
+mod = _fast()
+assert mod is not None and mod.__name__ == "scipy.special._ufuncs", mod
+assert "scipy.special" not in sys.modules
+assert all(callable(getattr(mod, n)) for n in UFUNCS)
+assert float(mod.betainc(1.0, 1.0, 0.25)) == 0.25 and float(mod.ndtr(0.0)) == 0.5
+import scipy.special
+assert all(getattr(scipy.special, n) is getattr(mod, n) for n in UFUNCS)
+assert _fast() is None
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+    threads = r"""
+import threading, time, sys
+from maxinfo_bounds.numeric.special import _fast
+ev = threading.Event()
+t = threading.Thread(target=ev.wait)
+t.start()
+r = _fast()
+ev.set(); t.join()
+assert r is None and "scipy.special" not in sys.modules
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", threads], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_error_classes_by_message() -> None:
+    """The three refusal classes: their messages word for word and the fields callers read
+    (the CLI names the parameter from them)."""
+    from maxinfo_bounds.numeric.errors import MissingParameter, RegimeError
+
+    m = MissingParameter("n", "the number of records, needed with eps")
+    assert str(m) == "missing n: the number of records, needed with eps"
+    assert (m.name, m.value, m.allowed) == ("n", None, "the number of records, needed with eps")
+    assert isinstance(m, InvalidParameter) and isinstance(m, ValueError)
+    r = RegimeError("RRST-3.1", "eps", 0.75, "eps <= 1/2")
+    assert str(r) == "RRST-3.1 does not apply: it requires eps <= 1/2, got eps=0.75"
+    assert (r.theorem, r.name, r.value, r.condition) == ("RRST-3.1", "eps", 0.75, "eps <= 1/2")
+    long = RegimeError("T", "x", "y" * 100, "c")
+    assert str(long) == "T does not apply: it requires c, got x='" + "y" * 76 + "..."
+    a = RegimeError("T", "x", np.zeros((2, 3)), "c")
+    assert str(a) == "T does not apply: it requires c, got x=<array shape=(2, 3) dtype=float64>"
+    i = InvalidParameter("beta", 1.5, "a real number in [0, 1)", "a detail")
+    assert str(i) == "beta=1.5 is invalid: must be a real number in [0, 1) (a detail)"
