@@ -18,7 +18,7 @@ import pytest
 from scipy import stats
 
 from maxinfo_bounds import __version__
-from maxinfo_bounds.planning import Description, PowerSpec, Study, load_study, plan, plan_power, solve, sweep
+from maxinfo_bounds.planning import Description, Laplace, PowerSpec, Study, load_study, plan, plan_power, solve, sweep
 from maxinfo_bounds.planning.report import (
     derivation_lines,
     methods_text,
@@ -747,3 +747,25 @@ def test_clustered_power_paragraph_keeps_its_start():
     power = next(p for p in m if "design effect" in p)
     assert power.startswith("**Power.** The final test is the z test (two-sided), Cohen's d = 0.2")
     assert power.endswith(" Records are clustered: power is computed with the design effect 2 [@Kish1965].")
+
+
+def test_reach_lines_of_a_route_with_no_effect_in_range():
+    """10 Laplace runs at eps = 1 on 1,000 records (not i.i.d.): gamma = 0.05 e^-10000 = 0 in
+    floats, so no effect in range reaches 0.8 on that route. The single change that does is
+    eps <= ln(0.05/gamma_80)/10^4 with gamma_80 = 0.0203 (test_scale_fix_by_hand): 9.0e-05."""
+    st = Study(
+        n=1000,
+        iid=False,
+        alpha=0.05,
+        steps=(Laplace(sensitivity=1.0, eps=1.0, times=10),),
+        power=PowerSpec(test="z", effect_size=0.1),
+    )
+    assert reach_lines(plan_power(st)) == [
+        f"{REUSE}: no n up to 10^12; or, at n = 1000, an effect no d in range",
+        "adaptive reuse with other steps: steps[0].eps <= 9e-05",
+    ]
+
+
+def test_sweep_json_values_of_a_step_qualified_integer_are_integers():
+    d = sweep_json(S10, "steps[0].range_size", sweep(S10, "steps[0].range_size", [10]), "x.png")
+    assert d["points"][0]["value"] == 10 and type(d["points"][0]["value"]) is int
