@@ -822,6 +822,13 @@ def test_scipy_special_fast_path_in_a_fresh_process() -> None:
     import subprocess
     import sys
 
+    import scipy.special  # noqa: F401  (imported here: the fast path must decline)
+
+    from maxinfo_bounds.numeric.special import _fast
+
+    # in-process (this also maps the test to _fast for mutation runs, whose per-test coverage
+    # sees only this process; the subprocess inherits the mutant under test)
+    assert _fast() is None
     code = r"""
 import sys, threading
 from maxinfo_bounds.numeric.special import UFUNCS, _fast
