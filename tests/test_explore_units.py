@@ -313,3 +313,29 @@ def test_solve_across_refused_points():
     except NoValidRoute:
         below = -1.0
     assert below < 1e-60
+
+
+def test_solve_default_ranges_by_field():
+    """The default ranges the documentation states (docs/planner.md section 4): a step's times up
+    to 10^9 runs (also when named steps[0].times), a delta from 1e-300 to 1 - 2^-40, a noise scale
+    from 1e-12 to 10^6; each shown with the better end when no point meets the target."""
+    from maxinfo_bounds.planning import Laplace
+    from maxinfo_bounds.planning.steps import GenericDP
+
+    with pytest.raises(PlanError) as e:
+        solve(S, "steps[0].times", 0.5)
+    assert str(e.value).startswith("--target-gamma: 0.5 is not met for steps[0].times anywhere in [1, 1000000000];")
+    dp = Study(n=10_000, iid=True, alpha=0.05, steps=(GenericDP(eps=0.01, delta=1e-20),))
+    with pytest.raises(PlanError) as e:
+        solve(dp, "delta", 0.9)
+    assert str(e.value).startswith(
+        "--target-gamma: 0.9 is not met for delta anywhere in [1e-300, 0.9999999999990905]; at the best end, "
+        "delta = 1e-300: gamma = "
+    )
+    lap = Study(n=1000, iid=False, alpha=0.05, steps=(Laplace(sensitivity=1.0, scale=10.0),))
+    with pytest.raises(PlanError) as e:
+        solve(lap, "scale", 0.9)
+    assert str(e.value).startswith(
+        "--target-gamma: 0.9 is not met for scale anywhere in [1e-12, 1000000.0]; at the best end, "
+        "scale = 1000000.0: gamma = "
+    )
