@@ -627,14 +627,18 @@ def test_reach_lines_name_the_effect_in_the_test_s_terms():
     assert lines[2].startswith("adaptive reuse with other steps: ")
 
 
+#: a choice among 10 outputs on 2,000 clustered records (design effect 2), then a z-test of d = 0.2
+CLUSTERED = Study(
+    n=2000,
+    alpha=0.05,
+    steps=(Description(range_size=10),),
+    power=PowerSpec(test="z", effect_size=0.2, design_effect=2.0),
+)
+
+
 def test_a_clustered_study_cites_kish():
     """A design effect other than 1 adds Kish (1965) to the cited keys and to the power paragraph."""
-    st = Study(
-        n=2000,
-        alpha=0.05,
-        steps=(Description(range_size=10),),
-        power=PowerSpec(test="z", effect_size=0.2, design_effect=2.0),
-    )
+    st = CLUSTERED
     pp = plan_power(st)
     from maxinfo_bounds.planning.report import cited_keys
 
@@ -737,12 +741,7 @@ def test_more_views_by_hand(bonferroni_plan, tmp_path):
 
 def test_clustered_power_paragraph_keeps_its_start():
     """The design-effect sentence is appended to the power paragraph, not in place of it."""
-    st = Study(
-        n=2000,
-        alpha=0.05,
-        steps=(Description(range_size=10),),
-        power=PowerSpec(test="z", effect_size=0.2, design_effect=2.0),
-    )
+    st = CLUSTERED
     m = methods_text(plan_power(st)).split("\n\n")
     power = next(p for p in m if "design effect" in p)
     assert power.startswith("**Power.** The final test is the z test (two-sided), Cohen's d = 0.2")
