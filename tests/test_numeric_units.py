@@ -877,3 +877,32 @@ def test_error_classes_by_message() -> None:
     assert str(a) == "T does not apply: it requires c, got x=<array shape=(2, 3) dtype=float64>"
     i = InvalidParameter("beta", 1.5, "a real number in [0, 1)", "a detail")
     assert str(i) == "beta=1.5 is invalid: must be a real number in [0, 1) (a detail)"
+
+
+def test_as_mpf_converts_every_input_type_exactly() -> None:
+    """The conversion behind float_up/float_down, for each input type, by the directed roundings
+    it must give (the smallest double at or above, the largest at or below the exact value):
+    an mpf of 300 bits passes through unchanged; an integer beyond 2^256; a Decimal (0.1 lies
+    below the double 0.1); a numpy longdouble; a Fraction within 2^-200 above a double, which a
+    conversion at too few bits would round onto the double itself."""
+    from decimal import Decimal
+
+    import mpmath
+
+    from maxinfo_bounds.numeric.rounding import _as_mpf, float_down, float_up
+
+    with mpmath.workprec(300):
+        third = mpmath.mpf(1) / 3
+    assert _as_mpf(third)._mpf_ == third._mpf_
+    big = 2**300 + 1
+    assert int(_as_mpf(big)) == big and int(_as_mpf(np.int64(-7))) == -7
+    assert float_up(Decimal("0.1")) == 0.1 and float_down(Decimal("0.1")) == math.nextafter(0.1, 0)
+    ld = np.longdouble(1) / np.longdouble(3)
+    exact = Fraction(*ld.as_integer_ratio())
+    assert Fraction(float_down(ld)) <= exact <= Fraction(float_up(ld))
+    assert float_up(ld) == math.nextafter(float_down(ld), 1) or Fraction(float_up(ld)) == exact
+    f = 0.7
+    near = Fraction(f) + Fraction(1, 2**200)
+    assert float_down(near) == f and float_up(near) == math.nextafter(f, 1)
+    below = Fraction(f) - Fraction(1, 2**200)
+    assert float_up(below) == f and float_down(below) == math.nextafter(f, 0)
