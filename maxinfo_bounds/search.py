@@ -274,9 +274,10 @@ def nearest_passing(
 
     found: list[Num] = []
     for up in (False, True):
+        # no point of the range on this side: skipped (a value beyond an end of the range is
+        # approached from that end by the other direction only, once, not twice)
         if (value >= hi) if up else (value <= lo):
-            continue  # no point of the range on this side (a value beyond an end of the range
-            # is approached from that end by the other direction only: once, not twice)
+            continue
         prev: Num = value
         x = float(value)
         for _ in range(steps):
@@ -290,7 +291,7 @@ def nearest_passing(
                 x = float(math.ceil(x) if up else math.floor(x))
             if not lo <= x <= hi:
                 x = hi if up else lo
-                if (integer and x == prev) or x == value:
+                if integer and x == prev:  # (a clip onto the value itself: its side is skipped above)
                     break
             cand: Num = int(x) if integer else x  # type: ignore[assignment]
             if safe(cand):

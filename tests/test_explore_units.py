@@ -25,16 +25,12 @@ from maxinfo_bounds.planning import (
 )
 from maxinfo_bounds.search import nearest_passing
 
+from .test_study_units import _refused
+
 S = Study(n=1000, iid=False, alpha=0.05, steps=(Description(range_size=10),))
 P = Study(
     n=1000, iid=False, alpha=0.05, steps=(Description(range_size=10),), power=PowerSpec(test="z", effect_size=0.1)
 )
-
-
-def _refused(call, text: str) -> None:
-    with pytest.raises(PlanError) as e:
-        call()
-    assert str(e.value) == text
 
 
 def test_sweep_of_a_description_is_alpha_squared_over_4m():

@@ -24,6 +24,7 @@ from maxinfo_bounds.planning.questions import Analysis, PowerAnswer, RouteAnswer
 from maxinfo_bounds.planning.recommend import RouteKind
 
 from .test_power_questions import ZSTUDY as ZSTUDY_02
+from .test_power_questions import _z
 
 # the study of test_power_questions (its five questions by hand), with the effect left free
 ZSTUDY = ZSTUDY_02.replace("effect_size = 0.2", "effect_size = {d}")
@@ -43,16 +44,9 @@ def _study(tmp_path: Path, d: float = 0.2) -> object:
     return load_study(f)
 
 
-def _q(p: mpmath.mpf) -> mpmath.mpf:
-    """The upper-p quantile of N(0, 1) at 120 digits (so that 2p - 1 keeps p = 1e-300)."""
-    with mpmath.workdps(120):
-        z = -mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(p) - 1)
-    return +z
-
-
 def _power(g: mpmath.mpf, shift: float = 4) -> mpmath.mpf:
     """The two-sided z-test's power at threshold g with the statistic N(shift, 1)."""
-    z = _q(g / 2)
+    z = _z(g / 2)
     return mpmath.ncdf(shift - z) + mpmath.ncdf(-shift - z)
 
 
