@@ -443,3 +443,175 @@ def test_thresholdout_search_finds_the_independent_optimum():
     assert best * (1 - 1e-4) <= got <= best * (1 + 1e-3)
     plan = E.plan_estimate(n, k, 0.95, thresholdout_budget=budget, maxinfo=False)
     assert plan.route(E.THRESHOLDOUT).half_width <= best * (1 + 1e-3)
+
+
+# --------------------------------------------------------------------------------------------
+# the regime map's crossovers, JSON and figure, from maps built by hand
+
+INF = float("inf")
+ROUTES3 = (E.REUSE_JLNRSS, E.REUSE_BNSSSU, E.SPLIT)
+NONE = "no route below half-width 1"
+
+
+def _map(winner: list[list[int]], ns: tuple[int, ...], ks: tuple[int, ...]) -> E.RegimeMap:
+    widths = {r: [[0.5] * len(ks) for _ in ns] for r in ROUTES3}
+    return E.RegimeMap(0.95, ns, ks, widths, winner, ROUTES3)
+
+
+def test_crossovers_along_k_and_their_runs_in_words():
+    jl, bn, sp = (str(r) for r in ROUTES3)
+    rm = _map(
+        [
+            [-1, -1, -1, -1],  # n = 100: nothing below 1
+            [2, 2, -1, -1],  # n = 1000: split, then nothing from k = 100
+            [2, 2, 2, -1],  # n = 10^4: the same change, at k = 1000
+            [2, 0, 1, -1],  # n = 10^5: three changes
+            [0, 0, 0, 0],  # n = 10^6: reuse throughout
+            [2, 2, 2, 2],  # n = 10^7: split throughout (not one run with the row above)
+            [2, 2, 2, 2],  # n = 10^8: the same
+        ],
+        (100, 1000, 10**4, 10**5, 10**6, 10**7, 10**8),
+        (1, 10, 100, 1000),
+    )
+    assert rm.crossovers() == [
+        {"n_records": 1000, "queries": 100, "from": E.SPLIT, "to": None},
+        {"n_records": 10**4, "queries": 1000, "from": E.SPLIT, "to": None},
+        {"n_records": 10**5, "queries": 10, "from": E.SPLIT, "to": E.REUSE_JLNRSS},
+        {"n_records": 10**5, "queries": 100, "from": E.REUSE_JLNRSS, "to": E.REUSE_BNSSSU},
+        {"n_records": 10**5, "queries": 1000, "from": E.REUSE_BNSSSU, "to": None},
+    ]
+    assert E.crossover_text(rm).splitlines() == [
+        "crossovers (the first k of the map's grid at which the narrowest route changes):",
+        f"  n = 100: {NONE} at every k of the map",
+        f"  n in [1000, 10000]: {sp} -> {NONE} at k = 100..1000",
+        f"  n = 100000: {sp} -> {jl} at k = 10; {jl} -> {bn} at k = 100; {bn} -> {NONE} at k = 1000",
+        f"  n = 1000000: {jl} at every k of the map",
+        f"  n in [10000000, 100000000]: {sp} at every k of the map",
+    ]
+    # a change at the same k all along a run: one k; a route from nothing
+    rm = _map([[-1, 2], [-1, 2]], (10, 20), (1, 5))
+    assert E.crossover_text(rm).splitlines()[1:] == [f"  n in [10, 20]: {NONE} -> {sp} at k = 5"]
+
+
+def test_regime_map_json_field_by_field():
+    rm = E.RegimeMap(
+        0.9,
+        (100, 1000),
+        (1, 10),
+        {E.REUSE_JLNRSS: [[INF, 0.5], [0.2, 0.1]], E.SPLIT: [[0.3, INF], [0.05, 0.2]]},
+        [[1, 0], [1, 0]],
+        (E.REUSE_JLNRSS, E.SPLIT),
+        thresholdout_budget=7,
+        binary=True,
+    )
+    d = json.loads(json.dumps(rm.as_dict()))
+    assert d == {
+        "coverage": 0.9,
+        "thresholdout_budget": 7,
+        "binary": True,
+        "n_records": [100, 1000],
+        "queries": [1, 10],
+        "half_width_float_estimates": {
+            str(E.REUSE_JLNRSS): [[None, 0.5], [0.2, 0.1]],
+            str(E.SPLIT): [[0.3, None], [0.05, 0.2]],
+        },
+        "narrowest_route": [[str(E.SPLIT), str(E.REUSE_JLNRSS)], [str(E.SPLIT), str(E.REUSE_JLNRSS)]],
+        "crossovers": [
+            {"n_records": 100, "queries": 10, "from": str(E.SPLIT), "to": str(E.REUSE_JLNRSS)},
+            {"n_records": 1000, "queries": 10, "from": str(E.SPLIT), "to": str(E.REUSE_JLNRSS)},
+        ],
+    }
+    assert E.RegimeMap(0.9, (1, 2), (1, 2), {}, [[-1, -1], [-1, -1]]).as_dict()["narrowest_route"] == [
+        [None, None],
+        [None, None],
+    ]
+
+
+def _recording_axes(monkeypatch):
+    from unittest import mock
+
+    import matplotlib.pyplot as plt
+
+    import maxinfo_bounds.numeric as numeric
+
+    fig, ax = mock.MagicMock(), mock.MagicMock()
+    ax.get_legend_handles_labels.return_value = (["STAR-HANDLE"], ["this study"])
+    monkeypatch.setattr(plt, "subplots", mock.MagicMock(return_value=(fig, ax)))
+    saved = mock.MagicMock()
+    monkeypatch.setattr(numeric, "save_figure", saved)
+    return plt, fig, ax, saved
+
+
+def test_regime_map_figure_on_recording_axes(tmp_path, monkeypatch):
+    """Two n, three k: the narrowest route's index as colour (masked where no route is below 1),
+    the half-width contours at the round levels strictly inside the map's finite range
+    (0.007 to 0.1: 0.01, 0.02, 0.05), an infinite width drawn as 10, the study's star."""
+    from unittest import mock
+
+    import numpy as np
+
+    plt, fig, ax, saved = _recording_axes(monkeypatch)
+    widths = {
+        E.REUSE_JLNRSS: [[0.3, 0.2, INF], [0.05, 0.04, 0.03]],
+        E.REUSE_BNSSSU: [[0.9, 0.8, INF], [0.5, 0.4, 0.3]],
+        E.SPLIT: [[0.01, 0.1, INF], [0.007, 0.01, 0.04]],
+    }
+    rm = E.RegimeMap(0.95, (1000, 10_000), (1, 10, 100), widths, [[2, 2, -1], [2, 2, 0]], ROUTES3)
+    out = str(tmp_path / "map.png")
+    E.plot_regime_map(rm, out, mark=(5000, 10))
+    plt.subplots.assert_called_once_with(figsize=(10, 5.2))
+    saved.assert_called_once_with(fig, "plot", out)
+    (mesh,) = ax.pcolormesh.call_args_list
+    xs, ys, win = mesh.args
+    assert list(xs) == [1000, 10_000] and list(ys) == [1, 10, 100]
+    assert win.tolist() == [[2, 2], [2, 2], [None, 0]]  # rows: k; the -1 masked
+    kw = mesh.kwargs
+    assert list(kw["cmap"].colors) == ["#4c72b0", "#dd8452", "#55a868"]
+    assert (kw["vmin"], kw["vmax"], kw["shading"], kw["alpha"]) == (-0.5, 2.5, "nearest", 0.55)
+    (contour,) = ax.contour.call_args_list
+    assert np.array_equal(contour.args[0], [1000, 10_000]) and np.array_equal(contour.args[1], [1, 10, 100])
+    assert contour.args[2].tolist() == [[0.01, 0.007], [0.1, 0.01], [10.0, 0.03]]
+    assert contour.kwargs == {"levels": [0.01, 0.02, 0.05], "colors": "k", "linewidths": 0.8}
+    (clabel,) = ax.clabel.call_args_list
+    assert clabel.args == (ax.contour.return_value,)
+    assert clabel.kwargs["fmt"](0.05) == "±0.05" and (clabel.kwargs["fontsize"], clabel.kwargs["inline"]) == (8, False)
+    ax.plot.assert_called_once_with([5000], [10], marker="*", color="crimson", markersize=12, label="this study")
+    ax.set_xscale.assert_called_once_with("log")
+    ax.set_yscale.assert_called_once_with("log")
+    ax.set_xlabel.assert_called_once_with("n: number of records")
+    ax.set_ylabel.assert_called_once_with("k: number of adaptively chosen queries")
+    ax.set_title.assert_called_once_with(
+        "Narrowest valid route for k adaptive queries at simultaneous coverage 0.95\n"
+        "(colour: route; lines: its half-width, float estimates; white: no route below half-width 1)",
+        fontsize=9,
+    )
+    (legend,) = ax.legend.call_args_list
+    handles = legend.kwargs.pop("handles")
+    assert legend.kwargs == {"fontsize": 8, "loc": "upper left", "bbox_to_anchor": (1.01, 1.0), "frameon": False}
+    assert [h.get_label() for h in handles[:3]] == [str(r) for r in ROUTES3] and handles[3] == "STAR-HANDLE"
+    assert [h.get_alpha() for h in handles[:3]] == [0.55] * 3
+    import matplotlib.colors as mc
+
+    assert [mc.to_hex(h.get_facecolor()) for h in handles[:3]] == ["#4c72b0", "#dd8452", "#55a868"]
+    fig.tight_layout.assert_called_once_with()
+    assert ax.method_calls.count(mock.call.set_xscale("log")) == 1
+
+
+def test_regime_map_figure_colours_follow_the_routes(tmp_path, monkeypatch):
+    """Binary queries and Thresholdout: each route keeps its own colour wherever it sits; no
+    contour when the map's finite half-widths hold no round level strictly inside; no star."""
+    plt, fig, ax, saved = _recording_axes(monkeypatch)
+    routes = (E.REUSE_JLNRSS, E.SPLIT_BINARY, E.THRESHOLDOUT)
+    widths = {r: [[0.3, 0.35], [0.31, 0.32]] for r in routes}
+    rm = E.RegimeMap(0.9, (10, 20), (1, 2), widths, [[0, 1], [2, 0]], routes, thresholdout_budget=20, binary=True)
+    E.plot_regime_map(rm, str(tmp_path / "m.png"))
+    kw = ax.pcolormesh.call_args.kwargs
+    assert list(kw["cmap"].colors) == ["#4c72b0", "#8172b3", "#c44e52"] and kw["vmax"] == 2.5
+    assert ax.contour.call_args_list == [] and ax.clabel.call_args_list == []
+    assert ax.plot.call_args_list == []
+    title = ax.set_title.call_args.args[0]
+    assert title.startswith(
+        "Narrowest valid route for k adaptive queries at simultaneous coverage 0.9, {0, 1}-valued queries, "
+        "Thresholdout budget B = 20\n"
+    )
+    assert len(ax.legend.call_args.kwargs["handles"]) == 3

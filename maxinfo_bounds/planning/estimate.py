@@ -1370,6 +1370,8 @@ def plot_regime_map(rm: RegimeMap, out: str, *, mark: tuple[int, int] | None = N
 
 
 _NONE = "no route below half-width 1"
+#: the key of a map row whose narrowest route never changes along k (never a route's name)
+_EVERY = "at every k of the map"
 
 
 def crossover_text(rm: RegimeMap) -> str:
@@ -1379,9 +1381,14 @@ def crossover_text(rm: RegimeMap) -> str:
     for c in rm.crossovers():
         by_n.setdefault(c["n_records"], []).append((c["queries"], c["from"], c["to"]))
     runs: list[tuple[int, int, list[tuple[str | None, str | None]], list[list[int]]]] = []
-    for n in rm.ns:
+    for i, n in enumerate(rm.ns):
         ch = by_n.get(n, [])
-        key = [(f, t) for _, f, t in ch]
+        # a row without a change is keyed by its one route (None: no route below 1) and a mark
+        # no change has, so that rows with different routes throughout are not merged
+        w = rm.winner[i][0]
+        key: list[tuple[str | None, str | None]] = (
+            [(f, t) for _, f, t in ch] if ch else [(rm.routes[w] if w >= 0 else None, _EVERY)]
+        )
         if runs and runs[-1][2] == key:
             lo, _, _, ks = runs[-1]
             runs[-1] = (lo, n, key, [[*a, k] for a, (k, _, _) in zip(ks, ch)])
@@ -1390,9 +1397,8 @@ def crossover_text(rm: RegimeMap) -> str:
     lines = ["crossovers (the first k of the map's grid at which the narrowest route changes):"]
     for lo, hi, key, ks in runs:
         span = f"n = {lo}" if lo == hi else f"n in [{lo}, {hi}]"
-        if not key:
-            w = rm.winner[rm.ns.index(lo)][0]
-            lines.append(f"  {span}: {rm.routes[w] if w >= 0 else _NONE} at every k of the map")
+        if not ks:
+            lines.append(f"  {span}: {key[0][0] or _NONE} {_EVERY}")
             continue
         parts = []
         for (f, t), kk in zip(key, ks):
