@@ -615,3 +615,86 @@ def test_regime_map_figure_colours_follow_the_routes(tmp_path, monkeypatch):
         "Thresholdout budget B = 20\n"
     )
     assert len(ax.legend.call_args.kwargs["handles"]) == 3
+
+
+# --------------------------------------------------------------------------------------------
+# the estimation study file: refusals word for word, and what it passes to the planner
+
+GOOD = "[data]\nn = 10\niid = true\n[estimate]\nqueries = 3\ncoverage = 0.9\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "[study]\nname = 'x'\n[data]\nn = 10\niid = true\n[estimate]\nqueries = 0\ncoverage = 0.9\n",
+            "estimate.queries: 0 is invalid: must be an integer in [1, 1000000000000]",
+        ),
+        (GOOD + "half_width = -1\n", "estimate.half_width: -1 is invalid: must be a real number in (0, inf)"),
+        (GOOD + "binary = 1\n", "estimate.binary: 1 is invalid: must be true or false (every query {0, 1}-valued)"),
+        (GOOD + "half_width = 0.1\nprove_extremes = 'yes'\n",
+         "estimate.prove_extremes: 'yes' is invalid: must be true or false"),
+        (GOOD + "threshold = 0.1\n",
+         "estimate.threshold: 0.1 is invalid: must be given with thresholdout_budget (Thresholdout's budget B)"),
+        (GOOD.replace("n = 10", "n = 0"), "data.n: 0 is invalid: must be an integer in [1, 1000000000000000]"),
+        (GOOD.replace("iid = true", "iid = false"),
+         "data.iid: must be true: the transfer theorems and splitting's Hoeffding bound need i.i.d. records "
+         "(no route is valid otherwise)"),
+        (GOOD.replace("iid = true", "iid = 1"),
+         "data.iid: must be true: the transfer theorems and splitting's Hoeffding bound need i.i.d. records "
+         "(no route is valid otherwise)"),
+        (GOOD.replace("iid = true\n", ""),
+         "data.iid: must be true: the transfer theorems and splitting's Hoeffding bound need i.i.d. records "
+         "(no route is valid otherwise)"),
+        (GOOD.replace("n = 10\n", ""), "data.n: missing: the number of records (integer >= 1)"),
+        ("data = 3\n[estimate]\nqueries = 3\ncoverage = 0.9\n",
+         "data.n: missing: the number of records (integer >= 1)"),
+        (GOOD.replace("iid = true", "iid = true\nm = 3"), "data.m: unknown key; allowed: n, iid"),
+        ("[data]\nn = 10\niid = true\n", "estimate: missing table [estimate] with queries and coverage"),
+        ("estimate = 3\n[data]\nn = 10\niid = true\n", "estimate: missing table [estimate] with queries and coverage"),
+        (GOOD.replace("queries = 3\n", ""),
+         "estimate.queries: missing (queries: an integer >= 1; coverage in (0, 1))"),
+        (GOOD.replace("coverage = 0.9\n", ""),
+         "estimate.coverage: missing (queries: an integer >= 1; coverage in (0, 1))"),
+        (GOOD + "alpha = 1\n",
+         "estimate.alpha: unknown key; allowed: queries, coverage, half_width, thresholdout_budget, threshold, "
+         "binary, prove_extremes"),
+        (GOOD + "[power]\nalpha = 0.1\n",
+         "power: unknown table; allowed in an estimation study: study, data, estimate"),
+    ],
+)  # fmt: skip
+def test_estimation_study_file_refusals_word_for_word(tmp_path, text, message):
+    from maxinfo_bounds.planning import PlanError
+
+    f = tmp_path / "s.toml"
+    f.write_text(text)
+    with pytest.raises(PlanError) as err:
+        E.plan_estimate_file(str(f))
+    assert str(err.value) == f"{f}: {message}"
+
+
+def test_estimation_study_file_passes_its_keys_and_defaults(tmp_path, monkeypatch):
+    calls: list[tuple[Any, ...]] = []
+
+    def record(*args: Any, **kwargs: Any) -> str:
+        calls.append((args, kwargs))
+        return "plan"
+
+    monkeypatch.setattr(E, "plan_estimate", record)
+    f = tmp_path / "s.toml"
+    f.write_text(GOOD)
+    assert E.plan_estimate_file(str(f)) == "plan"
+    defaults = {"thresholdout_budget": None, "threshold": None, "binary": False, "prove_extremes": False}
+    assert calls.pop() == ((10, 3, 0.9, None), defaults)
+    f.write_text(
+        GOOD + "half_width = 0.2\nthresholdout_budget = 7\nthreshold = 0.01\nbinary = true\nprove_extremes = true\n"
+    )
+    E.plan_estimate_file(str(f))
+    given = {"thresholdout_budget": 7, "threshold": 0.01, "binary": True, "prove_extremes": True}
+    assert calls.pop() == ((10, 3, 0.9, 0.2), given)
+    # prove_extremes=True proves them whatever the file says; anything else leaves the file's
+    f.write_text(GOOD + "prove_extremes = false\n")
+    E.plan_estimate_file(str(f), prove_extremes=True)
+    assert calls.pop()[1]["prove_extremes"] is True
+    E.plan_estimate_file(str(f), prove_extremes=1)
+    assert calls.pop()[1]["prove_extremes"] is False
