@@ -698,3 +698,63 @@ def test_estimation_study_file_passes_its_keys_and_defaults(tmp_path, monkeypatc
     assert calls.pop()[1]["prove_extremes"] is True
     E.plan_estimate_file(str(f), prove_extremes=1)
     assert calls.pop()[1]["prove_extremes"] is False
+
+
+# --------------------------------------------------------------------------------------------
+# the extremes' integer searches, against brute force on predicates whose answer is known
+
+
+@pytest.mark.parametrize("x0", [1, 5, 37, 38, 99, 100, 500])
+def test_smallest_true_finds_the_first_true_count(x0):
+    for target in (1, 2, 37, 99, 100):
+        calls: list[int] = []
+
+        def pred(c: int, target: int = target) -> bool:
+            calls.append(c)
+            return c >= target
+
+        assert E._smallest_true(pred, x0, 1, 100) == target
+        assert all(1 <= c <= 100 for c in calls)  # never asked beyond [lo, hi]
+    assert E._smallest_true(lambda c: c >= 101, x0, 1, 100) is None
+    assert E._smallest_true(lambda c: False, x0, 1, 100) is None
+    assert E._smallest_true(lambda c: c >= 7, x0, 7, 7) == 7 and E._smallest_true(lambda c: False, x0, 7, 7) is None
+
+
+def test_float_boundary_within_one_percent_from_every_start():
+    """The answer b has pred(b) true and lies within 1 % (or one) above the true boundary T;
+    hi when pred is never true; asked O(log) times."""
+    for lo, hi in ((1, 10**6), (50, 10**9)):
+        for target in (lo, lo + 1, 3 * lo, 777, 12_345, 654_321, hi - 1, hi):
+            for start in (None, lo, target // 3, target, 2 * target + 5, hi, 10 * hi):
+                calls: list[int] = []
+
+                def pred(c: int, target: int = target) -> bool:
+                    calls.append(c)
+                    return c >= target
+
+                b = E._float_boundary(pred, lo, hi, start)
+                assert target <= b <= max(1.01 * target, target + 1), (lo, hi, target, start, b)
+                assert len(calls) <= 120 and all(lo <= c <= hi for c in calls)
+        assert E._float_boundary(lambda c: False, lo, hi) == hi
+        assert E._float_boundary(lambda c: False, lo, hi, hi // 2) == hi
+
+
+def test_secant_boundary_against_brute_force():
+    """For decreasing g, the smallest integer with g <= 0 exactly (the bracket ends as two
+    neighbours); lo when g(lo) <= 0 and hi when no point below hi has it."""
+    import math
+
+    cases = [
+        (lambda x: 3 / math.sqrt(x) - 0.07, 1837),  # (3/0.07)^2 = 1836.7...
+        (lambda x: 5000.5 - x, 5001),
+        (lambda x: math.inf if x < 60 else 1e4 / x - 100, 100),  # infinite below 60: bisection
+        (lambda x: 1e-9 * (2**40 - x), 2**40),
+        (lambda x: math.exp(-x / 1e5) - 0.5, 69315),  # 1e5 ln 2 = 69314.7...
+    ]
+    for g, want in cases:
+        for x0 in (1, 2, want - 1, want, want + 1, 3 * want, 10**13):
+            assert E._secant_boundary(g, x0, 1, 10**13) == want, (want, x0)
+    assert E._secant_boundary(lambda x: -1.0, 500, 3, 1000) == 3
+    assert E._secant_boundary(lambda x: 1.0, 500, 3, 1000) == 1000
+    assert E._secant_boundary(lambda x: 1.0, 5000, 3, 1000) == 1000
+    assert E._secant_boundary(lambda x: 700.5 - x, 5000, 3, 1000) == 701
