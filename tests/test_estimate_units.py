@@ -758,3 +758,101 @@ def test_secant_boundary_against_brute_force():
     assert E._secant_boundary(lambda x: 1.0, 500, 3, 1000) == 1000
     assert E._secant_boundary(lambda x: 1.0, 5000, 3, 1000) == 1000
     assert E._secant_boundary(lambda x: 700.5 - x, 5000, 3, 1000) == 701
+
+
+def test_thresholdout_surrogate_domain_and_given_threshold():
+    """The float surrogate is finite exactly where the certificate exists: at least one training
+    and one holdout record, beta_s strictly below F; a given threshold replaces the default."""
+    import math
+
+    lsig, ldel = math.log(1e-3), math.log(1e-12)
+    f = 0.25  # exp(log(0.25)) is 0.25 exactly: beta_s = F is tried exactly
+    assert math.exp(math.log(f)) == f
+    est = E._thresholdout_est
+    # one record each (sigma = 100: eps = 40/(100 * 1) = 0.4, finite)
+    assert math.isfinite(est(2, 5, 20, f, None, math.log(100), 0.5, math.log(0.01), ldel))
+    assert math.isinf(est(1, 5, 20, f, None, math.log(100), 0.5, math.log(0.01), ldel))
+    assert math.isinf(est(1000, 5, 20, f, None, lsig, 1.0, math.log(0.01), ldel))  # no training record
+    assert math.isinf(est(1000, 5, 20, f, None, lsig, 0.5, math.log(f), ldel))
+    assert math.isinf(est(1000, 5, 20, f, None, lsig, 0.5, math.log(0.3), ldel))
+    pt = [lsig, 0.5, math.log(0.01), ldel]
+    assert E._certify_thresholdout(2, 5, 20, f, None, pt) is not None
+    assert E._certify_thresholdout(1000, 5, 20, f, None, [lsig, 0.5, math.log(f), ldel]) is None
+    # the holdout share 1 exactly: clamped to n - 1 holdout records, one for training
+    one = E._certify_thresholdout(1000, 5, 20, f, None, [lsig, 1.0, math.log(0.01), ldel])
+    assert (one.settings["holdout_records"], one.settings["training_records"]) == (999, 1)
+    # a given threshold in the surrogate: the default's term replaced by it exactly
+    default = E.default_threshold(500, 500, 5, f)
+    pt = [math.log(0.1), 0.5, math.log(0.01), ldel]  # eps = 40/(0.1 * 500) = 0.8
+    a = est(1000, 5, 20, f, None, *pt)
+    b = est(1000, 5, 20, f, 0.5, *pt)
+    assert math.isfinite(a)
+    assert float(b) - float(a) == pytest.approx(0.5 - default, rel=1e-9, abs=0)
+
+
+def test_thresholdout_certificate_names_the_missing_d_term():
+    import math
+
+    pt = [math.log(1e-3), 0.5, math.log(0.005), math.log(1e-12)]
+    got = E._certify_thresholdout(10**6, 10**6, 20, 0.05, None, pt)
+    line = got.derivation[-1]
+    assert line.startswith("JLNRSS-transfer with c = ") and " (delta = 0: no d term): every answer within " in line
+
+
+def test_thresholdout_search_with_a_given_threshold():
+    """With T = 0.02 given, the search's optimum is the independent optimum of the formula at
+    that T (not at the default threshold, which is 0.0085 here)."""
+    from scipy.optimize import minimize
+
+    n, k, budget, f = 10**6, 10**6, 20, 0.05
+
+    def hw(x: Any) -> float:
+        lsig, frac, lbs, ldel = x
+        if not (0 < frac < 1 and lbs < mpmath.log(f) and ldel < 0):
+            return 1e9
+        return float(_thresholdout_ref(n, k, budget, f, [lsig, frac, lbs, ldel], threshold=0.02)[0])
+
+    best = min(
+        minimize(hw, [ls, fr, float(mpmath.log(f / 10)), -30.0], method="Nelder-Mead",
+                 options={"xatol": 1e-6, "fatol": 1e-10, "maxiter": 4000}).fun
+        for ls in (-9.0, -7.0) for fr in (0.3, 0.6)
+    )  # fmt: skip
+    _, point = E._thresholdout_search(n, k, budget, f, 0.02)
+    got = E._certify_thresholdout(n, k, budget, f, 0.02, point).half_width
+    assert best * (1 - 1e-4) <= got <= best * (1 + 1e-3)
+
+
+def test_regime_map_contour_levels_strictly_inside(tmp_path, monkeypatch):
+    """Finite half-widths from 0.01 exactly to 1.5: the levels 0.02 ... 1.0 (0.01 is the
+    minimum itself, not inside)."""
+    plt, fig, ax, saved = _recording_axes(monkeypatch)
+    widths = {E.REUSE_JLNRSS: [[0.01, 1.5], [0.3, 0.2]]}
+    rm = E.RegimeMap(0.95, (10, 20), (1, 2), widths, [[0, 0], [0, -1]], (E.REUSE_JLNRSS,))
+    E.plot_regime_map(rm, str(tmp_path / "m.png"))
+    assert ax.contour.call_args.kwargs["levels"] == [0.02, 0.05, 0.1, 0.2, 0.5, 1.0]
+
+
+def test_the_ladder_bisects_down_to_one():
+    assert L._ladder(lambda d: True, [4]) == 1  # bisections (0, 4) -> 2 -> 1
+    assert L._ladder(lambda d: d >= 3, [8]) == 4  # two bisections: (0, 8) -> 4 proved, (0, 4) -> 2 not
+    assert L._ladder(lambda d: False, [1, 2, 3]) is None
+
+
+def test_maxinfo_local_guess_is_the_full_grid_s_best_at_one_search_a_call(monkeypatch):
+    """The cheaper guess of the max-information route: the full fine grid's best, found near
+    the best point carried from call to call (one search a call after the first)."""
+    full = {(n, k): E._maxinfo_search(n, k, 0.05)[0] for n, k in ((10**6, 100), (10**6, 120), (2 * 10**6, 120),
+                                                                 (5 * 10**5, 50), (10**7, 1000))}  # fmt: skip
+    calls: list[bool] = []
+    real = E._maxinfo_search
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args[3] if len(args) > 3 else True)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(E, "_maxinfo_search", counting)
+    loc = E._MaxinfoLocal()
+    for i, ((n, k), want) in enumerate(full.items()):
+        assert loc(n, k, 0.05) == want, (n, k)
+        assert calls == ([False, True] if i == 0 else [True]), i
+        calls.clear()
