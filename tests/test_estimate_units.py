@@ -856,3 +856,76 @@ def test_maxinfo_local_guess_is_the_full_grid_s_best_at_one_search_a_call(monkey
         assert loc(n, k, 0.05) == want, (n, k)
         assert calls == ([False, True] if i == 0 else [True]), i
         calls.clear()
+
+
+# --------------------------------------------------------------------------------------------
+# the regime map itself: refusals, cells, progress
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"coverage": 1.0}, "coverage=1.0 is invalid: must be a real number in (0, 1)"),
+        ({"coverage": 0.0}, "coverage=0.0 is invalid: must be a real number in (0, 1)"),
+        ({"points": 1}, "points=1 is invalid: must be an integer in [2, 400]"),
+        ({"points": 401}, "points=401 is invalid: must be an integer in [2, 400]"),
+        ({"n_range": (0, 10)}, "n_range=0 is invalid: must be an integer in [1, 1000000000000000]"),
+        ({"n_range": (10, 10**15 + 1)},
+         "n_range=1000000000000001 is invalid: must be an integer in [1, 1000000000000000]"),
+        ({"k_range": (0, 10)}, "k_range=0 is invalid: must be an integer in [1, 1000000000000]"),
+        ({"k_range": (1, 10**12 + 1)}, "k_range=1000000000001 is invalid: must be an integer in [1, 1000000000000]"),
+        ({"n_range": (10, 10)},
+         "n_range/k_range=((10, 10), (1, 100000)) is invalid: must be ranges LO:HI with LO < HI"),
+        ({"k_range": (5, 5)},
+         "n_range/k_range=((1000, 10000000), (5, 5)) is invalid: must be ranges LO:HI with LO < HI"),
+        ({"thresholdout_budget": 0}, "thresholdout_budget=0 is invalid: must be an integer in [1, inf]"),
+        ({"thresholdout_budget": 5, "threshold": -1.0}, "threshold=-1.0 is invalid: must be a real number in [0, inf)"),
+        ({"threshold": 0.1},
+         "threshold=0.1 is invalid: must be given with thresholdout_budget (Thresholdout's budget B)"),
+        ({"binary": 1}, "binary=1 is invalid: must be true or false (every query {0, 1}-valued)"),
+    ],
+)  # fmt: skip
+def test_regime_map_refusals_word_for_word(kw, message):
+    from maxinfo_bounds.numeric import InvalidParameter
+
+    with pytest.raises(InvalidParameter) as err:
+        E.regime_map(**{"coverage": 0.9, **kw})
+    assert str(err.value) == message
+
+
+def test_split_estimate_by_hand():
+    """Hoeffding with a union bound on floor(n/k) records per query: sqrt(ln(2k/F)/(2m))."""
+    import math
+
+    assert E._split_est(10, 3, 0.05) == pytest.approx(math.sqrt(math.log(120) / 6), rel=1e-15, abs=0)  # m = 3
+    assert E._split_est(5, 5, 0.1) == pytest.approx(math.sqrt(math.log(100) / 2), rel=1e-15, abs=0)  # m = 1
+    assert E._split_est(4, 5, 0.1) == math.inf  # no record for the fifth query
+
+
+def test_regime_map_cells_progress_and_thresholdout_row():
+    """A 3 x 3 map: splitting's cells by hand (sqrt(ln(2k/F)/(2 floor(n/k))), inf where k > n),
+    each cell's narrowest route, -1 where nothing is below 1, the Thresholdout row at least its
+    certified half-width (a float estimate of a worse-or-equal point), progress after each n."""
+    import math
+
+    seen: list[tuple[int, int]] = []
+    rm = E.regime_map(0.95, (2, 200_000), (1, 400), 3, lambda a, b: seen.append((a, b)), thresholdout_budget=5)
+    assert rm.ns == (2, 632, 200_000) and rm.ks == (1, 20, 400)
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+    assert rm.routes == (E.REUSE_JLNRSS, E.REUSE_BNSSSU, E.SPLIT, E.THRESHOLDOUT) and rm.thresholdout_budget == 5
+    for i, n in enumerate(rm.ns):
+        for j, k in enumerate(rm.ks):
+            want = math.sqrt(math.log(2 * k / 0.05) / (2 * (n // k))) if k <= n else math.inf
+            assert rm.widths[E.SPLIT][i][j] == pytest.approx(want, rel=1e-12, abs=0)
+            cell = {r: rm.widths[r][i][j] for r in rm.routes}
+            best = min(cell.values())
+            w = rm.winner[i][j]
+            assert (w == -1) if best >= 1 else (rm.routes[w] is min(cell, key=cell.get))
+    # n = 2: k = 1 by splitting (two records: sqrt(ln(40)/4) = 0.96) and nothing below 1 at k = 20
+    assert rm.winner[0][:2] == [2, -1]
+    for j, k in enumerate(rm.ks):
+        est = rm.widths[E.THRESHOLDOUT][2][j]
+        cert = E.plan_estimate(200_000, k, 0.95, thresholdout_budget=5, maxinfo=False).route(E.THRESHOLDOUT)
+        assert cert.half_width is not None and est >= cert.half_width * (1 - 1e-6)
+        assert est <= cert.half_width * 1.05  # the coarse search is within 5 % of the fine one here
+    assert E.regime_map(0.95, (2, 200_000), (1, 400), 3).thresholdout_budget is None

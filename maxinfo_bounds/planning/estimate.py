@@ -1281,6 +1281,8 @@ def regime_map(
         raise InvalidParameter("n_range/k_range", (n_range, k_range), "ranges LO:HI with LO < HI")
     budget = None if thresholdout_budget is None else check_int("thresholdout_budget", thresholdout_budget, low=1)
     thr = None if threshold is None else Real(0).check_float("threshold", threshold)
+    if thr is not None and budget is None:  # as plan_estimate: a threshold alone is not ignored
+        raise InvalidParameter("threshold", threshold, "given with thresholdout_budget (Thresholdout's budget B)")
     if not isinstance(binary, bool):
         raise InvalidParameter("binary", binary, "true or false (every query {0, 1}-valued)")
     f = _failure(cov)
