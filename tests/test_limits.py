@@ -202,3 +202,62 @@ def test_random_studies_limits_against_independent_minimisation():
         starts = [(mu, eps, beta), (mu * 1.5, eps / 1.5, beta * 3), (mu / 1.5, eps * 1.5, beta / 3)]
         assert _minimum(lambda *v: jlnrss_h(n, k, failure, *v), starts) <= t, (n, t, cov, k)
         assert _minimum(lambda *v: jlnrss_h(n, lim.refuted_at, failure, *v), starts) > t, (n, t, cov, lim)
+
+
+# --------------------------------------------------------------------------------------------
+# the certified pieces' directions: a lower bound is never above the exact value
+
+
+def test_delta_lowers_never_exceed_the_gdp_curve_at_the_box_corner():
+    """delta_mu(eps) rises in mu and falls in eps: a box's lower bound is read at (mu1, eps2)
+    moved out to the lattice (mu down, eps up), or at the corner itself where that is not
+    enough; either way at most the exact curve at the corner (30 digits), and the corner's own
+    value tight."""
+    rng = np.random.default_rng(20261127)
+    m = np.exp(rng.uniform(np.log(0.05), np.log(20.0), 24))
+    e = np.exp(rng.uniform(np.log(1e-3), np.log(4.0), 24))
+    exact = [_delta(a, b) for a, b in zip(m.tolist(), e.tolist())]
+    lattice = limits._delta_lowers(m, e, lambda d: np.ones(len(d), dtype=bool))
+    corner = limits._delta_lowers(m, e, lambda d: np.zeros(len(d), dtype=bool))
+    for lat, cor, ex in zip(lattice.tolist(), corner.tolist(), exact):
+        assert lat <= ex and cor <= ex
+        assert cor >= ex * (1 - 1e-9)  # the corner's own enclosure
+        assert lat >= ex * 0.95  # one lattice step (2^(1/4096)) out in each variable
+    assert np.all(lattice <= corner)
+    # only the boxes whose lattice value is not enough are read again at their corner
+    need = lattice > np.median(lattice)
+    mixed = limits._delta_lowers(m, e, lambda d: d > np.median(lattice))
+    assert np.array_equal(mixed[need], lattice[need]) and np.array_equal(mixed[~need], corner[~need])
+
+
+def _random_boxes(rng, count, eps_max, beta_max):
+    """Boxes [mu1, mu2, eps1, eps2, beta1, beta2] with eps1 = 0 in every third."""
+    m1 = np.exp(rng.uniform(np.log(1e-3), np.log(5.0), count))
+    e1 = np.exp(rng.uniform(np.log(1e-4 * eps_max), np.log(0.5 * eps_max), count))
+    e1[::3] = 0.0
+    b1 = np.exp(rng.uniform(np.log(1e-9 * beta_max), np.log(0.5 * beta_max), count))
+    return np.stack([m1, m1 * 1.5, e1, e1 + 0.1 * eps_max, b1, b1 * 1.5], axis=1)
+
+
+@pytest.mark.parametrize("route", ["jlnrss", "bnsssu"])
+def test_a_box_holding_a_setting_that_meets_t_is_never_certified(route):
+    """For random boxes (a third starting at eps = 0): t just above the exact half-width
+    (30 digits) at the box's centre; no certified lower bound over the box can exceed it. And a
+    t far below every half-width is certified (the check is not vacuous)."""
+    rng = np.random.default_rng(7 if route == "jlnrss" else 8)
+    n, k = 200_000, 300
+    f_up = float(F)  # 0.05 as a float is above 1/20: the bound divides by at least F
+    certify = limits._certify_jlnrss if route == "jlnrss" else limits._certify_bnsssu
+    boxes = _random_boxes(rng, 30, math.log1p(0.5) if route == "jlnrss" else 1 / 3, float(F) * 0.5)
+    checked = 0
+    for box in boxes:
+        mu = math.sqrt(box[0] * box[1])
+        eps = (box[2] + box[3]) / 2
+        beta = math.sqrt(box[4] * box[5])
+        h = jlnrss_h(n, k, F, mu, eps, beta) if route == "jlnrss" else bnsssu_h(n, k, F, mu, eps)
+        if h >= 5:  # no valid setting at the centre (bnsssu's penalty)
+            continue
+        checked += 1
+        assert not certify(n, k, f_up, float(h) * (1 + 1e-12), box[None, :]), box
+    assert checked >= 10
+    assert certify(n, k, f_up, 1e-9, boxes)
