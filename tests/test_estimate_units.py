@@ -929,3 +929,114 @@ def test_regime_map_cells_progress_and_thresholdout_row():
         assert cert.half_width is not None and est >= cert.half_width * (1 - 1e-6)
         assert est <= cert.half_width * 1.05  # the coarse search is within 5 % of the fine one here
     assert E.regime_map(0.95, (2, 200_000), (1, 400), 3).thresholdout_budget is None
+
+
+# --------------------------------------------------------------------------------------------
+# plan_estimate's rows word for word
+
+
+VAC = "vacuous: a half-width of 1 or more says nothing about [0, 1]-valued queries"
+NAIVE_NOTE = (
+    "not valid for adaptively chosen queries: a query chosen after seeing answers on the same records can overfit "
+    "them (the half-width shown holds only for queries fixed before the data are seen)"
+)
+BINARY_NOTE = (
+    "valid only when every query is {0, 1}-valued (say so with binary = true / --binary): for [0, 1]-valued "
+    "queries a Bernoulli is not the worst case of a tail"
+)
+BUDGET_NOTE = (
+    "give the overfitting budget B (thresholdout_budget; --thresholdout-budget): the number of answers "
+    "Thresholdout may take from the holdout before it stops"
+)
+BNSSSU_NOTE = (
+    "no noise level is inside RRST Thm B.2's conditions here (eps < 1/3, delta < eps/4, "
+    "n >= ln(4 eps/delta)/eps^2, delta/eps below 1 - coverage)"
+)
+THEOREMS = {
+    E.REUSE_JLNRSS: ("DRS22-3.3", "DRS22-2.13", "GAUSS-max", "JLNRSS-transfer"),
+    E.REUSE_BNSSSU: ("DRS22-3.3", "DRS22-2.13", "GAUSS-max", "RRST-B.2"),
+    E.REUSE_MAXINFO: ("DRS22-3.3", "DRS22-2.13", "RRST-3.1", "DFHPRR-4", "GAUSS-max"),
+    E.SPLIT: ("SPLIT-Hoeffding",),
+    E.SPLIT_BINARY: ("SPLIT-binomial",),
+    E.NAIVE: ("SPLIT-Hoeffding",),
+}
+
+
+def _hoeffding(n: int, k: int, coverage: float) -> mpmath.mpf:
+    """sqrt(ln(2k/F)/(2 floor(n/k))) at 40 digits, F = 1 - coverage exactly (the float 0.95 is
+    0.94999999999999995559..., so F is 0.0500000000000000444...)."""
+    with mpmath.workdps(40):
+        return mpmath.sqrt(mpmath.log(2 * k / (1 - mpmath.mpf(coverage))) / (2 * (n // k)))
+
+
+def test_plan_rows_where_every_valid_route_is_vacuous():
+    """n = 1000, k = 600, target 0.3: splitting has one record a query (sqrt(ln(24000)/2) =
+    2.2456), every reuse route is above 1 too: each valid row says it is vacuous, none is
+    recommended. Splitting's extremes by hand: the largest k with floor(1000/k) records meeting
+    0.3 (brute force) and the smallest n: 600 ceil(ln(24000)/0.18) = 600 * 57 = 34,200."""
+    p = E.plan_estimate(1000, 600, 0.95, 0.3)
+    assert p.recommended is None and [r.route for r in p.routes] == [
+        E.REUSE_JLNRSS, E.REUSE_BNSSSU, E.REUSE_MAXINFO, E.THRESHOLDOUT, E.SPLIT, E.SPLIT_BINARY, E.NAIVE,
+    ]  # fmt: skip
+    for r in p.routes:
+        if r.route in THEOREMS:
+            assert r.theorems == THEOREMS[r.route], r.route
+        if r.valid:
+            assert r.half_width >= 1
+    assert p.route(E.REUSE_JLNRSS).note == p.route(E.REUSE_BNSSSU).note == VAC
+    assert p.route(E.REUSE_MAXINFO).note == (
+        "shown for comparison: far wider than the JLNRSS transfer for statistical queries; " + VAC
+    )
+    th = p.route(E.THRESHOLDOUT)
+    assert (th.valid, th.half_width, th.theorems, th.note) == (False, None, ("Notes-Thresholdout",), BUDGET_NOTE)
+    sp = p.route(E.SPLIT)
+    want = _hoeffding(1000, 600, 0.95)
+    assert want <= sp.half_width <= want * (1 + 1e-12) and sp.coverage >= 0.95 and sp.note == VAC
+    assert sp.settings == {"records_per_query": 1}
+    assert sp.derivation == (
+        "each query answered on its own 1 fresh records (n // k), never seen before",
+        "SPLIT-Hoeffding: every answer within sqrt(ln(2k/beta)/(2m)) = 2.24565 with probability >= 0.95 "
+        "(Hoeffding, union bound over 600 queries)",
+    )
+    kmax = max(k for k in range(1, 1001) if _hoeffding(1000, k, 0.95) <= 0.3)
+    assert sp.max_queries_at_half_width == kmax and sp.required_n_records == 34_200
+    sb = p.route(E.SPLIT_BINARY)
+    assert (sb.valid, sb.half_width, sb.note, sb.max_queries_at_half_width) == (False, None, BINARY_NOTE, None)
+    nv = p.route(E.NAIVE)
+    with mpmath.workdps(40):
+        naive = mpmath.sqrt(mpmath.log(2 * 600 / (1 - mpmath.mpf(0.95))) / 2000)  # 0.0710134...
+    assert naive <= nv.half_width <= naive * (1 + 1e-12)
+    assert (nv.valid, nv.coverage, nv.note, nv.settings) == (False, None, NAIVE_NOTE, {"records_per_query": 1000})
+    assert nv.derivation == (
+        "Hoeffding on all 1000 records with a union bound: 0.0710135 for queries fixed in advance",
+    )
+    assert nv.max_queries_at_half_width is None and nv.extremes is None
+
+
+def test_plan_rows_with_more_queries_than_records():
+    p = E.plan_estimate(2, 5, 0.95, thresholdout_budget=1)
+    sp = p.route(E.SPLIT)
+    assert (sp.valid, sp.half_width, sp.settings, sp.derivation) == (False, None, {}, ())
+    assert sp.note == "5 queries need at least 5 records (one each)" and sp.theorems == ("SPLIT-Hoeffding",)
+    assert p.route(E.REUSE_BNSSSU).note == BNSSSU_NOTE and not p.route(E.REUSE_BNSSSU).valid
+    # the naive row is never valid, so never marked vacuous, even above 1 (sqrt(ln(200)/4) = 1.15)
+    nv = p.route(E.NAIVE)
+    assert nv.half_width > 1 and nv.note == NAIVE_NOTE
+    # one record: Thresholdout needs a holdout and a training record
+    th = E.plan_estimate(1, 1, 0.95, thresholdout_budget=1).route(E.THRESHOLDOUT)
+    assert (th.valid, th.note) == (False, "no setting gives a finite half-width here (it needs at least 2 records)")
+    assert th.theorems == ("Notes-Thresholdout", "JLNRSS-transfer")
+
+
+def test_plan_recommends_the_narrowest_useful_route():
+    """n = 10, k = 1: splitting (all ten records: sqrt(ln(40)/20) = 0.4295) is the only route
+    below 1 and is recommended; with binary queries at 10^6 records and 100 queries, the exact
+    binomial tail is narrower than Hoeffding's and is recommended."""
+    p = E.plan_estimate(10, 1, 0.95)
+    assert p.recommended == E.SPLIT
+    assert _hoeffding(10, 1, 0.95) <= p.route(E.SPLIT).half_width <= _hoeffding(10, 1, 0.95) * (1 + 1e-12)
+    assert [r.route for r in p.routes if r.valid and r.half_width < 1] == [E.SPLIT]
+    p = E.plan_estimate(10**6, 100, 0.95, binary=True)
+    assert p.recommended == E.SPLIT_BINARY and p.binary
+    valid = [r for r in p.routes if r.valid]
+    assert p.route(E.SPLIT_BINARY).half_width == min(r.half_width for r in valid)
