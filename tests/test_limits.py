@@ -261,3 +261,59 @@ def test_a_box_holding_a_setting_that_meets_t_is_never_certified(route):
         assert not certify(n, k, f_up, float(h) * (1 + 1e-12), box[None, :]), box
     assert checked >= 10
     assert certify(n, k, f_up, 1e-9, boxes)
+
+
+def test_the_search_domains_cover_every_useful_setting():
+    """eps beyond the domain cannot meet t: JLNRSS needs e^eps - 1 <= t (eps <= ln(1 + t)),
+    BNSSSU needs 18 eps <= t and eps < 1/3 (RRST Thm B.2). A narrower domain would refute
+    targets that a setting outside it meets."""
+    jl, bn = limits._jlnrss_route(), limits._bnsssu_route()
+    assert jl.beta_free and not bn.beta_free
+    for t in (1e-4, 0.01, 0.1, 0.5, 1.0, 5.0, 10.0):
+        assert MP.mpf(jl.eps_max(t)) >= MP.log1p(MP.mpf(t)) * (1 - MP.mpf(2) ** -52)
+        assert bn.eps_max(t) >= min(MP.mpf(1) / 3, MP.mpf(t) / 18) * (1 - MP.mpf(2) ** -52)
+
+
+@pytest.mark.parametrize("route", ["jlnrss", "bnsssu"])
+def test_a_tight_box_is_certified_just_below_its_value_and_never_above(route):
+    """Boxes 10^-9 wide (relative) around random settings: the certified bound lies below the
+    exact half-width there (30 digits) and within 1 % of it (the delta term is read one lattice
+    step out: 2^(1/4096) in mu and eps)."""
+    rng = np.random.default_rng(11 if route == "jlnrss" else 12)
+    n, k = 10**7, 30
+    certify = limits._certify_jlnrss if route == "jlnrss" else limits._certify_bnsssu
+    checked = 0
+    for _ in range(40 if route == "jlnrss" else 150):
+        mu = float(np.exp(rng.uniform(np.log(1e-4), np.log(2.0))))
+        eps = float(np.exp(rng.uniform(np.log(1e-5), np.log(0.3))))
+        beta = float(np.exp(rng.uniform(np.log(1e-6), np.log(0.04))))
+        h = jlnrss_h(n, k, F, mu, eps, beta) if route == "jlnrss" else bnsssu_h(n, k, F, mu, eps)
+        if h >= 5:
+            continue
+        w = 1 + 1e-9
+        box = np.array([[mu, mu * w, eps, eps * w, beta, beta * w]])
+        assert not certify(n, k, float(F), float(h) * (1 + 1e-9), box), (mu, eps, beta)
+        assert certify(n, k, float(F), float(h) * (1 - 1e-2), box), (mu, eps, beta)
+        checked += 1
+    assert checked >= 15
+
+
+def test_bnsssu_certificate_reads_delta_on_the_safe_side_where_beta_is_nearly_spent():
+    """Settings where delta_mu(eps)/eps leaves beta = F - delta/eps only 10^-5 F: there the noise
+    term is steep in delta, so reading delta at a larger mu (the unsafe side of the lattice)
+    would leave no valid setting in the box and 'certify' it; the bound must stay below the
+    exact half-width."""
+    n, k = 10**8, 30
+    target = MP.mpf(F.numerator) / F.denominator * (1 - MP.mpf(10) ** -5)
+    for eps in (1e-3, 1e-2, 0.05, 0.2):
+        lo, hi = MP.mpf(1e-8), MP.mpf(20)
+        for _ in range(200):  # bisection: delta_mu(eps) rises in mu
+            mid = MP.sqrt(lo * hi)
+            lo, hi = (mid, hi) if _delta(mid, eps) / eps < target else (lo, mid)
+        mu = float(lo)
+        assert 4 * eps * math.exp(-n * eps * eps) < 1e-3 * float(_delta(mu, eps))  # B.2's other floor far below
+        h = bnsssu_h(n, k, F, mu, eps)
+        assert h < 5
+        box = np.array([[mu, mu * (1 + 1e-12), eps, eps * (1 + 1e-12), 0.0, 1.0]])
+        assert not limits._certify_bnsssu(n, k, float(F), float(h) * (1 + 1e-9), box), eps
+        assert limits._certify_bnsssu(n, k, float(F), float(h) / 2, box), eps
