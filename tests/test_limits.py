@@ -317,3 +317,19 @@ def test_bnsssu_certificate_reads_delta_on_the_safe_side_where_beta_is_nearly_sp
         box = np.array([[mu, mu * (1 + 1e-12), eps, eps * (1 + 1e-12), 0.0, 1.0]])
         assert not limits._certify_bnsssu(n, k, float(F), float(h) * (1 + 1e-9), box), eps
         assert limits._certify_bnsssu(n, k, float(F), float(h) / 2, box), eps
+
+
+def test_failure_lower_at_80_digits():
+    """P(max_{j <= k} |Z_j| > t) = 1 - (1 - erfc(t/sqrt 2))^k at 80 digits: the certified value
+    lies below it and within 10^-38 relative (it narrows each step by 10^-40); and _exp_lower's
+    e^(-n e^2) below its 80-digit value and within one float."""
+    mp = mpmath.MPContext()
+    mp.dps = 80
+    for k, t in [(1, 1.96), (30, 3.1), (25_000, 4.5), (3, 0.01), (10**6, 6.0)]:
+        exact = -mp.expm1(k * mp.log1p(-mp.erfc(mp.mpf(t) / mp.sqrt(2))))
+        got = limits._failure_lower(k, t)
+        assert got <= exact and got >= exact * (1 - mp.mpf(10) ** -38), (k, t)
+    for n, e in [(1000, 0.05), (10**7, 1e-3), (50, 0.3)]:
+        exact = mp.exp(-n * mp.mpf(e) ** 2)
+        got = limits._exp_lower(n, e)
+        assert got <= exact < np.nextafter(got, 1.0) * (1 + 1e-15), (n, e)
