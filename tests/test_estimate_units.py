@@ -418,33 +418,6 @@ def test_default_threshold_by_hand():
     assert E.default_threshold(900, 100, 7, 0.1) == pytest.approx(float(want), rel=1e-14, abs=0)
 
 
-def test_thresholdout_search_finds_the_independent_optimum():
-    """The route's half-width minimised over (sigma, holdout share, beta_s, delta) by scipy's
-    Nelder-Mead from a grid of starts on the 50-digit formula above (in floats): the planner's
-    certified half-width is within 0.1% of it, and not below it by more than the optimiser's own
-    slack."""
-    from scipy.optimize import minimize
-
-    n, k, budget, f = 10**6, 10**6, 20, 0.05
-
-    def hw(x: Any) -> float:
-        lsig, frac, lbs, ldel = x
-        if not (0 < frac < 1 and lbs < mpmath.log(f) and ldel < 0):
-            return 1e9
-        return float(_thresholdout_ref(n, k, budget, f, [lsig, frac, lbs, ldel])[0])
-
-    best = min(
-        minimize(hw, [ls, fr, float(mpmath.log(f / 10)), -30.0], method="Nelder-Mead",
-                 options={"xatol": 1e-6, "fatol": 1e-10, "maxiter": 4000}).fun
-        for ls in (-9.0, -7.0) for fr in (0.3, 0.6)
-    )  # fmt: skip
-    v, point = E._thresholdout_search(n, k, budget, f, None)
-    got = E._certify_thresholdout(n, k, budget, f, None, point).half_width
-    assert best * (1 - 1e-4) <= got <= best * (1 + 1e-3)
-    plan = E.plan_estimate(n, k, 0.95, thresholdout_budget=budget, maxinfo=False)
-    assert plan.route(E.THRESHOLDOUT).half_width <= best * (1 + 1e-3)
-
-
 # --------------------------------------------------------------------------------------------
 # the regime map's crossovers, JSON and figure, from maps built by hand
 
@@ -799,29 +772,6 @@ def test_thresholdout_certificate_names_the_missing_d_term():
     assert line.startswith("JLNRSS-transfer with c = ") and " (delta = 0: no d term): every answer within " in line
 
 
-def test_thresholdout_search_with_a_given_threshold():
-    """With T = 0.02 given, the search's optimum is the independent optimum of the formula at
-    that T (not at the default threshold, which is 0.0085 here)."""
-    from scipy.optimize import minimize
-
-    n, k, budget, f = 10**6, 10**6, 20, 0.05
-
-    def hw(x: Any) -> float:
-        lsig, frac, lbs, ldel = x
-        if not (0 < frac < 1 and lbs < mpmath.log(f) and ldel < 0):
-            return 1e9
-        return float(_thresholdout_ref(n, k, budget, f, [lsig, frac, lbs, ldel], threshold=0.02)[0])
-
-    best = min(
-        minimize(hw, [ls, fr, float(mpmath.log(f / 10)), -30.0], method="Nelder-Mead",
-                 options={"xatol": 1e-6, "fatol": 1e-10, "maxiter": 4000}).fun
-        for ls in (-9.0, -7.0) for fr in (0.3, 0.6)
-    )  # fmt: skip
-    _, point = E._thresholdout_search(n, k, budget, f, 0.02)
-    got = E._certify_thresholdout(n, k, budget, f, 0.02, point).half_width
-    assert best * (1 - 1e-4) <= got <= best * (1 + 1e-3)
-
-
 def test_regime_map_contour_levels_strictly_inside(tmp_path, monkeypatch):
     """Finite half-widths from 0.01 exactly to 1.5: the levels 0.02 ... 1.0 (0.01 is the
     minimum itself, not inside)."""
@@ -1040,3 +990,40 @@ def test_plan_recommends_the_narrowest_useful_route():
     assert p.recommended == E.SPLIT_BINARY and p.binary
     valid = [r for r in p.routes if r.valid]
     assert p.route(E.SPLIT_BINARY).half_width == min(r.half_width for r in valid)
+
+
+def _thresholdout_optimum(n: int, k: int, budget: int, f: float, threshold: float | None) -> float:
+    """The route's half-width (the 50-digit formula above, in floats) minimised over (log sigma,
+    holdout share, log beta_s, log delta) by scipy's Nelder-Mead from nine starts."""
+    from scipy.optimize import minimize
+
+    def hw(x: Any) -> float:
+        lsig, frac, lbs, ldel = x
+        if not (0 < frac < 1 and lbs < mpmath.log(f) and ldel < 0):
+            return 1e9
+        return float(_thresholdout_ref(n, k, budget, f, [lsig, frac, lbs, ldel], threshold=threshold)[0])
+
+    opts = {"xatol": 1e-8, "fatol": 1e-12, "maxiter": 8000}
+    starts = [[ls, fr, float(mpmath.log(f / 10)), -30.0] for ls in (-9.0, -7.0, -5.0) for fr in (0.3, 0.6, 0.9)]
+    return min(minimize(hw, x0, method="Nelder-Mead", options=opts).fun for x0 in starts)
+
+
+@pytest.mark.parametrize(
+    ("n", "k", "budget", "f", "threshold"),
+    [
+        (10**6, 10**6, 20, 0.05, None),
+        (10**6, 10**6, 20, 0.05, 0.02),  # a given threshold (the default is 0.0085 here)
+        (10**5, 1000, 50, 0.1, None),
+        (10**7, 10**5, 200, 0.05, None),
+    ],
+)
+def test_thresholdout_search_finds_the_independent_optimum(n, k, budget, f, threshold):
+    """The planner's certified Thresholdout half-width at its search's point equals the
+    independent optimum within 10^-9 relative (measured: within 6e-14)."""
+    best = _thresholdout_optimum(n, k, budget, f, threshold)
+    _, point = E._thresholdout_search(n, k, budget, f, threshold)
+    got = E._certify_thresholdout(n, k, budget, f, threshold, point).half_width
+    assert best * (1 - 1e-9) <= got <= best * (1 + 1e-9)
+    if threshold is None and f == 0.05:
+        plan = E.plan_estimate(n, k, 0.95, thresholdout_budget=budget, maxinfo=False)
+        assert plan.route(E.THRESHOLDOUT).half_width <= best * (1 + 1e-9)
