@@ -1027,3 +1027,63 @@ def test_thresholdout_search_finds_the_independent_optimum(n, k, budget, f, thre
     if threshold is None and f == 0.05:
         plan = E.plan_estimate(n, k, 0.95, thresholdout_budget=budget, maxinfo=False)
         assert plan.route(E.THRESHOLDOUT).half_width <= best * (1 + 1e-9)
+
+
+# --------------------------------------------------------------------------------------------
+# the max-information route's certificate, both sides, and its grid search
+
+
+def _gdp_delta(mu: Any, eps: Any) -> Any:
+    """The GDP curve (Dong-Roth-Su Cor. 2.13) at the working precision."""
+    return mpmath.ncdf(-eps / mu + mu / 2) - mpmath.exp(eps) * mpmath.ncdf(-eps / mu - mu / 2)
+
+
+@pytest.mark.parametrize(("n", "k"), [(10**8, 1000), (10**6, 1), (10**7, 30)])
+def test_maxinfo_certificate_both_sides_at_50_digits(n, k):
+    """At the search's point: beta_s = F/4; eps the GDP curve's at delta (tight); tau the
+    smallest with 2^(k_bits + log2 k) 2 e^(-2 tau^2 n) <= F - beta_s - beta_mi (DFHPRR Thm 4 with
+    Hoeffding and a union over the k queries; log2 k only for k > 1), within 10^-6; the half-width
+    sigma z_k(beta_s) + tau and the coverage (the noise's exact coverage at its printed half-width,
+    less beta_mi and the tail), each within 10^-9."""
+    f = E._failure(0.95)
+    assert Fraction(f) <= 1 - Fraction(0.95) and 4 * Fraction(f) > 0  # F rounded down: safe
+    _, point = E._maxinfo_search(n, k, f)
+    got = E._certify_maxinfo(n, k, f, point)
+    s = got.settings
+    assert s["beta_sample"] == f / 4 and s["delta"] == point[1]
+    with mpmath.workdps(50):
+        mu, eps, delta = mpmath.mpf(s["total_mu"]), mpmath.mpf(s["eps_nats"]), mpmath.mpf(s["delta"])
+        assert mu >= mpmath.sqrt(k) / (n * mpmath.mpf(s["sigma"])) * (1 - mpmath.mpf(10) ** -15)
+        assert _gdp_delta(mu, eps) <= delta < _gdp_delta(mu, eps * (1 - mpmath.mpf(10) ** -9))
+        bm = mpmath.mpf(s["maxinfo_beta"])
+        assert f / 4 * (1 - 1e-7) <= bm <= f / 4
+        kq = mpmath.mpf(s["maxinfo_k_bits"]) + (mpmath.log(k, 2) if k > 1 else 0)
+        tau = mpmath.mpf(s["tau"])
+        room = mpmath.mpf(f) - mpmath.mpf(s["beta_sample"]) - bm
+        tau_min = mpmath.sqrt((kq * mpmath.log(2) + mpmath.log(2 / room)) / (2 * n))
+        assert tau_min <= tau <= tau_min * (1 + mpmath.mpf(10) ** -6)
+        tail = 2**kq * 2 * mpmath.exp(-2 * tau**2 * n)
+        sample = mpmath.mpf(s["sigma"]) * mpmath.sqrt(2) * mpmath.erfinv((1 - mpmath.mpf(f) / 4) ** (mpmath.mpf(1) / k))
+        assert sample <= s["sample_half_width"] <= sample * (1 + mpmath.mpf(10) ** -12)
+        assert sample + tau <= got.half_width <= (sample + tau) * (1 + mpmath.mpf(10) ** -9)
+        # the noise's exact coverage at its printed (rounded-up) half-width, at least 1 - beta_s
+        within = mpmath.erf(mpmath.mpf(s["sample_half_width"]) / (mpmath.mpf(s["sigma"]) * mpmath.sqrt(2))) ** k
+        assert within >= 1 - mpmath.mpf(s["beta_sample"])
+        cover = within - bm - tail
+        assert 0.95 <= got.coverage <= cover and got.coverage >= cover - mpmath.mpf(10) ** -9
+
+
+def test_maxinfo_search_picks_the_grid_s_certified_best():
+    """The float search's point is the best of its 12 x 7 grid by the certified half-width itself
+    (brute force: every grid point certified)."""
+    f = E._failure(0.95)
+    for n, k in ((10**8, 1000), (10**6, 100)):
+        _, point = E._maxinfo_search(n, k, f)
+        got = E._certify_maxinfo(n, k, f, point).half_width
+        every = [E._certify_maxinfo(n, k, f, [mu, d]) for mu in E._MI_MUS for d in E._MI_DELTAS]
+        best = min(c.half_width for c in every if c is not None)
+        assert got <= best * (1 + 1e-9), (n, k)
+        # the coarse search: every second noise level and three deltas, its best among them
+        _, coarse = E._maxinfo_search(n, k, f, False)
+        sub = [E._certify_maxinfo(n, k, f, [mu, d]) for mu in E._MI_MUS[::2] for d in (1e-12, 1e-20, 1e-30)]
+        assert E._certify_maxinfo(n, k, f, coarse).half_width <= min(c.half_width for c in sub if c) * (1 + 1e-9)
