@@ -1087,3 +1087,89 @@ def test_maxinfo_search_picks_the_grid_s_certified_best():
         _, coarse = E._maxinfo_search(n, k, f, False)
         sub = [E._certify_maxinfo(n, k, f, [mu, d]) for mu in E._MI_MUS[::2] for d in (1e-12, 1e-20, 1e-30)]
         assert E._certify_maxinfo(n, k, f, coarse).half_width <= min(c.half_width for c in sub if c) * (1 + 1e-9)
+
+
+# --------------------------------------------------------------------------------------------
+# the Gaussian routes' certificates at chosen settings, both sides at 50 digits
+
+
+def _gauss_max(sigma: Any, k: int, beta: Any) -> Any:
+    """sigma z with (2 Phi(z) - 1)^k = 1 - beta: sigma sqrt 2 erfinv((1 - beta)^(1/k))."""
+    return mpmath.mpf(sigma) * mpmath.sqrt(2) * mpmath.erfinv((1 - mpmath.mpf(beta)) ** (mpmath.mpf(1) / k))
+
+
+def _noise_checks(s: dict, n: int, k: int, mu_target: float) -> Any:
+    """sigma = sqrt(k)/(n mu) rounded up, the certified total mu of k queries at it, and the
+    exact GDP delta at eps (Dong-Roth-Su Cor. 2.13), each tight."""
+    sigma = mpmath.sqrt(k) / (n * mpmath.mpf(mu_target))
+    assert sigma <= s["sigma"] <= sigma * (1 + mpmath.mpf(10) ** -15)
+    mu = mpmath.sqrt(k) / (n * mpmath.mpf(s["sigma"]))
+    assert mu <= s["total_mu"] <= mu * (1 + mpmath.mpf(10) ** -12)
+    delta = _gdp_delta(mpmath.mpf(s["total_mu"]), mpmath.mpf(s["eps_nats"]))
+    assert delta <= s["delta"] <= delta * (1 + mpmath.mpf(10) ** -9)
+    return mpmath.mpf(s["delta"])
+
+
+@pytest.mark.parametrize(
+    ("n", "k", "mu", "eps", "bs"),
+    [(10**6, 10**4, 0.2, 0.03, 0.004), (2 * 10**5, 411, 0.05, 0.05, 0.01), (10**4, 1, 1.5, 0.5, 0.02)],
+)
+def test_jlnrss_certificate_both_sides_at_50_digits(n, k, mu, eps, bs):
+    """The JLNRSS transfer at a chosen (mu, eps, beta_s): c + 2d at the Lagrange optimum
+    (sqrt(beta_s) + sqrt(2 delta))^2 / F, the half-width sigma z_k(beta_s) + (e^eps - 1) + c + 2d and
+    the coverage 1 - beta_s/c - delta/d, each within 10^-9 and on its safe side."""
+    import math
+
+    f = E._failure(0.95)
+    point = [math.log(mu), math.log(eps), math.log(bs)]
+    got = E._certify_jlnrss(n, k, f, point)
+    s = got.settings
+    mu, eps, bs = (math.exp(x) for x in point)  # the settings the certificate was asked for
+    with mpmath.workdps(50):
+        delta = _noise_checks(s, n, k, mu)
+        assert s["eps_nats"] == eps and s["beta_sample"] == bs
+        sample = _gauss_max(s["sigma"], k, bs)
+        assert sample <= s["sample_half_width"] <= sample * (1 + mpmath.mpf(10) ** -12)
+        lagrange = (mpmath.sqrt(bs) + mpmath.sqrt(2 * delta)) ** 2 / mpmath.mpf(f)
+        assert lagrange <= s["c"] + 2 * s["d"] <= lagrange * (1 + mpmath.mpf(10) ** -11)
+        failure = mpmath.mpf(bs) / s["c"] + delta / s["d"]
+        assert failure <= f
+        width = mpmath.mpf(s["sample_half_width"]) + mpmath.expm1(eps) + s["c"] + 2 * s["d"]
+        assert width <= got.half_width <= width * (1 + mpmath.mpf(10) ** -12)
+        assert 1 - failure - mpmath.mpf(10) ** -12 <= got.coverage <= 1 - failure and got.coverage >= 0.95
+    lines = got.derivation
+    assert lines[1].startswith(f"DRS22-3.3: the {k} answers are exactly mu-GDP, mu = sqrt(k)/(n sigma) = ")
+    assert lines[4].startswith("JLNRSS-transfer with c = ") and lines[4].endswith(f"= {E._down(got.coverage)}")
+    # a noise level beyond the certified range (total mu above 10^7): no certificate
+    assert E._certify_jlnrss(n, k, f, [math.log(1e8), math.log(eps), math.log(bs)]) is None
+
+
+@pytest.mark.parametrize(("n", "k", "mu", "eps"), [(10**8, 30, 1.7e-4, 2.2e-4), (10**7, 1, 5.6e-4, 6.7e-4)])
+def test_bnsssu_certificate_both_sides_at_50_digits(n, k, mu, eps):
+    """RRST Thm B.2 at a chosen (mu, eps): deviation 18 eps except with probability delta/eps,
+    beta_s = F - delta/eps rounded down, the half-width sigma z_k(beta_s) + 18 eps and the
+    coverage (the noise's exact coverage at its printed half-width less delta/eps), each tight."""
+    import math
+
+    f = E._failure(0.95)
+    got = E._certify_bnsssu(n, k, f, [math.log(mu), math.log(eps)])
+    s = got.settings
+    mu, eps = math.exp(math.log(mu)), math.exp(math.log(eps))
+    assert s["eps_nats"] == eps
+    with mpmath.workdps(50):
+        delta = _noise_checks(s, n, k, mu)
+        q = delta / eps
+        assert q < 0.25 and eps < mpmath.mpf(1) / 3 and n >= mpmath.log(4 * eps / delta) / eps**2  # B.2's conditions
+        bs = mpmath.mpf(s["beta_sample"])
+        assert mpmath.mpf(f) - q * (1 + mpmath.mpf(10) ** -12) <= bs <= mpmath.mpf(f) - q
+        sample = _gauss_max(s["sigma"], k, bs)
+        assert sample <= s["sample_half_width"] <= sample * (1 + mpmath.mpf(10) ** -12)
+        width = sample + 18 * mpmath.mpf(eps)
+        assert width <= got.half_width <= width * (1 + mpmath.mpf(10) ** -12)
+        within = mpmath.erf(mpmath.mpf(s["sample_half_width"]) / (mpmath.mpf(s["sigma"]) * mpmath.sqrt(2))) ** k
+        cover = within - q
+        assert cover - mpmath.mpf(10) ** -12 <= got.coverage <= cover and got.coverage >= 0.95
+    assert "deviation < 18 eps = " in got.derivation[2] and got.derivation[4].startswith("together: half-width ")
+    # outside RRST Thm B.2 (eps >= 1/3; delta/eps above F): no certificate
+    assert E._certify_bnsssu(n, k, f, [math.log(mu), math.log(0.34)]) is None
+    assert E._certify_bnsssu(n, k, f, [math.log(10.0), math.log(eps)]) is None
