@@ -333,3 +333,19 @@ def test_failure_lower_at_80_digits():
         exact = mp.exp(-n * mp.mpf(e) ** 2)
         got = limits._exp_lower(n, e)
         assert got <= exact < np.nextafter(got, 1.0) * (1 + 1e-15), (n, e)
+
+
+@pytest.mark.parametrize(("eps_max", "beta_max", "beta_free"), [(0.0953, 0.005, True), (1 / 3, 0.05, False)])
+def test_initial_boxes_tile_the_whole_domain(eps_max, beta_max, beta_free):
+    """The branch and bound certifies only the boxes it discards, so the boxes it starts from
+    must cover every setting: mu in [0, inf], eps in [0, eps_max], beta in [0, beta_max] (or
+    [0, 1] where beta is not free), as a product of contiguous intervals without gaps."""
+    B = limits._initial_boxes(eps_max, beta_max, beta_free)
+    for dim, (lo_end, hi_end) in enumerate([(0.0, math.inf), (0.0, eps_max), (0.0, beta_max if beta_free else 1.0)]):
+        sides = sorted({(a, b) for a, b in B[:, 2 * dim : 2 * dim + 2].tolist()})
+        assert sides[0][0] == lo_end and sides[-1][1] == pytest.approx(hi_end, rel=1e-15, abs=0)
+        assert all(a < b for a, b in sides)
+        assert all(sides[i][1] == sides[i + 1][0] for i in range(len(sides) - 1)), dim
+    # every combination of the three sides' intervals is a box
+    counts = [len({tuple(r) for r in B[:, 2 * d : 2 * d + 2].tolist()}) for d in range(3)]
+    assert len({tuple(r) for r in B.tolist()}) == len(B) == counts[0] * counts[1] * counts[2]
