@@ -349,3 +349,19 @@ def test_initial_boxes_tile_the_whole_domain(eps_max, beta_max, beta_free):
     # every combination of the three sides' intervals is a box
     counts = [len({tuple(r) for r in B[:, 2 * d : 2 * d + 2].tolist()}) for d in range(3)]
     assert len({tuple(r) for r in B.tolist()}) == len(B) == counts[0] * counts[1] * counts[2]
+
+
+def test_a_refutation_the_certificate_does_not_back_is_undecided(monkeypatch):
+    """The floats discard every box at 30,000 queries (the planner's answer is 25,269), but a
+    refutation is only claimed when the certified bounds of the discarded boxes exceed t: with a
+    certificate that fails, the answer is None (undecided), never True."""
+    assert limits.jlnrss_refuted(1_000_000, 30_000, 0.1, F) is True
+    calls: list[int] = []
+
+    def failing(n, k, f_up, t, B):
+        calls.append(len(B))
+        return False
+
+    monkeypatch.setattr(limits, "_certify_jlnrss", failing)
+    assert limits.jlnrss_refuted(1_000_000, 30_000, 0.1, F) is None
+    assert len(calls) == 1 and calls[0] > 0
