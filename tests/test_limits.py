@@ -365,3 +365,20 @@ def test_a_refutation_the_certificate_does_not_back_is_undecided(monkeypatch):
     monkeypatch.setattr(limits, "_certify_jlnrss", failing)
     assert limits.jlnrss_refuted(1_000_000, 30_000, 0.1, F) is None
     assert len(calls) == 1 and calls[0] > 0
+
+
+def test_the_lattice_step_is_one_point_out_and_on_the_lattice():
+    """_snap moves x to a lattice point 2^(j/4096) on its side: at most one step (2^(1/4096))
+    out, exactly on the lattice (a lattice point itself moves one step: the 1e-9 that guards
+    the rounding of log2); 0 and inf stay."""
+    rng = np.random.default_rng(20261127)
+    x = np.exp(rng.uniform(-30, 5, 2000))
+    step = 2 ** (1 / limits._LATTICE)
+    for up in (True, False):
+        y = limits._snap(x, up)
+        assert np.all(y >= x) if up else np.all(y <= x)
+        ratio = y / x if up else x / y
+        assert np.all(ratio <= step * (1 + 1e-12))
+        j = np.log2(y) * limits._LATTICE
+        assert np.all(np.abs(j - np.round(j)) < 1e-6)
+        assert list(limits._snap(np.array([0.0, np.inf]), up)) == [0.0, np.inf]
