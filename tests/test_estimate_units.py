@@ -1173,3 +1173,34 @@ def test_bnsssu_certificate_both_sides_at_50_digits(n, k, mu, eps):
     # outside RRST Thm B.2 (eps >= 1/3; delta/eps above F): no certificate
     assert E._certify_bnsssu(n, k, f, [math.log(mu), math.log(0.34)]) is None
     assert E._certify_bnsssu(n, k, f, [math.log(10.0), math.log(eps)]) is None
+
+
+def test_plan_estimate_passes_thresholdout_s_budget_and_threshold():
+    """The Thresholdout row is certified with the study's own budget B and threshold T: its
+    settings carry them, its half-width is the independent optimum at them, and its extremes
+    are searched with them (the largest k meets the target at B and T; k + 1 does not). With a
+    fixed threshold the half-width grows only like log k: at target 0.25 every k the search
+    reaches (10^12) meets it, and the table and the note say "at least"."""
+    n, k, budget, thr = 10**6, 10**5, 20, 0.02
+    f = E._failure(0.95)
+
+    def cert(kk: int) -> float:
+        return E._certify_thresholdout(
+            n, kk, budget, f, thr, E._thresholdout_search(n, kk, budget, f, thr)[1]
+        ).half_width
+
+    p = E.plan_estimate(n, k, 0.95, 0.17, thresholdout_budget=budget, threshold=thr, maxinfo=False)
+    r = p.route(E.THRESHOLDOUT)
+    assert r.valid and r.settings["budget"] == budget and r.settings["threshold"] == thr
+    assert r.theorems == ("Notes-Thresholdout", "JLNRSS-transfer") and r.note == ""
+    best = _thresholdout_optimum(n, k, budget, f, thr)
+    assert best * (1 - 1e-9) <= r.half_width <= best * (1 + 1e-9)
+    kmax = r.max_queries_at_half_width
+    assert k < kmax < E.MAX_QUERIES and cert(kmax) <= 0.17 < cert(kmax + 1)
+    p = E.plan_estimate(n, k, 0.95, 0.25, thresholdout_budget=budget, threshold=thr, maxinfo=False)
+    r = p.route(E.THRESHOLDOUT)
+    assert r.max_queries_at_half_width == E.MAX_QUERIES and cert(E.MAX_QUERIES) <= 0.25
+    assert r.note == "max queries: at least 1000000000000 (that many meet the target; the search's range ends there)"
+    row = next(ln for ln in p.text(derivations=False).splitlines() if ln.startswith(str(E.THRESHOLDOUT)))
+    assert ">= 1000000000000*" in row
+    assert p.route(E.REUSE_JLNRSS).note == ""

@@ -228,7 +228,11 @@ class EstimatePlan:
                 kq, nr = r.max_queries_at_half_width, r.required_n_records
                 kl, nl = r.max_queries_upper_limit, r.required_n_lower_limit
                 row += [
-                    "-" if kq is None else f"{kq}{mark}" + (f" (<= {kl})" if kl is not None and kl != kq else ""),
+                    "-"
+                    if kq is None
+                    else (">= " if kq >= MAX_QUERIES else "")
+                    + f"{kq}{mark}"
+                    + (f" (<= {kl})" if kl is not None and kl != kq else ""),
                     "-" if nr is None else f"{nr}{mark}" + (f" (>= {nl})" if nl is not None and nl != nr else ""),
                 ]
                 bracket = bracket or r.extremes in ("proved", "bracketed")
@@ -924,6 +928,18 @@ def _proved_limits(
     }
 
 
+def _join(*notes: str) -> str:
+    return "; ".join(x for x in notes if x)
+
+
+def _cap_note(extra: dict[str, Any]) -> str:
+    """Said where the largest k is the searched range's end: that many queries meet the target,
+    and more were not searched (Thresholdout with a fixed threshold grows like log k)."""
+    if extra.get("max_queries_at_half_width") == MAX_QUERIES:
+        return f"max queries: at least {MAX_QUERIES} (that many meet the target; the search's range ends there)"
+    return ""
+
+
 def _budget_note(budget: int | None) -> str:
     return (
         "give the overfitting budget B (thresholdout_budget; --thresholdout-budget): the number of answers "
@@ -1024,9 +1040,15 @@ def plan_estimate(
             if prove_extremes and name in _REFUTERS:
                 extra.update(_proved_limits(_REFUTERS[name], nn, k, t, cov, extra))
         if c is None:
-            routes.append(EstimateRoute(name, False, None, None, theorems=ths, note=why, **extra))
+            routes.append(
+                EstimateRoute(name, False, None, None, theorems=ths, note=_join(why, _cap_note(extra)), **extra)
+            )
         else:
-            routes.append(EstimateRoute(name, True, c.half_width, c.coverage, c.settings, ths, c.derivation, **extra))
+            routes.append(
+                EstimateRoute(
+                    name, True, c.half_width, c.coverage, c.settings, ths, c.derivation, _cap_note(extra), **extra
+                )
+            )
     mi = _maxinfo_route(nn, k, f) if maxinfo else None
     mi_ths = ("DRS22-3.3", "DRS22-2.13", "RRST-3.1", "DFHPRR-4", "GAUSS-max")
     mi_note = "shown for comparison: far wider than the JLNRSS transfer for statistical queries"
@@ -1052,7 +1074,7 @@ def plan_estimate(
                 None,
                 None,
                 theorems=mi_ths,
-                note="no setting inside RRST Thm 3.1 here",
+                note=_join("no setting inside RRST Thm 3.1 here", _cap_note(mi_extra)),
                 **mi_extra,
             )
             if mi is None
@@ -1064,7 +1086,7 @@ def plan_estimate(
                 mi.settings,
                 mi_ths,
                 mi.derivation,
-                mi_note,
+                _join(mi_note, _cap_note(mi_extra)),
                 **mi_extra,
             )
         )
