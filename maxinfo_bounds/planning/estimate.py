@@ -599,12 +599,13 @@ def _gdp_eps_float(mu: float, dlt: float) -> float | None:
 
 @functools.lru_cache(maxsize=16384)
 def _thm31_k_float(e: float, dlt: float, n: int, bm: float) -> float:
-    """RRST Thm 3.1's float k at beta ``bm`` (cached: the largest-k search keeps n fixed), on the
-    surrogate's default delta-hat grid: a grid of 12 missed the certified optimum's delta-hat at
-    some deltas, so the search chose a point up to 7 % wider than the grid's certified best."""
+    """RRST Thm 3.1's float k at beta ``bm`` (cached: the largest-k search keeps n fixed), on a
+    delta-hat grid of 48: a grid of 12 missed the certified optimum's delta-hat at some deltas,
+    so the search chose a point up to 7 % wider than the grid's certified best; 48 found the
+    best in every case of a seeded sample, for 6 % more time than 12 (the default 96: 14 %)."""
     from ..theorems.maxinfo_dp import thm31_implied_float_k
 
-    return float(thm31_implied_float_k(e, dlt, n, bm)[0])
+    return float(thm31_implied_float_k(e, dlt, n, bm, dhat_grid=48)[0])
 
 
 def _maxinfo_search(
