@@ -29,6 +29,9 @@ from maxinfo_bounds import __version__
 from maxinfo_bounds.planning import estimate as E
 from maxinfo_bounds.planning import limits as L
 
+from .test_estimate import _ref_half_width
+from .test_limits import _delta as _gdp_delta
+
 # --------------------------------------------------------------------------------------------
 # the report: table, footnotes, derivations and JSON of plans built by hand
 
@@ -396,17 +399,13 @@ def test_thresholdout_certificate_edges():
     two = E._certify_thresholdout(2, 5, 20, f, None, [pt[0], 0.5, pt[2], pt[3]])
     assert (two.settings["holdout_records"], two.settings["training_records"]) == (1, 1)
     # beta_s must lie in (0, F)
-    for lbs in (float(mpmath.log(f)), float(mpmath.log(0.06)), -math_inf()):
+    for lbs in (float(mpmath.log(f)), float(mpmath.log(0.06)), float("-inf")):
         assert E._certify_thresholdout(1000, 5, 20, f, None, [pt[0], 0.5, lbs, pt[3]]) is None
     # a given threshold is used as given
     given = E._certify_thresholdout(10**6, 10**6, 20, f, 0.05, pt)
     assert given.settings["threshold"] == 0.05
     ref = _thresholdout_ref(10**6, 10**6, 20, f, pt, threshold=0.05)[0]
     assert ref <= given.half_width <= ref * (1 + 1e-9)
-
-
-def math_inf() -> float:
-    return float("inf")
 
 
 def test_default_threshold_by_hand():
@@ -1033,11 +1032,6 @@ def test_thresholdout_search_finds_the_independent_optimum(n, k, budget, f, thre
 # the max-information route's certificate, both sides, and its grid search
 
 
-def _gdp_delta(mu: Any, eps: Any) -> Any:
-    """The GDP curve (Dong-Roth-Su Cor. 2.13) at the working precision."""
-    return mpmath.ncdf(-eps / mu + mu / 2) - mpmath.exp(eps) * mpmath.ncdf(-eps / mu - mu / 2)
-
-
 @pytest.mark.parametrize(("n", "k"), [(10**8, 1000), (10**6, 1), (10**7, 30)])
 def test_maxinfo_certificate_both_sides_at_50_digits(n, k):
     """At the search's point: beta_s = F/4; eps the GDP curve's at delta (tight); tau the
@@ -1063,7 +1057,7 @@ def test_maxinfo_certificate_both_sides_at_50_digits(n, k):
         tau_min = mpmath.sqrt((kq * mpmath.log(2) + mpmath.log(2 / room)) / (2 * n))
         assert tau_min <= tau <= tau_min * (1 + mpmath.mpf(10) ** -6)
         tail = 2**kq * 2 * mpmath.exp(-2 * tau**2 * n)
-        sample = mpmath.mpf(s["sigma"]) * mpmath.sqrt(2) * mpmath.erfinv((1 - mpmath.mpf(f) / 4) ** (mpmath.mpf(1) / k))
+        sample = _ref_half_width(s["sigma"], k, mpmath.mpf(f) / 4)
         assert sample <= s["sample_half_width"] <= sample * (1 + mpmath.mpf(10) ** -12)
         assert sample + tau <= got.half_width <= (sample + tau) * (1 + mpmath.mpf(10) ** -9)
         # the noise's exact coverage at its printed (rounded-up) half-width, at least 1 - beta_s
@@ -1091,11 +1085,6 @@ def test_maxinfo_search_picks_the_grid_s_certified_best():
 
 # --------------------------------------------------------------------------------------------
 # the Gaussian routes' certificates at chosen settings, both sides at 50 digits
-
-
-def _gauss_max(sigma: Any, k: int, beta: Any) -> Any:
-    """sigma z with (2 Phi(z) - 1)^k = 1 - beta: sigma sqrt 2 erfinv((1 - beta)^(1/k))."""
-    return mpmath.mpf(sigma) * mpmath.sqrt(2) * mpmath.erfinv((1 - mpmath.mpf(beta)) ** (mpmath.mpf(1) / k))
 
 
 def _noise_checks(s: dict, n: int, k: int, mu_target: float) -> Any:
@@ -1128,7 +1117,7 @@ def test_jlnrss_certificate_both_sides_at_50_digits(n, k, mu, eps, bs):
     with mpmath.workdps(50):
         delta = _noise_checks(s, n, k, mu)
         assert s["eps_nats"] == eps and s["beta_sample"] == bs
-        sample = _gauss_max(s["sigma"], k, bs)
+        sample = _ref_half_width(s["sigma"], k, bs)
         assert sample <= s["sample_half_width"] <= sample * (1 + mpmath.mpf(10) ** -12)
         lagrange = (mpmath.sqrt(bs) + mpmath.sqrt(2 * delta)) ** 2 / mpmath.mpf(f)
         assert lagrange <= s["c"] + 2 * s["d"] <= lagrange * (1 + mpmath.mpf(10) ** -11)
@@ -1162,7 +1151,7 @@ def test_bnsssu_certificate_both_sides_at_50_digits(n, k, mu, eps):
         assert q < 0.25 and eps < mpmath.mpf(1) / 3 and n >= mpmath.log(4 * eps / delta) / eps**2  # B.2's conditions
         bs = mpmath.mpf(s["beta_sample"])
         assert mpmath.mpf(f) - q * (1 + mpmath.mpf(10) ** -12) <= bs <= mpmath.mpf(f) - q
-        sample = _gauss_max(s["sigma"], k, bs)
+        sample = _ref_half_width(s["sigma"], k, bs)
         assert sample <= s["sample_half_width"] <= sample * (1 + mpmath.mpf(10) ** -12)
         width = sample + 18 * mpmath.mpf(eps)
         assert width <= got.half_width <= width * (1 + mpmath.mpf(10) ** -12)

@@ -950,6 +950,16 @@ def _budget_note(budget: int | None) -> str:
     )
 
 
+def _thresholdout_args(budget: Any, threshold: Any) -> tuple[int | None, float | None]:
+    """Thresholdout's budget B (an integer >= 1) and threshold T (a real >= 0), each optional; a
+    threshold without a budget is refused, not ignored."""
+    b = None if budget is None else check_int("thresholdout_budget", budget, low=1)
+    thr = None if threshold is None else Real(0).check_float("threshold", threshold)
+    if thr is not None and b is None:
+        raise InvalidParameter("threshold", threshold, "given with thresholdout_budget (Thresholdout's budget B)")
+    return b, thr
+
+
 def plan_estimate(
     n: int,
     queries: int,
@@ -984,10 +994,7 @@ def plan_estimate(
     t = None if half_width is None else Real(0, lo_open=True).check_float("half_width", half_width)
     if not isinstance(binary, bool):
         raise InvalidParameter("binary", binary, "true or false (every query {0, 1}-valued)")
-    budget = None if thresholdout_budget is None else check_int("thresholdout_budget", thresholdout_budget, low=1)
-    thr = None if threshold is None else Real(0).check_float("threshold", threshold)
-    if thr is not None and budget is None:
-        raise InvalidParameter("threshold", threshold, "given with thresholdout_budget (Thresholdout's budget B)")
+    budget, thr = _thresholdout_args(thresholdout_budget, threshold)
     if not isinstance(prove_extremes, bool):
         raise InvalidParameter("prove_extremes", prove_extremes, "true or false")
     if prove_extremes and t is None:
@@ -1148,9 +1155,7 @@ def plan_estimate(
     )
     # a half-width of 1 or more says nothing of [0, 1]-valued queries: valid, but vacuous
     routes = [
-        replace(r, note=(r.note + "; " if r.note else "") + VACUOUS)
-        if r.valid and r.half_width is not None and r.half_width >= 1
-        else r
+        replace(r, note=_join(r.note, VACUOUS)) if r.valid and r.half_width is not None and r.half_width >= 1 else r
         for r in routes
     ]
     useful = [r for r in routes if r.valid and r.half_width is not None and r.half_width < 1]
@@ -1304,10 +1309,7 @@ def regime_map(
     k_lo, k_hi = (check_int("k_range", x, low=1, high=MAX_QUERIES) for x in k_range)
     if not (n_lo < n_hi and k_lo < k_hi):
         raise InvalidParameter("n_range/k_range", (n_range, k_range), "ranges LO:HI with LO < HI")
-    budget = None if thresholdout_budget is None else check_int("thresholdout_budget", thresholdout_budget, low=1)
-    thr = None if threshold is None else Real(0).check_float("threshold", threshold)
-    if thr is not None and budget is None:  # as plan_estimate: a threshold alone is not ignored
-        raise InvalidParameter("threshold", threshold, "given with thresholdout_budget (Thresholdout's budget B)")
+    budget, thr = _thresholdout_args(thresholdout_budget, threshold)
     if not isinstance(binary, bool):
         raise InvalidParameter("binary", binary, "true or false (every query {0, 1}-valued)")
     f = _failure(cov)
