@@ -1221,3 +1221,22 @@ def test_gaussian_routes_reach_the_independent_minimum(n, k):
         [(s["total_mu"], s["eps_nats"]), (s["total_mu"] * 1.3, s["eps_nats"] * 0.8)],
     )
     assert best * (1 - 1e-10) <= bn.half_width <= best * (1 + 1e-4)
+
+
+def test_every_route_at_the_search_s_end_says_at_least():
+    """Splitting's search stops at 10^12 queries too: at n = 10^14 and target 0.5, 10^12 queries of
+    100 records each meet it (Hoeffding: sqrt(ln(2 10^12 / F)/200) = 0.396, by hand), so its row
+    carries the same note as the noise routes at the cap, and the table shows ">=" for it."""
+    import math
+
+    assert math.sqrt(math.log(2 * 10**12 / 0.05) / 200) < 0.5
+    p = E.plan_estimate(10**14, 10, 0.95, 0.5, maxinfo=False)
+    sp = p.route(E.SPLIT)
+    assert sp.max_queries_at_half_width == E.MAX_QUERIES and sp.note == E.CAP_NOTE
+    assert (
+        E.CAP_NOTE == "max queries: at least 1000000000000 (that many meet the target; the search's range ends there)"
+    )
+    row = next(ln for ln in p.text(derivations=False).splitlines() if ln.startswith(str(E.SPLIT) + " "))
+    assert ">= 1000000000000  " in row
+    # a route below the cap has no such note
+    assert E.plan_estimate(10**6, 10, 0.95, 0.5, maxinfo=False).route(E.SPLIT).note == ""

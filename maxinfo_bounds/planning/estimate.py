@@ -933,12 +933,9 @@ def _join(*notes: str) -> str:
     return "; ".join(x for x in notes if x)
 
 
-def _cap_note(extra: dict[str, Any]) -> str:
-    """Said where the largest k is the searched range's end: that many queries meet the target,
-    and more were not searched (Thresholdout with a fixed threshold grows like log k)."""
-    if extra.get("max_queries_at_half_width") == MAX_QUERIES:
-        return f"max queries: at least {MAX_QUERIES} (that many meet the target; the search's range ends there)"
-    return ""
+#: said of a route whose largest k is the searched range's end (every route's search, splitting's
+#: too, stops at MAX_QUERIES): that many queries meet the target, more were not searched
+CAP_NOTE = f"max queries: at least {MAX_QUERIES} (that many meet the target; the search's range ends there)"
 
 
 def _budget_note(budget: int | None) -> str:
@@ -1048,15 +1045,9 @@ def plan_estimate(
             if prove_extremes and name in _REFUTERS:
                 extra.update(_proved_limits(_REFUTERS[name], nn, k, t, cov, extra))
         if c is None:
-            routes.append(
-                EstimateRoute(name, False, None, None, theorems=ths, note=_join(why, _cap_note(extra)), **extra)
-            )
+            routes.append(EstimateRoute(name, False, None, None, theorems=ths, note=why, **extra))
         else:
-            routes.append(
-                EstimateRoute(
-                    name, True, c.half_width, c.coverage, c.settings, ths, c.derivation, _cap_note(extra), **extra
-                )
-            )
+            routes.append(EstimateRoute(name, True, c.half_width, c.coverage, c.settings, ths, c.derivation, **extra))
     mi = _maxinfo_route(nn, k, f) if maxinfo else None
     mi_ths = ("DRS22-3.3", "DRS22-2.13", "RRST-3.1", "DFHPRR-4", "GAUSS-max")
     mi_note = "shown for comparison: far wider than the JLNRSS transfer for statistical queries"
@@ -1082,7 +1073,7 @@ def plan_estimate(
                 None,
                 None,
                 theorems=mi_ths,
-                note=_join("no setting inside RRST Thm 3.1 here", _cap_note(mi_extra)),
+                note="no setting inside RRST Thm 3.1 here",
                 **mi_extra,
             )
             if mi is None
@@ -1094,7 +1085,7 @@ def plan_estimate(
                 mi.settings,
                 mi_ths,
                 mi.derivation,
-                _join(mi_note, _cap_note(mi_extra)),
+                mi_note,
                 **mi_extra,
             )
         )
@@ -1153,6 +1144,9 @@ def plan_estimate(
             "can overfit them (the half-width shown holds only for queries fixed before the data are seen)",
         )
     )
+    routes = [
+        replace(r, note=_join(r.note, CAP_NOTE)) if r.max_queries_at_half_width == MAX_QUERIES else r for r in routes
+    ]
     # a half-width of 1 or more says nothing of [0, 1]-valued queries: valid, but vacuous
     routes = [
         replace(r, note=_join(r.note, VACUOUS)) if r.valid and r.half_width is not None and r.half_width >= 1 else r
