@@ -19,10 +19,12 @@ Ground truth is hand work or a 50-digit re-derivation from the papers' formulas:
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from typing import Any
 
 import mpmath
+import numpy as np
 import pytest
 
 from maxinfo_bounds import __version__
@@ -1240,3 +1242,200 @@ def test_every_route_at_the_search_s_end_says_at_least():
     assert ">= 1000000000000  " in row
     # a route below the cap has no such note
     assert E.plan_estimate(10**6, 10, 0.95, 0.5, maxinfo=False).route(E.SPLIT).note == ""
+
+
+# --------------------------------------------------------------------------------------------
+# the max-information route's tail: tau as small as the certified tail allows, and the loop
+# that widens it when the first guess does not fit
+
+
+@pytest.mark.parametrize(("n", "k"), [(10**7, 2), (10**8, 1000)])
+def test_maxinfo_tau_within_2_to_the_minus_28_of_the_exact_root(n, k):
+    """tau is the root of 2^(k_bits + log2 k) 2 e^(-2 tau^2 n) = F - beta_s - beta_mi, moved up
+    by 2^-30 so that the certified tail fits: at most 2^-28 above the 50-digit root, never below
+    it. At k = 2 the union over the queries costs exactly 1 bit (log2 2)."""
+    f = E._failure(0.95)
+    _, point = E._maxinfo_search(n, k, f)
+    s = E._certify_maxinfo(n, k, f, point).settings
+    with mpmath.workdps(50):
+        kq = mpmath.mpf(s["maxinfo_k_bits"]) + mpmath.log(k, 2)
+        room = mpmath.mpf(f) - mpmath.mpf(f) / 4 - mpmath.mpf(s["maxinfo_beta"])
+        root = mpmath.sqrt((kq * mpmath.log(2) + mpmath.log(2 / room)) / (2 * n))
+        assert root <= s["tau"] <= root * (1 + mpmath.mpf(2) ** -28)
+        tail = 2**kq * 2 * mpmath.exp(-2 * mpmath.mpf(s["tau"]) ** 2 * n)
+        assert tail + mpmath.mpf(s["maxinfo_beta"]) + mpmath.mpf(f) / 4 <= f
+
+
+def test_maxinfo_tau_widens_until_the_certified_tail_fits(monkeypatch):
+    """Where the certified tail at the first tau does not fit (here a tail that charges the
+    first 40 calls an extra F/2: a rounding far larger than any real one), tau grows by steps
+    of 2^-20 until it does, and the certificate's coverage then holds with that tail."""
+    from maxinfo_bounds.theorems import generalization
+
+    real = generalization.hoeffding_transfer
+    calls = []
+
+    def padded(kq, beta, tau, n):
+        calls.append(tau)
+        value = real(kq, beta, tau, n)
+        return value + (f / 2 if len(calls) <= 40 else 0.0)
+
+    n, k = 10**7, 30
+    f = E._failure(0.95)
+    _, point = E._maxinfo_search(n, k, f)
+    honest = E._certify_maxinfo(n, k, f, point)
+    monkeypatch.setattr(generalization, "hoeffding_transfer", padded)
+    got = E._certify_maxinfo(n, k, f, point)
+    assert len(calls) == 41
+    assert all(b == a * (1 + 2.0**-20) for a, b in zip(calls, calls[1:]))
+    assert got.settings["tau"] == calls[-1] == pytest.approx(honest.settings["tau"] * (1 + 2.0**-20) ** 40, rel=1e-15)
+    # the coverage is read with the tail that fitted
+    assert got.coverage >= 0.95 and got.half_width > honest.half_width
+
+
+# --------------------------------------------------------------------------------------------
+# splitting with the exact binomial tail: the route's rows
+
+
+def test_split_binary_route_rows_word_for_word():
+    """Exact tail (m = 25 records a query): the half-width and coverage of SPLIT-binomial, the
+    two derivation lines; Hoeffding's bound beyond 50,000 records a query, said in the note; more
+    queries than records: refused with the extremes kept; not {0, 1}-valued: refused."""
+    from maxinfo_bounds.theorems.binomial_split import split_binomial
+
+    f = E._failure(0.95)
+    r = E._split_binary_route(100, 4, f, None, True)
+    b = split_binomial(100, 4, f)
+    assert (r.route, r.valid, r.half_width, r.coverage) == (E.SPLIT_BINARY, True, b.half_width, b.coverage)
+    assert r.settings == {"records_per_query": 25} and r.theorems == ("SPLIT-binomial",) and r.note == ""
+    how = "sup over p of P_p(|X/m - p| > t), X ~ Bin(m, p), at most 1 - coverage^(1/k) (exact binomial tail, certified)"
+    assert r.derivation == (
+        "each query answered on its own 25 fresh records (n // k), never seen before; queries {0, 1}-valued",
+        f"SPLIT-binomial: every answer within {E._up(b.half_width)} with probability >= {E._down(b.coverage)}: {how}",
+    )
+    assert 0.2 < r.half_width < 0.3  # 25 coin flips: 95% of every answer within about 0.25
+    assert r.max_queries_at_half_width is None and r.required_n_records is None
+
+    # 100,000 records a query: Hoeffding's bound sqrt(ln(2k/F)/(2m)) with the union bound
+    h = E._split_binary_route(10**6, 10, f, None, True)
+    with mpmath.workdps(50):
+        hoeff = mpmath.sqrt(mpmath.log(20 / mpmath.mpf(f)) / (2 * 100_000))
+    assert hoeff <= h.half_width <= hoeff * (1 + 1e-12) and h.valid and h.coverage <= 0.95
+    why = "Hoeffding's bound: the exact tail is evaluated up to 50000 records per query"
+    assert h.note == why and h.derivation[1].endswith(": " + why)
+    assert h.settings == {"records_per_query": 100_000}
+
+    # 7 queries, 5 records: invalid, the extremes at the target still given
+    x = E._split_binary_route(5, 7, f, 0.3, True)
+    assert (x.valid, x.half_width, x.coverage) == (False, None, None)
+    assert x.note == "7 queries need at least 7 records (one each)"
+    assert x.max_queries_at_half_width == E.split_binomial_max_queries(5, 0.3, f)
+    assert x.required_n_records == E.split_binomial_required_n(7, 0.3, f)
+    assert x.required_n_records > 7 and x.theorems == ("SPLIT-binomial",)
+
+    no = E._split_binary_route(100, 4, f, 0.3, False)
+    assert not no.valid and no.note.startswith("valid only when every query is {0, 1}-valued")
+    assert no.max_queries_at_half_width is None
+
+
+def test_split_binary_route_refuses_an_undecided_extreme(monkeypatch):
+    """An extreme the certified search cannot decide is refused in the note, not guessed; the
+    other extreme and the half-width stand."""
+    from maxinfo_bounds.theorems.binomial_split import Undecided
+
+    def undecided(*args):
+        raise Undecided("t", "m = 9, k = 3", "a record count the certified search can decide")
+
+    monkeypatch.setattr(E, "split_binomial_max_queries", undecided)
+    f = E._failure(0.95)
+    r = E._split_binary_route(400, 4, f, 0.3, True)
+    assert r.valid and r.max_queries_at_half_width is None
+    assert r.required_n_records == E.split_binomial_required_n(4, 0.3, f)
+    assert r.note == "max_queries_at_half_width: refused, not decided within the rounding at m = 9, k = 3"
+
+
+# --------------------------------------------------------------------------------------------
+# the float surrogates the searches minimise, at their conditions' edges
+
+
+def _mp_z(beta, k):
+    with mpmath.workdps(30):
+        return mpmath.sqrt(2) * mpmath.erfinv((1 - mpmath.mpf(beta)) ** (mpmath.mpf(1) / k))
+
+
+def _mu_at_ratio(eps, ratio):
+    """The mu with delta_mu(eps)/eps = ratio (bisection at 30 digits; delta rises in mu)."""
+    with mpmath.workdps(30):
+        lo, hi = mpmath.mpf(1e-4), mpmath.mpf(20)
+        for _ in range(150):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if _gdp_delta(mid, eps) / eps < ratio else (lo, mid)
+        return float(hi)
+
+
+def test_bnsssu_surrogate_inside_and_at_each_condition_of_rrst_b2():
+    """sqrt(k) z_k(F - delta/eps)/(n mu) + 18 eps, delta the GDP curve's, where RRST Thm B.2
+    applies: eps < 1/3, delta < eps/4, n >= ln(4 eps/delta)/eps^2 and beta = F - delta/eps > 0;
+    inf elsewhere (a delta that underflows to 0 included, without a warning)."""
+    k = 50
+
+    def est(n, f, mu, eps):
+        return float(E._bnsssu_est(n, k, f, np.log(mu), np.log(eps)))
+
+    def ref(n, f, mu, eps):
+        with mpmath.workdps(30):
+            bs = f - _gdp_delta(mu, eps) / eps
+            return mpmath.sqrt(k) / (n * mpmath.mpf(mu)) * _mp_z(bs, k) + 18 * mpmath.mpf(eps)
+
+    # F = 1/2, eps = 0.1: delta/eps = 0.22 is allowed (beta = 0.28), 0.3 is not (delta >= eps/4)
+    for ratio, valid in [(0.22, True), (0.3, False)]:
+        mu = _mu_at_ratio(0.1, ratio)
+        got = est(10**4, 0.5, mu, 0.1)
+        assert (got == pytest.approx(float(ref(10**4, 0.5, mu, 0.1)), rel=1e-9)) if valid else got == math.inf
+    # eps = 0.3 is allowed, 1/3 and 0.5 are not
+    mu = _mu_at_ratio(0.3, 0.01)
+    assert est(10**4, 0.05, mu, 0.3) == pytest.approx(float(ref(10**4, 0.05, mu, 0.3)), rel=1e-9)
+    assert est(10**4, 0.05, _mu_at_ratio(0.5, 0.01), 0.5) == math.inf
+    # the sample-size condition at its edge: n just above ln(4 eps/delta)/eps^2 and just below
+    mu, eps = 0.03, 0.1
+    with mpmath.workdps(30):
+        bound = mpmath.log(4 * eps / _gdp_delta(mu, eps)) / eps**2
+    assert 1000 < bound < 5000
+    above, below = int(mpmath.ceil(bound)) + 1, int(mpmath.floor(bound))
+    assert est(above, 0.05, mu, eps) == pytest.approx(float(ref(above, 0.05, mu, eps)), rel=1e-9)
+    assert est(below, 0.05, mu, eps) == math.inf
+    # beta used up: delta/eps >= F
+    assert est(10**4, 0.05, _mu_at_ratio(0.1, 0.06), 0.1) == math.inf
+    # delta underflows to 0 (mu = 10^-4 at eps = 0.2): B.2's delta > 0 fails
+    assert est(10**6, 0.05, 1e-4, 0.2) == math.inf
+
+
+def test_jlnrss_surrogate_refuses_a_sample_failure_beyond_the_budget():
+    """beta_s must stay below F (beta_s/c <= F with c <= ... the split needs room): inf at
+    beta_s above F, the transfer's half-width below it (30 digits)."""
+    n, k, f, mu, eps = 10**6, 1000, 0.05, 0.5, 0.02
+    with mpmath.workdps(30):
+        bs = mpmath.mpf(1e-3)
+        ref = (
+            mpmath.sqrt(k) / (n * mpmath.mpf(mu)) * _mp_z(bs, k) + mpmath.expm1(eps)
+            + (mpmath.sqrt(bs) + mpmath.sqrt(2 * _gdp_delta(mu, eps))) ** 2 / f
+        )  # fmt: skip
+    got = E._jlnrss_est(n, k, f, np.log(mu), np.log(eps), np.log(1e-3))
+    assert float(got) == pytest.approx(float(ref), rel=1e-9)
+    over = E._jlnrss_est(n, k, f, np.log(mu), np.log(eps), np.log(np.array([0.051, 0.2])))
+    assert over.dtype == float and over.tolist() == [math.inf, math.inf]
+
+
+def test_budget_note_only_without_a_budget():
+    assert E._budget_note(None).startswith("give the overfitting budget B (thresholdout_budget")
+    assert E._budget_note(5) == "" and E._budget_note(1) == ""
+
+
+def test_crossover_text_of_a_one_column_map():
+    """A map with one k has no crossovers: each run of n is named by its one route."""
+    rm = E.RegimeMap(0.95, (1000, 2000, 4000), (10,), {}, [[2], [2], [0]])
+    assert E.crossover_text(rm).splitlines() == [
+        "crossovers (the first k of the map's grid at which the narrowest route changes):",
+        f"  n in [1000, 2000]: {E.SPLIT} {E._EVERY}",
+        f"  n = 4000: {E.REUSE_JLNRSS} {E._EVERY}",
+    ]

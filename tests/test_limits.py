@@ -382,3 +382,112 @@ def test_the_lattice_step_is_one_point_out_and_on_the_lattice():
         j = np.log2(y) * limits._LATTICE
         assert np.all(np.abs(j - np.round(j)) < 1e-6)
         assert list(limits._snap(np.array([0.0, np.inf]), up)) == [0.0, np.inf]
+
+
+# --------------------------------------------------------------------------------------------
+# the float pieces at their edges, against the formulas at 30 digits
+
+
+def test_float_gdp_curve_and_its_limits():
+    """_delta is the GDP curve (within 1e-12 where it is not tiny), 0 at mu = 0 (no noise
+    limit: a 0-GDP mechanism is (eps, 0)-DP for every eps >= 0), 1 at mu = inf for finite eps, 0
+    at eps = inf, and never outside [0, 1] (where cancellation would leave a tiny negative or a
+    value above 1)."""
+    mu = np.array([0.1, 0.5, 1.0, 3.0, 0.02])
+    eps = np.array([0.05, 0.3, 1.0, 2.5, 1e-4])
+    got = limits._delta(mu, eps)
+    for g, m, e in zip(got, mu, eps):
+        assert float(g) == pytest.approx(float(_delta(m, e)), rel=1e-12, abs=0)
+    edges = limits._delta(np.array([0.0, 0.0, np.inf, np.inf, 1.0, 1e-3, 40.0]),
+                          np.array([0.5, 0.0, 0.5, 0.0, np.inf, 5.0, 1e-3]))  # fmt: skip
+    assert edges.tolist()[:5] == [0.0, 0.0, 1.0, 1.0, 0.0]
+    assert 0.0 <= edges[5] < 1e-300 and 0.99 < edges[6] <= 1.0  # far tail; nearly no privacy
+
+
+def test_certified_delta_lower_at_mu_infinite():
+    """At mu = inf (no noise) delta is 1 at every finite eps and 0 at eps = inf."""
+    assert limits._delta_lower(math.inf, 0.5) == 1.0 and limits._delta_lower(math.inf, 0.0) == 1.0
+    assert limits._delta_lower(math.inf, math.inf) == 0.0 and limits._delta_lower(0.0, 0.1) == 0.0
+
+
+def test_z_lower_where_z_is_below_one():
+    """z_k(beta) below 1 (one query, beta = 1/2: z = 0.6744897501960817...; k = 1, beta = 0.9:
+    z = 0.12566134685507402...): the certified value is below it and within 1e-11; 0 at beta = 1
+    (no accuracy asked) without a warning."""
+    for beta, k in [(0.5, 1), (0.9, 1), (0.5, 2), (0.05, 1)]:
+        exact = _z(beta, k)
+        got = limits._z_lower(beta, k)
+        assert got <= exact and got >= exact * (1 - MP.mpf(10) ** -11), (beta, k)
+    assert float(_z(0.5, 1)) == pytest.approx(0.6744897501960817, rel=1e-15)
+    assert limits._z_lower(1.0, 3) == 0.0 and float(limits._z(np.float64(1.0), 3)) == 0.0
+
+
+def test_noise_terms_at_no_noise_and_no_failure():
+    """sqrt(k) z_k(beta)/(n mu): 0 at mu = inf (no noise), whatever beta; inf at beta = 0 for
+    finite mu (no finite half-width is certain); the certified version 0 at mu = inf."""
+    got = limits._noise_term(1000, 10, np.array([np.inf, np.inf, 1.0, 2.0]), np.array([0.05, 0.0, 0.0, 0.05]))
+    assert got[:3].tolist() == [0.0, 0.0, math.inf]
+    assert float(got[3]) == pytest.approx(float(MP.sqrt(10) / 2000 * _z(0.05, 10)), rel=1e-12)
+    c = limits._certified_noise(1000, 10, np.array([np.inf, 2.0]), np.array([3.0, 3.0]))
+    assert c[0] == 0.0 and c[1] <= math.sqrt(10) * 3 / 2000 and c[1] == pytest.approx(math.sqrt(10) * 3 / 2000)
+
+
+def test_float_half_widths_against_the_formulas():
+    """The float half-widths the search finds witnesses with: JLNRSS's (noise + e^eps - 1 +
+    (sqrt beta + sqrt(2 delta))^2/F) and BNSSSU's ratio max(delta/eps, 4 e^(-n eps^2)) and
+    half-width at 30 digits (module doc; RRST Thm B.2)."""
+    n, k, f = 10**6, 1000, 0.05
+    for mu, eps, beta in [(0.5, 0.02, 1e-3), (2.0, 0.3, 0.01), (0.05, 1e-3, 1e-6)]:
+        got = limits._jlnrss_value(n, k, f, np.float64(mu), np.float64(eps), np.float64(beta))
+        assert float(got) == pytest.approx(float(jlnrss_h(n, k, F, mu, eps, beta)), rel=1e-11)
+    for nn, mu, eps in [(10**6, 0.01, 0.05), (2000, 0.01, 0.05), (10**6, 0.015, 0.03)]:
+        ratio = max(_delta(mu, eps) / eps, 4 * MP.exp(-nn * MP.mpf(eps) ** 2))
+        got = limits._bnsssu_ratio(nn, np.float64(mu), np.float64(eps))
+        assert float(got) == pytest.approx(float(ratio), rel=1e-11)
+        got = limits._bnsssu_value(nn, k, f, np.float64(mu), np.float64(eps), None)
+        assert float(got) == pytest.approx(float(bnsssu_h(nn, k, F, mu, eps)), rel=1e-11)
+    # both floors of the ratio are used: the 2,000-record case is RRST B.2's condition's
+    assert 4 * math.exp(-2000 * 0.05**2) > 1000 * float(_delta(0.01, 0.05)) / 0.05
+    with np.errstate(all="raise"):
+        assert limits._bnsssu_ratio(100, np.float64(0.5), np.float64(0.0)) == math.inf
+
+
+def test_bnsssu_validity_conditions_at_their_edges():
+    """RRST Thm B.2's route is valid only where beta = F - q > 0, q = delta/eps < 1/4 and
+    eps < 1/3; at each edge the value is inf, just inside it finite; a relative slack widens
+    each condition (and beta by slack F) so that the floats never call a valid box invalid."""
+    n, k, mu = 1000, 10, np.float64(1.0)
+
+    def v(f, q, eps, slack=0.0):
+        return float(limits._bnsssu_from_ratio(n, k, f, mu, np.float64(q), np.float64(eps), slack))
+
+    assert v(0.05, 0.05, 0.1) == math.inf and math.isfinite(v(0.05, 0.05 * (1 - 1e-12), 0.1))
+    assert v(0.5, 0.25, 0.1) == math.inf and math.isfinite(v(0.5, 0.2499, 0.1))
+    assert v(0.05, 0.01, 1 / 3) == math.inf and math.isfinite(v(0.05, 0.01, 0.333))
+    s = 1e-9
+    assert math.isfinite(v(0.05, 0.05 * (1 + 1e-12), 0.1, s)) and v(0.05, 0.05 * (1 + 2e-9), 0.1, s) == math.inf
+    assert math.isfinite(v(0.5, 0.25 * (1 + 1e-12), 0.1, s)) and v(0.5, 0.25 * (1 + 2e-9), 0.1, s) == math.inf
+    assert math.isfinite(v(0.05, 0.01, (1 + 1e-12) / 3, s)) and v(0.05, 0.01, (1 + 2e-9) / 3, s) == math.inf
+    # the value inside: noise at beta = F - q (+ slack F) plus 18 eps
+    exact = MP.sqrt(k) / (n * MP.mpf(1)) * _z(MP.mpf(0.04) + MP.mpf(0.05) * s, k) + 18 * MP.mpf(0.1)
+    assert v(0.05, 0.01, 0.1, s) == pytest.approx(float(exact), rel=1e-11)
+
+
+def test_bnsssu_certificate_with_no_valid_setting_in_any_box():
+    """Boxes that hold no valid setting of RRST Thm B.2 (eps from 1/3 up, or delta/eps >= F)
+    are certified: there is nothing in them to meet the target. With coverage 1/2 (F = 1/2)
+    a box where delta/eps is in [1/4, 1/2) is invalid by B.2's delta < eps/4 alone."""
+    n, k = 10**4, 10
+    high_eps = np.array([[0.5, 1.0, 1 / 3, 0.5, 0.0, 1.0]])
+    assert limits._certify_bnsssu(n, k, 0.05, 0.01, high_eps)
+    # mu = 3 at eps = 0.01: delta_mu(eps)/eps ~ 67, far above any F
+    assert limits._certify_bnsssu(n, k, 0.05, 0.01, np.array([[3.0, 4.0, 0.005, 0.01, 0.0, 1.0]]))
+    # delta/eps = 0.3 at F = 1/2: beta = 0.2 would be left, but delta >= eps/4 fails B.2
+    eps = 0.2
+    lo, hi = MP.mpf(1e-3), MP.mpf(10)
+    for _ in range(120):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _delta(mid, eps) / eps < 0.3 else (lo, mid)
+    mu = float(hi)
+    box = np.array([[mu, mu * (1 + 1e-9), eps, eps, 0.0, 1.0]])
+    assert limits._certify_bnsssu(10**6, k, 0.5, 1e-6, box)
