@@ -1439,3 +1439,78 @@ def test_crossover_text_of_a_one_column_map():
         f"  n in [1000, 2000]: {E.SPLIT} {E._EVERY}",
         f"  n = 4000: {E.REUSE_JLNRSS} {E._EVERY}",
     ]
+
+
+# --------------------------------------------------------------------------------------------
+# the extremes' searches: the work they do (the benchmark's 0.5 s rests on it)
+
+
+def _counting(g):
+    calls = []
+
+    def wrapped(x):
+        calls.append(x)
+        return g(x)
+
+    return wrapped, calls
+
+
+def test_secant_boundary_work_against_bisection():
+    """Regula falsi with the Illinois step converges superlinearly on smooth g: from a guess within
+    a factor of 3 of the answer it needs at most 24 evaluations, where bisection of the grown
+    bracket alone would need log2 of its width (up to 40 here); at the answer itself 3 (the answer,
+    its neighbour, the bracket); from anywhere in [1, 10^13] at most 60, infinite values (an
+    invalid route's half-width) handled by bisection. The answer is an int."""
+    cases = [
+        (lambda x: 3 / math.sqrt(x) - 0.07, 1837),
+        (lambda x: 5000.5 - x, 5001),
+        (lambda x: math.inf if x < 60 else 1e4 / x - 100, 100),
+        (lambda x: 1e-9 * (2**40 - x), 2**40),
+        (lambda x: math.exp(-x / 1e5) - 0.5, 69315),
+        (lambda x: math.inf if x < 10**6 else 1e9 / x - 100, 10**7),
+    ]
+    for g, want in cases:
+        for x0, most in ((want, 3), (want // 3, 24), (3 * want, 24), (1, 60), (10**13, 60)):
+            gg, calls = _counting(g)
+            got = E._secant_boundary(gg, x0, 1, 10**13)
+            assert got == want and type(got) is int, (want, x0)
+            assert len(calls) <= most, (want, x0, len(calls))
+            assert all(type(x) is int for x in calls)
+
+
+@pytest.mark.parametrize(("n", "t"), [(10**6, 0.1), (2 * 10**5, 0.1), (10**7, 0.05)])
+@pytest.mark.parametrize("route", ["jlnrss", "bnsssu"])
+def test_extremes_certify_the_answer_and_its_neighbour_only(n, t, route):
+    """Each extreme is certified at the answer and one step beyond it and nowhere else (the
+    footnote's 'certified at the answer and one step beyond it'): 2 certifications; the float
+    stages guide it there with at most 10 fine and 40 coarse searches. The two certified points
+    are the answer and its neighbour, on the right sides of t."""
+    f = E._failure(0.95)
+    search, certify = {
+        "jlnrss": (E._jlnrss_search, E._certify_jlnrss),
+        "bnsssu": (E._bnsssu_search, E._certify_bnsssu),
+    }[route]
+    for extreme in ("k", "n"):
+        work: dict[str, list] = {"fine": [], "coarse": [], "cert": []}
+
+        def s(n_, k_, f_, fine=True):
+            work["fine" if fine else "coarse"].append((n_, k_))
+            return search(n_, k_, f_, fine)
+
+        def c(n_, k_, f_, point):
+            out = certify(n_, k_, f_, point)
+            work["cert"].append((n_, k_, out))
+            return out
+
+        if extreme == "k":
+            k = E._reuse_max_queries(n, t, f, s, c)
+            points = sorted(work["cert"], key=lambda w: w[1])
+            assert [p[:2] for p in points] == [(n, k), (n, k + 1)]
+            assert points[0][2].half_width <= t and (points[1][2] is None or points[1][2].half_width > t)
+        else:
+            kk = {10**6: 1000, 2 * 10**5: 100, 10**7: 3000}[n]
+            m = E._reuse_required_n(kk, t, f, s, c)
+            points = sorted(work["cert"], key=lambda w: w[0])
+            assert [p[:2] for p in points] == [(m - 1, kk), (m, kk)]
+            assert points[1][2].half_width <= t and (points[0][2] is None or points[0][2].half_width > t)
+        assert len(work["fine"]) <= 10 and len(work["coarse"]) <= 40, {a: len(b) for a, b in work.items()}
