@@ -1514,3 +1514,53 @@ def test_extremes_certify_the_answer_and_its_neighbour_only(n, t, route):
             assert [p[:2] for p in points] == [(m - 1, kk), (m, kk)]
             assert points[1][2].half_width <= t and (points[0][2] is None or points[0][2].half_width > t)
         assert len(work["fine"]) <= 10 and len(work["coarse"]) <= 40, {a: len(b) for a, b in work.items()}
+
+
+# --------------------------------------------------------------------------------------------
+# plan_estimate: its refusals word for word and how it assembles each route's row
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"coverage": 0.0}, "coverage=0.0 is invalid: must be a real number in (0, 1)"),
+        ({"coverage": 1.0}, "coverage=1.0 is invalid: must be a real number in (0, 1)"),
+        (
+            {"prove_extremes": True},
+            "prove_extremes=True is invalid: must be given with half_width (the target it proves limits for)",
+        ),
+    ],
+)
+def test_plan_estimate_refusals_word_for_word(kw, message):
+    from maxinfo_bounds.numeric import InvalidParameter
+
+    args = {"coverage": 0.95, **kw}
+    with pytest.raises(InvalidParameter) as info:
+        E.plan_estimate(1000, 10, args.pop("coverage"), **args)
+    assert str(info.value) == message
+
+
+def test_plan_rows_of_a_reuse_route_with_no_certificate(monkeypatch):
+    """A reuse route whose search finds no certified setting is listed as not valid with its
+    reason, and keeps the extremes searched at the target (they are searched apart from the
+    study's own k and n); a valid route carries its certificate's derivation."""
+    real = E._reuse_route
+
+    def no_jlnrss(n, k, f, search, certify):
+        return None if search is E._jlnrss_search else real(n, k, f, search, certify)
+
+    plan = E.plan_estimate(10**6, 1000, 0.95, 0.1, maxinfo=False)
+    jl = plan.route(E.REUSE_JLNRSS)
+    _, point = E._jlnrss_search(10**6, 1000, E._failure(0.95))
+    assert jl.derivation == E._certify_jlnrss(10**6, 1000, E._failure(0.95), point).derivation
+    assert jl.derivation[0].startswith("each answer + N(0, sigma^2), sigma = ")
+    monkeypatch.setattr(E, "_reuse_route", no_jlnrss)
+    gone = E.plan_estimate(10**6, 1000, 0.95, 0.1, maxinfo=False).route(E.REUSE_JLNRSS)
+    assert (gone.valid, gone.half_width, gone.coverage, gone.derivation) == (False, None, None, ())
+    assert gone.note == "no noise level gives a finite half-width here"
+    assert gone.theorems == ("DRS22-3.3", "DRS22-2.13", "GAUSS-max", "JLNRSS-transfer")
+    assert (gone.max_queries_at_half_width, gone.required_n_records) == (
+        jl.max_queries_at_half_width,
+        jl.required_n_records,
+    )
+    assert gone.max_queries_at_half_width == 25269  # the module's worked example (limits.py)
