@@ -491,3 +491,38 @@ def test_bnsssu_certificate_with_no_valid_setting_in_any_box():
     mu = float(hi)
     box = np.array([[mu, mu * (1 + 1e-9), eps, eps, 0.0, 1.0]])
     assert limits._certify_bnsssu(10**6, k, 0.5, 1e-6, box)
+
+
+# --------------------------------------------------------------------------------------------
+# the branch and bound's memory limit and its work
+
+
+@pytest.mark.parametrize(
+    ("refuted", "n", "k", "t", "most", "work"),
+    [
+        (limits.jlnrss_refuted, 10**6, 30_000, 0.1, 133, 1_775),
+        (limits.jlnrss_refuted, 200_000, 1_300, 0.1, 350, 3_348),
+        (limits.bnsssu_refuted, 10**6, 660, 0.1, 916, 5_620),
+    ],
+)
+def test_max_boxes_is_the_most_alive_at_once_and_the_work_stays_bounded(monkeypatch, refuted, n, k, t, most, work):
+    """A round that would split m boxes needs 2m alive: with ``max_boxes`` = 2m for the largest
+    round the refutation is proved, with one less it is undecided (None), never a guess. The
+    largest round and the total work (boxes split over all rounds) are held to at most 1.5 times
+    what they were when this test was written (the splitting rule's choice of side and the
+    initial grid decide them: a change that makes the search half as costly again fails here,
+    and the planner's ladder, which allows 100,000 boxes a step, would prove fewer limits)."""
+    calls: list[int] = []
+    real = limits._split_points
+
+    def spy(lo, hi):
+        calls.append(len(lo))
+        return real(lo, hi)
+
+    monkeypatch.setattr(limits, "_split_points", spy)
+    assert refuted(n, k, t, F) is True
+    per_round = calls[::3]
+    assert max(per_round) <= 1.5 * most and sum(per_round) <= 1.5 * work
+    peak = max(per_round)
+    assert refuted(n, k, t, F, max_boxes=2 * peak) is True
+    assert refuted(n, k, t, F, max_boxes=2 * peak - 1) is None
