@@ -526,3 +526,24 @@ def test_max_boxes_is_the_most_alive_at_once_and_the_work_stays_bounded(monkeypa
     peak = max(per_round)
     assert refuted(n, k, t, F, max_boxes=2 * peak) is True
     assert refuted(n, k, t, F, max_boxes=2 * peak - 1) is None
+
+
+def test_z_stays_finite_where_beta_over_k_underflows():
+    """A box's beta side from 0 is cut at hi/16 again and again, down to ends like 9.1e-319,
+    where beta/k rounds to 0 and 1 - (1 - beta)^(1/k) underflows: z_k(beta) is still finite
+    (38.48754715824503291... at k = 200,000, from P(|Z| > z) = u at 40 digits). Before the fix
+    the float z was inf there, such a box was discarded with an infinite bound, its certificate
+    then failed (z certified as 0), and the refutation at n = 10^7, t = 0.05 was undecided at
+    every k: the proved bracket around the planner's 143,892 queries was (<= 503,621) instead
+    of (<= 144,467)."""
+    mp = mpmath.MPContext()
+    mp.dps = 40
+    for beta, k in [(9.1e-319, 200_000), (1e-300, 10), (5e-324, 1)]:
+        u = -mp.expm1(mp.log1p(-mp.mpf(beta)) / k)
+        # log P(|Z| > z) = log u, Newton's method from sqrt(2 ln(1/u)) (within a few percent)
+        exact = mp.findroot(lambda z: mp.log(mp.erfc(z / mp.sqrt(2))) - mp.log(u), mp.sqrt(2 * mp.log(1 / u)))
+        assert mp.erfc(exact / mp.sqrt(2)) == pytest.approx(u, rel=1e-30)
+        assert float(limits._z(np.float64(beta), k)) == pytest.approx(float(exact), rel=1e-13)
+        got = limits._z_lower(beta, k)
+        assert got <= exact and got >= exact * (1 - 1e-11)
+    assert limits.jlnrss_refuted(10**7, 150_000, 0.05, F) is True

@@ -47,6 +47,7 @@ UFUNCS = (
     "log_ndtr",
     "ndtr",
     "ndtri",
+    "ndtri_exp",
 )
 
 

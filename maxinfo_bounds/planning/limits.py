@@ -94,10 +94,14 @@ def _down(x: Any) -> Any:
 
 
 def _z(beta: Any, k: int) -> Any:
-    """z_k(beta) in floats: (2 Phi(z) - 1)^k = 1 - beta."""
+    """z_k(beta) in floats: (2 Phi(z) - 1)^k = 1 - beta, that is P(|Z| > z) = u with
+    u = 1 - (1 - beta)^(1/k) = -expm1(-a), a = -log1p(-beta)/k. Read through log u (scipy's
+    ``ndtri_exp``), so that where u underflows (a box's end near beta = 0 reaches 1e-319, and
+    beta/k then rounds to 0) z stays finite: there log u = log a to within a/2 < 1e-300."""
     with np.errstate(all="ignore"):
-        u = -np.expm1(np.log1p(-beta) / k)
-        return -special().ndtri(u / 2)
+        a = -np.log1p(-beta) / k
+        lu = np.where(a > 1e-300, np.log(-np.expm1(-a)), np.log(-np.log1p(-beta)) - math.log(k))
+        return -special().ndtri_exp(lu - math.log(2))
 
 
 def _delta(mu: Any, eps: Any) -> Any:
