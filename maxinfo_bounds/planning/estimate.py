@@ -281,6 +281,24 @@ def _gdp_delta_est(mu: Any, eps: Any) -> Any:
     return np.exp(la) * -np.expm1(eps + lb - la)
 
 
+#: the relative margin B.2's delta floor is raised by, so that its condition
+#: n >= ln(4 eps/delta)/eps^2 holds with room for the certified logarithm's rounding
+_B2_FLOOR_MARGIN = 2.0**-30
+
+
+def _b2_floor_est(n: int, eps: Any) -> Any:
+    """4 eps e^(-n eps^2) (1 + 2^-30) in floats: the smallest delta RRST Thm B.2 allows at eps."""
+    return 4 * eps * np.exp(-n * eps * eps) * (1 + _B2_FLOOR_MARGIN)
+
+
+def _b2_floor(n: int, eps: float) -> float:
+    """The smallest delta RRST Thm B.2's condition n >= ln(4 eps/delta)/eps^2 allows at eps,
+    4 eps e^(-n eps^2), rounded up and raised by 2^-30 relative (so the certified condition
+    holds: ln(4 eps/delta)/eps^2 is then n - ln(1 + 2^-30)/eps^2)."""
+    hi = enclosure(lambda iv: 4 * iv.mpf(eps) * iv.exp(-n * iv.mpf(eps) ** 2))[1]
+    return float_up(Fraction(hi) * (1 + Fraction(_B2_FLOOR_MARGIN)))
+
+
 def _jlnrss_est(n: int, k: int, f: float, lmu: Any, leps: Any, lbs: Any) -> Any:
     mu, eps, bs = np.exp(lmu), np.exp(leps), np.exp(lbs)
     sigma = math.sqrt(k) / (n * mu)
@@ -292,10 +310,12 @@ def _jlnrss_est(n: int, k: int, f: float, lmu: Any, leps: Any, lbs: Any) -> Any:
 def _bnsssu_est(n: int, k: int, f: float, lmu: Any, leps: Any) -> Any:
     mu, eps = np.exp(lmu), np.exp(leps)
     sigma = math.sqrt(k) / (n * mu)
-    delta = _gdp_delta_est(mu, eps)
-    bs = f - delta / eps
     with np.errstate(all="ignore"):
-        ok = (eps < 1 / 3) & (delta < eps / 4) & (delta > 0) & (n >= np.log(4 * eps / delta) / eps**2) & (bs > 0)
+        # delta at least the GDP curve's and at least B.2's floor 4 eps e^(-n eps^2) (its
+        # condition n >= ln(4 eps/delta)/eps^2, then met by construction)
+        delta = np.maximum(_gdp_delta_est(mu, eps), _b2_floor_est(n, eps))
+        bs = f - delta / eps
+        ok = (eps < 1 / 3) & (delta < eps / 4) & (delta > 0) & (bs > 0)
         hw = gaussian_half_width_estimate(sigma, k, np.where(ok, bs, 0.5)) + 18 * eps
     return np.where(ok & np.isfinite(hw), hw, np.inf)
 
@@ -493,7 +513,9 @@ def _certify_bnsssu(n: int, k: int, f: float, point: list[float]) -> _Certified 
     eps = math.exp(leps)
     if mu > 1e7:
         return None
-    delta = gdp_delta(mu, eps)
+    # any delta above the GDP curve is one the mechanism satisfies (DRS22 Cor. 2.13); where the
+    # curve's lies below B.2's floor (its condition on n), the floor is taken
+    delta = max(gdp_delta(mu, eps), _b2_floor(n, eps))
     try:
         tb = bnsssu_transfer(eps, delta, n, Fraction(1, n))
     except (RegimeError, InvalidParameter):
