@@ -176,3 +176,40 @@ def test_special_falls_back_when_the_fast_path_fails(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(importlib.util, "find_spec", broken)
     monkeypatch.setattr(mod.threading, "active_count", lambda: 1)
     assert mod._fast() is None
+
+
+def test_float_pieces_of_the_supremum_enclose_their_50_digit_values():
+    """The proof's float pieces are one-sided by their stated margin _FLOAT_MARGIN = 1e-12
+    (relative, scaled by the terms' sizes), far above a float's rounding: _exp_up(y) lies in
+    [e^y, e^y (1 + 1e-12 (1 + |y|)) + 2 ulps] (2 subnormal ulps at e^-745); _phi's upper end of
+    phi(beta) = ln(alpha - beta) - eps^2 n/2 - eps sqrt(n ln(2/beta)/2) lies above the 50-digit
+    value by at most 1e-12 times the terms' magnitudes (plus 1e-300), and its two ends of
+    phi'(beta) = eps sqrt(n/2)/(2 beta
+    sqrt(ln(2/beta))) - 1/(alpha - beta) enclose the exact slope, each within 1e-12 (s_a + s_c)
+    of it."""
+    from maxinfo_bounds.planning import routes
+
+    margin = mpmath.mpf(routes._FLOAT_MARGIN)
+    with mpmath.workdps(50):
+        for y in (-745.0, -700.5, -30.25, -1e-3, 0.0, 2.5, 88.0, 700.0, 709.7):
+            exact = mpmath.exp(mpmath.mpf(y))
+            got = routes._exp_up(y)
+            assert got >= exact, y
+            assert got <= exact * (1 + margin * (1 + abs(y))) * (1 + mpmath.mpf(2) ** -51) + mpmath.mpf(1e-323), y
+        for alpha, eps, n, b in [
+            (0.05, 0.01, 10_000, 1e-3),
+            (0.05, 0.1, 500, 0.04),
+            (0.01, 0.003, 10**6, 1e-9),
+            (0.5, 0.5, 50, 0.25),
+            (0.05, 0.02, 30_000, 0.049),
+        ]:
+            a, e, bb = mpmath.mpf(alpha), mpmath.mpf(eps), mpmath.mpf(b)
+            big_l = mpmath.log(2 / bb)
+            t_a, t_b, t_c = mpmath.log(a - bb), e * e * n / 2, e * mpmath.sqrt(n * big_l / 2)
+            phi = t_a - t_b - t_c
+            s_a, s_c = 1 / (a - bb), e * mpmath.sqrt(mpmath.mpf(n) / 2) / (2 * bb * mpmath.sqrt(big_l))
+            hi, d_lo, d_hi = routes._phi(alpha, eps, n, b)
+            assert phi <= hi <= phi + 1.01 * margin * (abs(t_a) + t_b + t_c) + mpmath.mpf(1e-300), (alpha, eps, n, b)
+            slope, width = s_c - s_a, margin * (s_a + s_c)
+            assert d_lo <= slope <= d_hi, (alpha, eps, n, b)
+            assert slope - 1.01 * width <= d_lo and d_hi <= slope + 1.01 * width, (alpha, eps, n, b)
