@@ -1571,3 +1571,52 @@ def test_plan_rows_of_a_reuse_route_with_no_certificate(monkeypatch):
         jl.required_n_records,
     )
     assert gone.max_queries_at_half_width == 25269  # the module's worked example (limits.py)
+
+
+def test_plan_rows_of_the_max_information_route(monkeypatch):
+    """Valid: its certificate's half-width, coverage, settings and derivation, with the note that
+    it is shown for comparison; with no setting inside RRST Thm 3.1: not valid, the reason, its
+    five theorems and the extremes still searched at the target."""
+    n, k, f = 10**7, 30, E._failure(0.95)
+    plan = E.plan_estimate(n, k, 0.95)
+    mi = plan.route(E.REUSE_MAXINFO)
+    _, point = E._maxinfo_search(n, k, f)
+    cert = E._certify_maxinfo(n, k, f, point)
+    assert (mi.valid, mi.half_width, mi.coverage) == (True, cert.half_width, cert.coverage)
+    assert mi.settings == cert.settings and mi.derivation == cert.derivation
+    assert mi.note == "shown for comparison: far wider than the JLNRSS transfer for statistical queries"
+    ths = ("DRS22-3.3", "DRS22-2.13", "RRST-3.1", "DFHPRR-4", "GAUSS-max")
+    assert mi.theorems == ths
+    monkeypatch.setattr(E, "_maxinfo_route", lambda *a: None)
+    gone = E.plan_estimate(n, k, 0.95, 0.2).route(E.REUSE_MAXINFO)
+    assert gone.route is E.REUSE_MAXINFO and gone.theorems == ths
+    assert (gone.valid, gone.half_width, gone.coverage, gone.settings, gone.derivation) == (False, None, None, {}, ())
+    assert gone.note == "no setting inside RRST Thm 3.1 here"
+    assert gone.max_queries_at_half_width > 0 and gone.required_n_records > 0
+
+
+def test_plan_rows_of_splitting_at_one_record_a_query_and_beyond():
+    """k = n: each query gets one record (Hoeffding at m = 1: sqrt(ln(2k/F)/2) = 1.7308... for
+    k = 10, by hand); k > n: not valid, the extremes at the target still given (3 queries of
+    10 records meet 0.9; 48 records for 12 queries: 4 each, sqrt(ln(480)/8) = 0.8782...)."""
+    p = E.plan_estimate(10, 10, 0.95, 0.9, maxinfo=False).route(E.SPLIT)
+    assert p.valid and p.settings == {"records_per_query": 1}
+    assert p.half_width == pytest.approx(math.sqrt(math.log(20 / 0.05) / 2), rel=1e-12)
+    x = E.plan_estimate(10, 12, 0.95, 0.9, maxinfo=False).route(E.SPLIT)
+    assert not x.valid and x.note == "12 queries need at least 12 records (one each)"
+    assert (x.max_queries_at_half_width, x.required_n_records) == (3, 48)
+    assert math.sqrt(math.log(2 * 12 / 0.05) / 8) < 0.9 < math.sqrt(math.log(2 * 12 / 0.05) / 6)
+    assert math.sqrt(math.log(2 * 3 / 0.05) / 6) < 0.9 < math.sqrt(math.log(2 * 4 / 0.05) / 4)
+    # the exact binomial route gets the target too
+    b = E.plan_estimate(1000, 10, 0.95, 0.2, binary=True, maxinfo=False).route(E.SPLIT_BINARY)
+    f = E._failure(0.95)
+    assert b.max_queries_at_half_width == E.split_binomial_max_queries(1000, 0.2, f) > 0
+    assert b.required_n_records == E.split_binomial_required_n(10, 0.2, f) > 0
+
+
+def test_the_cap_note_joins_a_route_s_own_note(monkeypatch):
+    """The final pass adds the cap note after a route's own note, not in its place."""
+    capped = E.EstimateRoute(E.SPLIT_BINARY, True, 0.1, 0.95, note="own note", max_queries_at_half_width=E.MAX_QUERIES)
+    monkeypatch.setattr(E, "_split_binary_route", lambda *a: capped)
+    row = E.plan_estimate(10**6, 10, 0.95, 0.5, maxinfo=False).route(E.SPLIT_BINARY)
+    assert row.note == "own note; " + E.CAP_NOTE
