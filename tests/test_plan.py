@@ -710,3 +710,49 @@ def test_gamma_upper_bound_of_a_non_iid_pure_stage_is_thm_14a_s_supremum() -> No
     u = gamma_upper_bound(st)
     assert true <= u <= true * (1 + 1e-8)
     assert plan(st).gamma <= true
+
+
+def test_plan_result_as_dict_field_by_field():
+    """The JSON view of a plan built by hand: every field under its documented key, the chain's
+    links and the candidates in order, tuples as lists."""
+    from maxinfo_bounds.planning.routes import Candidate, PlanResult
+    from maxinfo_bounds.planning.stages import Link
+
+    links = (
+        Link("stage 1", ("RRST-1.4a",), "eps = 0.1, n = 100", "k = 14.4 bits", ("n >= 1",), (("k", 14.4),)),
+        Link("compose", ("RRST-A.3",), "k1 + k2", "k = 20 bits"),
+    )
+    cands = (Candidate("one stage", 0.001, ""), Candidate("split", None, "needs more records"))
+    r = PlanResult("a study", 0.05, 0.0004, 20.0, 0.01, "one stage", links, cands, ("a note",))
+    assert r.as_dict() == {
+        "study": "a study",
+        "alpha": 0.05,
+        "gamma": 0.0004,
+        "k_bits": 20.0,
+        "beta": 0.01,
+        "route": "one stage",
+        "chain": [
+            {
+                "what": "stage 1",
+                "theorems": ["RRST-1.4a"],
+                "inputs": "eps = 0.1, n = 100",
+                "output": "k = 14.4 bits",
+                "conditions": ["n >= 1"],
+                "values": {"k": 14.4},
+            },
+            {
+                "what": "compose",
+                "theorems": ["RRST-A.3"],
+                "inputs": "k1 + k2",
+                "output": "k = 20 bits",
+                "conditions": [],
+                "values": {},
+            },
+        ],
+        "candidates": [
+            {"route": "one stage", "gamma": 0.001, "note": ""},
+            {"route": "split", "gamma": None, "note": "needs more records"},
+        ],
+        "notes": ["a note"],
+    }
+    assert json.loads(json.dumps(r.as_dict())) == r.as_dict()
