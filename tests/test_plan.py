@@ -756,3 +756,30 @@ def test_plan_result_as_dict_field_by_field():
         "notes": ["a note"],
     }
     assert json.loads(json.dumps(r.as_dict())) == r.as_dict()
+
+
+@pytest.mark.parametrize(
+    ("n", "eps0", "delta0", "runs"), [(20_000, 0.01, 1e-16, 50), (5_000, 0.02, 1e-15, 20), (100_000, 0.003, 1e-18, 300)]
+)
+def test_continuous_total_delta_against_a_brute_force_grid(n, eps0, delta0, runs):
+    """The tight route's total delta for equal (eps0, delta0)-DP runs: the continuous search's
+    score (RRST Thm 3.1's float score at KOV's eps for that total delta) is at most the best of
+    1,001 log-spaced totals in the allowed interval (above what the runs use, below (alpha/2n)^2,
+    where Thm 3.1's beta >= 2 n sqrt(delta) still leaves room below alpha), and the total it
+    returns lies strictly inside that interval (at n = 5,000 the best is its lower end)."""
+    from maxinfo_bounds.planning import GenericDP
+    from maxinfo_bounds.planning import routes as R
+
+    study = Study(n=n, alpha=0.05, iid=True, steps=(GenericDP(eps=eps0, delta=delta0, times=runs),))
+    s0 = stages_of(study)[0]
+    floor = runs * F(delta0)
+    score, total = R._continuous_total_delta(study, s0, floor, True, (eps0, delta0))
+    lo, hi = float(floor) * (1 + 2.0**-20), (0.05 / (2 * n)) ** 2
+
+    def brute(x):
+        e = R.kov_eps_float(eps0, delta0, runs, math.exp(x))
+        return R._rank_score(study, e, math.exp(x)) if 0 < e <= R.THM31_EPS_MAX else math.inf
+
+    best = min(brute(math.log(lo) + (math.log(hi) - math.log(lo)) * i / 1000) for i in range(1001))
+    assert score <= best * (1 + 1e-9) and score == pytest.approx(brute(math.log(total)), rel=1e-12)
+    assert float(floor) < total < hi
