@@ -1620,3 +1620,25 @@ def test_the_cap_note_joins_a_route_s_own_note(monkeypatch):
     monkeypatch.setattr(E, "_split_binary_route", lambda *a: capped)
     row = E.plan_estimate(10**6, 10, 0.95, 0.5, maxinfo=False).route(E.SPLIT_BINARY)
     assert row.note == "own note; " + E.CAP_NOTE
+
+
+@pytest.mark.parametrize("eps", [2.10e-4, 2.115e-4])
+def test_bnsssu_certificate_raises_delta_to_b2_s_floor(eps):
+    """At n = 10^8, k = 30 and the search's noise, eps = 2.10e-4 puts the GDP curve's delta below
+    RRST B.2's floor 4 eps e^(-n eps^2) (its condition n >= ln(4 eps/delta)/eps^2 fails there):
+    the certificate takes delta at the floor (at or above its 50-digit value, within 2^-29), the
+    condition then holds, and the half-width is the theorem's at that delta: the noise's
+    sigma z_k(F - delta/eps) (30 digits) plus 18 eps."""
+    n, k, f = 10**8, 30, E._failure(0.95)
+    _, point = E._bnsssu_search(n, k, f)
+    c = E._certify_bnsssu(n, k, f, [point[0], math.log(eps)])
+    assert c is not None
+    s = c.settings
+    with mpmath.workdps(50):
+        e = mpmath.mpf(s["eps_nats"])
+        floor = 4 * e * mpmath.exp(-n * e**2)
+        assert _gdp_delta(mpmath.mpf(s["total_mu"]), e) < floor <= s["delta"] <= floor * (1 + mpmath.mpf(2) ** -29)
+        assert mpmath.log(4 * e / s["delta"]) / e**2 <= n
+        bs = mpmath.mpf(f) - mpmath.mpf(s["delta"]) / e
+        width = mpmath.mpf(s["sigma"]) * _mp_z(bs, k) + 18 * e
+    assert c.half_width == pytest.approx(float(width), rel=1e-9) and c.coverage >= 0.95
