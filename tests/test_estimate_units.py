@@ -1607,6 +1607,9 @@ def test_plan_rows_of_splitting_at_one_record_a_query_and_beyond():
     assert (x.max_queries_at_half_width, x.required_n_records) == (3, 48)
     assert math.sqrt(math.log(2 * 12 / 0.05) / 8) < 0.9 < math.sqrt(math.log(2 * 12 / 0.05) / 6)
     assert math.sqrt(math.log(2 * 3 / 0.05) / 6) < 0.9 < math.sqrt(math.log(2 * 4 / 0.05) / 4)
+    # the exact binomial route at one record a query: valid (X/1 - p is within 1 of p always)
+    one = E.plan_estimate(10, 10, 0.95, binary=True, maxinfo=False).route(E.SPLIT_BINARY)
+    assert one.valid and one.settings == {"records_per_query": 1}
     # the exact binomial route gets the target too
     b = E.plan_estimate(1000, 10, 0.95, 0.2, binary=True, maxinfo=False).route(E.SPLIT_BINARY)
     f = E._failure(0.95)
