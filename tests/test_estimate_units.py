@@ -1352,6 +1352,12 @@ def test_split_binary_route_refuses_an_undecided_extreme(monkeypatch):
     assert r.valid and r.max_queries_at_half_width is None
     assert r.required_n_records == E.split_binomial_required_n(4, 0.3, f)
     assert r.note == "max_queries_at_half_width: refused, not decided within the rounding at m = 9, k = 3"
+    # with Hoeffding's fallback too (100,000 records a query): both notes, joined by "; "
+    h = E._split_binary_route(10**6, 10, f, 0.3, True)
+    assert h.note == (
+        "max_queries_at_half_width: refused, not decided within the rounding at m = 9, k = 3; "
+        "Hoeffding's bound: the exact tail is evaluated up to 50000 records per query"
+    )
 
 
 # --------------------------------------------------------------------------------------------
