@@ -33,6 +33,7 @@ from maxinfo_bounds.planning import limits as L
 
 from .test_estimate import _ref_half_width
 from .test_limits import _delta as _gdp_delta
+from .test_limits import _z as _mp_z
 
 # --------------------------------------------------------------------------------------------
 # the report: table, footnotes, derivations and JSON of plans built by hand
@@ -1362,11 +1363,6 @@ def test_split_binary_route_refuses_an_undecided_extreme(monkeypatch):
 
 # --------------------------------------------------------------------------------------------
 # the float surrogates the searches minimise, at their conditions' edges
-
-
-def _mp_z(beta, k):
-    with mpmath.workdps(30):
-        return mpmath.sqrt(2) * mpmath.erfinv((1 - mpmath.mpf(beta)) ** (mpmath.mpf(1) / k))
 
 
 def _mu_at_ratio(eps, ratio):
