@@ -32,6 +32,7 @@ from _timing import once, paired
 from maxinfo_bounds import __version__
 from maxinfo_bounds.planning import estimate as E
 from maxinfo_bounds.theorems import binomial_split as B
+from maxinfo_bounds.theorems.dp_accounting import gdp_delta_estimate
 from maxinfo_bounds.theorems.estimation import gaussian_half_width_estimate, gaussian_sample_accuracy
 
 PUBLISHED = {  # n: (splitting, JLNRSS, BNSSSU) largest k at accuracy 0.1, coverage 0.95
@@ -124,7 +125,7 @@ def _variant_est(n: int, k: int, f: float, lmu: Any, leps_or_ldelta: Any, lbs: A
         eps = _cdp_eps(mu**2 / 2, delta)
     else:
         eps = np.exp(leps_or_ldelta)
-        delta = E._gdp_delta_est(mu, eps)
+        delta = gdp_delta_estimate(mu, eps)
     bs = delta if "tie" in opts else np.exp(lbs)
     t = sigma * -ndtri(bs / (2 * k)) if "union" in opts else gaussian_half_width_estimate(sigma, k, bs)
     pen = 3 * (bs + delta) / f if "c=d" in opts else (np.sqrt(bs) + np.sqrt(2 * delta)) ** 2 / f

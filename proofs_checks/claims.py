@@ -903,6 +903,17 @@ CLAIMS: list[Claim] = [
         {"eps": (1e-4, 1 / 3), "delta": (1e-12, 1e-5)},
     ),
     Claim(
+        "calc.RRST-B.2.floor",
+        "RRST Thm B.2's regime read the other way, on the calculator's bodies",
+        "at delta = eps x 4 e^{-n eps^2} (the floor the planner's BNSSSU route takes), n0 = n",
+        "identity",
+        lambda: (
+            body(generalization.B2_N0, eps, eps * body(generalization.B2_PROBABILITY_FLOOR, eps, n)),
+            n,
+        ),
+        {"eps": (1e-4, 1 / 3), "n": (1.0, 1e6)},
+    ),
+    Claim(
         "calc.RRST-D.1.paper",
         "RRST Thm D.1 (proof, first display), on the calculator's paper body",
         "at deviation tau = C eps Delta n, 2^k exp(-2 tau^2/(n Delta^2)) + beta = 2^k exp(-2 C^2 eps^2 n) + beta",

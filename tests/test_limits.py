@@ -21,6 +21,8 @@ from scipy.optimize import minimize
 from maxinfo_bounds.numeric import InvalidParameter
 from maxinfo_bounds.planning import limits
 from maxinfo_bounds.planning.estimate import REUSE_BNSSSU, REUSE_JLNRSS, plan_estimate
+from maxinfo_bounds.theorems.dp_accounting import gdp_delta_estimate
+from maxinfo_bounds.theorems.generalization import B2_PROBABILITY_FLOOR
 
 F = Fraction(1, 20)
 MP = mpmath.MPContext()
@@ -129,7 +131,7 @@ def test_certified_pieces_lie_below_50_digit_values():
     assert limits._delta_lower(0.0, 0.1) == 0.0
     e = 0.0318412328975169
     assert limits._expm1_lower(e) <= mp.expm1(e) < np.nextafter(limits._expm1_lower(e), 1.0) * (1 + 1e-15)
-    assert limits._exp_lower(1000, 0.05) <= mp.exp(-1000 * mp.mpf(0.05) ** 2)
+    assert B2_PROBABILITY_FLOOR.down(0.05, 1000) <= 4 * mp.exp(-1000 * mp.mpf(0.05) ** 2)
 
 
 def test_the_lattice_moves_ends_outward():
@@ -321,8 +323,8 @@ def test_bnsssu_certificate_reads_delta_on_the_safe_side_where_beta_is_nearly_sp
 
 def test_failure_lower_at_80_digits():
     """P(max_{j <= k} |Z_j| > t) = 1 - (1 - erfc(t/sqrt 2))^k at 80 digits: the certified value
-    lies below it and within 10^-38 relative (it narrows each step by 10^-40); and _exp_lower's
-    e^(-n e^2) below its 80-digit value and within one float."""
+    lies below it and within 10^-38 relative (it narrows each step by 10^-40); and B.2's
+    probability floor 4 e^(-n e^2), read down, below its 80-digit value and within one float."""
     mp = mpmath.MPContext()
     mp.dps = 80
     for k, t in [(1, 1.96), (30, 3.1), (25_000, 4.5), (3, 0.01), (10**6, 6.0)]:
@@ -330,8 +332,8 @@ def test_failure_lower_at_80_digits():
         got = limits._failure_lower(k, t)
         assert got <= exact and got >= exact * (1 - mp.mpf(10) ** -38), (k, t)
     for n, e in [(1000, 0.05), (10**7, 1e-3), (50, 0.3)]:
-        exact = mp.exp(-n * mp.mpf(e) ** 2)
-        got = limits._exp_lower(n, e)
+        exact = 4 * mp.exp(-n * mp.mpf(e) ** 2)
+        got = B2_PROBABILITY_FLOOR.down(e, n)
         assert got <= exact < np.nextafter(got, 1.0) * (1 + 1e-15), (n, e)
 
 
@@ -389,16 +391,16 @@ def test_the_lattice_step_is_one_point_out_and_on_the_lattice():
 
 
 def test_float_gdp_curve_and_its_limits():
-    """_delta is the GDP curve (within 1e-12 where it is not tiny), 0 at mu = 0 (no noise
-    limit: a 0-GDP mechanism is (eps, 0)-DP for every eps >= 0), 1 at mu = inf for finite eps, 0
-    at eps = inf, and never outside [0, 1] (where cancellation would leave a tiny negative or a
-    value above 1)."""
+    """gdp_delta_estimate (the float curve both estimation modules search on) is the GDP curve
+    (within 1e-12 where it is not tiny), 0 at mu = 0 (no noise limit: a 0-GDP mechanism is
+    (eps, 0)-DP for every eps >= 0), 1 at mu = inf for finite eps, 0 at eps = inf, and never
+    outside [0, 1] (where cancellation would leave a tiny negative or a value above 1)."""
     mu = np.array([0.1, 0.5, 1.0, 3.0, 0.02])
     eps = np.array([0.05, 0.3, 1.0, 2.5, 1e-4])
-    got = limits._delta(mu, eps)
+    got = gdp_delta_estimate(mu, eps)
     for g, m, e in zip(got, mu, eps):
         assert float(g) == pytest.approx(float(_delta(m, e)), rel=1e-12, abs=0)
-    edges = limits._delta(np.array([0.0, 0.0, np.inf, np.inf, 1.0, 1e-3, 40.0]),
+    edges = gdp_delta_estimate(np.array([0.0, 0.0, np.inf, np.inf, 1.0, 1e-3, 40.0]),
                           np.array([0.5, 0.0, 0.5, 0.0, np.inf, 5.0, 1e-3]))  # fmt: skip
     assert edges.tolist()[:5] == [0.0, 0.0, 1.0, 1.0, 0.0]
     assert 0.0 <= edges[5] < 1e-300 and 0.99 < edges[6] <= 1.0  # far tail; nearly no privacy

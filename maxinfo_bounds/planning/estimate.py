@@ -43,7 +43,6 @@ import numpy as np
 
 from ..domain import Real
 from ..numeric import InvalidParameter, RegimeError, check_int, enclosure, float_down, float_up
-from ..numeric.special import special
 from ..search import first_true_int, minimise_nd
 from ..theorems.binomial_split import (
     Undecided,
@@ -52,7 +51,7 @@ from ..theorems.binomial_split import (
     split_binomial_max_queries,
     split_binomial_required_n,
 )
-from ..theorems.dp_accounting import gaussian_mu, gdp_compose, gdp_delta
+from ..theorems.dp_accounting import gaussian_mu, gdp_compose, gdp_delta, gdp_delta_estimate
 from ..theorems.estimation import (
     MAX_QUERIES,
     gaussian_half_width_estimate,
@@ -63,7 +62,7 @@ from ..theorems.estimation import (
     split_max_queries,
     split_required_n,
 )
-from ..theorems.generalization import bnsssu_transfer
+from ..theorems.generalization import B2_PROBABILITY_FLOOR, bnsssu_transfer
 from ..theorems.holdout import thresholdout_dp
 from . import limits
 from .stages import text_down as _down
@@ -272,37 +271,28 @@ class EstimatePlan:
 # float surrogates (numpy, broadcasting) and the search
 
 
-def _gdp_delta_est(mu: Any, eps: Any) -> Any:
-    """delta(eps) of mu-GDP in floats: Phi(a) (1 - e^{eps + log Phi(b) - log Phi(a)})."""
-    log_ndtr = special().log_ndtr
-
-    a, b = -eps / mu + mu / 2, -eps / mu - mu / 2
-    la, lb = log_ndtr(a), log_ndtr(b)
-    return np.exp(la) * -np.expm1(eps + lb - la)
-
-
 #: the relative margin B.2's delta floor is raised by, so that its condition
 #: n >= ln(4 eps/delta)/eps^2 holds with room for the certified logarithm's rounding
 _B2_FLOOR_MARGIN = 2.0**-30
 
 
 def _b2_floor_est(n: int, eps: Any) -> Any:
-    """4 eps e^(-n eps^2) (1 + 2^-30) in floats: the smallest delta RRST Thm B.2 allows at eps."""
-    return 4 * eps * np.exp(-n * eps * eps) * (1 + _B2_FLOOR_MARGIN)
+    """eps 4 e^(-n eps^2) (1 + 2^-30) in floats: the smallest delta RRST Thm B.2 allows at eps."""
+    return eps * B2_PROBABILITY_FLOOR.array(eps, n) * (1 + _B2_FLOOR_MARGIN)
 
 
 def _b2_floor(n: int, eps: float) -> float:
     """The smallest delta RRST Thm B.2's condition n >= ln(4 eps/delta)/eps^2 allows at eps,
-    4 eps e^(-n eps^2), rounded up and raised by 2^-30 relative (so the certified condition
+    eps 4 e^(-n eps^2), rounded up and raised by 2^-30 relative (so the certified condition
     holds: ln(4 eps/delta)/eps^2 is then n - ln(1 + 2^-30)/eps^2)."""
-    hi = enclosure(lambda iv: 4 * iv.mpf(eps) * iv.exp(-n * iv.mpf(eps) ** 2))[1]
-    return float_up(Fraction(hi) * (1 + Fraction(_B2_FLOOR_MARGIN)))
+    hi = B2_PROBABILITY_FLOOR.up(eps, n)
+    return float_up(Fraction(eps) * Fraction(hi) * (1 + Fraction(_B2_FLOOR_MARGIN)))
 
 
 def _jlnrss_est(n: int, k: int, f: float, lmu: Any, leps: Any, lbs: Any) -> Any:
     mu, eps, bs = np.exp(lmu), np.exp(leps), np.exp(lbs)
     sigma = math.sqrt(k) / (n * mu)
-    delta = _gdp_delta_est(mu, eps)
+    delta = gdp_delta_estimate(mu, eps)
     hw = gaussian_half_width_estimate(sigma, k, bs) + np.expm1(eps) + (np.sqrt(bs) + np.sqrt(2 * delta)) ** 2 / f
     return np.where((bs < f) & np.isfinite(hw), hw, np.inf)
 
@@ -313,7 +303,7 @@ def _bnsssu_est(n: int, k: int, f: float, lmu: Any, leps: Any) -> Any:
     with np.errstate(all="ignore"):
         # delta at least the GDP curve's and at least B.2's floor 4 eps e^(-n eps^2) (its
         # condition n >= ln(4 eps/delta)/eps^2, then met by construction)
-        delta = np.maximum(_gdp_delta_est(mu, eps), _b2_floor_est(n, eps))
+        delta = np.maximum(gdp_delta_estimate(mu, eps), _b2_floor_est(n, eps))
         bs = f - delta / eps
         ok = (eps < 1 / 3) & (delta < eps / 4) & (delta > 0) & (bs > 0)
         hw = gaussian_half_width_estimate(sigma, k, np.where(ok, bs, 0.5)) + 18 * eps

@@ -60,7 +60,9 @@ import numpy as np
 
 from ..numeric import float_up, mp_ctx
 from ..numeric.special import special
+from ..theorems.dp_accounting.gdp import gdp_delta_estimate as _delta  # the float GDP curve
 from ..theorems.dp_accounting.mechanisms import _ag_delta_bounds
+from ..theorems.generalization import B2_PROBABILITY_FLOOR
 
 __all__ = [
     "jlnrss_refuted",
@@ -104,17 +106,6 @@ def _z(beta: Any, k: int) -> Any:
         return -special().ndtri_exp(lu - math.log(2))
 
 
-def _delta(mu: Any, eps: Any) -> Any:
-    """delta_mu(eps) in floats (0 at mu = 0, 1 at mu = inf)."""
-    log_ndtr = special().log_ndtr
-    with np.errstate(all="ignore"):
-        a, b = -eps / mu + mu / 2, -eps / mu - mu / 2
-        la, lb = log_ndtr(a), log_ndtr(b)
-        d = np.exp(la) * -np.expm1(eps + lb - la)
-    d = np.where(mu <= 0, 0.0, np.where(np.isinf(mu), 1.0, d))
-    return np.clip(np.nan_to_num(d, nan=0.0), 0.0, 1.0)
-
-
 def _noise_term(n: int, k: int, mu: Any, beta: Any) -> Any:
     """sqrt(k) z_k(beta) / (n mu): 0 at mu = inf, inf at beta <= 0."""
     with np.errstate(all="ignore"):
@@ -149,7 +140,7 @@ def _bnsssu_ratio(n: int, mu: Any, eps: Any) -> Any:
     """The smallest delta/eps RRST Thm B.2 allows at (mu, eps): delta at least the GDP curve's
     and at least 4 eps e^(-n eps^2) (its condition n >= ln(4 eps/delta)/eps^2)."""
     with np.errstate(all="ignore"):
-        return np.maximum(_delta(mu, eps) / eps, 4 * np.exp(-n * eps * eps))
+        return np.maximum(_delta(mu, eps) / eps, B2_PROBABILITY_FLOOR.array(eps, n))
 
 
 def _bnsssu_from_ratio(n: int, k: int, f: float, mu: Any, q: Any, eps: Any, slack: float = 0.0) -> Any:
@@ -280,13 +271,6 @@ def _certify_jlnrss(n: int, k: int, f_up: float, t: float, B: Any) -> bool:
     return bool(np.all(total(d) > t))
 
 
-def _exp_lower(n: int, e: float) -> float:
-    """A float at most e^(-n e^2) (50 digits)."""
-    c = mp_ctx()
-    with c.workdps(50):
-        return max(0.0, float(_down(float(c.exp(-n * c.mpf(e) ** 2)))))
-
-
 def _certify_bnsssu(n: int, k: int, f_up: float, t: float, B: Any) -> bool:
     m1, m2, e1, e2, _, _ = B.T
     # the smallest delta/eps (rounded down) at (mu1, eps2) moved out to the lattice, so the
@@ -294,7 +278,7 @@ def _certify_bnsssu(n: int, k: int, f_up: float, t: float, B: Any) -> bool:
     # no valid setting
     m1, e2 = _snap(m1, False), _snap(e2, True)
     ds = {(m, e): _delta_lower(m, e) for m, e in set(zip(m1.tolist(), e2.tolist()))}
-    cond = {e: _down(4 * _exp_lower(n, e)) for e in set(e2.tolist())}
+    cond = {e: B2_PROBABILITY_FLOOR.down(e, n) for e in set(e2.tolist())}
     d = np.array([ds[p] for p in zip(m1.tolist(), e2.tolist())])
     with np.errstate(all="ignore"):
         q = np.maximum(np.where(e2 > 0, _down(d / e2), np.inf), [cond[e] for e in e2.tolist()])

@@ -202,6 +202,9 @@ register(
 B2_DEVIATION = Formula(lambda c, e, s, n: 18 * e * s * n, ("epsilon", "Delta", "n"), integer=("n",))
 B2_PROBABILITY = Formula(lambda c, e, d: d / e, ("epsilon", "delta"))
 B2_N0 = Formula(lambda c, e, d: c.log(4 * e / d) / e**2, ("epsilon", "delta"))
+#: the regime read the other way: the smallest probability delta/eps that n >= n0 allows at
+#: (eps, n), 4 e^(-n eps^2) (a delta at or above eps times it meets B.2's condition on n)
+B2_PROBABILITY_FLOOR = Formula(lambda c, e, n: 4 * c.exp(-n * e**2), ("epsilon", "n"), integer=("n",))
 
 
 @overload
