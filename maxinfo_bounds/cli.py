@@ -853,7 +853,8 @@ def _build_parser() -> argparse.ArgumentParser:
     es.add_argument(
         "--prove-extremes",
         action="store_true",
-        help="with --half-width: prove, for the Gaussian routes, limits no setting passes (seconds per route)",
+        help="with --half-width: prove, for the Gaussian routes and Thresholdout, limits no setting passes "
+        "(seconds per route)",
     )
     es.add_argument("--json", action="store_true")
     es.add_argument("--brief", action="store_true", help="the table and the recommendation only (no derivations)")

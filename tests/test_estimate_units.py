@@ -48,11 +48,12 @@ def _table(rows: list[list[str]]) -> list[str]:
 STAR = (
     "* as optimised: certified at the answer and one step beyond it, at the noise levels a float optimiser "
     "chose; not proven optimal over every setting (splitting's are exact; --prove-extremes proves limits for "
-    "the Gaussian routes)"
+    "the Gaussian routes and Thresholdout)"
 )
 BRACKET = (
-    "(<= K), (>= N): proved over every setting of the route (noise, eps, the failure split): no setting "
-    "meets the target with more than K queries or fewer than N records; an answer without one is proved optimal"
+    "(<= K), (>= N): proved over every setting of the route (noise, eps and delta, holdout size, the failure "
+    "split): no setting meets the target with more than K queries or fewer than N records; an answer without "
+    "one is proved optimal"
 )
 
 JL = E.EstimateRoute(
@@ -290,9 +291,10 @@ def test_proved_limits_pass_the_study_to_the_refuter():
     assert got == {"max_queries_upper_limit": E.MAX_QUERIES - 1, "required_n_lower_limit": None}
 
 
-def test_plan_estimate_asks_the_gaussian_routes_refuters_only(monkeypatch):
+def test_plan_estimate_asks_the_refuters_of_the_gaussian_routes_and_thresholdout_only(monkeypatch):
     """With refuters that refute every step beyond the planner's answers, both Gaussian routes'
-    answers are proved; the other noise routes stay as optimised; without prove_extremes no
+    and Thresholdout's answers are proved (Thresholdout's refuter told the study's budget and
+    threshold); the max-information route stays as optimised; without prove_extremes no
     refuter is asked."""
     seen: dict[str, list[Any]] = {}
 
@@ -304,21 +306,29 @@ def test_plan_estimate_asks_the_gaussian_routes_refuters_only(monkeypatch):
         return refuted
 
     monkeypatch.setattr(E, "_REFUTERS", {E.REUSE_JLNRSS: make("jl"), E.REUSE_BNSSSU: make("bn")})
-    p = E.plan_estimate(50_000, 10, 0.9, 0.3, thresholdout_budget=5, prove_extremes=True)
-    for name in (E.REUSE_JLNRSS, E.REUSE_BNSSSU):
+    th = make("th")
+
+    def th_refuted(n: int, k: int, t: float, failure: Fraction, *, budget: int, threshold: Any, max_boxes: int) -> bool:
+        seen.setdefault("th settings", []).append((budget, threshold))
+        return th(n, k, t, failure, max_boxes=max_boxes)
+
+    monkeypatch.setattr(L, "thresholdout_refuted", th_refuted)
+    p = E.plan_estimate(50_000, 10, 0.9, 0.3, thresholdout_budget=5, threshold=0.01, prove_extremes=True)
+    for name in (E.REUSE_JLNRSS, E.REUSE_BNSSSU, E.THRESHOLDOUT):
         r = p.route(name)
         assert r.max_queries_upper_limit == r.max_queries_at_half_width is not None
         assert r.required_n_lower_limit == r.required_n_records is not None
         assert r.extremes == "proved"
-    assert p.route(E.THRESHOLDOUT).extremes == p.route(E.REUSE_MAXINFO).extremes == "as optimised"
-    assert p.route(E.THRESHOLDOUT).max_queries_upper_limit is None
+    assert set(seen["th settings"]) == {(5, 0.01)} and len(seen["th"]) == 2
+    assert p.route(E.REUSE_MAXINFO).extremes == "as optimised"
+    assert p.route(E.REUSE_MAXINFO).max_queries_upper_limit is None
     jl = p.route(E.REUSE_JLNRSS)
     # the first call of each ladder: one query more at n, one record fewer at k
     assert seen["jl"][0] == (50_000, jl.max_queries_at_half_width + 1, 0.3, 1 - Fraction(0.9), L.LADDER_BOXES)
     assert seen["jl"][1] == (jl.required_n_records - 1, 10, 0.3, 1 - Fraction(0.9), L.LADDER_BOXES)
     assert len(seen["jl"]) == len(seen["bn"]) == 2
     seen.clear()
-    E.plan_estimate(50_000, 10, 0.9, 0.3)
+    E.plan_estimate(50_000, 10, 0.9, 0.3, thresholdout_budget=5)
     assert seen == {}
 
 

@@ -270,10 +270,14 @@ def test_the_search_domains_cover_every_useful_setting():
     BNSSSU needs 18 eps <= t and eps < 1/3 (RRST Thm B.2). A narrower domain would refute
     targets that a setting outside it meets."""
     jl, bn = limits._jlnrss_route(), limits._bnsssu_route()
-    assert jl.beta_free and not bn.beta_free
     for t in (1e-4, 0.01, 0.1, 0.5, 1.0, 5.0, 10.0):
-        assert MP.mpf(jl.eps_max(t)) >= MP.log1p(MP.mpf(t)) * (1 - MP.mpf(2) ** -52)
-        assert bn.eps_max(t) >= min(MP.mpf(1) / 3, MP.mpf(t) / 18) * (1 - MP.mpf(2) ** -52)
+        J, N = jl.initial(t, 0.05), bn.initial(t, 0.05)
+        assert MP.mpf(J[:, 3].max()) >= MP.log1p(MP.mpf(t)) * (1 - MP.mpf(2) ** -52)
+        assert N[:, 3].max() >= min(MP.mpf(1) / 3, MP.mpf(t) / 18) * (1 - MP.mpf(2) ** -52)
+        # beta is free for JLNRSS (up to F t: beta/c <= F needs c >= beta/F), fixed by eps and
+        # delta for BNSSSU (one side [0, 1] that is never read)
+        assert J[:, 4].min() == 0 and J[:, 5].max() == 0.05 * t
+        assert set(N[:, 4]) == {0.0} and set(N[:, 5]) == {1.0}
 
 
 @pytest.mark.parametrize("route", ["jlnrss", "bnsssu"])

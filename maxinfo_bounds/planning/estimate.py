@@ -132,7 +132,7 @@ class EstimateRoute:
     def extremes(self) -> str | None:
         """How the largest k and smallest n were found: "exact" for splitting (each comparison
         decided exactly, every other count refused by a certified bound); for the Gaussian
-        routes with ``prove_extremes``, "proved" when :mod:`.limits` proves both answers
+        routes and Thresholdout with ``prove_extremes``, "proved" when :mod:`.limits` proves both answers
         optimal over every setting and "bracketed" when it proves limits around them (the true
         extremes lie between answer and limit); otherwise "as optimised" for the noise routes
         and Thresholdout (certified at the answer and one step beyond it, over the noise levels
@@ -244,12 +244,13 @@ class EstimatePlan:
             lines.append(
                 "* as optimised: certified at the answer and one step beyond it, at the noise levels a float "
                 "optimiser chose; not proven optimal over every setting (splitting's are exact; "
-                "--prove-extremes proves limits for the Gaussian routes)"
+                "--prove-extremes proves limits for the Gaussian routes and Thresholdout)"
             )
         if bracket:
             lines.append(
-                "(<= K), (>= N): proved over every setting of the route (noise, eps, the failure split): no "
-                "setting meets the target with more than K queries or fewer than N records; an answer "
+                "(<= K), (>= N): proved over every setting of the route (noise, eps and delta, holdout size, "
+                "the failure split): no setting meets the target with more than K queries or fewer than N "
+                "records; an answer "
                 "without one is proved optimal"
             )
         lines.append("")
@@ -389,20 +390,11 @@ def default_threshold(n_train: int, n_holdout: int, k: int, f: float) -> float:
 def _thresholdout_est(
     n: int, k: int, budget: int, f: float, threshold: float | None, lsig: Any, frac: Any, lbs: Any, ldel: Any
 ) -> Any:
-    sigma, bs, delta = np.exp(lsig), np.exp(lbs), np.exp(ldel)
-    nh = np.floor(frac * n)
-    nt = n - nh
-    with np.errstate(all="ignore"):
-        thr = np.sqrt(math.log(4 * k / f) / 2) * (1 / np.sqrt(nt) + 1 / np.sqrt(nh)) if threshold is None else threshold
-        x = 2 * sigma * np.log(3 * (budget + 1) / bs)
-        y = 4 * sigma * np.log(3 * k / bs)
-        z = sigma * np.log(3 * budget / bs)
-        alpha = np.maximum(thr + x + y, z)
-        e0 = 2 / (sigma * nh)
-        eps = np.minimum(budget * e0, np.sqrt(2 * budget * np.log(1 / delta)) * e0 + budget * e0 * np.expm1(e0))
-        hw = alpha + np.expm1(eps) + (np.sqrt(bs) + np.sqrt(2 * delta)) ** 2 / f
-    ok = (nh >= 1) & (nt >= 1) & (bs < f) & np.isfinite(hw)
-    return np.where(ok, hw, np.inf)
+    """The Thresholdout route's float half-width over (log sigma, holdout share, log beta_s,
+    log delta): :func:`~.limits.thresholdout_value` at floor(share n) holdout records."""
+    return limits.thresholdout_value(
+        n, k, f, budget, threshold, np.exp(lsig), np.floor(frac * n), np.exp(lbs), np.exp(ldel)
+    )
 
 
 def _thresholdout_search(
@@ -990,7 +982,7 @@ def plan_estimate(
     every query is {0, 1}-valued (an accuracy, a proportion), which makes splitting with the
     exact binomial tail valid (:mod:`~maxinfo_bounds.theorems.binomial_split`); otherwise that
     route is shown as not valid, without figures. ``prove_extremes`` (with ``half_width``):
-    also prove, for the two Gaussian routes, limits no setting can pass
+    also prove, for the two Gaussian routes and Thresholdout, limits no setting can pass
     (:mod:`.limits`: a certified branch and bound; seconds per route).
 
     >>> p = plan_estimate(1_000_000, 10_000, 0.95)
@@ -1030,8 +1022,10 @@ def plan_estimate(
             "n >= ln(4 eps/delta)/eps^2, delta/eps below 1 - coverage)",
         ),
     ]
+    refuters = dict(_REFUTERS)
     if budget is not None:
         b_ = budget
+        refuters[THRESHOLDOUT] = functools.partial(limits.thresholdout_refuted, budget=budget, threshold=thr)
 
         def th_search(n_: int, k_: int, f_: float, fine: bool = True) -> tuple[float, list[float]]:
             return _thresholdout_search(n_, k_, b_, f_, thr, fine)
@@ -1054,8 +1048,8 @@ def plan_estimate(
         if t is not None:  # the coarse searches start from the study's own k and n
             extra["max_queries_at_half_width"] = _reuse_max_queries(nn, t, f, search, certify, k)
             extra["required_n_records"] = _reuse_required_n(k, t, f, search, certify, nn)
-            if prove_extremes and name in _REFUTERS:
-                extra.update(_proved_limits(_REFUTERS[name], nn, k, t, cov, extra))
+            if prove_extremes and name in refuters:
+                extra.update(_proved_limits(refuters[name], nn, k, t, cov, extra))
         if c is None:
             routes.append(EstimateRoute(name, False, None, None, theorems=ths, note=why, **extra))
         else:
@@ -1457,7 +1451,8 @@ def plan_estimate_file(path: str, *, prove_extremes: bool = False) -> EstimatePl
         [data]             # n, iid (must be true: every route needs i.i.d. records)
         [estimate]         # queries, coverage; optional half_width, thresholdout_budget, threshold,
                            # binary (every query {0, 1}-valued: exact binomial splitting),
-                           # prove_extremes (proved limits for the Gaussian routes)
+                           # prove_extremes (proved limits for the Gaussian routes and
+                           # Thresholdout)
 
     ``prove_extremes=True`` proves them whatever the file says. A refusal names the file and
     the key."""

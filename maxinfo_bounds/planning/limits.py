@@ -27,6 +27,16 @@ every setting:
   over a larger set). delta_mu(eps)/eps falls in eps, so on a box the half-width is at least
   sqrt(k) z_k(F - delta_mu1(eps2)/eps2)/(n mu2) + 18 eps1, and a box with F <= delta_mu1(eps2)/eps2
   holds no valid setting.
+* **Thresholdout** (DFHPRR section 3 with the Notes' privacy and the JLNRSS transfer;
+  :func:`thresholdout_refuted`), over the noise rate sigma, the holdout size n_h (an integer in
+  [1, n - 1]), the draws' failure beta and the delta of advanced composition (0: basic):
+  :func:`thresholdout_value`. Its noise terms rise in sigma and fall in beta, its privacy term
+  falls in sigma, n_h and delta, the default threshold falls in each part's size, the penalty
+  rises in beta and delta; a box's bound reads each at its favourable ends (n_h at the integers
+  the box holds). The domain: sigma in [0, inf], every n_h, beta in [0, F min(T, 1)], delta in
+  [0, min(F T/2, 1)] (beyond them the penalty alone exceeds T). Certified like the others:
+  logarithms at 50 digits at the lattice points above beta2 and delta2, e^e0 - 1 by its series
+  x + x^2/2 + x^3/6 from below, e^eps - 1 at 50 digits, every float operation rounded down.
 
 The whole domain is covered: eps in [0, ln(1 + T)] (JLNRSS; e^eps - 1 > T beyond) or
 [0, min(1/3, T/18)] (BNSSSU), beta in [0, F T] (beta/c <= F needs c >= beta/F), mu in [0, inf],
@@ -67,6 +77,8 @@ from ..theorems.generalization import B2_PROBABILITY_FLOOR
 __all__ = [
     "jlnrss_refuted",
     "bnsssu_refuted",
+    "thresholdout_refuted",
+    "thresholdout_value",
     "max_queries_limit",
     "required_n_limit",
     "Limit",
@@ -115,15 +127,19 @@ def _noise_term(n: int, k: int, mu: Any, beta: Any) -> Any:
 
 @dataclass(frozen=True)
 class _Route:
-    """One route for the branch and bound: whether beta is a free setting, the largest eps worth
-    searching at a target T, the float half-width at a point (``value``), its lower bound with
-    each term's variables given separately (``lower``: the box's favourable ends) and the
-    certification of the discarded boxes."""
+    """One route for the branch and bound, over boxes of d settings (an (N, 2d) array: each
+    setting's low and high end side by side): the boxes covering every setting at a target T
+    and failure F (``initial(t, f)``), where each box's sides are cut (``cuts``: an (N, d)
+    array; a side that cannot be cut gets its low end), the float half-width at a point
+    (``value(n, k, f, *settings)``), the lower bound on a box (``lower(n, k, f, boxes)``: each
+    term read at the box's favourable ends), the bound after cutting each side (``gains``: an
+    (N, d) array, which side the search cuts) and the certification of the discarded boxes."""
 
-    beta_free: bool
-    eps_max: Callable[[float], float]
+    initial: Callable[[float, float], Any]
+    cuts: Callable[[Any], Any]
     value: Callable[..., Any]
     lower: Callable[..., Any]
+    gains: Callable[..., Any]
     certify: Callable[..., Any]
 
 
@@ -292,12 +308,49 @@ def _certify_bnsssu(n: int, k: int, f_up: float, t: float, B: Any) -> bool:
     return bool(np.all(total > t))
 
 
+def _gaussian_route(
+    beta_free: bool,
+    eps_max: Callable[[float], float],
+    value: Callable[..., Any],
+    lower6: Callable[..., Any],
+    certify: Callable[..., Any],
+) -> _Route:
+    """The branch and bound's pieces for a Gaussian route over (mu, eps, beta): ``lower6`` takes
+    each term's variables separately (the noise term's mu and beta, e^eps - 1's eps, delta's mu
+    and eps, the penalty's beta); delta is read at the lattice points outside the box, as the
+    certification reads it."""
+
+    def low(n: int, k: int, f: float, mS: Any, bS: Any, eE: Any, mD: Any, eD: Any, bD: Any) -> Any:
+        mD, eD = _snap(mD, False), _snap(eD, True)
+        return np.nan_to_num(lower6(n, k, f, mS, bS, eE, mD, eD, bD), nan=np.inf)
+
+    def lower(n: int, k: int, f: float, B: Any) -> Any:
+        m1, m2, e1, e2, b1, b2 = B.T
+        return low(n, k, f, m2, b2, e1, m1, e2, b1)
+
+    def gains(n: int, k: int, f: float, B: Any) -> Any:
+        m1, m2, e1, e2, b1, b2 = B.T
+        return np.stack(
+            [
+                np.maximum(low(n, k, f, m1, b2, e1, m1, e2, b1), low(n, k, f, m2, b2, e1, m2, e2, b1)),
+                np.maximum(low(n, k, f, m2, b2, e2, m1, e1, b1), low(n, k, f, m2, b2, e2, m1, e2, b1)),
+                np.maximum(low(n, k, f, m2, b1, e1, m1, e2, b1), low(n, k, f, m2, b2, e1, m1, e2, b2)),
+            ],
+            axis=1,
+        )
+
+    def cuts(B: Any) -> Any:
+        return np.stack([_split_points(B[:, 2 * i], B[:, 2 * i + 1]) for i in range(3)], axis=1)
+
+    return _Route(lambda t, f: _initial_boxes(eps_max(t), f * t, beta_free), cuts, value, lower, gains, certify)
+
+
 def _jlnrss_route() -> _Route:
-    return _Route(True, lambda t: math.log1p(t), _jlnrss_value, _jlnrss_lower, _certify_jlnrss)
+    return _gaussian_route(True, lambda t: math.log1p(t), _jlnrss_value, _jlnrss_lower, _certify_jlnrss)
 
 
 def _bnsssu_route() -> _Route:
-    return _Route(False, lambda t: min(1 / 3, t / 18), _bnsssu_value, _bnsssu_lower, _certify_bnsssu)
+    return _gaussian_route(False, lambda t: min(1 / 3, t / 18), _bnsssu_value, _bnsssu_lower, _certify_bnsssu)
 
 
 # --------------------------------------------------------------------------------------------
@@ -326,39 +379,24 @@ def _refute(route: _Route, n: int, k: int, t: float, failure: Fraction, max_boxe
     planner's own answer may then not be the best). None: undecided within ``max_boxes``."""
     f_up = float_up(failure)
     f = float(failure)
-    B = _initial_boxes(route.eps_max(t), f * t, route.beta_free)
+    B = route.initial(t, f)
     kept: list[Any] = []
-
-    def lower(mS: Any, bS: Any, eE: Any, mD: Any, eD: Any, bD: Any) -> Any:
-        # delta read at the lattice points outside the box (as the certification reads it)
-        mD, eD = _snap(mD, False), _snap(eD, True)
-        return np.nan_to_num(route.lower(n, k, f, mS, bS, eE, mD, eD, bD), nan=np.inf)
-
     while len(B):
-        m1, m2, e1, e2, b1, b2 = B.T
-        L = lower(m2, b2, e1, m1, e2, b1)
+        L = route.lower(n, k, f, B)
         out = L > t * (1 + _MARGIN)
         kept.append(B[out])
         B, L = B[~out], L[~out]
         if not len(B):
             break
         # each side's cut, also the box's centre a witness is looked for at
-        cuts = np.stack([_split_points(B[:, 2 * i], B[:, 2 * i + 1]) for i in range(3)], axis=1)
+        cuts = route.cuts(B)
         with np.errstate(all="ignore"):
-            if np.any(route.value(n, k, f, cuts[:, 0], cuts[:, 1], cuts[:, 2]) <= t):
+            if np.any(route.value(n, k, f, *cuts.T) <= t):
                 return False
         if 2 * len(B) > max_boxes:
             return None
-        m1, m2, e1, e2, b1, b2 = B.T
         # split each box along the variable whose range moves its bound most
-        gain = np.stack(
-            [
-                np.maximum(lower(m1, b2, e1, m1, e2, b1), lower(m2, b2, e1, m2, e2, b1)),
-                np.maximum(lower(m2, b2, e2, m1, e1, b1), lower(m2, b2, e2, m1, e2, b1)),
-                np.maximum(lower(m2, b1, e1, m1, e2, b1), lower(m2, b2, e1, m1, e2, b2)),
-            ],
-            axis=1,
-        )
+        gain = route.gains(n, k, f, B)
         with np.errstate(all="ignore"):
             score = np.nan_to_num(gain - L[:, None], nan=np.inf, posinf=np.inf)
             # ties (two infinite gains) go to the side with the most floats in it; a side that
@@ -390,6 +428,209 @@ def jlnrss_refuted(n: int, k: int, t: float, failure: Fraction, *, max_boxes: in
 def bnsssu_refuted(n: int, k: int, t: float, failure: Fraction, *, max_boxes: int = MAX_BOXES) -> bool | None:
     """The same for the BNSSSU route (Gaussian noise, RRST Thm B.2)."""
     return _refute(_bnsssu_route(), n, k, t, failure, max_boxes)
+
+
+# --------------------------------------------------------------------------------------------
+# Thresholdout (DFHPRR section 3, the Notes' privacy, the JLNRSS transfer)
+
+
+def thresholdout_value(
+    n: int, k: int, f: float, budget: int, threshold: float | None, sigma: Any, nh: Any, bs: Any, delta: Any
+) -> Any:
+    """The Thresholdout route's half-width in floats at a setting (numpy, broadcasting): noise
+    rate sigma, nh holdout records (an integer in [1, n - 1]; n - nh train), the noise draws'
+    failure bs (each of the three kinds' share bs/3), delta of advanced composition (0: basic),
+    with the threshold T given or its default sqrt(ln(4k/F)/2)(1/sqrt(n - nh) + 1/sqrt(nh)):
+    max(T + 2 sigma ln(3(B+1)/bs) + 4 sigma ln(3k/bs), sigma ln(3B/bs)) + e^eps - 1
+    + (sqrt(bs) + sqrt(2 delta))^2/F, eps = min(B e0, sqrt(2B ln(1/delta)) e0 + B e0 (e^e0 - 1)),
+    e0 = 2/(sigma nh). inf where the setting is not one (nh outside [1, n - 1], bs >= F)."""
+    sigma, nh, bs, delta = (np.asarray(v, dtype=np.float64) for v in (sigma, nh, bs, delta))
+    with np.errstate(all="ignore"):
+        nt = n - nh
+        thr = np.sqrt(math.log(4 * k / f) / 2) * (1 / np.sqrt(nt) + 1 / np.sqrt(nh)) if threshold is None else threshold
+        x = 2 * sigma * np.log(3 * (budget + 1) / bs)
+        y = 4 * sigma * np.log(3 * k / bs)
+        z = sigma * np.log(3 * budget / bs)
+        alpha = np.maximum(thr + x + y, z)
+        e0 = 2 / (sigma * nh)
+        adv = np.sqrt(2 * budget * np.log(1 / delta)) * e0 + budget * e0 * np.expm1(e0)
+        eps = np.fmin(budget * e0, np.where(delta > 0, adv, np.inf))
+        hw = alpha + np.expm1(eps) + (np.sqrt(bs) + np.sqrt(2 * delta)) ** 2 / f
+    ok = (nh >= 1) & (nt >= 1) & (bs > 0) & (bs < f) & (delta >= 0) & (delta < 1) & np.isfinite(hw)
+    return np.where(ok, hw, np.inf)
+
+
+def _holdout_ints(h1: Any, h2: Any) -> tuple[Any, Any]:
+    """The holdout sizes a box's side [h1, h2] holds: the integers ceil(h1) to floor(h2)."""
+    return np.ceil(h1), np.floor(h2)
+
+
+def _expm1_series(x: Any) -> Any:
+    """x + x^2/2 + x^3/6, at most e^x - 1 for x >= 0 (the series' first terms): the advanced
+    composition's B e0 (e^e0 - 1) read from below without a transcendental per box."""
+    return x + x * x / 2 + x * x * x / 6
+
+
+def _thresholdout_lower(n: int, k: int, f: float, budget: int, threshold: float | None, B: Any) -> Any:
+    """The half-width's lower bound on boxes (sigma, holdout, bs, delta), in floats: each term at
+    the box's favourable ends (the noise terms at sigma1 and bs2, privacy at sigma2, the largest
+    holdout and delta2, the default threshold at the smallest train and largest holdout part,
+    the penalty at bs1 and delta1); bs2 and delta2 read at the lattice points above them, as the
+    certification reads them. inf on a box that holds no holdout size."""
+    s1, s2, h1, h2, b1, b2, d1, d2 = B.T
+    lo, hi = _holdout_ints(h1, h2)
+    b2, d2 = _snap(b2, True), _snap(d2, True)
+    with np.errstate(all="ignore"):
+        thr = (
+            np.sqrt(math.log(4 * k / f) / 2) * (1 / np.sqrt(n - lo) + 1 / np.sqrt(hi))
+            if threshold is None
+            else threshold
+        )
+        a = s1 * (2 * np.log(3 * (budget + 1) / b2) + 4 * np.log(3 * k / b2))
+        z = s1 * np.log(3 * budget / b2)
+        alpha = np.maximum(thr + a, z)
+        e0 = np.where(np.isinf(s2), 0.0, 2 / (s2 * hi))
+        adv = np.sqrt(2 * budget * np.log(1 / d2)) * e0 + budget * e0 * _expm1_series(e0)
+        eps = np.fmin(budget * e0, np.where(d2 > 0, adv, np.inf))
+        hw = alpha + np.expm1(eps) + (np.sqrt(b1) + np.sqrt(2 * d1)) ** 2 / f
+    return np.where(lo > hi, np.inf, np.nan_to_num(hw, nan=np.inf))
+
+
+def _thresholdout_cuts(n: int, B: Any) -> Any:
+    """sigma, bs and delta cut like the Gaussian routes' sides; the holdout side between two
+    integers (half-way in the logarithm of the smaller part: the holdout's or, above n/2, the
+    training part's), its low end where it holds one integer (it cannot be cut)."""
+    s = _split_points(B[:, 0], B[:, 1])
+    lo, hi = _holdout_ints(B[:, 2], B[:, 3])
+    with np.errstate(all="ignore"):
+        mid = np.where(lo >= n / 2, n - np.sqrt((n - lo) * (n - hi)), np.sqrt(lo * hi))
+        h = np.clip(np.floor(mid) + 0.5, lo + 0.5, hi - 0.5)
+    h = np.where(hi - lo >= 1, h, B[:, 2])
+    return np.stack([s, h, _split_points(B[:, 4], B[:, 5]), _split_points(B[:, 6], B[:, 7])], axis=1)
+
+
+def _thresholdout_gains(n: int, k: int, f: float, budget: int, threshold: float | None, B: Any) -> Any:
+    """The bound on each box with one side shrunk to either end (the holdout's to its end
+    integers), the larger of the two: how much cutting that side can raise the bound."""
+    lo, hi = _holdout_ints(B[:, 2], B[:, 3])
+    out = []
+    for i in range(4):
+        ends = (lo, hi) if i == 1 else (B[:, 2 * i], B[:, 2 * i + 1])
+        bounds = []
+        for e in ends:
+            C = B.copy()
+            C[:, 2 * i] = C[:, 2 * i + 1] = e
+            bounds.append(_thresholdout_lower(n, k, f, budget, threshold, C))
+        out.append(np.maximum(*bounds))
+    return np.stack(out, axis=1)
+
+
+def _thresholdout_initial(n: int, budget: int, t: float, f: float) -> Any:
+    """Boxes covering every setting that could meet t: sigma in [0, inf] (cut near the noise
+    levels where sigma ln(3B/bs) reaches t), every holdout size 1 to n - 1, bs in [0, F min(t, 1)]
+    ((sqrt(bs) + sqrt(2 delta))^2/F <= t needs bs <= F t) and delta in [0, min(F t/2, 1)]."""
+    sig = np.concatenate([[0.0], np.geomspace(t * 1e-9, t * 10, 10), [np.inf]])
+    half = max(n // 2, 1)
+    hs = np.unique(np.concatenate([np.geomspace(1, half, 4).round(), n - np.geomspace(1, max(n - half, 1), 4).round()]))
+    hs = hs[(hs >= 1) & (hs <= n - 1)]
+    hs = np.array([1.0, 1.0]) if len(hs) == 1 else hs  # n = 2: the one holdout size 1
+    bet = np.concatenate([[0.0], np.geomspace(f * min(t, 1) * 1e-12, f * min(t, 1), 6)])
+    dmax = min(f * t / 2, 1.0)
+    dlt = np.concatenate([[0.0], np.geomspace(dmax * 1e-30, dmax, 6)])
+    return np.array(
+        [
+            [a, b, c, d, e, g, p, q]
+            for a, b in zip(sig, sig[1:])
+            for c, d in zip(hs, hs[1:])
+            for e, g in zip(bet, bet[1:])
+            for p, q in zip(dlt, dlt[1:])
+        ]
+    )
+
+
+def _log_lower(x: float) -> float:
+    """A float at most ln x (50 digits)."""
+    c = mp_ctx()
+    with c.workdps(50):
+        return float(_down(float(c.log(c.mpf(x)))))
+
+
+def _certify_thresholdout(n: int, k: int, f_up: float, t: float, budget: int, threshold: float | None, B: Any) -> bool:
+    """Every discarded box's bound recomputed from below: the logarithms at 50 digits (at bs2
+    and delta2 moved up to the lattice, where they are smallest), every float operation rounded
+    down (``nextafter``; each divisor and root rounded up first), e^e0 - 1 by its series from
+    below and e^eps - 1 at 50 digits; the default threshold 2^-40 below its value (the planner
+    computes it in floats)."""
+    s1, s2, h1, h2, b1, b2, d1, d2 = B.T
+    lo, hi = _holdout_ints(h1, h2)
+    keep = lo <= hi  # a box that holds no holdout size holds no setting
+    s1, s2, lo, hi, b1, b2, d1, d2 = (v[keep] for v in (s1, s2, lo, hi, b1, b2, d1, d2))
+    b2, d2 = _snap(b2, True), _snap(d2, True)
+
+    def up(x: Any) -> Any:
+        return np.nextafter(x, np.inf)
+
+    with np.errstate(all="ignore"):
+        if threshold is None:
+            ck = _down(np.sqrt(_log_lower(4 * k / f_up) / 2))
+            inv = _down(_down(1 / up(np.sqrt(n - lo))) + _down(1 / up(np.sqrt(hi))))
+            thr = _down(_down(ck * inv) * (1 - 2.0**-40))
+        else:
+            thr = np.full(len(s1), threshold)
+        logs = {
+            b: (_log_lower(3 * (budget + 1) / up(b)), _log_lower(3 * k / up(b)), _log_lower(3 * budget / up(b)))
+            for b in set(b2.tolist())
+        }
+        la, lk, lb = (np.array([logs[b][i] for b in b2.tolist()]) for i in range(3))
+        a = _down(s1 * _down(_down(2 * la) + _down(4 * lk)))
+        z = _down(s1 * lb)
+        alpha = np.maximum(_down(thr + a), z)
+        e0 = np.where(np.isinf(s2), 0.0, _down(2 / up(s2 * hi)))
+        lds = {d: _log_lower(1 / up(d)) for d in set(d2.tolist()) if d > 0}
+        ld = np.array([lds.get(d, np.inf) for d in d2.tolist()])
+        ser = _down(_down(e0 + _down(_down(e0 * e0) / 2)) + _down(_down(_down(e0 * e0) * e0) / 6))
+        adv = _down(
+            _down(_down(np.sqrt(np.maximum(_down(2 * budget * ld), 0.0))) * e0) + _down(_down(budget * e0) * ser)
+        )
+        eps = np.fmin(_down(budget * e0), np.where(d2 > 0, adv, np.inf))
+        es = {e: (_expm1_lower(e) if e > 0 else 0.0) for e in set(eps.tolist())}
+        em = np.array([es[e] for e in eps.tolist()])
+        r = _down(_down(np.sqrt(b1)) + _down(np.sqrt(np.maximum(_down(2 * d1), 0.0))))
+        total = _down(_down(alpha + em) + _down(_down(r * r) / f_up))
+    return bool(np.all(np.nan_to_num(total, nan=-np.inf) > t))
+
+
+def _thresholdout_route(n: int, budget: int, threshold: float | None) -> _Route:
+    def value(n_: int, k: int, f: float, s: Any, h: Any, b: Any, d: Any) -> Any:
+        return thresholdout_value(n_, k, f, budget, threshold, s, np.clip(np.floor(h), 1, n_ - 1), b, d)
+
+    return _Route(
+        lambda t, f: _thresholdout_initial(n, budget, t, f),
+        lambda B: _thresholdout_cuts(n, B),
+        value,
+        lambda n_, k, f, B: _thresholdout_lower(n_, k, f, budget, threshold, B),
+        lambda n_, k, f, B: _thresholdout_gains(n_, k, f, budget, threshold, B),
+        lambda n_, k, f_up, t, B: _certify_thresholdout(n_, k, f_up, t, budget, threshold, B),
+    )
+
+
+def thresholdout_refuted(
+    n: int,
+    k: int,
+    t: float,
+    failure: Fraction,
+    *,
+    budget: int,
+    threshold: float | None = None,
+    max_boxes: int = MAX_BOXES,
+) -> bool | None:
+    """Whether no noise rate, holdout size, split of the failure probability and delta make the
+    Thresholdout route's half-width (:func:`thresholdout_value`, budget B, threshold T given or
+    its default) at most ``t`` with failure at most ``failure`` for ``k`` queries of ``n``
+    records: True proved, False a setting that does was found (floats), None undecided."""
+    if n < 2:
+        return True  # no holdout and training part: no setting at all
+    return _refute(_thresholdout_route(n, budget, threshold), n, k, t, failure, max_boxes)
 
 
 # --------------------------------------------------------------------------------------------
