@@ -14,7 +14,8 @@
    all together (which should land near the published figure).
 3. Proved limits (``--prove-extremes``, :mod:`maxinfo_bounds.planning.limits`): at each
    published n, the Gaussian routes' largest k beside the limit proved over every setting and
-   the proof's time; and one whole ``plan_estimate`` with and without ``prove_extremes``.
+   the proof's time; and one whole ``plan_estimate`` with and without ``prove_extremes``;
+   Thresholdout's proved limits at two studies (B = 20).
 
 Usage: python benchmarks/bench_estimate.py [--repeats R]
 """
@@ -212,6 +213,37 @@ def _proved() -> None:
     )
 
 
+def _proved_thresholdout() -> None:
+    import functools
+    from fractions import Fraction
+
+    from maxinfo_bounds.planning import limits as L
+
+    failure = 1 - Fraction(0.95)
+    print(
+        "\nThresholdout's proved limits (budget B = 20, its default threshold, coverage 0.95): the planner's "
+        "largest k and smallest n, the limits proved over every setting (noise, holdout size, failure split, "
+        "delta) and each proof's time (one run)."
+    )
+    print("\n| n | k | T | largest k | proved: none above | time (s) | smallest n | proved: none below | time (s) |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    refuted = functools.partial(L.thresholdout_refuted, budget=20, threshold=None)
+    for n, k, t in ((10**6, 10**4, 0.1), (10**6, 10**6, 0.2)):
+        r = E.plan_estimate(n, k, 0.95, t, thresholdout_budget=20, maxinfo=False).route(E.THRESHOLDOUT)
+        kq, nr = r.max_queries_at_half_width, r.required_n_records
+        tk, kl = once(lambda: L.max_queries_limit(refuted, n, t, failure, kq))
+        tn, nl = once(lambda: L.required_n_limit(refuted, k, t, failure, nr))
+        cells = [
+            f"{kq:,}",
+            "-" if kl is None else f"{kl.value:,}" + (" (optimal)" if kl.exact else ""),
+            f"{tk.cpu:.1f}",
+            f"{nr:,}",
+            "-" if nl is None else f"{nl.value:,}" + (" (optimal)" if nl.exact else ""),
+            f"{tn.cpu:.1f}",
+        ]
+        print(f"| {n:,} | {k:,} | {t} | " + " | ".join(cells) + " |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=5)
@@ -222,6 +254,7 @@ def main() -> None:
     _timings(a.repeats)
     _published()
     _proved()
+    _proved_thresholdout()
 
 
 if __name__ == "__main__":

@@ -783,3 +783,66 @@ def test_continuous_total_delta_against_a_brute_force_grid(n, eps0, delta0, runs
     best = min(brute(math.log(lo) + (math.log(hi) - math.log(lo)) * i / 1000) for i in range(1001))
     assert score <= best * (1 + 1e-9) and score == pytest.approx(brute(math.log(total)), rel=1e-12)
     assert float(floor) < total < hi
+
+
+def _kov_pure_delta(mp, eps0, k, eps):
+    """KOV15's exact delta of k-fold eps0-DP composition at eps (pure steps): sum over
+    l >= (eps + k eps0)/(2 eps0) of C(k, l) (e^{l eps0} - e^eps e^{(k - l) eps0}) / (1 + e^eps0)^k."""
+    e0 = mp.mpf(eps0)
+    total = mp.mpf(0)
+    for l in range(k + 1):
+        term = mp.exp(l * e0) - mp.exp(eps) * mp.exp((k - l) * e0)
+        if term > 0:
+            total += mp.binomial(k, l) * term
+    return total / (1 + mp.exp(e0)) ** k
+
+
+def _kov_pure_eps(eps0, k, delta):
+    """The eps at which KOV15's curve reaches delta (bisection at 50 digits)."""
+    mp = mpmath.MPContext()
+    mp.dps = 50
+    lo, hi = mp.mpf(0), mp.mpf(eps0) * k
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if _kov_pure_delta(mp, eps0, k, mid) <= delta else (mid, hi)
+    return float(hi)
+
+
+def _thm31_k_floor(n, alpha, eps):
+    """RRST Thm 3.1's k at composed eps is at least n c (e^{6 eps} - 1) + c t sqrt(n), c = 6 eps
+    log2 e and t >= sqrt(2 ln(1/alpha)) (beta >= e^{-t^2/2} below alpha), written from the theorem."""
+    mp = mpmath.MPContext()
+    mp.dps = 30
+    e = mp.mpf(eps)
+    c = 6 * e / mp.log(2)
+    return float(n * c * mp.expm1(6 * e) + c * mp.sqrt(2 * mp.log(1 / mp.mpf(alpha))) * mp.sqrt(n))
+
+
+def test_thm31_routes_pruned_by_their_k_floor_are_listed_with_it():
+    """RRST Thm 3.1 at a total delta is skipped, and listed with its reason, when its k floor
+    (at KOV15's exact eps of the first stage, less 0.1 % for the float estimate) cannot beat the
+    best route found (alpha 2^-k below gamma) or cannot give any positive threshold (k beyond
+    1075 + log2 alpha bits: alpha 2^-k underflows); at 1e-12 (n = 10^6) or 1e-20 (n = 10^9) the
+    delta itself is too large (beta >= 2 n sqrt(delta) >= alpha). Hand values: KOV15's curve at 50
+    digits, Thm 3.1's floor at 30."""
+    study = load_study(EX / "laplace_queries.toml")  # 100 runs of (1e-5, 0)-DP, n = 10^6, alpha 0.05
+    r = plan(study)
+    notes = {c.route: c.note for c in r.candidates}
+    assert r.route == "max-information composition" and r.gamma > 0.0048
+    for dt in (1e-30, 1e-20):
+        k = _thm31_k_floor(10**6, 0.05, _kov_pure_eps(1e-5, 100, dt) * 0.999)
+        assert 0.05 * 2.0**-k < r.gamma  # the rule applies
+        assert notes[f"DP first stage at delta={dt:g} (RRST-3.1)"] == f"cannot beat the best route: k >= {k:.4g} bits"
+    assert notes["DP first stage at delta=1e-12 (RRST-3.1)"].startswith("delta too large for n = 1000000")
+    # 100 runs of (0.004, 0)-DP on 10^9 records: no threshold above 0 at 1e-30
+    big = Study(
+        n=10**9,
+        steps=(Laplace(scale=2.5e-7, sensitivity=1e-9, times=100),),
+        alpha=0.05,
+        iid=True,
+    )
+    k = _thm31_k_floor(10**9, 0.05, _kov_pure_eps(0.004, 100, 1e-30) * 0.999)
+    assert k > 1075 + math.log2(0.05)
+    notes = {c.route: c.note for c in routes._plan(big, False, True, None).candidates}
+    assert notes["DP first stage at delta=1e-30 (RRST-3.1)"] == f"cannot give a positive threshold: k >= {k:.4g} bits"
+    assert notes["DP first stage at delta=1e-20 (RRST-3.1)"].startswith("delta too large for n = 1000000000")

@@ -410,9 +410,8 @@ class _Certified(NamedTuple):
 
 
 def _certify(alpha: float, curves: list[_Curve], betas: list[float]) -> _Certified:
-    bounds = []
-    for c, b in zip(curves, betas):
-        bounds.append(c.bound(b) if c.k_of is not None else c.bound(0.0))
+    # (a fixed curve, k_of None, ignores its beta: RRST Thm 1.4a's bound)
+    bounds = [c.bound(b) for c, b in zip(curves, betas)]
     total = compose_max_information(bounds)
     return _Certified(pvalue_correction(alpha, total.k, total.beta), total, bounds)
 
