@@ -444,19 +444,25 @@ def thresholdout_value(
     max(T + 2 sigma ln(3(B+1)/bs) + 4 sigma ln(3k/bs), sigma ln(3B/bs)) + e^eps - 1
     + (sqrt(bs) + sqrt(2 delta))^2/F, eps = min(B e0, sqrt(2B ln(1/delta)) e0 + B e0 (e^e0 - 1)),
     e0 = 2/(sigma nh). inf where the setting is not one (nh outside [1, n - 1], bs >= F)."""
-    sigma, nh, bs, delta = (np.asarray(v, dtype=np.float64) for v in (sigma, nh, bs, delta))
+    sigma = np.asarray(sigma, dtype=np.float64)  # (Python scalars: 2/(sigma nh) then never raises)
     with np.errstate(all="ignore"):
         nt = n - nh
-        thr = np.sqrt(math.log(4 * k / f) / 2) * (1 / np.sqrt(nt) + 1 / np.sqrt(nh)) if threshold is None else threshold
-        x = 2 * sigma * np.log(3 * (budget + 1) / bs)
-        y = 4 * sigma * np.log(3 * k / bs)
-        z = sigma * np.log(3 * budget / bs)
+        thr = (
+            math.sqrt(math.log(4 * k / f) / 2) * (1 / np.sqrt(nt) + 1 / np.sqrt(nh)) if threshold is None else threshold
+        )
+        lb = np.log(bs)
+        x = 2 * sigma * (math.log(3 * (budget + 1)) - lb)
+        y = 4 * sigma * (math.log(3 * k) - lb)
+        z = sigma * (math.log(3 * budget) - lb)
         alpha = np.maximum(thr + x + y, z)
         e0 = 2 / (sigma * nh)
-        adv = np.sqrt(2 * budget * np.log(1 / delta)) * e0 + budget * e0 * np.expm1(e0)
-        eps = np.fmin(budget * e0, np.where(delta > 0, adv, np.inf))
+        # delta = 0: ln(1/delta) = inf, so advanced composition is inf and basic is taken; sigma =
+        # inf: e0 = 0 and inf * 0 = NaN, which fmin ignores
+        adv = np.sqrt(2 * budget * -np.log(delta)) * e0 + budget * e0 * np.expm1(e0)
+        eps = np.fmin(budget * e0, adv)
         hw = alpha + np.expm1(eps) + (np.sqrt(bs) + np.sqrt(2 * delta)) ** 2 / f
-    ok = (nh >= 1) & (nt >= 1) & (bs > 0) & (bs < f) & (delta >= 0) & (delta < 1) & np.isfinite(hw)
+    # (bs <= 0 leaves an infinite or NaN log: not finite)
+    ok = (nh >= 1) & (nt >= 1) & (bs < f) & (delta < 1) & np.isfinite(hw)
     return np.where(ok, hw, np.inf)
 
 

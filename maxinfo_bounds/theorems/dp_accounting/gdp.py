@@ -140,8 +140,9 @@ def gdp_delta(mu: float, eps: float) -> float:
 def gdp_delta_estimate(mu: Any, eps: Any) -> Any:
     """A float estimate of :func:`gdp_delta` (not certified: for searches only), broadcasting
     over numpy arrays: Phi(a) (1 - e^{eps + log Phi(b) - log Phi(a)}) with a, b = -eps/mu
-    +- mu/2, in logs so that it keeps its digits far in the tail. 0 at mu = 0 and where the
-    logs fail (both tails below the smallest float), 1 at mu = inf; always in [0, 1].
+    +- mu/2, in logs so that it keeps its digits far in the tail. 0 at mu = 0, at eps = inf and
+    where the logs fail (both tails below the smallest float), 1 at mu = inf for finite eps;
+    always in [0, 1].
 
     >>> round(float(gdp_delta_estimate(3.0, 1.0)), 8)   # gdp_delta(3.0, 1.0), the same 8 digits
     0.78760074
@@ -151,8 +152,9 @@ def gdp_delta_estimate(mu: Any, eps: Any) -> Any:
         a, b = -eps / mu + mu / 2, -eps / mu - mu / 2
         la, lb = log_ndtr(a), log_ndtr(b)
         d = np.exp(la) * -np.expm1(eps + lb - la)
-    d = np.where(mu <= 0, 0.0, np.where(np.isinf(mu), 1.0, d))
-    return np.clip(np.nan_to_num(d, nan=0.0), 0.0, 1.0)
+    # mu = 0 (and eps = inf) leave log Phi(-inf) twice, so NaN, read as 0; mu = inf gives
+    # Phi(inf) (1 - e^-inf) = 1 by itself; fmax and fmin (NaN-ignoring) keep it in [0, 1]
+    return np.fmin(np.fmax(d, 0.0), 1.0)
 
 
 def gdp_epsilon(mu: float, delta: float) -> float:
