@@ -247,3 +247,21 @@ def test_plan_estimate_proves_thresholdout_s_extremes():
     assert row.extremes == "bracketed"
     d = row.as_dict()
     assert d["max_queries_upper_limit"] == 0 and d["required_n_lower_limit"] == 2_278_541
+
+
+def test_the_threshold_is_read_below_the_planner_s_own_float():
+    """On boxes whose noise, privacy and penalty terms vanish (sigma in [0, inf], beta_s and
+    delta from 0) the certified bound is the threshold read from below: never above the
+    planner's float default_threshold (it is 2^-40 below the exact value, the float a few ulps
+    from it) and within 2^-38 of it; a given threshold within a few ulps."""
+    from maxinfo_bounds.planning.estimate import default_threshold
+
+    certify = limits._certify_thresholdout
+    for n, nh, k in [(10**6, 930_021, 10**6), (2_000, 1, 7), (10**9, 10**9 - 1, 3), (101, 50, 10**12)]:
+        box = np.array([[0.0, np.inf, nh, nh, 0.0, 1e-3, 0.0, 1e-3]])
+        thr = default_threshold(n - nh, nh, k, 0.05)
+        assert not certify(n, k, 0.05, thr, 20, None, box)
+        assert certify(n, k, 0.05, thr * (1 - 2.0**-38), 20, None, box)
+    box = np.array([[0.0, np.inf, 10, 10, 0.0, 1e-3, 0.0, 1e-3]])
+    assert not certify(1000, 5, 0.05, 0.0123, 20, 0.0123, box)
+    assert certify(1000, 5, 0.05, 0.0123 * (1 - 1e-15), 20, 0.0123, box)

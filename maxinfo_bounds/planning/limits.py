@@ -451,10 +451,11 @@ def thresholdout_value(
             math.sqrt(math.log(4 * k / f) / 2) * (1 / np.sqrt(nt) + 1 / np.sqrt(nh)) if threshold is None else threshold
         )
         lb = np.log(bs)
+        # the holdout answers' term sigma ln(3B/bs) is below the training answers' x alone (for
+        # every bs < F < 3B), so the max of DFHPRR's two sample accuracies is thr + x + y
         x = 2 * sigma * (math.log(3 * (budget + 1)) - lb)
         y = 4 * sigma * (math.log(3 * k) - lb)
-        z = sigma * (math.log(3 * budget) - lb)
-        alpha = np.maximum(thr + x + y, z)
+        alpha = thr + x + y
         e0 = 2 / (sigma * nh)
         # delta = 0: ln(1/delta) = inf, so advanced composition is inf and basic is taken; sigma =
         # inf: e0 = 0 and inf * 0 = NaN, which fmin ignores
@@ -492,12 +493,10 @@ def _thresholdout_lower(n: int, k: int, f: float, budget: int, threshold: float 
             if threshold is None
             else threshold
         )
-        a = s1 * (2 * np.log(3 * (budget + 1) / b2) + 4 * np.log(3 * k / b2))
-        z = s1 * np.log(3 * budget / b2)
-        alpha = np.maximum(thr + a, z)
-        e0 = np.where(np.isinf(s2), 0.0, 2 / (s2 * hi))
+        alpha = thr + s1 * (2 * np.log(3 * (budget + 1) / b2) + 4 * np.log(3 * k / b2))
+        e0 = 2 / (s2 * hi)  # (0 at sigma2 = inf)
         adv = np.sqrt(2 * budget * np.log(1 / d2)) * e0 + budget * e0 * _expm1_series(e0)
-        eps = np.fmin(budget * e0, np.where(d2 > 0, adv, np.inf))
+        eps = np.fmin(budget * e0, adv)  # (NaN at sigma2 = inf, which fmin ignores)
         hw = alpha + np.expm1(eps) + (np.sqrt(b1) + np.sqrt(2 * d1)) ** 2 / f
     return np.where(lo > hi, np.inf, np.nan_to_num(hw, nan=np.inf))
 
@@ -566,7 +565,9 @@ def _certify_thresholdout(n: int, k: int, f_up: float, t: float, budget: int, th
     and delta2 moved up to the lattice, where they are smallest), every float operation rounded
     down (``nextafter``; each divisor and root rounded up first), e^e0 - 1 by its series from
     below and e^eps - 1 at 50 digits; the default threshold 2^-40 below its value (the planner
-    computes it in floats)."""
+    computes it in floats). The holdout answers' noise term sigma ln(3B/beta_s) is left out: it
+    never exceeds the training answers' 2 sigma ln(3(B+1)/beta_s) alone (a lower bound may drop
+    the max's other argument)."""
     s1, s2, h1, h2, b1, b2, d1, d2 = B.T
     lo, hi = _holdout_ints(h1, h2)
     keep = lo <= hi  # a box that holds no holdout size holds no setting
@@ -583,27 +584,21 @@ def _certify_thresholdout(n: int, k: int, f_up: float, t: float, budget: int, th
             thr = _down(_down(ck * inv) * (1 - 2.0**-40))
         else:
             thr = np.full(len(s1), threshold)
-        logs = {
-            b: (_log_lower(3 * (budget + 1) / up(b)), _log_lower(3 * k / up(b)), _log_lower(3 * budget / up(b)))
-            for b in set(b2.tolist())
-        }
-        la, lk, lb = (np.array([logs[b][i] for b in b2.tolist()]) for i in range(3))
-        a = _down(s1 * _down(_down(2 * la) + _down(4 * lk)))
-        z = _down(s1 * lb)
-        alpha = np.maximum(_down(thr + a), z)
-        e0 = np.where(np.isinf(s2), 0.0, _down(2 / up(s2 * hi)))
-        lds = {d: _log_lower(1 / up(d)) for d in set(d2.tolist()) if d > 0}
-        ld = np.array([lds.get(d, np.inf) for d in d2.tolist()])
+        logs = {b: (_log_lower(3 * (budget + 1) / up(b)), _log_lower(3 * k / up(b))) for b in set(b2.tolist())}
+        la, lk = (np.array([logs[b][i] for b in b2.tolist()]) for i in range(2))
+        alpha = _down(thr + _down(s1 * _down(_down(2 * la) + _down(4 * lk))))
+        e0 = _down(2 / up(s2 * hi))  # (0 at sigma2 = inf, less one subnormal step)
+        lds = {d: _log_lower(1 / up(d)) for d in set(d2.tolist())}  # (delta2 > 0: a box's upper end)
+        ld = np.array([lds[d] for d in d2.tolist()])
         ser = _down(_down(e0 + _down(_down(e0 * e0) / 2)) + _down(_down(_down(e0 * e0) * e0) / 6))
-        adv = _down(
-            _down(_down(np.sqrt(np.maximum(_down(2 * budget * ld), 0.0))) * e0) + _down(_down(budget * e0) * ser)
-        )
-        eps = np.fmin(_down(budget * e0), np.where(d2 > 0, adv, np.inf))
-        es = {e: (_expm1_lower(e) if e > 0 else 0.0) for e in set(eps.tolist())}
+        adv = _down(_down(_down(np.sqrt(_down(2 * budget * ld))) * e0) + _down(_down(budget * e0) * ser))
+        eps = np.fmin(_down(budget * e0), adv)
+        es = {e: _expm1_lower(e) for e in set(eps.tolist())}
         em = np.array([es[e] for e in eps.tolist()])
-        r = _down(_down(np.sqrt(b1)) + _down(np.sqrt(np.maximum(_down(2 * d1), 0.0))))
+        r = _down(_down(np.sqrt(b1)) + _down(np.sqrt(2 * d1)))  # (2 d1 exact)
         total = _down(_down(alpha + em) + _down(_down(r * r) / f_up))
-    return bool(np.all(np.nan_to_num(total, nan=-np.inf) > t))
+    # (a NaN, which no box gives, would fail the comparison: not a proof)
+    return bool(np.all(total > t))
 
 
 def _thresholdout_route(n: int, budget: int, threshold: float | None) -> _Route:
