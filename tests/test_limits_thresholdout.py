@@ -114,6 +114,9 @@ def test_a_given_threshold_makes_the_training_part_irrelevant():
     assert 0.16434 < low < 0.16435 and point[1] == 10**6 - 1
     assert limits.thresholdout_refuted(10**6, 10**6, 0.16, F, budget=20, threshold=0.02) is True
     assert limits.thresholdout_refuted(10**6, 10**6, 0.165, F, budget=20, threshold=0.02) is False
+    # between the default threshold's minimum (0.164162) and this one's (0.164345): proved with
+    # the given threshold, where a search reading the default one would find a "witness"
+    assert limits.thresholdout_refuted(10**6, 10**6, 0.16425, F, budget=20, threshold=0.02) is True
 
 
 def test_a_bound_read_at_the_wrong_corner_is_caught(monkeypatch):
@@ -174,7 +177,7 @@ def test_a_tight_box_is_certified_just_below_its_value_and_never_above(budget):
         assert not certify(n, k, 0.05, float(exact) * (1 + 1e-12), budget, None, box)
         assert certify(n, k, 0.05, float(exact) * (1 - 5e-3), budget, None, box)
         low = limits._thresholdout_lower(n, k, 0.05, budget, None, box)[0]
-        assert low <= float(exact) * (1 + 1e-9)
+        assert float(exact) * (1 - 5e-3) <= low <= float(exact) * (1 + 1e-9)
         checked += 1
     assert checked >= 40
 
@@ -185,7 +188,7 @@ def test_the_initial_boxes_cover_every_setting_that_could_meet_t(n):
     beta_s [0, F t] and delta [0, F t/2] (beyond them the penalty alone exceeds t:
     (sqrt(b) + sqrt(2d))^2/F >= b/F and >= 2d/F)."""
     t, f = 0.1, 0.05
-    B = limits._thresholdout_initial(n, 20, t, f)
+    B = limits._thresholdout_initial(n, t, f)
     lo, hi = np.ceil(B[:, 2]), np.floor(B[:, 3])
     held = set()
     for a, b in zip(lo, hi):

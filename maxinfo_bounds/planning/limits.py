@@ -508,8 +508,9 @@ def _thresholdout_cuts(n: int, B: Any) -> Any:
     s = _split_points(B[:, 0], B[:, 1])
     lo, hi = _holdout_ints(B[:, 2], B[:, 3])
     with np.errstate(all="ignore"):
+        # (both means lie in [lo, hi] and below hi where hi > lo: the cut in [lo + 0.5, hi - 0.5])
         mid = np.where(lo >= n / 2, n - np.sqrt((n - lo) * (n - hi)), np.sqrt(lo * hi))
-        h = np.clip(np.floor(mid) + 0.5, lo + 0.5, hi - 0.5)
+        h = np.floor(mid) + 0.5
     h = np.where(hi - lo >= 1, h, B[:, 2])
     return np.stack([s, h, _split_points(B[:, 4], B[:, 5]), _split_points(B[:, 6], B[:, 7])], axis=1)
 
@@ -530,14 +531,14 @@ def _thresholdout_gains(n: int, k: int, f: float, budget: int, threshold: float 
     return np.stack(out, axis=1)
 
 
-def _thresholdout_initial(n: int, budget: int, t: float, f: float) -> Any:
+def _thresholdout_initial(n: int, t: float, f: float) -> Any:
     """Boxes covering every setting that could meet t: sigma in [0, inf] (cut near the noise
     levels where sigma ln(3B/bs) reaches t), every holdout size 1 to n - 1, bs in [0, F min(t, 1)]
     ((sqrt(bs) + sqrt(2 delta))^2/F <= t needs bs <= F t) and delta in [0, min(F t/2, 1)]."""
     sig = np.concatenate([[0.0], np.geomspace(t * 1e-9, t * 10, 10), [np.inf]])
     half = max(n // 2, 1)
+    # (both ends' sequences stay in [1, n - 1]: 1 to n // 2, and n - 1 down to n - n // 2)
     hs = np.unique(np.concatenate([np.geomspace(1, half, 4).round(), n - np.geomspace(1, max(n - half, 1), 4).round()]))
-    hs = hs[(hs >= 1) & (hs <= n - 1)]
     hs = np.array([1.0, 1.0]) if len(hs) == 1 else hs  # n = 2: the one holdout size 1
     bet = np.concatenate([[0.0], np.geomspace(f * min(t, 1) * 1e-12, f * min(t, 1), 6)])
     dmax = min(f * t / 2, 1.0)
@@ -603,10 +604,11 @@ def _certify_thresholdout(n: int, k: int, f_up: float, t: float, budget: int, th
 
 def _thresholdout_route(n: int, budget: int, threshold: float | None) -> _Route:
     def value(n_: int, k: int, f: float, s: Any, h: Any, b: Any, d: Any) -> Any:
-        return thresholdout_value(n_, k, f, budget, threshold, s, np.clip(np.floor(h), 1, n_ - 1), b, d)
+        # (a cut's floor is an integer of its box, 1 to n - 1, or the box's low end's)
+        return thresholdout_value(n_, k, f, budget, threshold, s, np.floor(h), b, d)
 
     return _Route(
-        lambda t, f: _thresholdout_initial(n, budget, t, f),
+        lambda t, f: _thresholdout_initial(n, t, f),
         lambda B: _thresholdout_cuts(n, B),
         value,
         lambda n_, k, f, B: _thresholdout_lower(n_, k, f, budget, threshold, B),
