@@ -268,3 +268,13 @@ def test_the_threshold_is_read_below_the_planner_s_own_float():
     box = np.array([[0.0, np.inf, 10, 10, 0.0, 1e-3, 0.0, 1e-3]])
     assert not certify(1000, 5, 0.05, 0.0123, 20, 0.0123, box)
     assert certify(1000, 5, 0.05, 0.0123 * (1 - 1e-15), 20, 0.0123, box)
+
+
+def test_the_series_reads_expm1_from_below_within_its_remainder():
+    """x + x^2/2 + x^3/6 <= e^x - 1 <= x + x^2/2 + x^3/6 + x^4 e^x/24 (Taylor, Lagrange's
+    remainder), at 30 digits: the advanced composition's B e0 (e^e0 - 1) read from below."""
+    for x in (1e-8, 1e-3, 0.05, 0.3, 1.0, 2.5):
+        got = MP.mpf(float(limits._expm1_series(np.float64(x))))
+        exact = MP.expm1(x)
+        assert got <= exact * (1 + MP.mpf(2) ** -50)
+        assert exact - got <= MP.mpf(x) ** 4 * MP.exp(x) / 24 + exact * MP.mpf(2) ** -50
