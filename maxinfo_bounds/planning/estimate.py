@@ -536,11 +536,12 @@ def _certify_thresholdout(
     if not (0 < bs < f):
         return None
     # each noise type's share of beta_s: (B+1) e^{-x/2sigma}, k e^{-y/4sigma}, B e^{-z/sigma}
-    # each at most beta_s/3 (x, y, z rounded up)
+    # each at most beta_s/3 (x, y rounded up); every answer is within max(T + x + y, z) of its
+    # holdout mean, and z = sigma ln(3B/beta_s) never exceeds x = 2 sigma ln(3(B+1)/beta_s)
+    # alone (beta_s < 1 < 3B), so that max is T + x + y
     x = enclosure(lambda iv: 2 * iv.mpf(sigma) * iv.log(iv.mpf(3 * (budget + 1)) / iv.mpf(bs)))[1]
     y = enclosure(lambda iv: 4 * iv.mpf(sigma) * iv.log(iv.mpf(3 * k) / iv.mpf(bs)))[1]
-    z = enclosure(lambda iv: iv.mpf(sigma) * iv.log(iv.mpf(3 * budget) / iv.mpf(bs)))[1]
-    alpha = float_up(max(Fraction(thr) + Fraction(x) + Fraction(y), Fraction(z)))
+    alpha = float_up(Fraction(thr) + Fraction(x) + Fraction(y))
     best: tuple[Any, Any, Any] | None = None
     for d_try in (0.0, delta):
         try:
