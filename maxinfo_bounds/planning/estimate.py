@@ -132,10 +132,10 @@ class EstimateRoute:
     def extremes(self) -> str | None:
         """How the largest k and smallest n were found: "exact" for splitting (each comparison
         decided exactly, every other count refused by a certified bound); for the Gaussian
-        routes and Thresholdout with ``prove_extremes``, "proved" when :mod:`.limits` proves both answers
-        optimal over every setting and "bracketed" when it proves limits around them (the true
-        extremes lie between answer and limit); otherwise "as optimised" for the noise routes
-        and Thresholdout (certified at the answer and one step beyond it, over the noise levels
+        routes and Thresholdout with ``prove_extremes``, "proved" when :mod:`.limits` proves
+        both answers optimal over every setting and "bracketed" when it proves limits around
+        them (the true extremes lie between answer and limit); otherwise "as optimised" for the
+        noise routes and Thresholdout (certified at the answer and one step beyond it, over the noise levels
         a float optimiser chose: not proven optimal over every setting), None for the naive
         answers (never valid)."""
         if self.route in (Route.SPLIT, Route.SPLIT_BINARY):
@@ -250,8 +250,7 @@ class EstimatePlan:
             lines.append(
                 "(<= K), (>= N): proved over every setting of the route (noise, eps and delta, holdout size, "
                 "the failure split): no setting meets the target with more than K queries or fewer than N "
-                "records; an answer "
-                "without one is proved optimal"
+                "records; an answer without one is proved optimal"
             )
         lines.append("")
         lines.append(

@@ -48,8 +48,10 @@ e^eps1 - 1, delta at each distinct (mu1, eps2)) is recomputed in mpmath at 50 di
 rounded outward, and each box's sum is formed with every floating-point operation rounded
 down (``nextafter``); a box whose certified bound does not exceed T fails the proof.
 
-Both half-widths rise in k and fall in n (the routes' settings do not depend on them otherwise),
-so a refutation at (n, k) also refutes every larger k and every smaller n:
+Every half-width rises in k and falls in n (the Gaussian routes' settings do not depend on them
+otherwise; for Thresholdout the default threshold rises with ln k, and a setting at n is one at
+n + 1 with one more training record, no wider), so a refutation at (n, k) also refutes every
+larger k and every smaller n:
 :func:`max_queries_limit` and :func:`required_n_limit` turn refutations into a proved bracket
 around the planner's answers.
 
