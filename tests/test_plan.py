@@ -846,3 +846,11 @@ def test_thm31_routes_pruned_by_their_k_floor_are_listed_with_it():
     notes = {c.route: c.note for c in routes._plan(big, False, True, None).candidates}
     assert notes["DP first stage at delta=1e-30 (RRST-3.1)"] == f"cannot give a positive threshold: k >= {k:.4g} bits"
     assert notes["DP first stage at delta=1e-20 (RRST-3.1)"].startswith("delta too large for n = 1000000000")
+
+
+@pytest.mark.parametrize("bad", ["laplace_queries.toml", None, {"n": 100}])
+def test_plan_refuses_anything_but_a_study_word_for_word(bad):
+    with pytest.raises(InvalidParameter) as e:
+        plan(bad)
+    assert (e.value.name, e.value.value, e.value.allowed) == ("study", bad, "a Study (see load_study / parse_study)")
+    assert str(e.value) == f"study={bad!r} is invalid: must be a Study (see load_study / parse_study)"
