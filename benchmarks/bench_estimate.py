@@ -33,7 +33,7 @@ from _timing import once, paired
 from maxinfo_bounds import __version__
 from maxinfo_bounds.planning import estimate as E
 from maxinfo_bounds.theorems import binomial_split as B
-from maxinfo_bounds.theorems.dp_accounting import gdp_delta_estimate
+from maxinfo_bounds.theorems.dp_accounting.gdp import gdp_delta_estimate
 from maxinfo_bounds.theorems.estimation import gaussian_half_width_estimate, gaussian_sample_accuracy
 
 PUBLISHED = {  # n: (splitting, JLNRSS, BNSSSU) largest k at accuracy 0.1, coverage 0.95

@@ -21,7 +21,7 @@ from scipy.optimize import minimize
 from maxinfo_bounds.numeric import InvalidParameter
 from maxinfo_bounds.planning import limits
 from maxinfo_bounds.planning.estimate import REUSE_BNSSSU, REUSE_JLNRSS, plan_estimate
-from maxinfo_bounds.theorems.dp_accounting import gdp_delta_estimate
+from maxinfo_bounds.theorems.dp_accounting.gdp import gdp_delta_estimate
 from maxinfo_bounds.theorems.generalization import B2_PROBABILITY_FLOOR
 
 F = Fraction(1, 20)

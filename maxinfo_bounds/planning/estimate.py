@@ -51,7 +51,8 @@ from ..theorems.binomial_split import (
     split_binomial_max_queries,
     split_binomial_required_n,
 )
-from ..theorems.dp_accounting import gaussian_mu, gdp_compose, gdp_delta, gdp_delta_estimate
+from ..theorems.dp_accounting import gaussian_mu, gdp_compose, gdp_delta
+from ..theorems.dp_accounting.gdp import gdp_delta_estimate
 from ..theorems.estimation import (
     MAX_QUERIES,
     gaussian_half_width_estimate,

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ...results import DPGuarantee
 from .composition import advanced_composition, basic_composition, compose_dp
-from .gdp import gaussian_mu, gdp_compose, gdp_delta, gdp_delta_estimate, gdp_epsilon, gdp_mu, gdp_sigma
+from .gdp import gaussian_mu, gdp_compose, gdp_delta, gdp_epsilon, gdp_mu, gdp_sigma
 from .interop import dp_max_information, from_dp_event
 from .mechanisms import (
     above_threshold_epsilon,
@@ -71,7 +71,6 @@ __all__ = [
     "gaussian_mu",
     "gdp_compose",
     "gdp_delta",
-    "gdp_delta_estimate",
     "gdp_epsilon",
     "gdp_mu",
     "gdp_sigma",
