@@ -278,3 +278,18 @@ def test_the_series_reads_expm1_from_below_within_its_remainder():
         exact = MP.expm1(x)
         assert got <= exact * (1 + MP.mpf(2) ** -50)
         assert exact - got <= MP.mpf(x) ** 4 * MP.exp(x) / 24 + exact * MP.mpf(2) ** -50
+
+
+def test_the_logarithms_are_read_below_their_exact_quotients():
+    """ln(num/den) from below with the quotient taken at 50 digits (a float division can round
+    the argument up first): at most the 60-digit value and within 4 ulps of it, on seeded
+    quotients near 2, where one rounding up of the argument is worth an ulp of the logarithm."""
+    mp = mpmath.MPContext()
+    mp.dps = 60
+    rng = np.random.default_rng(8)
+    for _ in range(300):
+        num = int(rng.integers(1, 10**6))
+        den = float(num / 2 * (1 + rng.uniform(-1e-12, 1e-12)))
+        exact = mp.log(mp.mpf(num) / mp.mpf(den))
+        got = limits._log_lower(num, den)
+        assert got <= exact and exact - got <= 4 * np.spacing(abs(float(exact)))

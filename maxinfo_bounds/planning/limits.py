@@ -556,11 +556,12 @@ def _thresholdout_initial(n: int, t: float, f: float) -> Any:
     )
 
 
-def _log_lower(x: float) -> float:
-    """A float at most ln x (50 digits)."""
+def _log_lower(num: float, den: float) -> float:
+    """A float at most ln(num/den) (the quotient and its logarithm at 50 digits: no float
+    division rounds the argument up first)."""
     c = mp_ctx()
     with c.workdps(50):
-        return float(_down(float(c.log(c.mpf(x)))))
+        return float(_down(float(c.log(c.mpf(num) / c.mpf(den)))))
 
 
 def _certify_thresholdout(n: int, k: int, f_up: float, t: float, budget: int, threshold: float | None, B: Any) -> bool:
@@ -582,16 +583,17 @@ def _certify_thresholdout(n: int, k: int, f_up: float, t: float, budget: int, th
 
     with np.errstate(all="ignore"):
         if threshold is None:
-            ck = _down(np.sqrt(_log_lower(4 * k / f_up) / 2))
+            ck = _down(np.sqrt(_log_lower(4 * k, f_up) / 2))
             inv = _down(_down(1 / up(np.sqrt(n - lo))) + _down(1 / up(np.sqrt(hi))))
             thr = _down(_down(ck * inv) * (1 - 2.0**-40))
         else:
             thr = np.full(len(s1), threshold)
-        logs = {b: (_log_lower(3 * (budget + 1) / up(b)), _log_lower(3 * k / up(b))) for b in set(b2.tolist())}
+        logs = {b: (_log_lower(3 * (budget + 1), up(b)), _log_lower(3 * k, up(b))) for b in set(b2.tolist())}
         la, lk = (np.array([logs[b][i] for b in b2.tolist()]) for i in range(2))
         alpha = _down(thr + _down(s1 * _down(_down(2 * la) + _down(4 * lk))))
         e0 = _down(2 / up(s2 * hi))  # (0 at sigma2 = inf, less one subnormal step)
-        lds = {d: _log_lower(1 / up(d)) for d in set(d2.tolist())}  # (delta2 > 0: a box's upper end)
+        # ln(1/delta2): infinite at delta2 = 0 (a box of delta = 0 alone: basic composition)
+        lds = {d: _log_lower(1, up(d)) if d > 0 else math.inf for d in set(d2.tolist())}
         ld = np.array([lds[d] for d in d2.tolist()])
         ser = _down(_down(e0 + _down(_down(e0 * e0) / 2)) + _down(_down(_down(e0 * e0) * e0) / 6))
         adv = _down(_down(_down(np.sqrt(_down(2 * budget * ld))) * e0) + _down(_down(budget * e0) * ser))
