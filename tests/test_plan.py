@@ -639,17 +639,23 @@ def test_no_valid_route_names_the_file_and_every_reason():
     assert [(c.route, c.gamma) for c in e.candidates] == routes_tried
 
 
+def _thm31_k_floor(n, alpha, eps):
+    """RRST Thm 3.1's k at composed eps is at least n c (e^{6 eps} - 1) + c t sqrt(n), c = 6 eps
+    log2 e and t >= sqrt(2 ln(1/alpha)) (beta >= e^{-t^2/2} below alpha), written from the theorem."""
+    mp = mpmath.MPContext()
+    mp.dps = 30
+    e = mp.mpf(eps)
+    c = 6 * e / mp.log(2)
+    return float(n * c * mp.expm1(6 * e) + c * mp.sqrt(2 * mp.log(1 / mp.mpf(alpha))) * mp.sqrt(n))
+
+
 @pytest.mark.parametrize(("n", "eps", "alpha"), [(10**4, 0.01, 0.05), (10**6, 1e-3, 0.01), (100, 0.2, 0.05)])
 def test_thm31_k_floor_by_hand_and_below_every_certified_k(n, eps, alpha):
     """The pruning floor n c (e^(6 eps) - 1) + c sqrt(2 ln(1/alpha)) sqrt(n), c = 6 eps log2(e),
     at 30 digits; and no certified RRST Thm 3.1 bound at that eps (any delta < eps, any beta <
     alpha) is below it, which is what makes pruning by it a proof."""
     st = Study(n=n, iid=True, alpha=alpha, steps=(GenericDP(eps=eps),))
-    with mpmath.workdps(30):
-        c = 6 * mpmath.mpf(eps) / mpmath.log(2)
-        t = mpmath.sqrt(2 * mpmath.log(1 / mpmath.mpf(alpha)))
-        hand = n * c * mpmath.expm1(6 * mpmath.mpf(eps)) + c * t * mpmath.sqrt(n)
-    assert routes._k_floor(st, eps) == pytest.approx(float(hand), rel=1e-12, abs=0)
+    assert routes._k_floor(st, eps) == pytest.approx(_thm31_k_floor(n, alpha, eps), rel=1e-12, abs=0)
     checked = 0
     for delta in (1e-30, 1e-12, eps / 10):
         for beta in (alpha / 10, alpha / 2, alpha * 0.99):
@@ -785,37 +791,12 @@ def test_continuous_total_delta_against_a_brute_force_grid(n, eps0, delta0, runs
     assert float(floor) < total < hi
 
 
-def _kov_pure_delta(mp, eps0, k, eps):
-    """KOV15's exact delta of k-fold eps0-DP composition at eps (pure steps): sum over
-    l >= (eps + k eps0)/(2 eps0) of C(k, l) (e^{l eps0} - e^eps e^{(k - l) eps0}) / (1 + e^eps0)^k."""
-    e0 = mp.mpf(eps0)
-    total = mp.mpf(0)
-    for l in range(k + 1):
-        term = mp.exp(l * e0) - mp.exp(eps) * mp.exp((k - l) * e0)
-        if term > 0:
-            total += mp.binomial(k, l) * term
-    return total / (1 + mp.exp(e0)) ** k
-
-
 def _kov_pure_eps(eps0, k, delta):
-    """The eps at which KOV15's curve reaches delta (bisection at 50 digits)."""
-    mp = mpmath.MPContext()
-    mp.dps = 50
-    lo, hi = mp.mpf(0), mp.mpf(eps0) * k
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        lo, hi = (lo, mid) if _kov_pure_delta(mp, eps0, k, mid) <= delta else (mid, hi)
-    return float(hi)
+    """The eps at which KOV15's exact curve of k runs of (eps0, 0)-DP reaches delta (the fuzz
+    references, 50 digits)."""
+    from proofs_checks.fuzz import references as R
 
-
-def _thm31_k_floor(n, alpha, eps):
-    """RRST Thm 3.1's k at composed eps is at least n c (e^{6 eps} - 1) + c t sqrt(n), c = 6 eps
-    log2 e and t >= sqrt(2 ln(1/alpha)) (beta >= e^{-t^2/2} below alpha), written from the theorem."""
-    mp = mpmath.MPContext()
-    mp.dps = 30
-    e = mp.mpf(eps)
-    c = 6 * e / mp.log(2)
-    return float(n * c * mp.expm1(6 * e) + c * mp.sqrt(2 * mp.log(1 / mp.mpf(alpha))) * mp.sqrt(n))
+    return float(R.run(R.kov_eps, R.exact(eps0), R.exact(0.0), k, R.exact(delta)))
 
 
 def test_thm31_routes_pruned_by_their_k_floor_are_listed_with_it():
