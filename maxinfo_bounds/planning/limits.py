@@ -436,6 +436,14 @@ def bnsssu_refuted(n: int, k: int, t: float, failure: Fraction, *, max_boxes: in
 # Thresholdout (DFHPRR section 3, the Notes' privacy, the JLNRSS transfer)
 
 
+def _threshold(k: int, f: float, threshold: float | None, n_train: Any, n_holdout: Any) -> Any:
+    """Thresholdout's threshold: the given one, or its default sqrt(ln(4k/F)/2) (1/sqrt(n_train)
+    + 1/sqrt(n_holdout)) in floats (arrays; the planner's ``estimate.default_threshold``)."""
+    if threshold is not None:
+        return threshold
+    return math.sqrt(math.log(4 * k / f) / 2) * (1 / np.sqrt(n_train) + 1 / np.sqrt(n_holdout))
+
+
 def thresholdout_value(
     n: int, k: int, f: float, budget: int, threshold: float | None, sigma: Any, nh: Any, bs: Any, delta: Any
 ) -> Any:
@@ -449,9 +457,7 @@ def thresholdout_value(
     sigma = np.asarray(sigma, dtype=np.float64)  # (Python scalars: 2/(sigma nh) then never raises)
     with np.errstate(all="ignore"):
         nt = n - nh
-        thr = (
-            math.sqrt(math.log(4 * k / f) / 2) * (1 / np.sqrt(nt) + 1 / np.sqrt(nh)) if threshold is None else threshold
-        )
+        thr = _threshold(k, f, threshold, nt, nh)
         lb = np.log(bs)
         # the holdout answers' term sigma ln(3B/bs) is below the training answers' x alone (for
         # every bs < F < 3B), so the max of DFHPRR's two sample accuracies is thr + x + y
@@ -490,11 +496,7 @@ def _thresholdout_lower(n: int, k: int, f: float, budget: int, threshold: float 
     lo, hi = _holdout_ints(h1, h2)
     b2, d2 = _snap(b2, True), _snap(d2, True)
     with np.errstate(all="ignore"):
-        thr = (
-            np.sqrt(math.log(4 * k / f) / 2) * (1 / np.sqrt(n - lo) + 1 / np.sqrt(hi))
-            if threshold is None
-            else threshold
-        )
+        thr = _threshold(k, f, threshold, n - lo, hi)  # (the smallest training part, largest holdout)
         alpha = thr + s1 * (2 * np.log(3 * (budget + 1) / b2) + 4 * np.log(3 * k / b2))
         e0 = 2 / (s2 * hi)  # (0 at sigma2 = inf)
         adv = np.sqrt(2 * budget * np.log(1 / d2)) * e0 + budget * e0 * _expm1_series(e0)
