@@ -10,9 +10,11 @@ bisected at 50 digits below, written independently of the planner's accountants.
 from __future__ import annotations
 
 import mpmath
+import pytest
 
-from maxinfo_bounds.planning import Gaussian, Study, routes
+from maxinfo_bounds.planning import Description, Gaussian, Laplace, MutualInformation, Study, plan, routes
 from maxinfo_bounds.planning.stages import stages_of
+from proofs_checks.fuzz import references as R
 
 
 def _gdp_eps(mu: mpmath.mpf, delta: mpmath.mpf) -> mpmath.mpf:
@@ -63,3 +65,41 @@ def test_a_gaussian_stage_whose_deltas_reach_one_half_is_composed_basically():
         "steps[0..0] compose to (11.28, 0.5)-DP: RRST Thm 3.1 needs eps <= 1/2 (fewer runs, "
         "more noise, or a smaller per-step eps)"
     )
+
+
+def test_a_pure_dp_stage_on_iid_data_then_a_description_optimises_both_betas():
+    """An eps = 0.001 Laplace step on 10^5 i.i.d. records, then an output of one of M = 10
+    values: two stages, each with its own beta (RRST Thm 1.4b at beta_1, DFHPRR Thm 6 at
+    beta_2; Thm A.3 adds k and beta). By hand: for fixed beta_1 the best beta_2 is (alpha -
+    beta_1)/2, so gamma = sup over beta_1 of (alpha - beta_1)^2 / (4M) 2^-k_b(beta_1), k_b =
+    log2 e (eps^2 n/2 + eps sqrt(n ln(2/beta_1)/2)) (Thm 1.4a's eps n log2 e = 144 bits is far
+    worse), maximised at 50 digits by the fuzz references. The planner's two-variable optimiser
+    must reach it within 1e-9 (certified: never above it)."""
+    alpha, m, eps, n = 0.05, 10, 0.001, 10**5
+    st = Study(n=n, alpha=alpha, iid=True, steps=(Laplace(sensitivity=1.0, eps=eps), Description(range_size=m)))
+    with mpmath.workdps(50):
+        a, e = mpmath.mpf(alpha), mpmath.mpf(eps)
+
+        def g(b1):
+            return (a - b1) ** 2 / (4 * m) * mpmath.power(2, -R.pure_dp_product(e, n, b1))
+
+        sup = R.maximise(g, mpmath.mpf("1e-30"), a * (1 - mpmath.mpf("1e-12")))
+        assert mpmath.nstr(sup, 6) == "3.08237e-5"
+        p = plan(st)
+        assert p.route == "max-information composition"
+        assert sup * (1 - mpmath.mpf("1e-9")) <= mpmath.mpf(p.gamma) <= sup
+
+
+@pytest.mark.parametrize("bits", ["0.05", "0.3", "1"])
+def test_a_mutual_information_stage_by_max_information_composition(bits):
+    """One step of m bits of mutual information (any data): the max-information route reads it
+        through RRST Lemma 1.5's exact curve, parametrised by beta (its optimiser's variable is
+        scaled by sqrt(m + 0.54)), and must reach the hand supremum over k of (alpha - beta*(k))
+    XX
+        (its k is certified through a float: a looser margin than the mutual-information route's)."""
+    st = Study(n=1000, alpha=0.05, iid=False, steps=(MutualInformation(mi_bits=float(bits)),))
+    cands = {c.route: c.gamma for c in plan(st).candidates}
+    with mpmath.workdps(50):
+        sup = R.mi_pvalue_optimal(mpmath.mpf(0.05), mpmath.mpf(float(bits)))
+        got = mpmath.mpf(cands["max-information composition"])
+        assert sup * (1 - mpmath.mpf("1e-7")) <= got <= sup
