@@ -103,3 +103,24 @@ def test_a_mutual_information_stage_by_max_information_composition(bits):
         sup = R.mi_pvalue_optimal(mpmath.mpf(0.05), mpmath.mpf(float(bits)))
         got = mpmath.mpf(cands["max-information composition"])
         assert sup * (1 - mpmath.mpf("1e-7")) <= got <= sup
+
+
+def test_a_mutual_information_stage_beside_a_description_optimises_both_betas():
+    """0.3 bits of mutual information, then an output of one of M = 4 values (any data): two
+    stages of two families, the optimiser's MI variable scaled by sqrt(0.3 + 0.54). By hand,
+    with the MI stage read at k bits (beta*(k) from Lemma 1.5's exact curve) and the best
+    description beta (alpha - beta*(k))/2: gamma = sup over k of (alpha - beta*(k))^2/(4M) 2^-k,
+    maximised at 50 digits with the fuzz references' beta*. The max-information route must
+    reach it within 1e-7, never above it."""
+    alpha, m, size = 0.05, 0.3, 4
+    st = Study(n=1000, alpha=alpha, iid=False, steps=(MutualInformation(mi_bits=m), Description(range_size=size)))
+    with mpmath.workdps(50):
+        a, mm = mpmath.mpf(alpha), mpmath.mpf(m)
+
+        def g(k):
+            b = R.mi_beta_star(mm, k)
+            return (a - b) ** 2 / (4 * size) * mpmath.power(2, -k) if b < a else mpmath.mpf(0)
+
+        sup = R.maximise(g, mm / a, 8 * (mm + 1) / a + 64, grid=80, rel=1e-20)
+        got = mpmath.mpf({c.route: c.gamma for c in plan(st).candidates}["max-information composition"])
+        assert sup * (1 - mpmath.mpf("1e-7")) <= got <= sup
