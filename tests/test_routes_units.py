@@ -124,3 +124,64 @@ def test_a_mutual_information_stage_beside_a_description_optimises_both_betas():
         sup = R.maximise(g, mm / a, 8 * (mm + 1) / a + 64, grid=80, rel=1e-20)
         got = mpmath.mpf({c.route: c.gamma for c in plan(st).candidates}["max-information composition"])
         assert sup * (1 - mpmath.mpf("1e-7")) <= got <= sup
+
+
+def _num(text: str, key: str) -> mpmath.mpf:
+    """The number after ``key`` in a link's text (printed to 6 digits)."""
+    return mpmath.mpf(text.split(key, 1)[1].split()[0].rstrip(","))
+
+
+def test_the_derivation_of_a_two_stage_plan_checks_out_by_hand():
+    """The plan of the two-stage study above, read as a referee would: each stage's printed k
+    is its theorem's k at the printed beta (RRST Thm 1.4b; DFHPRR Thm 6), each to the 6 digits
+    printed and never below it; the composition adds k and beta (RRST Thm A.3); gamma is
+    (alpha - beta)/2^k (RRST Thm 1.3), at most that; only the first stage is marked
+    product-only, and each link cites its result."""
+    alpha, eps, n = 0.05, 0.001, 10**5
+    st = Study(n=n, alpha=alpha, iid=True, steps=(Laplace(sensitivity=1.0, eps=eps), Description(range_size=10)))
+    p = plan(st)
+    assert [(c.what, c.theorems) for c in p.chain] == [
+        ("steps[0] (laplace)", ("DR-3.6",)),
+        ("DP composition of the stage", ("DR-3.16",)),
+        ("max-information of the stage", ("RRST-1.4b",)),
+        ("steps[1] (description)", ("DFHPRR-6",)),
+        ("max-information of the stage", ("DFHPRR-6",)),
+        ("composition over stages", ("RRST-A.3",)),
+        ("p-value correction", ("RRST-1.3",)),
+    ]
+    first, second, comp, corr = p.chain[2], p.chain[4], p.chain[5], p.chain[6]
+    assert first.conditions[-1] == "product inputs: first stage, i.i.d. data"
+    assert not any("product inputs" in c for c in second.conditions)
+    assert comp.inputs == "2 stages" and comp.conditions == ("only the first stage product-only",)
+    assert corr.inputs == "alpha=0.05" and corr.conditions == ("gamma = (alpha - beta) / 2^k, rounded down",)
+    six = mpmath.mpf("1e-5")
+    with mpmath.workdps(50):
+        b1, k1 = _num(first.inputs, "beta="), _num(first.output, "k <=")
+        b2, k2 = _num(second.inputs, "beta="), _num(second.output, "k <=")
+        hand1 = R.pure_dp_product(mpmath.mpf(eps), n, b1)
+        hand2 = R.description(mpmath.mpf(10), b2)
+        assert hand1 <= k1 <= hand1 * (1 + six) and hand2 <= k2 <= hand2 * (1 + six)
+        k, b = _num(comp.output, "k ="), _num(comp.output, "beta =")
+        assert abs(k - (k1 + k2)) <= six * k and abs(b - (b1 + b2)) <= six * b
+        assert mpmath.mpf(p.k) <= k and mpmath.mpf(p.beta) <= b
+        hand = (mpmath.mpf(alpha) - mpmath.mpf(p.beta)) * mpmath.power(2, -mpmath.mpf(p.k))
+        assert mpmath.mpf(p.gamma) <= hand and mpmath.mpf(p.gamma) >= hand * (1 - mpmath.mpf("1e-12"))
+        assert abs(_num(corr.output, "gamma =") - mpmath.mpf(p.gamma)) <= six * mpmath.mpf(p.gamma)
+
+
+def test_on_data_that_are_not_iid_the_dp_stage_is_read_by_thm_14a_at_beta_0():
+    """The same two stages on 100 records that are not i.i.d.: Thm 1.4b (product inputs) is
+    not available, so the DP stage is read by Thm 1.4a, k = eps n log2 e = 0.144270 bits at
+    beta = 0, with no product condition, and gamma = alpha^2 e^(-eps n)/(4M) = 5.65523e-5 (the
+    description's beta alpha/2)."""
+    st = Study(n=100, alpha=0.05, iid=False, steps=(Laplace(sensitivity=1.0, eps=0.001), Description(range_size=10)))
+    p = plan(st)
+    first = p.chain[2]
+    assert (first.what, first.theorems, first.inputs) == ("max-information of the stage", ("RRST-1.4a",), "beta=0.0")
+    assert not any("product" in c for c in first.conditions)
+    with mpmath.workdps(50):
+        k = _num(first.output, "k <=")
+        hand_k = R.pure_dp(mpmath.mpf(0.001), 100)
+        assert hand_k <= k <= hand_k * (1 + mpmath.mpf("1e-5"))
+        hand = mpmath.mpf(0.05) ** 2 * mpmath.exp(-mpmath.mpf(0.001) * 100) / 40
+        assert hand * (1 - mpmath.mpf("1e-9")) <= mpmath.mpf(p.gamma) <= hand
