@@ -185,3 +185,70 @@ def test_on_data_that_are_not_iid_the_dp_stage_is_read_by_thm_14a_at_beta_0():
         assert hand_k <= k <= hand_k * (1 + mpmath.mpf("1e-5"))
         hand = mpmath.mpf(0.05) ** 2 * mpmath.exp(-mpmath.mpf(0.001) * 100) / 40
         assert hand * (1 - mpmath.mpf("1e-9")) <= mpmath.mpf(p.gamma) <= hand
+
+
+def test_the_mutual_information_route_sums_each_stage_by_hand():
+    """A pure eps = 0.001 step on 100 records (not i.i.d.), an output of one of 10 values and a
+    step of 0.5 bits: the mutual-information route bounds the DP stage by I <= I_inf <= eps n
+    log2 e (RRST Thm 1.4a), the description by log2 10 (entropy), adds them (chain rule) and
+    corrects by the better of Cor C.2 (optimal k) and Russo-Zou: here Cor C.2, at the total
+    3.966198 bits, against the fuzz references' 50-digit supremum."""
+    st = Study(
+        n=100,
+        alpha=0.05,
+        iid=False,
+        steps=(Laplace(sensitivity=1.0, eps=0.001), Description(range_size=10), MutualInformation(mi_bits=0.5)),
+    )
+    out = routes._mi_route(st, stages_of(st))
+    assert out.route == "mutual information" and out.k is None and out.beta is None
+    dp, desc, last = out.chain[1], out.chain[3], out.chain[5]
+    assert (dp.what, dp.theorems, dp.inputs) == ("MI of the stage", ("DR-3.16", "RRST-1.4a"), "eps=0.001, n=100")
+    assert (desc.what, desc.theorems, desc.inputs) == ("MI of the stage", ("entropy",), "range 10")
+    assert (last.what, last.theorems) == ("chain rule and correction", ("RRST-C.2",))
+    assert out.chain[4].what == "steps[2] (mutual_information)"
+    six = mpmath.mpf("1e-5")
+    with mpmath.workdps(50):
+        a = mpmath.mpf(0.05)
+        k_dp, k_desc = R.pure_dp(mpmath.mpf(0.001), 100), R.log2(10)
+        assert k_dp <= _num(dp.output, "I <= I_inf <=") <= k_dp * (1 + six)
+        assert k_desc <= _num(desc.output, "I <= log2(range) <=") <= k_desc * (1 + six)
+        m = k_dp + k_desc + mpmath.mpf("0.5")
+        assert mpmath.nstr(m, 7) == "3.966198"
+        assert m <= _num(last.inputs, "I <=") <= m * (1 + six)
+        sup = R.mi_pvalue_optimal(a, m)
+        assert R.russo_zou(a, m) < sup
+        assert sup * (1 - mpmath.mpf("1e-9")) <= mpmath.mpf(out.gamma) <= sup
+        assert abs(_num(last.output, "gamma =") - mpmath.mpf(out.gamma)) <= six * mpmath.mpf(out.gamma)
+        (how,) = last.conditions
+        k, b = _num(how, "k ="), _num(how, "beta*(k) <=")
+        # the printed k is an optimal one: beta*(k) at it is within the printed beta, and the
+        # correction at the printed pair (both rounded up) is below the route's gamma but
+        # within the printed beta's rounding (alpha - beta is 0.000877 here: 1e-4 relative)
+        assert R.mi_beta_star(m, k) <= b
+        at_printed = (a - b) * mpmath.power(2, -k)
+        assert mpmath.mpf(out.gamma) * (1 - mpmath.mpf("1e-3")) <= at_printed <= mpmath.mpf(out.gamma)
+
+
+def test_the_mutual_information_route_takes_russo_zou_where_it_wins():
+    """0.001 bits alone: Russo-Zou (RRST Thm C.3) gives 0.0339471 against Cor C.2's 0.01447277
+    (the fuzz references at 50 digits); the route cites C.3 and prints both, rounded down."""
+    st = Study(n=1000, alpha=0.05, iid=False, steps=(MutualInformation(mi_bits=0.001),))
+    out = routes._mi_route(st, stages_of(st))
+    (last,) = out.chain[1:]
+    assert (last.what, last.theorems, last.inputs) == ("chain rule and correction", ("RRST-C.3",), "I <= 0.001 bits")
+    with mpmath.workdps(50):
+        a, m = mpmath.mpf(0.05), mpmath.mpf(0.001)
+        rz, c2 = R.russo_zou(a, m), R.mi_pvalue_optimal(a, m)
+        assert mpmath.nstr(rz, 6) == "0.0339471" and mpmath.nstr(c2, 7) == "0.01447277"
+        assert rz * (1 - mpmath.mpf("1e-9")) <= mpmath.mpf(out.gamma) <= rz
+    assert last.output == "gamma = 0.0339471"
+    assert last.conditions == (
+        "Russo-Zou: the largest gamma with gamma + sqrt(m ln 2/ln(1/(2 gamma))) <= alpha "
+        "(Cor C.2 gives 0.0144727 here)",
+    )
+
+
+def test_the_mutual_information_route_refuses_approximate_dp():
+    steps = (Laplace(sensitivity=1.0, eps=0.001), Gaussian.from_sigma(1, 1, 1e-6))
+    st = Study(n=100, alpha=0.05, iid=False, steps=steps)
+    assert routes._mi_route(st, stages_of(st)) == "an approximate-DP stage has no mutual-information bound here"
