@@ -252,3 +252,37 @@ def test_the_mutual_information_route_refuses_approximate_dp():
     steps = (Laplace(sensitivity=1.0, eps=0.001), Gaussian.from_sigma(1, 1, 1e-6))
     st = Study(n=100, alpha=0.05, iid=False, steps=steps)
     assert routes._mi_route(st, stages_of(st)) == "an approximate-DP stage has no mutual-information bound here"
+
+
+def test_the_note_on_ranked_total_deltas_counts_every_one_not_planned_in_full(monkeypatch):
+    """100 Gaussian steps (sensitivity 1e-6, sigma 0.3) on 10^6 i.i.d. records: the total deltas
+    of the fixed grid are ranked by RRST Thm 3.1's float bound, the best two (within 2 bits) and
+    at most two refined points between grid points are planned in full, and the note lists the
+    others. Read from what the planner did (the points it ranked, the routes it planned), the
+    note must count all of them: 12 ranked (every second decade from 1e-18 to 1e-40; 1e-16 and
+    above have no beta below alpha), 1e-20 and 1e-22 planned, so 10 in [1e-40, 1e-18]. (It said
+    8: the two refined points, which are not among the ranked ones, were subtracted too.)"""
+    ranked: list[float] = []
+    planned: list[str] = []
+    refine, route = routes._refined_total_deltas, routes._maxinfo_route
+
+    def spy_refine(study, eps_of, coarse):
+        ranked.extend(dt for _, dt, _ in coarse)
+        return refine(study, eps_of, coarse)
+
+    def spy_route(study, stages, g, link, name, sups=None):
+        planned.append(name)
+        return route(study, stages, g, link, name, sups)
+
+    monkeypatch.setattr(routes, "_refined_total_deltas", spy_refine)
+    monkeypatch.setattr(routes, "_maxinfo_route", spy_route)
+    st = Study(n=10**6, alpha=0.05, iid=True, steps=(Gaussian.from_sigma(1e-6, 0.3, 1e-12, times=100),))
+    p = plan(st)
+    assert sorted(ranked) == [10.0**-j for j in range(40, 17, -2)]
+    full = [dt for dt in ranked if routes._tight_route(dt) in planned]
+    assert sorted(full) == [1e-22, 1e-20]
+    (note,) = [c.note for c in p.candidates if c.route == "tight DP composition at the other total deltas"]
+    assert note == (
+        "10 more total deltas in [1e-40, 1e-18] ranked below the best by RRST Thm 3.1's float bound: "
+        "not planned in full"
+    )

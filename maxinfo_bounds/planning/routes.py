@@ -1055,7 +1055,8 @@ def _plan(study: Study, exhaustive: bool, refine: bool, sups: list[float] | None
         # cannot beat the best found (a proof, not a heuristic)
         best_extra: tuple[str, PlanResult] | None = None
         ranked = sorted(fine, key=lambda f: f[0])
-        top = ranked[:1] + [f for f in ranked[1:2] if f[0] <= ranked[0][0] + 2] + refined
+        leaders = ranked[:1] + [f for f in ranked[1:2] if f[0] <= ranked[0][0] + 2]
+        top = leaders + refined
         for _, dt, chosen in sorted(fine, key=lambda f: f[2][0].eps if f[2] else 0.0) if exhaustive else top:
             comp = chosen if chosen is not None else best_composition(s0.runs, dt, classic)
             if comp is None:
@@ -1070,8 +1071,10 @@ def _plan(study: Study, exhaustive: bool, refine: bool, sups: list[float] | None
                 best_extra = (_tight_candidate(dt), out)
         if best_extra is not None:
             consider(*best_extra)
-        if not exhaustive and len(ranked) > len(top):
-            rest = sorted(f[1] for f in ranked[len(top) :])
+        if not exhaustive and len(ranked) > len(leaders):
+            # (the refined points are not among the ranked ones: counting them here hid as
+            # many ranked points from the note, issue 44's mutation reading)
+            rest = sorted(f[1] for f in ranked[len(leaders) :])
             cands.append(
                 Candidate(
                     "tight DP composition at the other total deltas",
