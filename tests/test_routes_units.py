@@ -12,7 +12,7 @@ from __future__ import annotations
 import mpmath
 import pytest
 
-from maxinfo_bounds.planning import Description, Gaussian, Laplace, MutualInformation, Study, plan, routes
+from maxinfo_bounds.planning import Description, Gaussian, GenericDP, Laplace, MutualInformation, Study, plan, routes
 from maxinfo_bounds.planning.stages import stages_of
 from proofs_checks.fuzz import references as R
 
@@ -285,4 +285,50 @@ def test_the_note_on_ranked_total_deltas_counts_every_one_not_planned_in_full(mo
     assert note == (
         "10 more total deltas in [1e-40, 1e-18] ranked below the best by RRST Thm 3.1's float bound: "
         "not planned in full"
+    )
+
+
+def test_the_planners_notes_on_routes_it_does_not_take_word_for_word():
+    """The notes a reader sees for routes not taken, each with its number by hand.
+
+    - Two Gaussian runs of mu = 1e-13 on 1000 i.i.d. records: at the grid's total delta 1e-12
+      the composed eps is exactly 0 (delta(0) = 2 Phi(mu sqrt 2/2) - 1 = 5.6e-14 < 1e-12), where
+      RRST Thm 3.1 does not apply.
+    - Five eps = 0.2 Laplace runs: composed eps 1 at these deltas (KOV's optimum is the basic
+      sum for so few runs), estimated 0.1 % low for pruning: ">= 0.999 > 1/2".
+    - 10,001 runs: the tight accountants are skipped (more than 10,000); Thm 3.1's delta at 1e-12
+      needs beta >= 2 n sqrt(delta) = 20 on 10^7 records; and the mutual-information route is
+      dominated when every stage is pure DP.
+    - Ten (0.01, 1e-14)-DP runs on 10^6 records: Thm 3.1 needs beta >= 2 n sqrt(delta) below
+      alpha, so delta < (alpha/2n)^2 = 6.25e-16, below the 1e-13 the runs already use: no total
+      delta is searched, and no route is valid."""
+
+    def notes(st):
+        return {c.route: c.note for c in plan(st).candidates if c.gamma is None}
+
+    tiny = Study(n=1000, alpha=0.05, iid=True, steps=(Gaussian.from_sigma(1e-13, 1.0, 1e-13, times=2),))
+    with mpmath.workdps(30):
+        assert 2 * mpmath.ncdf(mpmath.mpf("1e-13") * mpmath.sqrt(2) / 2) - 1 < mpmath.mpf("1e-12")
+    assert notes(tiny)["DP first stage at delta=1e-12 (RRST-3.1)"] == "composed eps is 0: RRST Thm 3.1 needs eps > 0"
+    big = notes(Study(n=1000, alpha=0.05, iid=True, steps=(Laplace(sensitivity=1.0, eps=0.2, times=5),)))
+    for dt in ("1e-30", "1e-20", "1e-12"):
+        assert big[f"DP first stage at delta={dt} (RRST-3.1)"] == "composed eps >= 0.999 > 1/2: outside RRST Thm 3.1"
+    dominated = "dominated: every stage is pure DP, whose RRST Thm 1.4a bound the max-information route uses directly"
+    assert big["mutual information"] == dominated
+    many = notes(Study(n=10**7, alpha=0.05, iid=True, steps=(Laplace(sensitivity=1.0, eps=1e-4, times=10_001),)))
+    assert many["tight DP composition of the first stage"] == (
+        "advanced and optimal (KOV) composition skipped: more than 10000 runs (the exact GDP and zCDP "
+        "accountants still apply)"
+    )
+    assert many["DP first stage at delta=1e-12 (RRST-3.1)"] == (
+        "delta too large for n = 10000000: RRST Thm 3.1's beta >= 2 n sqrt(delta) = 20 >= alpha"
+    )
+    assert many["mutual information"] == dominated
+    approx = Study(n=10**6, alpha=0.05, iid=True, steps=(GenericDP(eps=0.01, delta=1e-14, times=10),))
+    with pytest.raises(routes.NoValidRoute) as info:
+        plan(approx)
+    why = {c.route: c.note for c in info.value.candidates}
+    assert why["tight DP composition of the first stage"] == (
+        "no total delta above what the steps use (1e-13) gives a composed eps <= 1/2 with RRST Thm 3.1's "
+        "beta below alpha (searched continuously)"
     )

@@ -646,9 +646,10 @@ def _eps_prune_reason(study: Study, eps: float, results: list[PlanResult]) -> st
     """Why RRST Thm 3.1 at a stage of composed ``eps`` cannot win (see :func:`_pruned`), by the
     rules that only grow with eps (so that a total delta whose eps is the smallest on offer
     fails them only if every other one does): eps > 1/2, no positive threshold, cannot beat the
-    best route found. None when none applies."""
+    best route found. None when none applies. ``eps`` is at most the stage's composed eps (a
+    float estimate shrunk by 0.1 %, or a certified value), so each reason says "at least"."""
     if eps > THM31_EPS_MAX:
-        return f"composed eps {text_up(eps)} > 1/2: outside RRST Thm 3.1"
+        return f"composed eps >= {text_up(eps)} > 1/2: outside RRST Thm 3.1"
     k_floor = _k_floor(study, eps)
     if k_floor > 1075 + math.log2(study.alpha):
         return f"cannot give a positive threshold: k >= {k_floor:.4g} bits"
