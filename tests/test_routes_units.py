@@ -332,3 +332,38 @@ def test_the_planners_notes_on_routes_it_does_not_take_word_for_word():
         "no total delta above what the steps use (1e-13) gives a composed eps <= 1/2 with RRST Thm 3.1's "
         "beta below alpha (searched continuously)"
     )
+
+
+def test_three_stages_on_data_that_are_not_iid_word_for_word():
+    """Three eps = 0.001 Laplace runs, a binary output, one eps = 0.002 run, on 100 records
+    that are not i.i.d.: three stages (the description separates the DP runs), each DP stage
+    composed basically (DR Thm 3.16) and read by Thm 1.4a at beta = 0; by hand gamma =
+    sup over beta of (alpha - beta) (beta/2) e^-((0.003 + 0.002) 100) = alpha^2 e^-0.5/8 =
+    1.8954e-4."""
+    steps = (
+        Laplace(sensitivity=1.0, eps=0.001, times=3),
+        Description(range_size=2),
+        Laplace(sensitivity=1.0, eps=0.002),
+    )
+    p = plan(Study(n=100, alpha=0.05, iid=False, steps=steps))
+    first, later = p.chain[1], p.chain[6]
+    assert (first.what, first.theorems, first.inputs, first.output) == (
+        "DP composition of the stage",
+        ("DR-3.16",),
+        "3 adaptive runs",
+        "(0.003, 0.0)-DP",
+    )
+    assert (later.what, later.inputs, later.output) == (
+        "DP composition of the stage",
+        "1 adaptive run",
+        "(0.002, 0.0)-DP",
+    )
+    assert [c.theorems for c in p.chain if c.what == "max-information of the stage"] == [
+        ("RRST-1.4a",),
+        ("DFHPRR-6",),
+        ("RRST-1.4a",),
+    ]
+    assert p.chain[-2].inputs == "3 stages"
+    with mpmath.workdps(50):
+        hand = mpmath.mpf(0.05) ** 2 * mpmath.exp(-mpmath.mpf("0.5")) / 8
+        assert hand * (1 - mpmath.mpf("1e-9")) <= mpmath.mpf(p.gamma) <= hand
