@@ -301,7 +301,10 @@ def test_the_planners_notes_on_routes_it_does_not_take_word_for_word():
       dominated when every stage is pure DP.
     - Ten (0.01, 1e-14)-DP runs on 10^6 records: Thm 3.1 needs beta >= 2 n sqrt(delta) below
       alpha, so delta < (alpha/2n)^2 = 6.25e-16, below the 1e-13 the runs already use: no total
-      delta is searched, and no route is valid."""
+      delta is searched, and no route is valid. With a Gaussian step in the same stage the
+      floor is still 1e-13: the exact accountants read a Gaussian run's whole curve, not the
+      1e-12 its step shows.
+    - One Gaussian step: no note per grid point (no tight route is listed before the ranking)."""
 
     def notes(st):
         return {c.route: c.note for c in plan(st).candidates if c.gamma is None}
@@ -328,9 +331,30 @@ def test_the_planners_notes_on_routes_it_does_not_take_word_for_word():
     with pytest.raises(routes.NoValidRoute) as info:
         plan(approx)
     why = {c.route: c.note for c in info.value.candidates}
-    assert why["tight DP composition of the first stage"] == (
+    continuous = (
         "no total delta above what the steps use (1e-13) gives a composed eps <= 1/2 with RRST Thm 3.1's "
         "beta below alpha (searched continuously)"
+    )
+    assert why["tight DP composition of the first stage"] == continuous
+    mixed = Study(
+        n=10**6,
+        alpha=0.05,
+        iid=True,
+        steps=(GenericDP(eps=0.01, delta=1e-14, times=10), Gaussian.from_sigma(1e-6, 1.0, 1e-12)),
+    )
+    with pytest.raises(routes.NoValidRoute) as info:
+        plan(mixed)
+    assert {c.route: c.note for c in info.value.candidates}["tight DP composition of the first stage"] == continuous
+    one = plan(Study(n=10**6, alpha=0.05, iid=True, steps=(Gaussian.from_sigma(1e-6, 0.3, 1e-12),)))
+    names = [c.route for c in one.candidates]
+    assert [r for r in names if not r.startswith("DP first stage at delta=")] == [
+        "max-information composition",
+        "tight DP composition at the other total deltas",
+        "mutual information",
+    ]
+    assert (
+        len(names) == 4
+        and one.route == f"tight DP composition (delta={names[1].split('=')[1].split(' ')[0]}) then RRST Thm 3.1"
     )
 
 
