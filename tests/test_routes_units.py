@@ -9,6 +9,8 @@ bisected at 50 digits below, written independently of the planner's accountants.
 
 from __future__ import annotations
 
+import math
+
 import mpmath
 import pytest
 
@@ -391,3 +393,18 @@ def test_three_stages_on_data_that_are_not_iid_word_for_word():
     with mpmath.workdps(50):
         hand = mpmath.mpf(0.05) ** 2 * mpmath.exp(-mpmath.mpf("0.5")) / 8
         assert hand * (1 - mpmath.mpf("1e-9")) <= mpmath.mpf(p.gamma) <= hand
+
+
+def test_extreme_valid_studies_plan_without_error_or_nan():
+    """Inputs at the ends of their ranges, each planned (these raised or warned before):
+    10^60 bits of mutual information at alpha = 1e-300 has no usable route (gamma 0; Lemma 1.5's
+    curve reaches no beta below alpha), and three eps = 1e-300 Laplace runs on 10^12 i.i.d.
+    records cost k = 3e-300 * 10^12 log2 e bits: gamma is alpha rounded down, 0.05 less one ulp
+    (the zCDP accountant's order search overflowed on the steps' subnormal rho)."""
+    huge = plan(Study(n=1000, alpha=1e-300, iid=False, steps=(MutualInformation(mi_bits=1e60),)))
+    assert huge.gamma == 0.0 and [(c.route, c.gamma, c.note) for c in huge.candidates] == [
+        ("max-information composition", None, "RRST-1.5a: no beta below alpha reachable"),
+        ("mutual information", 0.0, ""),
+    ]
+    tiny = plan(Study(n=10**12, alpha=0.05, iid=True, steps=(Laplace(sensitivity=1.0, eps=1e-300, times=3),)))
+    assert tiny.gamma == math.nextafter(0.05, 0.0)

@@ -236,7 +236,10 @@ def mi_pvalue_choice(alpha: RealLike, m: RealLike, *, dps: int = 30) -> MiChoice
         return math.inf if b >= a else -(math.log2(a - b) - k)
 
     k_paper = 2 * (mf + PAPER_CONSTANT) / a
-    candidates = (*minimise(neg_log_gamma, max(mf / a, 1e-9), 4 * k_paper + 64), k_paper)
+    # beyond the floats (m/alpha above 1e308: gamma below 2^-1e308, 0 in floats) nothing to
+    # search: the closed form's 0 stands (the search's bounds would be inf, its k NaN)
+    hi = 4 * k_paper + 64
+    candidates = (*minimise(neg_log_gamma, max(mf / a, 1e-9), hi), k_paper) if math.isfinite(hi) else ()
     # pragma: no mutate end
     for k in candidates:
         b = mi_beta_exact(mx, k, dps=dps)  # certified at the exact m and alpha

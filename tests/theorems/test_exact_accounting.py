@@ -336,3 +336,14 @@ def test_gdp_compose_below_the_floats_squares(mu):
     if mu == 1e-300:
         st = Study(n=1000, alpha=0.05, iid=True, steps=(Gaussian(sensitivity=1e-300, eps=1e-300, delta=1e-300),))
         assert plan(st).gamma > 0
+
+
+def test_zcdp_epsilon_of_a_subnormal_rho_is_zero_without_a_nan():
+    """rho = 5e-324 (a pure step of eps 1e-300 is eps tanh(eps/2) <= eps^2/2 zCDP: rounded up,
+    the smallest float). ln(1/delta)/rho overflowed to inf, so the order search ran on a NaN
+    grid. By hand: at a = 10^13, CKS20 Prop. 12 at eps = 0 needs delta >= exp((a - 1) a rho +
+    a ln(1 - 1/a))/(a - 1) <= e^(1e26 * 5e-324 - 1)/(1e13 - 1) = 3.7e-14 < 1e-12, so eps = 0."""
+    with mpmath.workdps(30):
+        a, rho = mpmath.mpf(10) ** 13, mpmath.mpf(5e-324)
+        assert mpmath.exp((a - 1) * a * rho + a * mpmath.log1p(-1 / a)) / (a - 1) < mpmath.mpf("1e-12")
+    assert dp.zcdp_epsilon(5e-324, 1e-12) == 0.0

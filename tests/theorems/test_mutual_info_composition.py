@@ -572,3 +572,12 @@ def test_corollary_1_6_does_not_follow_uniformly():
             assert b <= cond  # Lemma 1.5 applies at C = 2
             ratios.append(proof / claim)
         assert 800 < ratios[0] * 4 < 820 and ratios[2] > 10**7 and ratios[2] > 4 * 10**5 * ratios[0]
+
+
+@pytest.mark.parametrize(("alpha", "m"), [(1e-300, 1e60), (0.05, 1e307), (1e-300, 1e300)])
+def test_mi_correction_beyond_the_floats_is_zero(alpha, m):
+    """m/alpha above 1e308: Cor C.2's k_paper = 2(m + 0.54)/alpha is inf in floats (its search
+    ran on inf bounds and asked beta* at k = NaN, which raised). Any k >= m/alpha gives
+    gamma <= alpha 2^-k, below the smallest float: 0, from the closed form, with no k."""
+    assert mi_pvalue_choice(alpha, m) == (0.0, None, None)
+    assert mi_pvalue_correction(alpha, m) == 0.0

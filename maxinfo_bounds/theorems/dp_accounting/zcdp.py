@@ -128,8 +128,9 @@ def zcdp_order(rho: float, delta: float) -> float:
     def f(t: float) -> float:  # a = 1 + e^t
         return _cks_float(rho, delta, math.exp(t))
 
-    # the unconstrained optimum is near a = 1 + sqrt(ln(1/delta)/rho)
-    mid = 0.5 * math.log(max(-math.log(delta), 1e-300) / rho)
+    # the unconstrained optimum is near a = 1 + sqrt(ln(1/delta)/rho); in logs, since the
+    # quotient overflows for a subnormal rho (a pure step of eps 1e-300 is 5e-324-zCDP)
+    mid = 0.5 * (math.log(max(-math.log(delta), 1e-300)) - math.log(rho))
     lo, hi = max(mid - 30, -30.0), min(mid + 30, 600.0)
     cands = minimise(f, lo, hi, grid=61, xatol=1e-10)
     t = min(cands, key=f) if cands else mid
