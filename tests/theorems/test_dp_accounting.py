@@ -267,6 +267,51 @@ def test_analytic_gaussian_sweep():
         check_up(gaussian_delta(sig, s, e), _bw_delta(s, sig, e), 2**-45)
 
 
+@pytest.mark.parametrize(
+    ("sigma", "s", "e", "want"),
+    [
+        # Phi's argument -1e154 (sigma eps/s): delta is positive but below every float: the
+        # smallest float, never 0 and never -0.0
+        (1e4, 1.0, 1e150, 5e-324),
+        (1e300, 1.0, 1.0, 5e-324),
+        # s/(2 sigma) = 5e159: Phi(5e159) = 1, e^eps Phi(-5e159) below every float: delta = 1
+        (1e-160, 1.0, 1.0, 1.0),
+        (1e-160, 1.0, 0.0, 1.0),
+        (1.0, 1e300, 0.5, 1.0),
+    ],
+)
+def test_gaussian_delta_beyond_mpmaths_erfc(sigma, s, e, want):
+    """Arguments of Phi past about 1.3e154, where mpmath's erfc raised OverflowError (its
+    series test squares the argument as a float): each Phi is enclosed by the Gaussian tail
+    bound e^(-z^2/2)/2 instead (the planner's fuzz found it through a mixed stage)."""
+    assert gaussian_delta(sigma, s, e) == want
+    with mpmath.workdps(60):
+        z = -mpmath.mpf(sigma) * mpmath.mpf(e) / mpmath.mpf(s) + mpmath.mpf(s) / (2 * mpmath.mpf(sigma))
+        if want < 1:  # the tail bound itself is far below the smallest float
+            assert mpmath.exp(-z * z / 2) / 2 < mpmath.mpf(5e-324)
+
+
+@pytest.mark.parametrize(
+    ("sigma", "s", "d", "want"),
+    [(1.0, 1.4142135623730954e-28, 4e-29, "3.659e-29"), (1e28, 1.0, 2e-29, "4.929e-29")],
+)
+def test_gaussian_epsilon_of_a_tiny_mu(sigma, s, d, want):
+    """mu = s/sigma near 1e-28, delta below delta(0) = 2 Phi(mu/2) - 1 (0.399 mu): at the
+    first point (two Gaussian steps of sigma 1e28 composed, mu = sqrt 2 1e-28, delta 4e-29) the
+    float root's Brent search stalled (xtol 1e-300) and raised RuntimeError out of plan(); the
+    root finder now falls back to bisection. Held against the Balle-Wang curve's root bisected
+    at 50 digits: certified (its delta at most the target) and within 1e-9 of the root."""
+    e = gaussian_epsilon(sigma, s, d)
+    assert _bw_delta(s, sigma, e) <= mp(d)
+    with mpmath.workdps(DPS):
+        lo, hi = mpmath.mpf(0), mpmath.mpf("1e-27")
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if _bw_delta(s, sigma, mid) > mp(d) else (lo, mid)
+        assert hi <= mp(e) <= hi * (1 + mpmath.mpf("1e-9"))
+        assert mpmath.nstr(hi, 4) == want
+
+
 def test_gaussian_epsilon_zero_at_or_above_delta_at_zero():
     """delta(eps = 0) of N(0, 1) noise at sensitivity 1 is Phi(1/2) - Phi(-1/2) = erf(1/(2 sqrt 2))
     = 0.38292...: any delta at or above it needs no eps at all; just below it, a tiny eps."""

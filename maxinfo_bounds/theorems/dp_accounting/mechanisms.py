@@ -20,7 +20,7 @@ from ...domain import Int, Real
 from ...numeric import InvalidParameter, RegimeError, float_down, float_up, is_mpf, iv_prec, mp_ctx
 from ...numeric.special import special
 from ...results import DPGuarantee
-from ...search import brentq, first_true
+from ...search import first_true, root
 from ..registry import Param, Theorem, register
 from .composition import compose_dp
 
@@ -144,12 +144,35 @@ def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
     """
     c = mp_ctx()
     with c.workdps(_AG_DPS):
-        t1, t2 = _ag_terms(
-            _Mp(c),
-            *(c.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else c.mpf(x) for x in (s, sigma, eps)),
+        sx, sgx, ex = (
+            c.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else c.mpf(x) for x in (s, sigma, eps)
         )
-        err = (t1 + t2) * c.mpf(10) ** -40
-        return t1 - t2 - err, t1 - t2 + err
+        if max(abs(sx / (2 * sgx) - ex * sgx / sx), abs(sx / (2 * sgx) + ex * sgx / sx)) <= _PHI_ARG_MAX:
+            t1, t2 = _ag_terms(_Mp(c), sx, sgx, ex)
+            err = (t1 + t2) * c.mpf(10) ** -40
+            return t1 - t2 - err, t1 - t2 + err
+        # an argument of Phi beyond mpmath's erfc (its series test overflows a float past about
+        # 1.3e154): each Phi enclosed by the Gaussian tail bound Phi(-|z|) <= e^(-z^2/2)/2
+        l1, h1 = _phi_enclosure(c, sx / (2 * sgx) - ex * sgx / sx)
+        l2, h2 = _phi_enclosure(c, -sx / (2 * sgx) - ex * sgx / sx)
+        ee = c.exp(ex)
+        err = (h1 + ee * h2) * c.mpf(10) ** -40
+        return l1 - ee * h2 - err, h1 - ee * l2 + err
+
+
+#: the largest |z| at which :func:`_ag_delta_bounds` asks mpmath for Phi(z)
+_PHI_ARG_MAX = 10**100
+
+
+def _phi_enclosure(c: Any, z: Any) -> tuple[Any, Any]:
+    """(lower, upper) on Phi(z): mpmath's value (widened like the terms above) where |z| <=
+    :data:`_PHI_ARG_MAX`, else the tail bound: 0 <= Phi(z) <= e^(-z^2/2)/2 for z < 0 and
+    1 - e^(-z^2/2)/2 <= Phi(z) <= 1 for z > 0 (Chernoff; e^(-z^2/2) is below 10^(-10^199))."""
+    if abs(z) <= _PHI_ARG_MAX:
+        v = c.ncdf(z)
+        return v * (1 - c.mpf(10) ** -40), v * (1 + c.mpf(10) ** -40)
+    t = c.exp(-z * z / 2) / 2
+    return (c.mpf(0), t) if z < 0 else (1 - t, c.mpf(1))
 
 
 def _at_most(x: Any, y: float | Fraction) -> bool:
@@ -208,7 +231,8 @@ def gaussian_delta(sigma: float, sensitivity: float, eps: float) -> float:
     0.38292492254802624
     """
     s, sg, e = SENS_L2.check(sensitivity), SIGMA.check(sigma), EPS0.check(eps)  # exact
-    return min(max(float_up(_ag_delta_bounds(s, sg, e)[1]), 0.0), 1.0)
+    hi = float_up(_ag_delta_bounds(s, sg, e)[1])
+    return 0.0 if hi <= 0 else min(hi, 1.0)  # (a negative enclosure end is no -0.0 delta)
 
 
 def gaussian_epsilon(sigma: float, sensitivity: float | Fraction, delta: float) -> float:
@@ -264,7 +288,7 @@ def _ag_epsilon_float(s: float, sigma: float, delta: float) -> float | None:
         hi *= 2
         if hi > 1e12:  # eps ~ (s/sigma)^2 / 2 nats
             return None
-    return float(brentq(lambda t: _ag_log_delta(s, sigma, t) - ld, 0.0, hi, xtol=1e-300, rtol=1e-15))
+    return root(lambda t: _ag_log_delta(s, sigma, t) - ld, 0.0, hi, xtol=1e-300, rtol=1e-15)
 
 
 def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> float:
@@ -289,9 +313,7 @@ def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> flo
         hi += 2.0
     while _ag_log_delta(s, math.exp(lo), e) < math.log(d):
         lo -= 2.0
-    x = math.exp(
-        float(brentq(lambda t: _ag_log_delta(s, math.exp(t), e) - math.log(d), lo, hi, xtol=1e-15, rtol=1e-15))
-    )
+    x = math.exp(root(lambda t: _ag_log_delta(s, math.exp(t), e) - math.log(d), lo, hi, xtol=1e-15, rtol=1e-15))
     return first_true(x, ok, up=True, lo=5e-324)
 
 
@@ -424,7 +446,7 @@ def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0, delta:
         if total(e) <= e:
             guess = e
         elif f(lo) < 0:  # (else basic composition's e/c is the answer, up to rounding)
-            guess = math.exp(float(brentq(f, lo, hi, xtol=1e-14)))
+            guess = math.exp(root(f, lo, hi, xtol=1e-14))
     e1 = first_true(guess, ok, up=False)
     return float_up(2 * s / Fraction(e1)), float_up(4 * s / Fraction(e1))
 
