@@ -312,6 +312,21 @@ def test_gaussian_epsilon_of_a_tiny_mu(sigma, s, d, want):
         assert mpmath.nstr(hi, 4) == want
 
 
+def test_gaussian_curves_of_a_mu_below_the_floats():
+    """mu = s/sigma = 5e-324 (or 1e-371, which is 0 in floats): the float surrogate's quadrature
+    split its interval into ceil(h/2) = 0 pieces (a subnormal h halves to 0) and divided by
+    zero. delta(0) = 2 Phi(mu/2) - 1 <= 0.4 mu is below any target: eps = 0. A mixed stage of
+    one eps = 1 step and a Gaussian part of mu = 1e-154 squared a past the floats (a warning);
+    its eps at delta 0.1 is randomized response's, ln(e - 0.1 (1 + e)) = 0.852905101364 (the
+    Gaussian part adds nothing a float can hold)."""
+    from maxinfo_bounds.theorems.dp_accounting.mixed import mixed_epsilon
+
+    assert gaussian_epsilon(1.0, 5e-324, 0.1) == 0.0
+    assert gaussian_epsilon(1e154, 1e-217, 0.1) == 0.0
+    rr = math.log(math.e - 0.1 * (1 + math.e))
+    assert rr <= mixed_epsilon({1.0: 1}, 1e-154, 0.1) <= rr * (1 + 1e-9)
+
+
 def test_gaussian_epsilon_zero_at_or_above_delta_at_zero():
     """delta(eps = 0) of N(0, 1) noise at sensitivity 1 is Phi(1/2) - Phi(-1/2) = erf(1/(2 sqrt 2))
     = 0.38292...: any delta at or above it needs no eps at all; just below it, a tiny eps."""

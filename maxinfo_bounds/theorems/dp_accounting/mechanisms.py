@@ -203,8 +203,10 @@ def _ag_log_delta(s: float, sigma: float, eps: float) -> float:
 
     h = s / sigma
     m = -eps * sigma / s  # the midpoint (a + b)/2
+    if h == 0 or not math.isfinite(m):  # mu = s/sigma, or eps/mu, beyond the floats: delta is
+        return -745.0  # below every float (0 < delta <= 2 Phi(mu/2) - 1 < mu)
     a = m + h / 2
-    pieces = math.ceil(h / 2)
+    pieces = max(1, math.ceil(h / 2))  # (h/2 of a subnormal h rounds to 0)
     if pieces > 256:  # b far below a: e^eps Phi(b) is negligible next to Phi(a)
         d = eps + float(log_ndtr(a - h)) - float(log_ndtr(a))
     else:

@@ -123,8 +123,10 @@ def _coarse_terms(logw: np.ndarray, s: np.ndarray, mu: float, eps: float) -> np.
     total = _log_delta_float(logw, s, mu, eps)
     if total == -math.inf:
         return None
-    a = (eps - s) / mu - mu / 2
-    cb = logw + np.where(a >= 0, -a * a / 2 - math.log(2), 0.0)
+    # (a tiny mu sends a, and a^2, past the floats: -inf, a zero coarse bound, is right there)
+    with np.errstate(over="ignore"):
+        a = (eps - s) / mu - mu / 2
+        cb = logw + np.where(a >= 0, -a * a / 2 - math.log(2), 0.0)
     order = np.argsort(cb)
     cum = np.logaddexp.accumulate(cb[order])
     n = int(np.searchsorted(cum, total + math.log(1e-15), side="right"))
