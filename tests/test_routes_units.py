@@ -189,25 +189,31 @@ def test_on_data_that_are_not_iid_the_dp_stage_is_read_by_thm_14a_at_beta_0():
         assert hand * (1 - mpmath.mpf("1e-9")) <= mpmath.mpf(p.gamma) <= hand
 
 
-def test_the_mutual_information_route_sums_each_stage_by_hand():
+@pytest.mark.parametrize("dp_first", [True, False])
+def test_the_mutual_information_route_sums_each_stage_by_hand(dp_first):
     """A pure eps = 0.001 step on 100 records (not i.i.d.), an output of one of 10 values and a
-    step of 0.5 bits: the mutual-information route bounds the DP stage by I <= I_inf <= eps n
-    log2 e (RRST Thm 1.4a), the description by log2 10 (entropy), adds them (chain rule) and
-    corrects by the better of Cor C.2 (optimal k) and Russo-Zou: here Cor C.2, at the total
-    3.966198 bits, against the fuzz references' 50-digit supremum."""
-    st = Study(
-        n=100,
-        alpha=0.05,
-        iid=False,
-        steps=(Laplace(sensitivity=1.0, eps=0.001), Description(range_size=10), MutualInformation(mi_bits=0.5)),
-    )
+    step of 0.5 bits, the DP step first or second: the mutual-information route bounds the DP
+    stage by I <= I_inf <= eps n log2 e (RRST Thm 1.4a), the description by log2 10 (entropy),
+    adds them (chain rule) and corrects by the better of Cor C.2 (optimal k) and Russo-Zou:
+    here Cor C.2, at the total 3.966198 bits, against the fuzz references' 50-digit supremum."""
+    lap, desc_step = Laplace(sensitivity=1.0, eps=0.001), Description(range_size=10)
+    first_two = (lap, desc_step) if dp_first else (desc_step, lap)
+    st = Study(n=100, alpha=0.05, iid=False, steps=(*first_two, MutualInformation(mi_bits=0.5)))
     out = routes._mi_route(st, stages_of(st))
     assert out.route == "mutual information" and out.k is None and out.beta is None
-    dp, desc, last = out.chain[1], out.chain[3], out.chain[5]
-    assert (dp.what, dp.theorems, dp.inputs) == ("MI of the stage", ("DR-3.16", "RRST-1.4a"), "eps=0.001, n=100")
-    assert (desc.what, desc.theorems, desc.inputs) == ("MI of the stage", ("entropy",), "range 10")
+    assert (out.study, out.alpha, out.candidates, out.notes) == ("study", 0.05, (), ())
+    lap_links = ["steps[0] (laplace)", "MI of the stage"] if dp_first else ["steps[1] (laplace)", "MI of the stage"]
+    desc_links = (
+        ["steps[1] (description)", "MI of the stage"] if dp_first else ["steps[0] (description)", "MI of the stage"]
+    )
+    stage_links = lap_links + desc_links if dp_first else desc_links + lap_links
+    assert [c.what for c in out.chain] == [*stage_links, "steps[2] (mutual_information)", "chain rule and correction"]
+    dp = next(c for c in out.chain if c.theorems == ("DR-3.16", "RRST-1.4a"))
+    desc = next(c for c in out.chain if c.theorems == ("entropy",))
+    last = out.chain[-1]
+    assert (dp.what, dp.inputs) == ("MI of the stage", "eps=0.001, n=100")
+    assert (desc.what, desc.inputs) == ("MI of the stage", "range 10")
     assert (last.what, last.theorems) == ("chain rule and correction", ("RRST-C.2",))
-    assert out.chain[4].what == "steps[2] (mutual_information)"
     six = mpmath.mpf("1e-5")
     with mpmath.workdps(50):
         a = mpmath.mpf(0.05)
@@ -406,5 +412,20 @@ def test_extreme_valid_studies_plan_without_error_or_nan():
         ("max-information composition", None, "RRST-1.5a: no beta below alpha reachable"),
         ("mutual information", 0.0, ""),
     ]
+    # Cor C.2's closed form is all that is left (gamma 0 in floats), and the route says so
+    assert huge.chain[-1].theorems == ("RRST-C.2",) and huge.chain[-1].conditions == ("paper closed form",)
     tiny = plan(Study(n=10**12, alpha=0.05, iid=True, steps=(Laplace(sensitivity=1.0, eps=1e-300, times=3),)))
     assert tiny.gamma == math.nextafter(0.05, 0.0)
+
+
+def test_an_approximate_dp_step_after_descriptions_names_the_step_it_follows():
+    """Two descriptions (one stage: steps[0..1]) then an approximate-DP step on i.i.d. data:
+    RRST section 4 refuses Thm 3.1 beyond the first stage, and the reason names the last step
+    of the stage before it, steps[1]."""
+    steps = (Description(range_size=2), Description(range_size=3), GenericDP(eps=0.1, delta=1e-12))
+    st = Study(n=1000, alpha=0.05, iid=True, steps=steps)
+    assert routes._maxinfo_route(st, stages_of(st), None, None, "max-information composition") == (
+        "steps[2] is approximate DP: RRST Thm 3.1 bounds its max-information only for i.i.d. data "
+        "and as the first stage (RRST §4, Thm 4.1), but it follows steps[1] (description), whose "
+        "output the analysis conditions on"
+    )
