@@ -116,6 +116,10 @@ def _root(m: float, k: float, lo_b: float, hi_b: float) -> float:
     # xtol relative to the root's scale (beta* >= m/k) down to 1e-300; below it (subnormal
     # scales, where f_k is too coarse for brentq) the bracket of mi_beta_float already pins the
     # root within a factor k/(k - log2 e)
+    if _f_float(lo_b, k) - m >= 0:
+        # a float f_k at its minimum (k just below log2 e: the minimum is 0 to within rounding)
+        # already at or above a tiny m: the root is the minimum's point to float precision
+        return lo_b
     return float(
         brentq(
             lambda b: _f_float(b, k) - m,

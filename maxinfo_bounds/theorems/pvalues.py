@@ -239,7 +239,14 @@ def mi_pvalue_choice(alpha: RealLike, m: RealLike, *, dps: int = 30) -> MiChoice
     # beyond the floats (m/alpha above 1e308: gamma below 2^-1e308, 0 in floats) nothing to
     # search: the closed form's 0 stands (the search's bounds would be inf, its k NaN)
     hi = 4 * k_paper + 64
-    candidates = (*minimise(neg_log_gamma, max(mf / a, 1e-9), hi), k_paper) if math.isfinite(hi) else ()
+    # in ln k on a grid (the range spans 156 decades at alpha = m = 1e-156, where Brent on k
+    # itself never came near the optimum at k = 3.5 and the route fell to 0)
+    candidates: tuple[float, ...] = ()
+    if math.isfinite(hi):
+        t_lo, t_hi = math.log(max(mf / a, 1e-9)), math.log(hi)
+        ts = minimise(lambda t: neg_log_gamma(math.exp(t)), t_lo, t_hi, grid=41, xatol=1e-13)
+        # and Brent on k itself, whose last digits are the sharper where it converges
+        candidates = (*(math.exp(t) for t in ts), *minimise(neg_log_gamma, max(mf / a, 1e-9), hi), k_paper)
     # pragma: no mutate end
     for k in candidates:
         b = mi_beta_exact(mx, k, dps=dps)  # certified at the exact m and alpha

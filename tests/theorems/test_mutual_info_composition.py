@@ -581,3 +581,21 @@ def test_mi_correction_beyond_the_floats_is_zero(alpha, m):
     gamma <= alpha 2^-k, below the smallest float: 0, from the closed form, with no k."""
     assert mi_pvalue_choice(alpha, m) == (0.0, None, None)
     assert mi_pvalue_correction(alpha, m) == 0.0
+
+
+@pytest.mark.slow  # the 50-digit reference: 8 s
+def test_mi_correction_at_tiny_alpha_and_m():
+    """alpha = m = 1e-156: the optimal k is 3.24 (beta*(k) = 5.55e-157 < alpha), but the range
+    searched for it runs to 4 k_paper = 4.3e156. Two failures, both found by the planner's
+    fuzz: the float beta* at k just below log2 e, where f_k's minimum is 0 to within rounding
+    and so not below m, raised "f(a) and f(b) must have different signs"; and Brent on k itself
+    never came near k = 3.24, so the correction was 0. Now the search also runs in ln k, and
+    the result is the fuzz references' 50-digit supremum 4.69536436420570e-158 to 1e-12."""
+    from proofs_checks.fuzz import references as R
+
+    with mpmath.workdps(50):
+        ref = R.mi_pvalue_optimal(mpmath.mpf(1e-156), mpmath.mpf(1e-156))
+        got = mi_pvalue_choice(1e-156, 1e-156)
+        assert mpmath.nstr(ref, 15) == "4.6953643642057e-158"
+        assert ref * (1 - mpmath.mpf("1e-12")) <= mpmath.mpf(got.gamma) <= ref
+        assert 3.2 < got.k < 3.3
