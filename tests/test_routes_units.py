@@ -414,6 +414,14 @@ def test_extreme_valid_studies_plan_without_error_or_nan():
     ]
     # Cor C.2's closed form is all that is left (gamma 0 in floats), and the route says so
     assert huge.chain[-1].theorems == ("RRST-C.2",) and huge.chain[-1].conditions == ("paper closed form",)
+    # a pure stage of eps 19 * 1e299 after a description (so the mutual-information route is
+    # tried): eps n log2 e is infinite in floats (Fraction(inf) raised)
+    steps = (Description(range_size=1), Laplace(sensitivity=1.0, eps=1e299, times=19))
+    wild = plan(Study(n=65_582_418, alpha=0.05, iid=False, steps=steps))
+    assert wild.gamma == 0.0 and {c.route: c.note for c in wild.candidates}["mutual information"] == (
+        "steps[1..1] are 1.9e+300-DP on n = 65582418 records: I <= eps n log2 e is beyond the floats, "
+        "no positive threshold"
+    )
     tiny = plan(Study(n=10**12, alpha=0.05, iid=True, steps=(Laplace(sensitivity=1.0, eps=1e-300, times=3),)))
     assert tiny.gamma == math.nextafter(0.05, 0.0)
 

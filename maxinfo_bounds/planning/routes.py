@@ -554,6 +554,11 @@ def _mi_route(study: Study, stages: list[Stage]) -> PlanResult | str:
                 return "an approximate-DP stage has no mutual-information bound here"
             g = s.basic()
             k = pure_dp_max_information(g.eps, study.n).k
+            if not math.isfinite(k):  # eps n log2 e beyond the floats: alpha 2^-k is 0
+                return (
+                    f"steps[{s.steps[0]}..{s.steps[-1]}] are {text_up(g.eps)}-DP on n = {study.n} records: "
+                    "I <= eps n log2 e is beyond the floats, no positive threshold"
+                )
             chain += [
                 *s.links,
                 Link(
