@@ -1,6 +1,9 @@
 """The planner on valid studies drawn across the whole range of every input (Hypothesis): each
-plan either returns a threshold in [0, alpha] or refuses with a :class:`PlanError` naming why;
-never another exception, never a warning (the suite turns warnings into errors), never NaN.
+plan either returns a threshold in [0, alpha] or refuses with a :class:`PlanError` naming why
+(or, for a step with no usable privacy point at all, such as a Gaussian step of sigma 1e-7
+times its sensitivity at delta 0.1, the :class:`InvalidParameter` naming that parameter and
+what it must be); never another exception, never a warning (the suite turns warnings into
+errors), never NaN.
 
 Two crashes of this kind were found by reading mutation survivors (10^60 bits of mutual
 information at alpha = 1e-300; Laplace steps of eps = 1e-300, whose zCDP rho is subnormal):
@@ -15,6 +18,7 @@ import math
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from maxinfo_bounds import InvalidParameter
 from maxinfo_bounds.planning import (
     Description,
     Gaussian,
@@ -71,7 +75,7 @@ studies = st.composite(_study)
 def test_every_valid_study_plans_or_refuses_in_words(st_: Study) -> None:
     try:
         p = plan(st_)
-    except PlanError as e:
-        assert str(e) and "nan" not in str(e).lower()
+    except InvalidParameter as e:  # PlanError is one
+        assert e.name and e.allowed and "nan" not in str(e).lower()
         return
     assert math.isfinite(p.gamma) and 0.0 <= p.gamma <= st_.alpha
