@@ -240,7 +240,7 @@ def mi_pvalue_choice(alpha: RealLike, m: RealLike, *, dps: int = 30) -> MiChoice
     # search: the closed form's 0 stands (the search's bounds would be inf, its k NaN)
     hi = 4 * k_paper + 64
     # in ln k on a grid (the range spans 156 decades at alpha = m = 1e-156, where Brent on k
-    # itself never came near the optimum at k = 3.5 and the route fell to 0)
+    # itself never came near the optimum at k = 3.24 and the route fell to 0)
     candidates: tuple[float, ...] = ()
     if math.isfinite(hi):
         t_lo, t_hi = math.log(max(mf / a, 1e-9)), math.log(hi)
