@@ -15,6 +15,7 @@ import mpmath
 import pytest
 
 from maxinfo_bounds.planning import Description, Gaussian, GenericDP, Laplace, MutualInformation, Study, plan, routes
+from maxinfo_bounds.planning.routes import gamma_upper_bound
 from maxinfo_bounds.planning.stages import stages_of
 from proofs_checks.fuzz import references as R
 
@@ -437,3 +438,24 @@ def test_an_approximate_dp_step_after_descriptions_names_the_step_it_follows():
         "and as the first stage (RRST §4, Thm 4.1), but it follows steps[1] (description), whose "
         "output the analysis conditions on"
     )
+
+
+def test_the_required_n_bound_of_a_two_stage_route_covers_its_supremum():
+    """gamma_upper_bound, which the required-n search trusts as an upper bound on every plan's
+    gamma at any beta split, on the two-stage study above (pure DP on i.i.d. data, then a
+    description): no proven supremum applies to a route of two stages, so the bound is the
+    optimised gamma times 1 + 1e-3 (the optimiser's slack). It must be at least the hand
+    supremum over (beta_1, beta_2) at 50 digits, 3.08237e-5, and not far above it (within the
+    slack and the plan's 1e-9)."""
+    st = Study(n=10**5, alpha=0.05, iid=True, steps=(Laplace(sensitivity=1.0, eps=0.001), Description(range_size=10)))
+    bound = gamma_upper_bound(st)
+    with mpmath.workdps(50):
+        a, e = mpmath.mpf(0.05), mpmath.mpf(0.001)
+
+        def g(b1):
+            return (a - b1) ** 2 / 40 * mpmath.power(2, -R.pure_dp_product(e, 10**5, b1))
+
+        sup = R.maximise(g, mpmath.mpf("1e-30"), a * (1 - mpmath.mpf("1e-12")))
+        assert sup <= mpmath.mpf(bound) <= sup * (1 + mpmath.mpf("1.001e-3"))
+    p = plan(st)
+    assert (p.study, p.alpha, p.route) == ("study", 0.05, "max-information composition")
