@@ -243,10 +243,10 @@ def mi_pvalue_choice(alpha: RealLike, m: RealLike, *, dps: int = 30) -> MiChoice
     # itself never came near the optimum at k = 3.24 and the route fell to 0)
     candidates: tuple[float, ...] = ()
     if math.isfinite(hi):
-        t_lo, t_hi = math.log(max(mf / a, 1e-9)), math.log(hi)
-        ts = minimise(lambda t: neg_log_gamma(math.exp(t)), t_lo, t_hi, grid=41, xatol=1e-13)
+        k_lo = max(mf / a, 1e-9)
+        ts = minimise(lambda t: neg_log_gamma(math.exp(t)), math.log(k_lo), math.log(hi), grid=41, xatol=1e-13)
         # and Brent on k itself, whose last digits are the sharper where it converges
-        candidates = (*(math.exp(t) for t in ts), *minimise(neg_log_gamma, max(mf / a, 1e-9), hi), k_paper)
+        candidates = (*(math.exp(t) for t in ts), *minimise(neg_log_gamma, k_lo, hi), k_paper)
     # pragma: no mutate end
     for k in candidates:
         b = mi_beta_exact(mx, k, dps=dps)  # certified at the exact m and alpha

@@ -147,14 +147,15 @@ def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
         sx, sgx, ex = (
             c.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else c.mpf(x) for x in (s, sigma, eps)
         )
-        if max(abs(sx / (2 * sgx) - ex * sgx / sx), abs(sx / (2 * sgx) + ex * sgx / sx)) <= _PHI_ARG_MAX:
+        a, b = sx / (2 * sgx) - ex * sgx / sx, -sx / (2 * sgx) - ex * sgx / sx  # (as in _ag_terms)
+        if max(abs(a), abs(b)) <= _PHI_ARG_MAX:
             t1, t2 = _ag_terms(_Mp(c), sx, sgx, ex)
             err = (t1 + t2) * c.mpf(10) ** -40
             return t1 - t2 - err, t1 - t2 + err
         # an argument of Phi beyond mpmath's erfc (its series test overflows a float past about
         # 1.3e154): each Phi enclosed by the Gaussian tail bound Phi(-|z|) <= e^(-z^2/2)/2
-        l1, h1 = _phi_enclosure(c, sx / (2 * sgx) - ex * sgx / sx)
-        l2, h2 = _phi_enclosure(c, -sx / (2 * sgx) - ex * sgx / sx)
+        l1, h1 = _phi_enclosure(c, a)
+        l2, h2 = _phi_enclosure(c, b)
         ee = c.exp(ex)
         err = (h1 + ee * h2) * c.mpf(10) ** -40
         return l1 - ee * h2 - err, h1 - ee * l2 + err
