@@ -459,3 +459,40 @@ def test_the_required_n_bound_of_a_two_stage_route_covers_its_supremum():
         assert sup <= mpmath.mpf(bound) <= sup * (1 + mpmath.mpf("1.001e-3"))
     p = plan(st)
     assert (p.study, p.alpha, p.route) == ("study", 0.05, "max-information composition")
+
+
+def test_optimal_composition_applies_up_to_exactly_ten_thousand_identical_runs():
+    """The optimal (KOV) composition of identical steps is tried for up to TIGHT_MAX_RUNS =
+    10,000 runs and skipped beyond, with a note. At exactly 10,000 Laplace runs of 2e-5-DP
+    (n = 2000, alpha = 0.05) the stage line is KOV15 Thm 3.3's: eps 0.0120855 at the chosen
+    total delta 2.37138e-13, which is the optimum to its printed digit (KOV's delta summed here
+    at 30 digits: 2.371365e-13 at 0.0120855, 2.372086e-13 at 0.0120854). At 10,001 runs KOV is
+    skipped and the zCDP line is used: eps 0.0126514 at the same delta (CKS20 Prop. 12 at
+    rho = 10,001 eps tanh(eps/2), minimised over its order here at 40 digits), a gamma about 4 times
+    smaller. (Written against `classic = count < TIGHT_MAX_RUNS`, which planned 10,000 runs
+    with zCDP and lost that factor without any other test noticing.)"""
+
+    def study(times: int) -> Study:
+        return Study(n=2000, alpha=0.05, iid=True, steps=(Laplace.from_eps(1.0, 2e-5, times=times),))
+
+    at = plan(study(10_000))
+    stage = at.chain[1]
+    assert stage.what == "optimal DP composition of the stage" and stage.theorems == ("KOV15-3.3",)
+    assert stage.output == "(0.0120855, 2.37138e-13)-DP"
+    assert not any("skipped" in c.note for c in at.candidates)
+    with mpmath.workdps(30):
+        e0, dt = mpmath.mpf("2e-5"), mpmath.mpf("2.37138e-13")
+        assert R.kov_delta(e0, mpmath.mpf(0), 10_000, mpmath.mpf("0.0120855")) < dt * (1 - 5e-6)
+        assert R.kov_delta(e0, mpmath.mpf(0), 10_000, mpmath.mpf("0.0120854")) > dt * (1 + 5e-6)
+    beyond = plan(study(10_001))
+    assert beyond.chain[1].theorems == ("S24-pure-zCDP", "CKS20-12")
+    assert beyond.chain[1].output == "(0.0126514, 2.37138e-13)-DP"
+    with mpmath.workdps(40):  # rho = 10001 eps tanh(eps/2) (sharp pure-to-zCDP), CKS20 Prop. 12
+        rho = 10_001 * e0 * mpmath.tanh(e0 / 2)
+        assert mpmath.nstr(R.cks_eps(rho, dt), 6) == "0.0126514"
+    assert (
+        "tight DP composition of the first stage",
+        "advanced and optimal (KOV) composition skipped: more than 10000 runs "
+        "(the exact GDP and zCDP accountants still apply)",
+    ) in [(c.route, c.note) for c in beyond.candidates]
+    assert 4 * beyond.gamma < at.gamma < 5 * beyond.gamma
