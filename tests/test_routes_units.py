@@ -496,3 +496,19 @@ def test_optimal_composition_applies_up_to_exactly_ten_thousand_identical_runs()
         "(the exact GDP and zCDP accountants still apply)",
     ) in [(c.route, c.note) for c in beyond.candidates]
     assert 4 * beyond.gamma < at.gamma < 5 * beyond.gamma
+
+
+def test_without_refinement_a_pure_stage_is_planned_on_the_fixed_grid_only():
+    """``plan(..., refine=False)`` (the required-n search's plans, whose proof covers the fixed
+    total-delta grid only) tries the three points of DELTA_GRID and nothing between them; the
+    refined plan of the same study (10,000 Laplace runs of 2e-5-DP, n = 2000) finds
+    2.37138e-13 between the grid's points, a gamma 5.7 times larger. (Written against the
+    refinement run without ``refine``, which no earlier test noticed.)"""
+    st = Study(n=2000, alpha=0.05, iid=True, steps=(Laplace.from_eps(1.0, 2e-5, times=10_000),))
+    coarse, fine = plan(st, refine=False), plan(st)
+    grid = [f"DP first stage at delta={d:g} (RRST-3.1)" for d in (1e-30, 1e-20, 1e-12)]
+    assert [c.route for c in coarse.candidates] == ["max-information composition", *grid, "mutual information"]
+    assert coarse.route == "tight DP composition (delta=1e-12) then RRST Thm 3.1"
+    assert fine.route == "tight DP composition (delta=2.37138e-13) then RRST Thm 3.1"
+    at_grid = {c.route: c.gamma for c in fine.candidates}
+    assert coarse.gamma == at_grid[grid[-1]] and 5 * coarse.gamma < fine.gamma < 6 * coarse.gamma
