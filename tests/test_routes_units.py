@@ -512,3 +512,42 @@ def test_without_refinement_a_pure_stage_is_planned_on_the_fixed_grid_only():
     assert fine.route == "tight DP composition (delta=2.37138e-13) then RRST Thm 3.1"
     at_grid = {c.route: c.gamma for c in fine.candidates}
     assert coarse.gamma == at_grid[grid[-1]] and 5 * coarse.gamma < fine.gamma < 6 * coarse.gamma
+
+
+def test_identical_approximate_dp_steps_win_at_a_grid_point():
+    """1000 steps each (1e-4, 1e-16)-DP on n = 2000 i.i.d. records (alpha = 0.05): the best
+    route is the tight composition at the grid's total delta 1e-12, planned in full from the
+    grid (the continuous search's 1.02769e-12 does a little worse). By hand: KOV15 Thm 3.3's
+    curve summed at 30 digits is 1e-12 at eps 0.0186181073624 (its printed eps is on the safe
+    side and within 1e-12 of it); RRST Thm 3.1 (sound) at the printed eps', t and delta_hat,
+    recomputed at 50 digits, gives k = 60.035 bits, beta = 0.0440655 and gamma =
+    (alpha - beta) 2^-k = 5.0239923e-21, which the planner's gamma is at most and within 1e-9 of.
+    (Written against the route's name, derivation link and composition dropped on this path,
+    which no earlier test reached: the grid's points win for Gaussian and pure stages only
+    after ranking, elsewhere.)"""
+    st = Study(n=2000, alpha=0.05, iid=True, steps=(GenericDP(eps=1e-4, delta=1e-16, times=1000),))
+    r = plan(st)
+    assert r.route == "tight DP composition (delta=1e-12) then RRST Thm 3.1"
+    assert ("DP first stage at delta=1e-12 (RRST-3.1)", r.gamma) in [(c.route, c.gamma) for c in r.candidates]
+    stage, thm = r.chain[1], r.chain[2]
+    assert stage.what == "optimal DP composition of the stage" and stage.theorems == ("KOV15-3.3",)
+    assert stage.inputs == "1000 x (0.0001, 1e-16)" and stage.output == "(0.0186182, 1e-12)-DP"
+    vals = dict(stage.values)
+    assert vals["delta"] == 1e-12
+    with mpmath.workdps(30):
+        e0, d0, eps = mpmath.mpf(1e-4), mpmath.mpf(1e-16), mpmath.mpf(vals["eps"])
+        assert R.kov_delta(e0, d0, 1000, eps) <= mpmath.mpf(1e-12)
+        assert R.kov_delta(e0, d0, 1000, eps * (1 - mpmath.mpf("1e-12"))) > mpmath.mpf(1e-12)
+    assert thm.theorems == ("RRST-3.1",)
+    conds = dict(c.split(" = ", 1) for c in thm.conditions if c.startswith(("t = ", "delta_hat = ")))
+    applied = next(c for c in thm.conditions if c.startswith("applied at eps' = "))
+    e_used = float(applied.split(" = ")[1].split(" ")[0])
+    assert e_used >= vals["eps"]
+    with mpmath.workdps(50):
+        k, b = R.thm31(
+            mpmath.mpf(e_used), mpmath.mpf(1e-12), 2000, mpmath.mpf(conds["t"]), mpmath.mpf(conds["delta_hat"]), "sound"
+        )
+        assert mpmath.nstr(k, 5) == "60.035" and mpmath.nstr(b, 6) == "0.0440655"
+        assert mpmath.mpf(r.k) >= k and mpmath.mpf(r.beta) >= b
+        hand = (mpmath.mpf("0.05") - b) * mpmath.power(2, -k)
+        assert hand * (1 - mpmath.mpf("1e-9")) <= mpmath.mpf(r.gamma) <= hand
