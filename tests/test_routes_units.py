@@ -551,3 +551,21 @@ def test_identical_approximate_dp_steps_win_at_a_grid_point():
         assert mpmath.mpf(r.k) >= k and mpmath.mpf(r.beta) >= b
         hand = (mpmath.mpf("0.05") - b) * mpmath.power(2, -k)
         assert hand * (1 - mpmath.mpf("1e-9")) <= mpmath.mpf(r.gamma) <= hand
+
+
+def test_grid_points_outside_thm31_are_listed_with_their_composed_eps():
+    """10,001 Laplace runs of 1-DP on n = 1000 (beyond the optimal composition's 10,000 runs):
+    at each grid total delta the stage's eps is zCDP's (rho = 10,001 tanh(1/2), CKS20 Prop. 12
+    minimised here at 40 digits: 5748.5192, 5540.9594, 5332.7396 at 1e-30, 1e-20, 1e-12), far
+    outside RRST Thm 3.1, and each point is listed by name with that eps rounded up."""
+    st = Study(n=1000, alpha=0.05, iid=True, steps=(Laplace.from_eps(1.0, 1.0, times=10_001),))
+    got = [(c.route, c.note) for c in plan(st).candidates if "composed eps" in c.note]
+    want = []
+    with mpmath.workdps(40):
+        rho = 10_001 * mpmath.tanh(mpmath.mpf(1) / 2)
+        for d in ("1e-30", "1e-20", "1e-12"):
+            e = R.cks_eps(rho, mpmath.mpf(d))
+            shown = mpmath.nstr(mpmath.ceil(e * 100) / 100, 6)
+            note = f"composed eps {shown} > 1/2: outside RRST Thm 3.1"
+            want.append((f"DP first stage at delta={d} (RRST-3.1)", note))
+    assert got == want
