@@ -569,3 +569,24 @@ def test_grid_points_outside_thm31_are_listed_with_their_composed_eps():
             note = f"composed eps {shown} > 1/2: outside RRST Thm 3.1"
             want.append((f"DP first stage at delta={d} (RRST-3.1)", note))
     assert got == want
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        (GenericDP(eps=1e-4, delta=1e-16, times=1000),),  # the continuous total-delta search
+        (Gaussian(sigma=0.5, sensitivity=1e-4, delta=1e-9, times=10),),  # every total delta ranked
+    ],
+)
+def test_the_exhaustive_plan_bounds_the_fixed_grid_plan_on_approximate_dp_stages(steps):
+    """The required-n search's bound (gamma_upper_bound: the exhaustive plan, every point of the
+    fine total-delta grid planned in full, with the optimiser's 0.1% slack where no supremum is
+    proven) is at least the fixed-grid plan's gamma (refine=False, what the search evaluates)
+    and the exhaustive plan's, and at most that times 1 + 1e-3, on the two stage kinds whose
+    points the exhaustive plan walks (approximate-DP runs, Gaussian runs). (Written against that
+    walk's pruning called with no study or eps, which crashed it unseen: the earlier bound tests
+    use pure stages.)"""
+    n = 2000 if steps[0].delta == 1e-16 else 10**4
+    st = Study(n=n, alpha=0.05, iid=True, steps=steps)
+    coarse, full, bound = plan(st, refine=False), plan(st, exhaustive=True), gamma_upper_bound(st)
+    assert 0 < coarse.gamma <= full.gamma <= bound <= full.gamma * (1 + 1e-3) * (1 + 1e-12)
