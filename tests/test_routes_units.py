@@ -590,3 +590,37 @@ def test_the_exhaustive_plan_bounds_the_fixed_grid_plan_on_approximate_dp_stages
     st = Study(n=n, alpha=0.05, iid=True, steps=steps)
     coarse, full, bound = plan(st, refine=False), plan(st, exhaustive=True), gamma_upper_bound(st)
     assert 0 < coarse.gamma <= full.gamma <= bound <= full.gamma * (1 + 1e-3) * (1 + 1e-12)
+    # no supremum over beta is proven for these routes: the bound carries the whole slack
+    assert bound >= full.gamma * (1 + 1e-3) * (1 - 1e-12)
+
+
+@pytest.mark.parametrize("bits", ["0.001", "0.5", "3"])
+def test_the_bound_on_a_mutual_information_study_is_above_its_hand_supremum(bits):
+    """One mutual-information step of m bits on any data: the supremum over beta of the route's
+    gamma is the larger of Russo-Zou's and Cor C.2's optimum (the fuzz references at 50 digits;
+    Russo-Zou wins at 0.001 bits). gamma_upper_bound, which the required-n search trusts, must be
+    at least that supremum, and within the optimiser's 0.1% slack of it."""
+    st = Study(n=1000, alpha=0.05, iid=False, steps=(MutualInformation(mi_bits=float(bits)),))
+    bound = gamma_upper_bound(st)
+    with mpmath.workdps(50):
+        a, m = mpmath.mpf("0.05"), mpmath.mpf(float(bits))
+        sup = max(R.russo_zou(a, m), R.mi_pvalue_optimal(a, m))
+        assert sup <= mpmath.mpf(bound) <= sup * (1 + mpmath.mpf("1.001e-3"))
+
+
+def test_a_plans_notes_are_its_unavailable_routes_reasons_in_order():
+    """``PlanResult.notes`` (the JSON's "notes"): the reason of every route not available, in the
+    order the candidates list them, and nothing for a route that has a gamma. 10,001 Laplace runs
+    of 1-DP on n = 1000: the skipped optimal composition, three grid points outside RRST Thm 3.1
+    and the dominated mutual-information route."""
+    st = Study(n=1000, alpha=0.05, iid=True, steps=(Laplace.from_eps(1.0, 1.0, times=10_001),))
+    r = plan(st)
+    assert r.notes == (
+        "advanced and optimal (KOV) composition skipped: more than 10000 runs "
+        "(the exact GDP and zCDP accountants still apply)",
+        "composed eps 5748.52 > 1/2: outside RRST Thm 3.1",
+        "composed eps 5540.96 > 1/2: outside RRST Thm 3.1",
+        "composed eps 5332.74 > 1/2: outside RRST Thm 3.1",
+        "dominated: every stage is pure DP, whose RRST Thm 1.4a bound the max-information route uses directly",
+    )
+    assert r.as_dict()["notes"] == list(r.notes)
