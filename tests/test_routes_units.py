@@ -624,3 +624,23 @@ def test_a_plans_notes_are_its_unavailable_routes_reasons_in_order():
         "dominated: every stage is pure DP, whose RRST Thm 1.4a bound the max-information route uses directly",
     )
     assert r.as_dict()["notes"] == list(r.notes)
+
+
+def test_a_grid_point_no_ranking_beta_reaches_is_noted_as_not_planned():
+    """Ten Gaussian runs (sensitivity 1e-4, sigma 0.5; mu = 6.3e-4) on n = 10^4: at the grid's
+    total delta 1e-12, RRST Thm 3.1's float k is infinite at both ranking betas (alpha/2 and
+    0.99 alpha). That is not a proof that no beta below alpha works: the sound variant's floor
+    on beta at eps' = 0.4 is 0.04785 (the fuzz references), and a 30-digit search over eps', t
+    and delta_hat finds beta = 0.04968 with k = 218,469 bits (gamma about 6e-65770). So the note
+    says what was found, not that nothing exists (it said "no beta below alpha reachable")."""
+    with mpmath.workdps(30):
+        floor = R.thm31_beta_floor(mpmath.mpf("0.4"), mpmath.mpf("1e-12"), 10**4, "sound")
+        assert mpmath.nstr(floor, 4) == "0.04785"
+        k, b = R.thm31(mpmath.mpf("0.35"), mpmath.mpf("1e-12"), 10**4, mpmath.exp(1.5), mpmath.exp(-14), "sound")
+        assert b < mpmath.mpf("0.05") and mpmath.nstr(k, 6) == "218469.0"
+    st = Study(n=10**4, alpha=0.05, iid=True, steps=(Gaussian(sigma=0.5, sensitivity=1e-4, delta=1e-9, times=10),))
+    assert (
+        "DP first stage at delta=1e-12 (RRST-3.1)",
+        None,
+        "no reachable beta found at alpha/2 or 0.99 alpha (RRST Thm 3.1's float bound): not planned in full",
+    ) in [(c.route, c.gamma, c.note) for c in plan(st).candidates]
