@@ -644,3 +644,23 @@ def test_a_grid_point_no_ranking_beta_reaches_is_noted_as_not_planned():
         None,
         "no reachable beta found at alpha/2 or 0.99 alpha (RRST Thm 3.1's float bound): not planned in full",
     ) in [(c.route, c.gamma, c.note) for c in plan(st).candidates]
+
+
+def test_the_tight_composition_is_tried_from_two_runs_on():
+    """Two Laplace runs of 0.004-DP on 10^4 i.i.d. records: the first stage's tight composition
+    is tried at the three grid deltas (one run: it is not, there is nothing to compose), and each
+    is pruned by RRST Thm 3.1's floor on k, which is above the log2(alpha/gamma) bits the best
+    route's gamma leaves (a route of k bits certifies at most alpha 2^-k)."""
+
+    def cands(times: int) -> tuple[list[tuple[str, str]], float]:
+        st = Study(n=10**4, alpha=0.05, iid=True, steps=(Laplace.from_eps(1.0, 0.004, times=times),))
+        r = plan(st)
+        return [(c.route, c.note) for c in r.candidates if c.route.startswith("DP first stage")], r.gamma
+
+    assert cands(1)[0] == []
+    two, gamma = cands(2)
+    grid = ("1e-30", "1e-20", "1e-12")
+    assert [route for route, _ in two] == [f"DP first stage at delta={d} (RRST-3.1)" for d in grid]
+    for _, note in two:
+        assert note.startswith("cannot beat the best route: k >= ") and note.endswith(" bits")
+        assert float(note.split(">= ")[1].split()[0]) > math.log2(0.05 / gamma)
