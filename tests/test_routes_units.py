@@ -664,3 +664,17 @@ def test_the_tight_composition_is_tried_from_two_runs_on():
     for _, note in two:
         assert note.startswith("cannot beat the best route: k >= ") and note.endswith(" bits")
         assert float(note.split(">= ")[1].split()[0]) > math.log2(0.05 / gamma)
+
+
+@pytest.mark.parametrize(("n", "delta"), [(100, 1e-6), (2000, 1e-16), (10**4, 1e-12), (10**6, 1e-20)])
+def test_the_beta_floor_that_prunes_total_deltas_is_below_thm31s_own(n, delta):
+    """The planner refuses a total delta when 2 n sqrt(delta) (less 1e-9) reaches alpha. That
+    must be a floor on RRST Thm 3.1's beta at every eps' <= 1/2 (else a valid route would be
+    refused): the sound variant's infimum over t and delta_hat (the fuzz references, 30 digits)
+    falls as eps' grows and is 4.54 n sqrt(delta) at eps' = 1/2, so the planner's floor is
+    below it by a factor 2.27 at every n and delta here (sound, and loose: a time saver)."""
+    f = routes._thm31_beta_floor(n, delta)
+    with mpmath.workdps(30):
+        floors = [R.thm31_beta_floor(mpmath.mpf(e), mpmath.mpf(delta), n, "sound") for e in ("0.1", "0.3", "0.5")]
+        assert floors[0] > floors[1] > floors[2]
+        assert mpmath.mpf(f) < floors[2] and mpmath.nstr(floors[2] / (n * mpmath.sqrt(mpmath.mpf(delta))), 3) == "4.54"
