@@ -612,3 +612,45 @@ def test_smith_slides_many_queries_lemma_needs_gaussian_noise():
         # the calibrations quoted: the Gaussian's (eps, delta) at the extremes eps = 1, delta = 1/e
         e, L = mpmath.mpf(1), mpmath.mpf(1)
         assert e / mpmath.sqrt(2) + e**2 / (8 * L) <= e
+
+
+def test_estimation_route_by_splitting_in_the_power_planner():
+    """Where the estimation planner recommends splitting (one mean query and the final
+    proportion, 2 statistical queries, on n = 5000 records at coverage 0.95), the decision uses
+    no noise: each answer on its own 2500 fresh records, half-width by Hoeffding with a union
+    bound, sqrt(ln(2 * 2/0.05)/(2 * 2500)) = 0.0296041 (50 digits here), and the power at
+    p1 = 0.53 is the exact binomial tail P(X > 2500 (0.5 + hw)), X ~ Binomial(2500, 0.53),
+    summed here at 40 digits: 0.51. (Written against the split branch's record count and its
+    zero noise, which no test reached: a noise of 1 there left every test passing.)"""
+    from maxinfo_bounds.planning import Gaussian, PowerSpec, Study, plan_power
+    from maxinfo_bounds.planning.recommend import RouteKind
+
+    spec = PowerSpec(test="proportion", effect_size=0.03, p0=0.5, alternative="larger")
+    st = Study(n=5000, alpha=0.05, iid=True, steps=(Gaussian.mean(0.0, 1.0, sigma=0.01, delta=1e-10),), power=spec)
+    row = next(r for r in plan_power(st).rows if r.kind is RouteKind.ESTIMATE)
+    assert row.valid and row.test_records == 2500
+    assert "'split: each query on its own fresh records' (each on its own 2500 fresh records" in row.note
+    with mpmath.workdps(50):
+        hw = mpmath.sqrt(mpmath.log(80) / 5000)
+        assert mpmath.nstr(hw, 6) == "0.0296041"
+        assert f"beyond p0 +- {mpmath.nstr(mpmath.ceil(hw * 10**7) / 10**7, 6)}," in row.note
+    with mpmath.workdps(40):
+        cut = int(mpmath.floor(2500 * (mpmath.mpf("0.5") + hw)))  # reject when X > cut
+        p = mpmath.mpf("0.53")
+        tail = mpmath.fsum(mpmath.binomial(2500, x) * p**x * (1 - p) ** (2500 - x) for x in range(cut + 1, 2501))
+    assert mpmath.nstr(tail, 2) == "0.51"
+    assert row.power == pytest.approx(float(tail), rel=1e-9)
+
+
+def test_estimation_route_at_a_level_below_the_floats_resolution():
+    """At alpha = 1e-17 the coverage 1 - alpha, rounded up (the test's level 1 - C must stay at
+    most alpha), is 1.0 in floats, where no half-width exists (the estimation planner refuses
+    coverage 1): the route is shown as not valid, with its reason, instead of failing."""
+    from maxinfo_bounds.planning import Gaussian, PowerSpec, Study, plan_power
+    from maxinfo_bounds.planning.recommend import RouteKind
+
+    spec = PowerSpec(test="proportion", effect_size=0.03, p0=0.5, alternative="larger")
+    st = Study(n=5000, alpha=1e-17, iid=True, steps=(Gaussian.mean(0.0, 1.0, sigma=0.01, delta=1e-10),), power=spec)
+    assert 1 - 1e-17 == 1.0
+    row = next(r for r in plan_power(st).rows if r.kind is RouteKind.ESTIMATE)
+    assert (row.valid, row.note) == (False, "no estimation route has a half-width below 1 here")
