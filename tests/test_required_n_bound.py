@@ -213,3 +213,23 @@ def test_float_pieces_of_the_supremum_enclose_their_50_digit_values():
             slope, width = s_c - s_a, margin * (s_a + s_c)
             assert d_lo <= slope <= d_hi, (alpha, eps, n, b)
             assert slope - 1.01 * width <= d_lo and d_hi <= slope + 1.01 * width, (alpha, eps, n, b)
+
+
+def test_relaxed_study_moves_only_the_mean_queries_to_b_records() -> None:
+    """relaxed_study(study, a, b): the study on a records, each mean-query step evaluated on b
+    (its smallest sensitivity on [a, b]: 1/b for values in [0, 1]; with Laplace scale 0.1 its eps
+    is 1/(0.1 b) = 1/120 at b = 1200, by hand), every other step as it was (a description, a
+    Laplace step of fixed sensitivity)."""
+    from maxinfo_bounds.planning import Description
+
+    fixed = Laplace(sensitivity=1.0, scale=100.0)
+    st = Study(
+        n=1000,
+        alpha=0.05,
+        iid=True,
+        steps=(Laplace.mean(0.0, 1.0, scale=0.1, times=3), Description(range_size=10), fixed),
+    )
+    rel = relaxed_study(st, 1000, 1200)
+    assert rel.n == 1000 and rel.steps[1:] == (Description(range_size=10), fixed)
+    assert rel.steps[0].records == 1200 and rel.steps[0].times == 3
+    assert rel.steps[0].guarantee(1000).eps == pytest.approx(1 / 120, rel=1e-15)
