@@ -11,6 +11,7 @@ import math
 from pathlib import Path
 
 import mpmath
+import numpy as np
 import pytest
 from scipy import stats
 
@@ -853,3 +854,33 @@ def test_criterion_answers_are_the_smallest_alpha_reaching_the_target():
     split = next(a for a in answers if a.kind is RouteKind.SPLIT)
     reuse = next(a for a in answers if a.kind is RouteKind.REUSE)
     assert split.threshold == split.value and reuse.threshold < reuse.value
+
+
+def test_the_saw_tooth_note_counts_the_sizes_below_target_by_hand():
+    """A description of 2 outputs, records not i.i.d.: the union bound tests at alpha/2 = 0.025.
+    The exact one-sided binomial test of p0 = 0.5 (reject when X >= c(n), the smallest c with
+    P(X >= c | 0.5) <= 0.025) has power P(X >= c(n) | 0.75) at effect 0.25, computed here with
+    scipy.stats.binom for every n: it first reaches 0.8 at n = 30, falls below it again at 3
+    sizes up to 34, and stays at or above it from 35 on (checked here up to 3000)."""
+    from scipy.stats import binom
+
+    from maxinfo_bounds.planning import Description, PowerSpec, Study, plan_power
+    from maxinfo_bounds.planning.recommend import requirement_notes
+
+    def power(n: int) -> float:
+        c = int(np.argmax(binom.sf(np.arange(-1, n + 1), n, 0.5) <= 0.025))  # the first c
+        return float(binom.sf(c - 1, n, 0.75))
+
+    ok = [power(n) >= 0.8 for n in range(1, 3001)]
+    first = ok.index(True) + 1
+    stays = max(n for n in range(1, 3001) if not ok[n - 1]) + 1
+    below = sum(not ok[n - 1] for n in range(first + 1, stays))
+    assert (first, below, stays) == (30, 3, 35)
+    spec = PowerSpec(test="proportion", effect_size=0.25, p0=0.5, alternative="larger")
+    pp = plan_power(Study(n=300, alpha=0.05, iid=False, steps=(Description(range_size=2),), power=spec))
+    name = "union bound over the analysis's 2 possible outputs"
+    assert (
+        f"{name}: the exact binomial test's power saw-tooths in n: it reaches 0.8 at n = {first} but falls back "
+        f"below it at {below} of the sizes up to {stays - 1}; it stays at or above 0.8 from n = {stays} on "
+        "(proven up to 10^12)"
+    ) in requirement_notes(pp)
