@@ -678,3 +678,36 @@ def test_the_beta_floor_that_prunes_total_deltas_is_below_thm31s_own(n, delta):
         floors = [R.thm31_beta_floor(mpmath.mpf(e), mpmath.mpf(delta), n, "sound") for e in ("0.1", "0.3", "0.5")]
         assert floors[0] > floors[1] > floors[2]
         assert mpmath.mpf(f) < floors[2] and mpmath.nstr(floors[2] / (n * mpmath.sqrt(mpmath.mpf(delta))), 3) == "4.54"
+
+
+def test_a_grid_point_pruned_ahead_of_the_winner_does_not_end_the_walk():
+    """Two Gaussian mean queries (sensitivity 1/500, sigma 0.2; mu = sqrt 2/100 by DRS22 Cor 3.3)
+    on n = 500: the grid's smallest total delta, 1e-30, cannot give a positive threshold and is
+    pruned; the walk goes on to the larger deltas and plans 5.62342e-11 (mu's GDP curve there,
+    bisected here at 50 digits: eps 0.0773894), where RRST Thm 3.1 at the printed t and
+    delta_hat gives k = 242.0006 bits and beta = 0.0462382 (50 digits), so gamma = (alpha - beta)
+    2^-k, which the planner's is at most and within 1e-9 of. (Written against `continue`
+    written `break` in the walks: the plan then had no valid route.)"""
+    st = Study(n=500, alpha=0.05, iid=True, steps=(Gaussian(sigma=0.2, sensitivity=1 / 500, delta=1e-9, times=2),))
+    r = plan(st)
+    assert [c.route for c in r.candidates][1] == "DP first stage at delta=1e-30 (RRST-3.1)"
+    assert r.candidates[1].note.startswith("cannot give a positive threshold: k >= ")
+    assert r.route == "tight DP composition (delta=5.62342e-11) then RRST Thm 3.1"
+    vals = dict(r.chain[1].values)
+    with mpmath.workdps(50):
+        mu = mpmath.sqrt(2) / 100
+        eps = _gdp_eps(mu, mpmath.mpf(vals["delta"]))
+        assert mpmath.nstr(eps, 6) == "0.0773894" and mpmath.mpf(vals["eps"]) >= eps
+    conds = dict(c.split(" = ", 1) for c in r.chain[2].conditions if c.startswith(("t = ", "delta_hat = ")))
+    with mpmath.workdps(50):
+        k, b = R.thm31(
+            mpmath.mpf(vals["eps"]),
+            mpmath.mpf(vals["delta"]),
+            500,
+            mpmath.mpf(conds["t"]),
+            mpmath.mpf(conds["delta_hat"]),
+            "sound",
+        )
+        assert mpmath.nstr(k, 7) == "242.0006" and mpmath.nstr(b, 6) == "0.0462382"
+        hand = (mpmath.mpf("0.05") - b) * mpmath.power(2, -k)
+        assert hand * (1 - mpmath.mpf("1e-9")) <= mpmath.mpf(r.gamma) <= hand
