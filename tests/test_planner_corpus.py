@@ -394,10 +394,10 @@ def test_gaussian_steps_on_iid_data(n, runs, sigma):
         assert _m(r.gamma) >= hand * (1 - mpmath.mpf("2e-3")), (r.gamma, hand)
 
 
-def _check_thm31_link(r, e_floor: mpmath.mpf, delta: mpmath.mpf, n: int, alpha: float) -> None:
+def _check_thm31_link(r, e_floor: mpmath.mpf, delta: mpmath.mpf, n: int, alpha: float) -> tuple[mpmath.mpf, mpmath.mpf]:
     """The planner's RRST Thm 3.1 step recomputed at 50 digits from what it prints (the eps' it
     applies the theorem at, at least the composed ``e_floor``; t and delta_hat): k and beta at
-    most the planner's, gamma at most (alpha - beta) 2^-k."""
+    most the planner's, gamma at most (alpha - beta) 2^-k. Returns the recomputed (k, beta)."""
     thm = next(link for link in r.chain if "RRST-3.1" in link.theorems)
     applied = [c for c in thm.conditions if c.startswith("applied at eps' = ")]
     e_used = _m(float(applied[0].split(" = ")[1].split(" ")[0])) if applied else e_floor
@@ -407,6 +407,7 @@ def _check_thm31_link(r, e_floor: mpmath.mpf, delta: mpmath.mpf, n: int, alpha: 
     )
     assert _m(r.k) >= k and _m(r.beta) >= b
     assert _m(r.gamma) <= (_m(alpha) - b) * mpmath.power(2, -k)
+    return k, b
 
 
 def _hand_optimum(g, starts: list[list[float]]) -> mpmath.mpf:

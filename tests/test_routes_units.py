@@ -19,6 +19,8 @@ from maxinfo_bounds.planning.routes import gamma_upper_bound
 from maxinfo_bounds.planning.stages import stages_of
 from proofs_checks.fuzz import references as R
 
+from .test_planner_corpus import _check_thm31_link
+
 
 def _gdp_eps(mu: mpmath.mpf, delta: mpmath.mpf) -> mpmath.mpf:
     """The smallest eps >= 0 with delta(eps) <= delta on mu's curve, by bisection (50 digits)."""
@@ -539,16 +541,9 @@ def test_identical_approximate_dp_steps_win_at_a_grid_point():
         assert R.kov_delta(e0, d0, 1000, eps) <= mpmath.mpf(1e-12)
         assert R.kov_delta(e0, d0, 1000, eps * (1 - mpmath.mpf("1e-12"))) > mpmath.mpf(1e-12)
     assert thm.theorems == ("RRST-3.1",)
-    conds = dict(c.split(" = ", 1) for c in thm.conditions if c.startswith(("t = ", "delta_hat = ")))
-    applied = next(c for c in thm.conditions if c.startswith("applied at eps' = "))
-    e_used = float(applied.split(" = ")[1].split(" ")[0])
-    assert e_used >= vals["eps"]
     with mpmath.workdps(50):
-        k, b = R.thm31(
-            mpmath.mpf(e_used), mpmath.mpf(1e-12), 2000, mpmath.mpf(conds["t"]), mpmath.mpf(conds["delta_hat"]), "sound"
-        )
+        k, b = _check_thm31_link(r, mpmath.mpf(vals["eps"]), mpmath.mpf(1e-12), 2000, 0.05)
         assert mpmath.nstr(k, 5) == "60.035" and mpmath.nstr(b, 6) == "0.0440655"
-        assert mpmath.mpf(r.k) >= k and mpmath.mpf(r.beta) >= b
         hand = (mpmath.mpf("0.05") - b) * mpmath.power(2, -k)
         assert hand * (1 - mpmath.mpf("1e-9")) <= mpmath.mpf(r.gamma) <= hand
 
@@ -698,16 +693,8 @@ def test_a_grid_point_pruned_ahead_of_the_winner_does_not_end_the_walk():
         mu = mpmath.sqrt(2) / 100
         eps = _gdp_eps(mu, mpmath.mpf(vals["delta"]))
         assert mpmath.nstr(eps, 6) == "0.0773894" and mpmath.mpf(vals["eps"]) >= eps
-    conds = dict(c.split(" = ", 1) for c in r.chain[2].conditions if c.startswith(("t = ", "delta_hat = ")))
     with mpmath.workdps(50):
-        k, b = R.thm31(
-            mpmath.mpf(vals["eps"]),
-            mpmath.mpf(vals["delta"]),
-            500,
-            mpmath.mpf(conds["t"]),
-            mpmath.mpf(conds["delta_hat"]),
-            "sound",
-        )
+        k, b = _check_thm31_link(r, eps, mpmath.mpf(vals["delta"]), 500, 0.05)
         assert mpmath.nstr(k, 7) == "242.0006" and mpmath.nstr(b, 6) == "0.0462382"
         hand = (mpmath.mpf("0.05") - b) * mpmath.power(2, -k)
         assert hand * (1 - mpmath.mpf("1e-9")) <= mpmath.mpf(r.gamma) <= hand
