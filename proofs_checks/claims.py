@@ -53,6 +53,8 @@ p1, a11, a12, a21, a22 = sympy.symbols("p1 a11 a12 a21 a22", nonnegative=True)
 # the mechanisms' and accountants' parameters: a sensitivity, noise scales, Renyi order a, the
 # free parameters c and d of the transfer theorem, the support size |Sigma|, a bounded range
 s, sig, b1, b2, a, cc, dd, Sig, eta = sympy.symbols("s sigma b1 b2 a c d Sigma eta", positive=True)
+#: the length of the interval a Delta-sensitive query's values lie in (JLNRSS-transfer-sensitive)
+_R = sympy.Symbol("R", positive=True)
 
 
 def log2(v: Any) -> Any:
@@ -998,6 +1000,30 @@ CLAIMS: list[Claim] = [
         "identity",
         lambda: (body(estimation.JLNRSS_FAILURE, beta, delta, cc, dd), beta / cc + delta / dd),
         {"c": (1e-3, 1.0), "d": (1e-3, 1.0), "beta": (0.0, 1.0), "delta": (0.0, 1.0)},
+    ),
+    Claim(
+        "calc.JLNRSS-transfer-sensitive",
+        "JLNRSS Lemma 15 with Thm 4's step for a range R (docs/estimate.md), on the calculator's bodies",
+        "half-width alpha + R c + (e^eps - 1) n Delta + 4 c' n delta Delta and failure beta/c + 1/c' "
+        "(Lemma 15's stability at c' = d/delta)",
+        "identity",
+        lambda: (
+            body(estimation.JLNRSS_SENS_WIDTH, eps, alpha, cc, dd, n, s, _R)
+            + body(estimation.JLNRSS_FAILURE, beta, delta, cc, dd),
+            alpha + _R * cc + (sympy.exp(eps) - 1) * n * s + 4 * (dd / delta) * n * delta * s + beta / cc + delta / dd,
+        ),
+        {
+            "eps": (1e-4, 2.0),
+            "alpha": (0.0, 1.0),
+            "c": (1e-3, 1.0),
+            "d": (1e-3, 1.0),
+            "n": (1.0, 1e4),
+            "s": (1e-5, 1.0),
+            "R": (1e-3, 10.0),
+            "beta": (0.0, 1.0),
+            "delta": (1e-9, 1.0),
+        },
+        note="the failure body is JLNRSS_FAILURE's, shared with calc.JLNRSS-transfer",
     ),
     Claim(
         "calc.SPLIT-Hoeffding",

@@ -213,6 +213,12 @@ LAMBDA_MUTANTS = [
     ("calc.RRST-B.2", "generalization", "B2_N0", lambda c, e, d: c.log(4 * e / d) / e),
     ("calc.RRST-B.2.floor", "generalization", "B2_PROBABILITY_FLOOR", lambda c, e, n: 4 * c.exp(-n * e)),
     ("calc.JLNRSS-transfer", "estimation", "JLNRSS_WIDTH", lambda c, e, a, cc, dd: a + c.expm1(e) + cc + dd),
+    (
+        "calc.JLNRSS-transfer-sensitive",
+        "estimation",
+        "JLNRSS_SENS_WIDTH",
+        lambda c, e, a, cc, dd, n, s, r: a + n * s * (c.expm1(e) + 2 * dd) + r * cc,
+    ),
     ("calc.SPLIT-Hoeffding", "estimation", "SPLIT_WIDTH", lambda c, k, b, m: c.sqrt(c.log(k / b) / (2 * m))),
     ("calc.DFHPRR-6", "description", "DESCRIPTION", lambda c, m, beta: c.log2_ratio(m, beta * beta)),
 ]

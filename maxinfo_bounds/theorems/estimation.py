@@ -49,6 +49,7 @@ from ..domain import Int, Real
 from ..numeric import InvalidParameter, float_down, float_up, is_mpf, log_le, mp_ctx
 from ..numeric.special import special
 from ..results import AccuracyBound
+from .generalization import SENS
 from .registry import N_RECORDS, Param, Theorem, register
 
 __all__ = [
@@ -58,6 +59,8 @@ __all__ = [
     "gaussian_half_width_estimate",
     "jlnrss_transfer",
     "jlnrss_split",
+    "jlnrss_transfer_sensitive",
+    "jlnrss_sensitive_split",
     "split_hoeffding",
     "split_max_queries",
     "split_required_n",
@@ -77,6 +80,11 @@ SIGMA = Param("sigma", Real(0, lo_open=True), "standard deviation of each answer
 QUERIES = Param("k", Int(1, MAX_QUERIES), "number of adaptively chosen queries")
 BETA = Param("beta", Real(0, 1, lo_open=True, hi_open=True), "failure probability (1 - coverage)")
 HALF = Param("t", Real(0, lo_open=True), "half-width")
+VALUE_RANGE = Param(
+    "value_range",
+    Real(0, lo_open=True),
+    "length R of an interval holding every value of each query, the answers clipped into it",
+)
 
 _CONDITIONS_SQ = ("statistical queries q_j: X -> [0, 1]", "n i.i.d. records")
 
@@ -84,6 +92,13 @@ _CONDITIONS_SQ = ("statistical queries q_j: X -> [0, 1]", "n i.i.d. records")
 JLNRSS_WIDTH = Formula(lambda c, e, a, cc, dd: a + c.expm1(e) + cc + 2 * dd, ("epsilon", "alpha", "c", "d"))
 JLNRSS_FAILURE = Formula(lambda c, b, de, cc, dd: b / cc + de / dd, ("beta", "delta", "c", "d"))
 #: splitting: Hoeffding on m = floor(n/k) records per query, union bound over the k queries
+#: JLNRSS Lemma 15 with Thm 4's resampling step for values in a range of length R (the half-width;
+#: the failure probability is JLNRSS_FAILURE's beta/c + delta/d)
+JLNRSS_SENS_WIDTH = Formula(
+    lambda c, e, a, cc, dd, n, s, r: a + n * s * (c.expm1(e) + 4 * dd) + r * cc,
+    ("epsilon", "alpha", "c", "d", "n", "Delta", "R"),
+    integer=("n",),
+)
 SPLIT_WIDTH = Formula(lambda c, k, b, m: c.sqrt(c.log(2 * k / b) / (2 * m)), ("k", "beta", "m"), integer=("k", "m"))
 
 
@@ -145,6 +160,95 @@ def jlnrss_split(beta_sample: float, delta: float, failure: float) -> tuple[floa
     nudge = 1 + 2.0**-40
     c = math.sqrt(b) * s / f * nudge if b > 0 else 5e-324
     d = math.sqrt(de / 2) * s / f * nudge if de > 0 else 5e-324
+    return c, d
+
+
+def jlnrss_transfer_sensitive(
+    eps: float,
+    delta: float,
+    alpha: float,
+    beta: float,
+    c: float,
+    d: float,
+    n: int,
+    sensitivity: float,
+    value_range: float,
+) -> AccuracyBound:
+    r"""Sample accuracy and (eps, delta)-DP give population accuracy for adaptively chosen
+    Delta-sensitive queries (JLNRSS Lemma 15 with Thm 4's step).
+
+    .. math:: \Pr\Bigl[\max_j |a_j - q_j(\mathcal{P}^n)| > \alpha + n\Delta\,(e^{\varepsilon} - 1 + 4d)
+              + R\,c\Bigr] \le \frac{\beta}{c} + \frac{\delta}{d}
+
+    Each query q_j: X^n -> R changes by at most Delta when one record changes, and takes its
+    values in an interval of length R known in advance, into which its answer is clipped
+    (clipping keeps sample accuracy and, as post-processing, DP; R <= n Delta always holds
+    for the interval [min q_j, max q_j]). q_j(P^n) is the expectation of q_j on n fresh
+    records.
+
+    Theorem: JLNRSS (ITCS 2020) Lemma 15, an (eps, delta)-DP mechanism is
+    ((e^eps - 1) n Delta + 4 c' n delta Delta, 1/c')-posterior stable for Delta-sensitive
+    queries (constants read from Marchant and Rubinstein, NeurIPS 2025, as for the statistical
+    form; here c' = d/delta), with the resampling step of JLNRSS Thm 4 written out for values
+    in a range of length R (derived in docs/estimate.md, section 7: the posterior's value
+    of the query is within alpha + R c of the answer except with probability beta/c, by
+    Markov's inequality on the posterior probability of a sample-accuracy failure). With
+    Delta = 1/n and R = 1 the half-width is the statistical form's with 4d for its 2d
+    (Lemma 7 is sharper for linear queries). Units: eps in nats; alpha, Delta, R and the
+    half-width in the queries' units. Conditions: the whole interaction is (eps, delta)-DP and
+    (alpha, beta)-sample accurate; i.i.d. records; c, d > 0. Returns an
+    :class:`AccuracyBound` (half-width rounded up, coverage 1 - beta/c - delta/d rounded
+    down, at least 0).
+
+    >>> b = jlnrss_transfer_sensitive(0.0, 0.0625, 0.25, 0.125, 0.5, 0.25, 8, 0.0625, 1.0)
+    >>> b.half_width, b.coverage     # 0.25 + 8 (1/16)(0 + 1) + 1 (0.5); 1 - 1/4 - 1/4, by hand
+    (1.25, 0.5)
+    """
+    e, de, a = EPS0.check(eps), DELTA0.check(delta), ALPHA.check(alpha)
+    b, cc, dd = BETA0.check(beta), C_FREE.check(c), D_FREE.check(d)
+    nn, s, r = N_RECORDS.check(n), SENS.check(sensitivity), VALUE_RANGE.check(value_range)
+    width = JLNRSS_SENS_WIDTH.up(e, a, cc, dd, nn, s, r)
+    failure = JLNRSS_FAILURE.exact(b, de, cc, dd)
+    return AccuracyBound(
+        width,
+        _coverage(failure),
+        "JLNRSS-transfer-sensitive",
+        (
+            "the mechanism is (eps, delta)-DP and (alpha, beta)-sample accurate",
+            "queries Delta-sensitive, each valued in a known interval of length R, answers clipped into it",
+            "n i.i.d. records",
+        ),
+    )
+
+
+def jlnrss_sensitive_split(
+    beta_sample: float, delta: float, failure: float, n: int, sensitivity: float, value_range: float
+) -> tuple[float, float]:
+    r"""The c, d > 0 minimising R c + 4 n Delta d subject to beta/c + delta/d <= ``failure``
+    (floats): the split :func:`jlnrss_transfer_sensitive` is evaluated at.
+
+    Lagrange: c = sqrt(beta/R) s / F and d = sqrt(delta/(4 n Delta)) s / F with
+    s = sqrt(R beta) + sqrt(4 n Delta delta), so that R c + 4 n Delta d = s^2 / F. Nudged up by
+    2^-40 relative; a zero beta or delta gets the smallest positive c or d (as
+    :func:`jlnrss_split`, which is the case 4 n Delta = 2, R = 1).
+
+    >>> c, d = jlnrss_sensitive_split(0.01, 0.04, 0.05, 10, 0.1, 4.0)   # s = sqrt(0.04) + sqrt(0.16)
+    >>> round(c, 9), round(d, 9)     # c = sqrt(0.01/4) 0.6 / 0.05, d = sqrt(0.04/4) 0.6 / 0.05
+    (0.6, 1.2)
+    """
+    b, de, f = BETA0.check_float(beta_sample), DELTA0.check_float(delta), BETA.check_float(failure, label="failure")
+    w_d = 4 * N_RECORDS.check(n) * SENS.check_float(sensitivity)
+    r = VALUE_RANGE.check_float(value_range)
+    if not math.isfinite(w_d):
+        raise InvalidParameter("sensitivity", sensitivity, "a sensitivity with 4 n Delta a finite float")
+    s = math.sqrt(r * b) + math.sqrt(w_d * de)
+    nudge = 1 + 2.0**-40
+    c = math.sqrt(b / r) * s / f * nudge if b > 0 else 5e-324
+    d = math.sqrt(de / w_d) * s / f * nudge if de > 0 else 5e-324
+    if not math.isfinite(c):
+        raise InvalidParameter("value_range", value_range, "a range at which c = sqrt(beta/R) s/F is a finite float")
+    if not math.isfinite(d):
+        raise InvalidParameter("sensitivity", sensitivity, "a sensitivity at which d is a finite float")
     return c, d
 
 
@@ -321,6 +425,47 @@ register(
         units="eps in nats; alpha, c, d in the queries' units ([0, 1])",
         params=(EPS0, DELTA0, ALPHA, BETA0, C_FREE, D_FREE),
         evaluator=_jlnrss_entry,
+        returns="AccuracyBound(half_width rounded up, coverage 1 - beta/c - delta/d rounded down)",
+        value_name="half_width",
+    )
+)
+
+
+def _jlnrss_sensitive_entry(
+    eps: float,
+    delta: float,
+    alpha: float,
+    beta: float,
+    c: float,
+    d: float,
+    n: int,
+    sensitivity: float,
+    value_range: float,
+) -> AccuracyBound:
+    """Theorem: JLNRSS Lemma 15 with Thm 4's step (see :func:`jlnrss_transfer_sensitive`)."""
+    return jlnrss_transfer_sensitive(eps, delta, alpha, beta, c, d, n, sensitivity, value_range)
+
+
+register(
+    Theorem(
+        id="JLNRSS-transfer-sensitive",
+        paper="JLNRSS",
+        number=(
+            "Lemma 15 with Thm 4 (Delta-sensitive queries; constants as restated by Marchant-Rubinstein 2025, "
+            "Thm 4's step for a range R derived in docs/estimate.md)"
+        ),
+        title="(eps, delta)-DP and sample accuracy give population accuracy for adaptive Delta-sensitive queries",
+        formula=JLNRSS_SENS_WIDTH,
+        lhs=r"\Pr\Bigl[\max_j |a_j - q_j(\mathcal{P}^n)| > \Bigr]\ \le \tfrac{\beta}{c} + \tfrac{\delta}{d}\ \text{at}",
+        conditions=(
+            "the mechanism answering the k adaptive queries is (eps, delta)-DP as a whole",
+            "the mechanism is (alpha, beta)-sample accurate",
+            "queries Delta-sensitive, each valued in a known interval of length R, answers clipped into it",
+            "n i.i.d. records",
+        ),
+        units="eps in nats; alpha, Delta, R, c-term and half-width in the queries' units",
+        params=(EPS0, DELTA0, ALPHA, BETA0, C_FREE, D_FREE, N_RECORDS, SENS, VALUE_RANGE),
+        evaluator=_jlnrss_sensitive_entry,
         returns="AccuracyBound(half_width rounded up, coverage 1 - beta/c - delta/d rounded down)",
         value_name="half_width",
     )
