@@ -17,7 +17,12 @@ if TYPE_CHECKING:
     from .theorems.composition import compose_max_information
     from .theorems.description import description_length_max_information
     from .theorems.dp_accounting import dp_max_information
-    from .theorems.estimation import gaussian_sample_accuracy, jlnrss_transfer, split_hoeffding
+    from .theorems.estimation import (
+        gaussian_sample_accuracy,
+        jlnrss_transfer,
+        jlnrss_transfer_sensitive,
+        split_hoeffding,
+    )
     from .theorems.generalization import (
         bnsssu_transfer,
         hoeffding_transfer,
@@ -54,6 +59,7 @@ _WHERE = {
     "dp_max_information": ".theorems.dp_accounting",
     "gaussian_sample_accuracy": ".theorems.estimation",
     "jlnrss_transfer": ".theorems.estimation",
+    "jlnrss_transfer_sensitive": ".theorems.estimation",
     "split_hoeffding": ".theorems.estimation",
     "split_binomial": ".theorems.binomial_split",
     "bnsssu_transfer": ".theorems.generalization",
@@ -106,6 +112,7 @@ __all__ = [
     "gaussian_sample_accuracy",
     "hoeffding_transfer",
     "jlnrss_transfer",
+    "jlnrss_transfer_sensitive",
     "mcdiarmid_transfer",
     "mi_pvalue_correction",
     "mi_to_approx_max_information",

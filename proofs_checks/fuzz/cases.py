@@ -1046,6 +1046,28 @@ CASES: tuple[Case, ...] = (
         weight=0.3,
     ),
     Case(
+        "JLNRSS-transfer-sensitive jlnrss_transfer_sensitive",
+        lambda rng: {
+            "eps": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-12, 30.0),
+            "delta": S.prob(rng, zero=True, below=0.999),
+            "alpha": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-12, 10.0),
+            "beta": S.prob(rng, zero=True, one=True),
+            "c": S.logu(rng, 1e-12, 1e3),
+            "d": S.logu(rng, 1e-12, 1e3),
+            "n": S.integer(rng, 1, 10**12),
+            "sensitivity": S.logu(rng, 1e-15, 1e3),
+            "value_range": S.logu(rng, 1e-12, 1e6),
+        },
+        lambda **kw: (lambda b: (b.half_width, b.coverage))(mb.jlnrss_transfer_sensitive(**kw)),
+        lambda x, out: R.jlnrss_sensitive(
+            x["eps"], x["delta"], x["alpha"], x["beta"], x["c"], x["d"], x["n"], x["sensitivity"], x["value_range"]
+        ),
+        ("up", "down"),
+        reals=("eps", "delta", "alpha", "beta", "c", "d", "sensitivity", "value_range"),
+        ints=("n",),
+        weight=0.2,
+    ),
+    Case(
         "SPLIT-binomial split_binomial",
         _s_split_binomial,
         lambda **kw: (lambda b: (b.half_width, b.coverage))(mb.split_binomial(**kw)),

@@ -614,6 +614,14 @@ def jlnrss(eps: Any, delta: Any, alpha: Any, beta: Any, c: Any, d: Any) -> tuple
     return alpha + mpmath.expm1(eps) + c + 2 * d, max(mpf(0), 1 - beta / c - delta / d)
 
 
+def jlnrss_sensitive(
+    eps: Any, delta: Any, alpha: Any, beta: Any, c: Any, d: Any, n: Any, sens: Any, value_range: Any
+) -> tuple[Any, Any]:
+    """JLNRSS Lemma 15 with Thm 4's step for a range R: half-width
+    alpha + n Delta (e^eps - 1 + 4d) + R c, coverage 1 - beta/c - delta/d (at least 0)."""
+    return alpha + n * sens * (mpmath.expm1(eps) + 4 * d) + value_range * c, max(mpf(0), 1 - beta / c - delta / d)
+
+
 def split_width(n: Any, k: Any, beta: Any) -> Any:
     """Hoeffding on floor(n/k) records per query, union bound over k: sqrt(ln(2k/beta)/(2m))."""
     if k > n:
