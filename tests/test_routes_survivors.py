@@ -1,0 +1,144 @@
+"""Pieces of ``planning/routes.py`` that the routes mutation run (seventh run) left unread, held
+against hand and 50-digit values: the proven supremum of a pure-DP study's gamma
+(:func:`routes.pure_gamma_sup`) against the supremum computed at 50 digits, its brackets at the
+ends of (0, alpha), the notes of studies no beta reaches, and a Gaussian stage composed exactly
+at its own deltas when they total between 1/3 and 1/2.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import pytest
+
+from maxinfo_bounds.planning import Description, Gaussian, Laplace, MutualInformation, Study, plan, routes
+from maxinfo_bounds.planning.stages import stages_of
+
+
+def _sup_reference(alpha: float, eps: float, n: int) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
+    """(beta*, sup over beta of e^phi(beta), alpha e^(-e n)) at 50 digits, e = eps (1 - 1e-9) as
+    the routes compute it in floats, phi(beta) = ln(alpha - beta) - e^2 n/2 - e sqrt(n ln(2/beta)/2)
+    (RRST Thm 1.4b's gamma in nats); beta* the root of phi', bisected (phi is concave)."""
+    with mpmath.workdps(50):
+        e, a = mpmath.mpf(eps * (1 - 1e-9)), mpmath.mpf(alpha)
+
+        def phi(b):
+            return mpmath.log(a - b) - e * e * n / 2 - e * mpmath.sqrt(n * mpmath.log(2 / b) / 2)
+
+        def dphi(b):
+            return -1 / (a - b) + e * mpmath.sqrt(mpmath.mpf(n) / 2) / (2 * b * mpmath.sqrt(mpmath.log(2 / b)))
+
+        lo, hi = mpmath.mpf("1e-300"), a * (1 - mpmath.mpf("1e-40"))
+        while hi - lo > hi * mpmath.mpf(10) ** -45:
+            mid = mpmath.sqrt(lo * hi) if hi / lo > 4 else (lo + hi) / 2
+            lo, hi = (mid, hi) if dphi(mid) > 0 else (lo, mid)
+        b = (lo + hi) / 2
+        return b, mpmath.exp(phi(b)), a * mpmath.exp(-e * n)
+
+
+@pytest.mark.parametrize(
+    "alpha, eps, n, sup_digits",
+    [
+        (0.05, 1e-3, 10**6, "0.0048562767578400"),
+        (0.05, 0.01, 2000, "0.018987985687229"),
+        (0.01, 0.002, 10**5, "0.0021566685084816"),
+    ],
+)
+def test_pure_gamma_sup_is_above_the_50_digit_supremum_and_within_1e_10(alpha, eps, n, sup_digits):
+    """At the optimiser's beta (here the 50-digit beta*), the bound is never below the true
+    supremum over beta of min-k's gamma, and within 1e-10 relative of it (its margins are
+    1e-12 on each float term)."""
+    b, s, edge = _sup_reference(alpha, eps, n)
+    top = max(s, edge)
+    assert mpmath.nstr(top, len(sup_digits) - 2).startswith(sup_digits[:-1])
+    u = routes.pure_gamma_sup(alpha, eps, n, float(b), product=True)
+    assert u is not None and top <= u <= top * (1 + mpmath.mpf("1e-10"))
+    # without the product bound (data not i.i.d., or not the first stage): Thm 1.4a's alpha e^(-e n)
+    v = routes.pure_gamma_sup(alpha, eps, n, float(b), product=False)
+    # its margins are 1e-12 relative to each term's size (|ln alpha| + e n, up to 205 here)
+    assert edge <= v and (v <= edge * (1 + mpmath.mpf("1e-9")) or v == 5e-324)
+
+
+def test_pure_gamma_sup_edge_when_eps_n_exceeds_ln_alpha():
+    """Thm 1.4a alone at alpha = 0.05, e n = 20 > |ln alpha| = 3.0: alpha e^(-20) = 1.0306e-10
+    (50 digits), the bound above it and within 1e-10."""
+    with mpmath.workdps(50):
+        edge = mpmath.mpf(0.05) * mpmath.exp(-mpmath.mpf(0.01 * (1 - 1e-9)) * 2000)
+    assert mpmath.nstr(edge, 5) == "1.0306e-10"
+    v = routes.pure_gamma_sup(0.05, 0.01, 2000, 0.003, product=False)
+    assert edge <= v <= edge * (1 + mpmath.mpf("1e-10"))
+
+
+def test_pure_gamma_sup_brackets_touching_alpha_or_zero_are_skipped():
+    """A bracket whose upper end is alpha itself (beta_found = alpha/e, so beta_found e^1 rounds to
+    alpha exactly), or whose lower end underflows to 0 (beta_found the smallest subnormal), has
+    no phi there (ln 0): it is skipped. Neither study's brackets hold beta* = 0.0029131 (50
+    digits, section above), so no slope sign is proven and the bound is None."""
+    b_hi = 0.05 / math.exp(1.0)
+    assert b_hi * math.exp(1.0) == 0.05 and b_hi * math.exp(-1.0) > 0.0029131143332567413
+    assert routes.pure_gamma_sup(0.05, 0.01, 2000, b_hi, product=True) is None
+    assert 5e-324 * math.exp(-1.0) == 0.0
+    assert routes.pure_gamma_sup(0.05, 0.01, 2000, 5e-324, product=True) is None
+
+
+def test_two_stages_no_beta_reaches_are_both_named():
+    """10^60 bits of mutual information, a binary output, then 10^60 bits again, at alpha =
+    1e-300: Lemma 1.5's k(beta) >= 10^60/beta > 10^360 at every beta < alpha, beyond the floats,
+    for both information stages; the route names each, joined by "; "."""
+    steps = (MutualInformation(mi_bits=1e60), Description(range_size=2), MutualInformation(mi_bits=1e60))
+    p = plan(Study(n=1000, alpha=1e-300, iid=False, steps=steps))
+    notes = {c.route: c.note for c in p.candidates}
+    assert notes["max-information composition"] == (
+        "RRST-1.5a: no beta below alpha reachable; RRST-1.5a: no beta below alpha reachable"
+    )
+
+
+def test_a_pure_first_stage_beyond_the_floats_names_its_curve():
+    """19 Laplace runs of eps = 10^299 on 1,000 i.i.d. records: eps n log2 e (Thm 1.4a) and
+    eps^2 n/2 (Thm 1.4b) are beyond the floats at every beta, so no beta is reachable; the
+    route names the curve it read, Thm 1.4a and 1.4b together."""
+    st = Study(n=1000, alpha=0.05, iid=True, steps=(Laplace(sensitivity=1.0, eps=1e299, times=19),))
+    notes = {c.route: c.note for c in plan(st).candidates}
+    assert notes["max-information composition"] == "RRST-1.4a/1.4b: no beta below alpha reachable"
+
+
+def test_a_planned_max_information_route_is_a_complete_result():
+    """The max-information route's own result is a whole PlanResult: no candidates or notes of
+    its own (the plan adds its table), and it prints as JSON (``as_dict``) like the plan's."""
+    st = Study(n=10**5, alpha=0.05, iid=True, steps=(Laplace(sensitivity=1.0, eps=0.001), Description(range_size=10)))
+    out = routes._maxinfo_route(st, stages_of(st), None, None, "max-information composition")
+    assert not isinstance(out, str) and out.candidates == () and out.notes == ()
+    d = out.as_dict()
+    assert d["candidates"] == [] and d["route"] == "max-information composition"
+
+
+def _gdp_eps(mu: mpmath.mpf, delta: mpmath.mpf) -> mpmath.mpf:
+    """The smallest eps with Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) <= delta (50 digits)."""
+    with mpmath.workdps(50):
+
+        def d(e):
+            return mpmath.ncdf(-e / mu + mu / 2) - mpmath.exp(e) * mpmath.ncdf(-e / mu - mu / 2)
+
+        lo, hi = mpmath.mpf(0), mpmath.mpf(100)
+        for _ in range(300):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if d(mid) > delta else (lo, mid)
+        return hi
+
+
+def test_a_gaussian_stage_whose_deltas_total_0_4_is_composed_exactly():
+    """Two Gaussian runs of mu = 3 at delta 0.2 each: their deltas total 0.4 < 1/2, so the stage
+    is read on the exact curve of mu = 3 sqrt 2 at 0.4: eps = 9.118 (50 digits; basic
+    composition would give 2 x 6.16 = 12.32). Thm 3.1 then refuses it with that number."""
+    st = Study(n=10**6, alpha=0.05, iid=True, steps=(Gaussian.from_sigma(1, 1 / 3, 0.2, times=2),))
+    eps = _gdp_eps(3 * mpmath.sqrt(2), mpmath.mpf("0.4"))
+    assert mpmath.nstr(eps, 4) == "9.118"
+    assert mpmath.nstr(2 * _gdp_eps(mpmath.mpf(3), mpmath.mpf("0.2")), 4) == "12.32"
+    g, _ = routes._own_exact(stages_of(st)[0])
+    assert eps <= g.eps <= eps * (1 + mpmath.mpf("1e-9")) and g.delta == 0.4
+    out = routes._maxinfo_route(st, stages_of(st), None, None, "max-information composition")
+    assert out == (
+        "steps[0..0] compose to (9.118, 0.4)-DP: RRST Thm 3.1 needs eps <= 1/2 (fewer runs, "
+        "more noise, or a smaller per-step eps)"
+    )
