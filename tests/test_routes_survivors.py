@@ -14,6 +14,7 @@ import pytest
 
 from maxinfo_bounds.planning import Description, Gaussian, Laplace, MutualInformation, Study, plan, routes
 from maxinfo_bounds.planning.stages import stages_of
+from proofs_checks.fuzz import references as R
 
 
 def _sup_reference(alpha: float, eps: float, n: int) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
@@ -142,3 +143,28 @@ def test_a_gaussian_stage_whose_deltas_total_0_4_is_composed_exactly():
         "steps[0..0] compose to (9.118, 0.4)-DP: RRST Thm 3.1 needs eps <= 1/2 (fewer runs, "
         "more noise, or a smaller per-step eps)"
     )
+
+
+def test_a_grid_point_whose_threshold_underflows_is_refused_for_that_reason():
+    """100 Laplace runs of eps = 0.001 on 4,579 i.i.d. records. At total delta 1e-12 the optimal
+    composition (KOV15 Thm 3.3, 50 digits) is eps = 0.0588835; the planner prunes on its float
+    estimate shrunk by 0.1 % (the note says "at least"), where RRST Thm 3.1's k is at least
+    n c (e^(6 eps) - 1) + c sqrt(2 ln(1/alpha)) sqrt(n), c = 6 eps log2 e: 1071.2 bits. Then
+    alpha 2^-k = 2^-1075.5 is below the smallest positive float 2^-1074: no positive threshold
+    (the rule's edge is k > 1075 + log2 alpha = 1070.68), which is the reason given, though the
+    max-information route's gamma (1.3e-16) would also beat it."""
+    n, alpha = 4579, 0.05
+    with mpmath.workdps(50):
+        mp = mpmath.mpf
+        e = R.kov_eps(mp(0.001), mp(0), 100, mp(1e-12))
+        assert mpmath.nstr(e, 6) == "0.0588835"
+        e = e * mp("0.999")
+        c = 6 * e / mpmath.log(2)
+        k = n * c * mpmath.expm1(6 * e) + c * mpmath.sqrt(2 * mpmath.log(1 / mp(alpha))) * mpmath.sqrt(n)
+        assert mpmath.nstr(k, 5) == "1071.2"
+        assert 1075 + mpmath.log(alpha, 2) < k < 1076 + mpmath.log(alpha, 2)
+    st = Study(n=n, alpha=alpha, iid=True, steps=(Laplace(sensitivity=1.0, eps=0.001, times=100),))
+    p = plan(st)
+    assert 0 < p.gamma and p.route == "max-information composition"
+    notes = {c.route: c.note for c in p.candidates}
+    assert notes["DP first stage at delta=1e-12 (RRST-3.1)"] == "cannot give a positive threshold: k >= 1071 bits"
