@@ -431,21 +431,6 @@ register(
 )
 
 
-def _jlnrss_sensitive_entry(
-    eps: float,
-    delta: float,
-    alpha: float,
-    beta: float,
-    c: float,
-    d: float,
-    n: int,
-    sensitivity: float,
-    value_range: float,
-) -> AccuracyBound:
-    """Theorem: JLNRSS Lemma 15 with Thm 4's step (see :func:`jlnrss_transfer_sensitive`)."""
-    return jlnrss_transfer_sensitive(eps, delta, alpha, beta, c, d, n, sensitivity, value_range)
-
-
 register(
     Theorem(
         id="JLNRSS-transfer-sensitive",
@@ -465,7 +450,7 @@ register(
         ),
         units="eps in nats; alpha, Delta, R, c-term and half-width in the queries' units",
         params=(EPS0, DELTA0, ALPHA, BETA0, C_FREE, D_FREE, N_RECORDS, SENS, VALUE_RANGE),
-        evaluator=_jlnrss_sensitive_entry,
+        evaluator=jlnrss_transfer_sensitive,
         returns="AccuracyBound(half_width rounded up, coverage 1 - beta/c - delta/d rounded down)",
         value_name="half_width",
     )

@@ -362,6 +362,18 @@ def _s_split(rng: Gen) -> Inputs:
     return {"n": n, "k": S.integer(rng, 1, n), "beta": S.prob(rng, 1e-250)}
 
 
+def _s_jlnrss(rng: Gen) -> Inputs:
+    """The transfer theorem's inputs (eps, delta, alpha, beta, c, d), shared by both forms."""
+    return {
+        "eps": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-12, 30.0),
+        "delta": S.prob(rng, zero=True, below=0.999),
+        "alpha": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-12, 10.0),
+        "beta": S.prob(rng, zero=True, one=True),
+        "c": S.logu(rng, 1e-12, 1e3),
+        "d": S.logu(rng, 1e-12, 1e3),
+    }
+
+
 CASES: tuple[Case, ...] = (
     Case(
         "RRST-1.3 pvalue_correction",
@@ -1031,14 +1043,7 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "JLNRSS-transfer jlnrss_transfer",
-        lambda rng: {
-            "eps": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-12, 30.0),
-            "delta": S.prob(rng, zero=True, below=0.999),
-            "alpha": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-12, 10.0),
-            "beta": S.prob(rng, zero=True, one=True),
-            "c": S.logu(rng, 1e-12, 1e3),
-            "d": S.logu(rng, 1e-12, 1e3),
-        },
+        _s_jlnrss,
         lambda **kw: (lambda b: (b.half_width, b.coverage))(mb.jlnrss_transfer(**kw)),
         lambda x, out: R.jlnrss(x["eps"], x["delta"], x["alpha"], x["beta"], x["c"], x["d"]),
         ("up", "down"),
@@ -1047,17 +1052,14 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "JLNRSS-transfer-sensitive jlnrss_transfer_sensitive",
-        lambda rng: {
-            "eps": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-12, 30.0),
-            "delta": S.prob(rng, zero=True, below=0.999),
-            "alpha": 0.0 if rng.uniform() < 0.05 else S.logu(rng, 1e-12, 10.0),
-            "beta": S.prob(rng, zero=True, one=True),
-            "c": S.logu(rng, 1e-12, 1e3),
-            "d": S.logu(rng, 1e-12, 1e3),
-            "n": S.integer(rng, 1, 10**12),
-            "sensitivity": S.logu(rng, 1e-15, 1e3),
-            "value_range": S.logu(rng, 1e-12, 1e6),
-        },
+        lambda rng: (
+            _s_jlnrss(rng)
+            | {
+                "n": S.integer(rng, 1, 10**12),
+                "sensitivity": S.logu(rng, 1e-15, 1e3),
+                "value_range": S.logu(rng, 1e-12, 1e6),
+            }
+        ),
         lambda **kw: (lambda b: (b.half_width, b.coverage))(mb.jlnrss_transfer_sensitive(**kw)),
         lambda x, out: R.jlnrss_sensitive(
             x["eps"], x["delta"], x["alpha"], x["beta"], x["c"], x["d"], x["n"], x["sensitivity"], x["value_range"]
