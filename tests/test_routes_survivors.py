@@ -12,7 +12,8 @@ import math
 import mpmath
 import pytest
 
-from maxinfo_bounds.planning import Description, Gaussian, Laplace, MutualInformation, Study, plan, routes
+from maxinfo_bounds.planning import Description, Gaussian, GenericDP, Laplace, MutualInformation, Study, plan, routes
+from maxinfo_bounds.planning.routes import NoValidRoute
 from maxinfo_bounds.planning.stages import stages_of
 from proofs_checks.fuzz import references as R
 
@@ -168,3 +169,60 @@ def test_a_grid_point_whose_threshold_underflows_is_refused_for_that_reason():
     assert 0 < p.gamma and p.route == "max-information composition"
     notes = {c.route: c.note for c in p.candidates}
     assert notes["DP first stage at delta=1e-12 (RRST-3.1)"] == "cannot give a positive threshold: k >= 1071 bits"
+
+
+def test_identical_runs_written_as_two_steps_are_ranked_as_one_stage():
+    """10,000 Laplace runs of 2e-5-DP (n = 2000) written as two steps of 5,000: the same stage as
+    one step of 10,000, so the ranking of total deltas must count both steps' runs and choose
+    the same point, where KOV15 Thm 3.3 gives eps 0.0120855 at 2.37138e-13 (KOV's delta summed
+    at 30 digits: below that delta at 0.0120855, above it at 0.0120854; the optimum to its
+    printed digit, as for the one-step study in tests/test_routes_units.py)."""
+    steps = (Laplace.from_eps(1.0, 2e-5, times=5000), Laplace.from_eps(1.0, 2e-5, times=5000))
+    p = plan(Study(n=2000, alpha=0.05, iid=True, steps=steps))
+    (kov,) = [c for c in p.chain if c.what == "optimal DP composition of the stage"]
+    assert kov.theorems == ("KOV15-3.3",) and kov.output == "(0.0120855, 2.37138e-13)-DP"
+    with mpmath.workdps(30):
+        e0, dt = mpmath.mpf("2e-5"), mpmath.mpf("2.37138e-13")
+        assert R.kov_delta(e0, mpmath.mpf(0), 10_000, mpmath.mpf("0.0120855")) < dt * (1 - 5e-6)
+        assert R.kov_delta(e0, mpmath.mpf(0), 10_000, mpmath.mpf("0.0120854")) > dt * (1 + 5e-6)
+
+
+def test_two_description_stages_split_beta_equally_and_exactly():
+    """An output of one of 10 values, a 0.001-DP Laplace step on 100 records that are not
+    i.i.d. (RRST Thm 1.4a: k = eps n log2 e bits, no beta), then one of 7 values: Thm A.3 adds
+    k = log2(10/b1) + 0.1 log2 e + log2(7/b2) and beta = b1 + b2, so gamma = (alpha - b1 - b2)
+    b1 b2 e^-0.1 / 70, maximised at b1 = b2 = alpha/3 (DFHPRR Thm 6's Lagrange condition):
+    (alpha/3)^3 e^-0.1 / 70 = 5.98437445790979e-8 (40 digits). The planner takes that split
+    exactly, so its certified gamma is the supremum rounded down, within 1e-13."""
+    st = Study(
+        n=100,
+        alpha=0.05,
+        iid=False,
+        steps=(Description(range_size=10), Laplace(sensitivity=1.0, eps=0.001), Description(range_size=7)),
+    )
+    p = plan(st)
+    with mpmath.workdps(40):
+        a = mpmath.mpf(0.05)
+        sup = (a / 3) ** 3 / 70 * mpmath.exp(-mpmath.mpf(0.001) * 100)
+        assert mpmath.nstr(sup, 15) == "5.98437445790979e-8"
+        assert sup * (1 - mpmath.mpf("1e-13")) <= p.gamma <= sup
+    assert p.route == "max-information composition"
+
+
+def test_the_continuous_search_says_when_no_total_delta_works():
+    """Ten (0.3, 1e-15)-DP steps on 1,000 i.i.d. records: RRST Thm 3.1 needs a total delta below
+    (alpha/(2n))^2 = 6.25e-10 (its beta is at least 2 n sqrt(delta)), and there even the optimal
+    composition (KOV15 Thm 3.3, 30 digits) is eps = 2.9999998 > 1/2; KOV's eps only grows as the
+    total delta falls. So the continuous search finds no total delta, and says so, with the
+    steps' own total 10^-14 rounded up; no route is valid."""
+    with mpmath.workdps(30):
+        e = R.kov_eps(mpmath.mpf(0.3), mpmath.mpf(1e-15), 10, mpmath.mpf("6.25e-10"))
+        assert mpmath.nstr(e, 8) == "2.9999998"
+    st = Study(n=1000, alpha=0.05, iid=True, steps=(GenericDP(eps=0.3, delta=1e-15, times=10),))
+    with pytest.raises(NoValidRoute) as err:
+        plan(st)
+    notes = dict((c.route, c.note) for c in err.value.candidates)
+    assert notes["tight DP composition of the first stage"] == (
+        "no total delta above what the steps use (1.00001e-14) gives a composed eps <= 1/2 with "
+        "RRST Thm 3.1's beta below alpha (searched continuously)"
+    )
