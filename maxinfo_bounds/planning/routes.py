@@ -70,7 +70,7 @@ from ..theorems.maxinfo_dp import (
     thm31_implied_float_k,
     thm31_outside,
 )
-from ..theorems.mutual_info import PAPER_CONSTANT, mi_k_float, mi_to_approx_max_information
+from ..theorems.mutual_info import mi_k_float, mi_to_approx_max_information
 from ..theorems.pvalues import mi_pvalue_choice, pvalue_correction, russo_zou_pvalue_correction
 from .accountants import MIXED_MAX_PATTERNS, best_composition, composed_mu
 from .errors import PlanError
@@ -337,8 +337,11 @@ def _optimise(alpha: float, curves: list[_Curve]) -> list[float]:
 
     Curves of one family share a variable x (β = x · weight): for description-length stages
     (k = log2 m − log2 β) the Lagrange condition makes every β equal; for mutual-information
-    stages (k ≈ (m + 0.54)/β) it makes β proportional to sqrt(m + 0.54). So at most three
-    variables (first DP stage, descriptions, MI stages), whatever the number of stages.
+    stages (Lemma 1.5's exact curve k = (m + h(β))/β, h(β) = −(1 − β) log2(1 − β) = β log2 e
+    − O(β²), so k = m/β + log2 e − O(β)) it makes β proportional to sqrt(m) as β → 0. (The
+    weights sqrt(m + 0.54) of the paper's k ≤ (m + 0.54)/β cost a factor 555 in γ on 0.05 and
+    2 bits beside a binary output: issue 44's mutation reading.) So at most three variables
+    (first DP stage, descriptions, MI stages), whatever the number of stages.
     """
     idx = [i for i, c in enumerate(curves) if c.k_of is not None]
     betas = [0.0] * len(curves)
@@ -485,7 +488,7 @@ def _maxinfo_route(
                     kb_mi,
                     list(s.links),
                     family=CurveFamily.MI,
-                    weight=math.sqrt(mi + PAPER_CONSTANT),
+                    weight=math.sqrt(max(mi, _MI_WEIGHT_FLOOR)),
                 )
             )
     if hopeless := [c.unreachable for c in curves if c.hopeless]:
@@ -637,6 +640,9 @@ _REFINE_BETAS = (0.35, 0.5, 0.65)
 _EDGE_BETAS = (0.9,)
 #: a grid point no ranking beta reaches (RRST Thm 3.1's float k infinite at both)
 _UNRANKED_NOTE = "no reachable beta found at alpha/2 or 0.99 alpha (RRST Thm 3.1's float bound): not planned in full"
+#: the floor of a mutual-information stage's weight sqrt(m) in the beta optimiser (a stage of
+#: m = 0 bits costs log2 e bits as beta -> 0, so it gets an all but zero share of beta)
+_MI_WEIGHT_FLOOR = 1e-300
 #: the tight (advanced / optimal) composition of the first stage is tried up to this many runs
 TIGHT_MAX_RUNS = 10_000
 
