@@ -291,3 +291,54 @@ def test_two_mutual_information_stages_split_beta_by_their_own_curves(m1, m2, su
         sup = R.maximise(best_b2, mpmath.mpf("1e-40"), a * (1 - mpmath.mpf("1e-9")), grid=40)
         assert mpmath.nstr(sup, 15) == sup_digits
         assert sup * (1 - mpmath.mpf("1e-8")) <= p.gamma <= sup
+
+
+def test_fine_grid_points_are_listed_only_as_the_best_one_and_a_summary():
+    """10,000 Laplace runs of 2e-5-DP on n = 2000: the table lists the three fixed total deltas
+    (1e-30, 1e-20, 1e-12), the best total delta found between grid points (2.37138e-13, where
+    KOV's eps is 0.0120855: held at 30 digits in tests/test_routes_units.py) and one line for
+    the other fine-grid points ranked below it; no fine-grid point pruned on the way appears by
+    name (the grid's documented contract: only the best is listed)."""
+    st = Study(n=2000, alpha=0.05, iid=True, steps=(Laplace.from_eps(1.0, 2e-5, times=10_000),))
+    routes_listed = [c.route for c in plan(st).candidates]
+    assert routes_listed == [
+        "max-information composition",
+        "DP first stage at delta=1e-30 (RRST-3.1)",
+        "DP first stage at delta=1e-20 (RRST-3.1)",
+        "DP first stage at delta=1e-12 (RRST-3.1)",
+        "DP first stage at delta=2.37138e-13 (RRST-3.1)",
+        "tight DP composition at the other total deltas",
+        "mutual information",
+    ]
+
+
+def test_beyond_ten_thousand_generic_steps_no_tight_composition_is_searched_in_vain():
+    """10,001 generic (1e-4, 1e-25)-DP steps on 2,000 i.i.d. records: beyond TIGHT_MAX_RUNS the
+    advanced and optimal (KOV) compositions are skipped, and GDP, the exact mixed accountant and
+    zCDP do not apply to generic approximate-DP steps, so the continuous search over total
+    deltas finds no composition at all and says so; the basic composition (1.0001, 1.0001e-21)
+    is outside RRST Thm 3.1 (eps > 1/2), so no route is valid. (At exactly 10,000 the same
+    steps compose by KOV: tests/test_routes_units.py.)"""
+    st = Study(n=2000, alpha=0.05, iid=True, steps=(GenericDP(eps=1e-4, delta=1e-25, times=10_001),))
+    with pytest.raises(NoValidRoute) as err:
+        plan(st)
+    notes = [(c.route, c.note) for c in err.value.candidates]
+    assert [r for r, _ in notes] == [
+        "max-information composition",
+        "tight DP composition of the first stage",
+        "tight DP composition of the first stage",
+        "mutual information",
+    ]
+    assert notes[1:] == [
+        (
+            "tight DP composition of the first stage",
+            "advanced and optimal (KOV) composition skipped: more than 10000 runs (GDP, the exact mixed "
+            "accountant and zCDP still apply to Gaussian, pure-DP and zCDP steps)",
+        ),
+        (
+            "tight DP composition of the first stage",
+            "no total delta above what the steps use (1.00011e-21) gives a composed eps <= 1/2 with "
+            "RRST Thm 3.1's beta below alpha (searched continuously)",
+        ),
+        ("mutual information", "an approximate-DP stage has no mutual-information bound here"),
+    ]

@@ -331,8 +331,8 @@ def test_the_planners_notes_on_routes_it_does_not_take_word_for_word():
     assert big["mutual information"] == dominated
     many = notes(Study(n=10**7, alpha=0.05, iid=True, steps=(Laplace(sensitivity=1.0, eps=1e-4, times=10_001),)))
     assert many["tight DP composition of the first stage"] == (
-        "advanced and optimal (KOV) composition skipped: more than 10000 runs (the exact GDP and zCDP "
-        "accountants still apply)"
+        "advanced and optimal (KOV) composition skipped: more than 10000 runs (GDP, the exact mixed "
+        "accountant and zCDP still apply to Gaussian, pure-DP and zCDP steps)"
     )
     assert many["DP first stage at delta=1e-12 (RRST-3.1)"] == (
         "delta too large for n = 10000000: RRST Thm 3.1's beta >= 2 n sqrt(delta) = 20 >= alpha"
@@ -495,7 +495,7 @@ def test_optimal_composition_applies_up_to_exactly_ten_thousand_identical_runs()
     assert (
         "tight DP composition of the first stage",
         "advanced and optimal (KOV) composition skipped: more than 10000 runs "
-        "(the exact GDP and zCDP accountants still apply)",
+        "(GDP, the exact mixed accountant and zCDP still apply to Gaussian, pure-DP and zCDP steps)",
     ) in [(c.route, c.note) for c in beyond.candidates]
     assert 4 * beyond.gamma < at.gamma < 5 * beyond.gamma
 
@@ -612,7 +612,7 @@ def test_a_plans_notes_are_its_unavailable_routes_reasons_in_order():
     r = plan(st)
     assert r.notes == (
         "advanced and optimal (KOV) composition skipped: more than 10000 runs "
-        "(the exact GDP and zCDP accountants still apply)",
+        "(GDP, the exact mixed accountant and zCDP still apply to Gaussian, pure-DP and zCDP steps)",
         "composed eps 5748.52 > 1/2: outside RRST Thm 3.1",
         "composed eps 5540.96 > 1/2: outside RRST Thm 3.1",
         "composed eps 5332.74 > 1/2: outside RRST Thm 3.1",

@@ -954,7 +954,7 @@ def _plan(study: Study, exhaustive: bool, refine: bool, sups: list[float] | None
                 "tight DP composition of the first stage",
                 None,
                 f"advanced and optimal (KOV) composition skipped: more than {TIGHT_MAX_RUNS} runs "
-                "(the exact GDP and zCDP accountants still apply)",
+                "(GDP, the exact mixed accountant and zCDP still apply to Gaussian, pure-DP and zCDP steps)",
             )
         )
     if isinstance(s0, DPStage) and study.iid and (s0.count > 1 or any(r.mu is not None for r in s0.runs)):
