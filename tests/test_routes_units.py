@@ -98,10 +98,10 @@ def test_a_pure_dp_stage_on_iid_data_then_a_description_optimises_both_betas():
 @pytest.mark.parametrize("bits", ["0.05", "0.3", "1"])
 def test_a_mutual_information_stage_by_max_information_composition(bits):
     """One step of m bits of mutual information (any data): the max-information route reads it
-        through RRST Lemma 1.5's exact curve, parametrised by beta (its optimiser's variable is
-        scaled by sqrt(m)), and must reach the hand supremum over k of (alpha - beta*(k)) 2^-k
-        within 1e-7 (its k is certified through a float: a looser margin than the
-        mutual-information route's)."""
+    through RRST Lemma 1.5's exact curve, parametrised by beta (its optimiser's variable is
+    scaled by sqrt(m)), and must reach the hand supremum over k of (alpha - beta*(k)) 2^-k
+    within 1e-7 (its k is certified through a float: a looser margin than the
+    mutual-information route's)."""
     st = Study(n=1000, alpha=0.05, iid=False, steps=(MutualInformation(mi_bits=float(bits)),))
     cands = {c.route: c.gamma for c in plan(st).candidates}
     with mpmath.workdps(50):
