@@ -17,6 +17,8 @@ from maxinfo_bounds.planning.routes import NoValidRoute
 from maxinfo_bounds.planning.stages import stages_of
 from proofs_checks.fuzz import references as R
 
+from .test_routes_units import _gdp_eps
+
 
 def _sup_reference(alpha: float, eps: float, n: int) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
     """(beta*, sup over beta of e^phi(beta), alpha e^(-e n)) at 50 digits, e = eps (1 - 1e-9) as
@@ -113,20 +115,6 @@ def test_a_planned_max_information_route_is_a_complete_result():
     assert not isinstance(out, str) and out.candidates == () and out.notes == ()
     d = out.as_dict()
     assert d["candidates"] == [] and d["route"] == "max-information composition"
-
-
-def _gdp_eps(mu: mpmath.mpf, delta: mpmath.mpf) -> mpmath.mpf:
-    """The smallest eps with Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) <= delta (50 digits)."""
-    with mpmath.workdps(50):
-
-        def d(e):
-            return mpmath.ncdf(-e / mu + mu / 2) - mpmath.exp(e) * mpmath.ncdf(-e / mu - mu / 2)
-
-        lo, hi = mpmath.mpf(0), mpmath.mpf(100)
-        for _ in range(300):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if d(mid) > delta else (lo, mid)
-        return hi
 
 
 def test_a_gaussian_stage_whose_deltas_total_0_4_is_composed_exactly():

@@ -91,7 +91,6 @@ _CONDITIONS_SQ = ("statistical queries q_j: X -> [0, 1]", "n i.i.d. records")
 #: JLNRSS Thm 4 with Lemma 7: the half-width and the failure probability, written once
 JLNRSS_WIDTH = Formula(lambda c, e, a, cc, dd: a + c.expm1(e) + cc + 2 * dd, ("epsilon", "alpha", "c", "d"))
 JLNRSS_FAILURE = Formula(lambda c, b, de, cc, dd: b / cc + de / dd, ("beta", "delta", "c", "d"))
-#: splitting: Hoeffding on m = floor(n/k) records per query, union bound over the k queries
 #: JLNRSS Lemma 15 with Thm 4's resampling step for values in a range of length R (the half-width;
 #: the failure probability is JLNRSS_FAILURE's beta/c + delta/d)
 JLNRSS_SENS_WIDTH = Formula(
@@ -99,6 +98,7 @@ JLNRSS_SENS_WIDTH = Formula(
     ("epsilon", "alpha", "c", "d", "n", "Delta", "R"),
     integer=("n",),
 )
+#: splitting: Hoeffding on m = floor(n/k) records per query, union bound over the k queries
 SPLIT_WIDTH = Formula(lambda c, k, b, m: c.sqrt(c.log(2 * k / b) / (2 * m)), ("k", "beta", "m"), integer=("k", "m"))
 
 
@@ -156,10 +156,17 @@ def jlnrss_split(beta_sample: float, delta: float, failure: float) -> tuple[floa
     (0.6, 0.6)
     """
     b, de, f = BETA0.check_float(beta_sample), DELTA0.check_float(delta), BETA.check_float(failure, label="failure")
-    s = math.sqrt(b) + math.sqrt(2 * de)
+    return _lagrange_split(b, de, f, 1.0, 2.0)
+
+
+def _lagrange_split(b: float, de: float, f: float, w_c: float, w_d: float) -> tuple[float, float]:
+    """The c, d > 0 minimising w_c c + w_d d subject to b/c + de/d <= f: c = sqrt(b/w_c) s/f,
+    d = sqrt(de/w_d) s/f, s = sqrt(w_c b) + sqrt(w_d de), each nudged up by 2^-40 relative; a
+    zero b or de gets the smallest positive c or d."""
+    s = math.sqrt(w_c * b) + math.sqrt(w_d * de)
     nudge = 1 + 2.0**-40
-    c = math.sqrt(b) * s / f * nudge if b > 0 else 5e-324
-    d = math.sqrt(de / 2) * s / f * nudge if de > 0 else 5e-324
+    c = math.sqrt(b / w_c) * s / f * nudge if b > 0 else 5e-324
+    d = math.sqrt(de / w_d) * s / f * nudge if de > 0 else 5e-324
     return c, d
 
 
@@ -241,10 +248,7 @@ def jlnrss_sensitive_split(
     r = VALUE_RANGE.check_float(value_range)
     if not math.isfinite(w_d):
         raise InvalidParameter("sensitivity", sensitivity, "a sensitivity with 4 n Delta a finite float")
-    s = math.sqrt(r * b) + math.sqrt(w_d * de)
-    nudge = 1 + 2.0**-40
-    c = math.sqrt(b / r) * s / f * nudge if b > 0 else 5e-324
-    d = math.sqrt(de / w_d) * s / f * nudge if de > 0 else 5e-324
+    c, d = _lagrange_split(b, de, f, r, w_d)
     if not math.isfinite(c):
         raise InvalidParameter("value_range", value_range, "a range at which c = sqrt(beta/R) s/F is a finite float")
     if not math.isfinite(d):
