@@ -330,3 +330,26 @@ def test_beyond_ten_thousand_generic_steps_no_tight_composition_is_searched_in_v
         ),
         ("mutual information", "an approximate-DP stage has no mutual-information bound here"),
     ]
+
+
+def test_a_total_delta_the_floor_passes_but_no_beta_reaches_is_not_called_too_large():
+    """100 Gaussian mean queries (sensitivity 1/20000, sigma 1) on n = 20,000 at alpha = 0.05.
+    At the grid's total delta 1e-12 the planner's quick floor is 2 n sqrt(delta) = 0.04 < alpha,
+    so it must not refuse that point as "delta too large" (a note claiming 0.04 >= alpha would
+    be false arithmetic); yet RRST Thm 3.1's own infimum over t and delta_hat, at the most
+    favourable eps' = 1/2, is 4.54 n sqrt(delta) = 0.0908 > alpha (30 digits, the fuzz
+    reference), so no beta below alpha exists there: the point is listed as unranked. (Written
+    against the floor's factor 2 written 3 or 4: that note said "2 n sqrt(delta) = 0.04 >=
+    alpha".)"""
+    n, dt, alpha = 20_000, 1e-12, 0.05
+    assert 2 * n * math.sqrt(dt) == pytest.approx(0.04, rel=1e-15)
+    with mpmath.workdps(30):
+        inf_half = R.thm31_beta_floor(mpmath.mpf("0.5"), mpmath.mpf(dt), n, "sound")
+    assert mpmath.nstr(inf_half, 3) == "0.0908" and inf_half > alpha
+    st = Study(n=n, alpha=alpha, iid=True, steps=(Gaussian(sigma=1.0, sensitivity=1 / n, delta=1e-9, times=100),))
+    r = plan(st)
+    (c,) = [c for c in r.candidates if c.route == "DP first stage at delta=1e-12 (RRST-3.1)"]
+    assert c.gamma is None and c.note == routes._UNRANKED_NOTE
+    for c in r.candidates:  # any "too large" note quotes a value at least alpha
+        if c.note.startswith("delta too large"):
+            assert float(c.note.split("= ")[-1].split()[0]) >= alpha
