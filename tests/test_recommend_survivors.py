@@ -1,0 +1,184 @@
+"""Pieces of ``planning/recommend.py`` that its mutation run (second run, continued) left
+unread, held against brute force, exact binomial sums and hand bounds: the required-n search
+for mean-query steps (whose gamma follows n) under the exact binomial test, the coarse-grid
+gamma that search reads (and the 0 it reads where no route is valid), the no-hit answer of the
+unproven grid beside Thresholdout, and the vacuous reuse row's note.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import mpmath
+import pytest
+
+from maxinfo_bounds.planning import (
+    Description,
+    Gaussian,
+    Laplace,
+    MutualInformation,
+    PowerSpec,
+    Study,
+    Thresholdout,
+    plan,
+    plan_power,
+    power_at,
+)
+from maxinfo_bounds.planning.power import min_records
+from maxinfo_bounds.planning.recommend import _gamma_of_n, estimate_queries, study_at_n
+from maxinfo_bounds.planning.routes import NoValidRoute
+
+
+def _binom_power_40(n: int, gamma: float, p0: str, p1: str) -> mpmath.mpf:
+    """The one-sided ("larger") exact binomial test's power at level gamma on n records, 40
+    digits: reject when X >= c, c the smallest with P(Bin(n, p0) >= c) <= gamma; the power is
+    P(Bin(n, p1) >= c)."""
+    with mpmath.workdps(40):
+
+        def tail(p: mpmath.mpf, c: int) -> mpmath.mpf:
+            return mpmath.fsum(mpmath.binomial(n, k) * p**k * (1 - p) ** (n - k) for k in range(c, n + 1))
+
+        c = next(c for c in range(n + 2) if tail(mpmath.mpf(p0), c) <= gamma)
+        return tail(mpmath.mpf(p1), c)
+
+
+def test_required_n_of_mean_queries_under_the_exact_binomial_test_is_the_brute_force_smallest():
+    """Two Laplace mean queries (values in [0, 1], scale 0.05: eps = 1/(0.05 n) each, so gamma
+    follows n) then the exact one-sided binomial test of p = 0.5 against 0.7, power 0.8. The
+    binomial power is not monotone in n (here 0.7962 at n = 175, 0.7815 at 176, 0.8128 at 177,
+    0.7988 at 178: exact sums at 40 digits), so the branch and bound must bound the power on an
+    interval with both ends of it (the critical value at the low end, the distribution at the
+    high end). Brute force over every n from the test's fewest records: the first n whose
+    coarse-grid plan reaches 0.8 is 177, the search's answer. (Written against the interval's
+    low end dropped from the bound: the search then failed.)"""
+    spec = PowerSpec("proportion", 0.2, "larger", p0=0.5)
+    st = Study(n=200, alpha=0.05, iid=True, steps=(Laplace(value_min=0, value_max=1, scale=0.05, times=2),), power=spec)
+    rows = {r.kind.value: r for r in plan_power(st).rows}
+    reuse = rows["reuse"]
+    assert reuse.required_n_note == "smallest n (proven: branch and bound on the power)"
+    first = None
+    gammas = {}
+    for n in range(min_records(spec), 200):
+        gammas[n] = plan(study_at_n(st, n), refine=False).gamma
+        if first is None and power_at(spec, gammas[n], n) >= 0.8:
+            first = n
+    assert first == reuse.required_n == 177
+    exact = {n: _binom_power_40(n, gammas[n], "0.5", "0.7") for n in (176, 177, 178)}
+    assert mpmath.nstr(exact[176], 4) == "0.7815" and mpmath.nstr(exact[177], 4) == "0.8128"
+    assert mpmath.nstr(exact[178], 4) == "0.7988"
+    for n, p in exact.items():
+        assert power_at(spec, gammas[n], n) == pytest.approx(float(p), rel=1e-12)
+
+
+def test_the_required_n_search_reads_the_coarse_grid_plan_and_zero_where_no_route_is_valid():
+    """Two Gaussian mean queries (values in [0, 1], sigma 1, delta 1e-9) on n records. At
+    n = 12 no route is valid (the composed eps is too large for RRST Thm 3.1 at every total
+    delta): the search reads gamma 0 there (power 0), never a level it could reject at. At
+    n = 100 the refined plan (a total delta between the grid's points) beats the coarse grid's,
+    but the required-n bound (:func:`gamma_upper_bound`) is proven for the coarse grid only, so
+    the search reads the coarse plan."""
+    st = Study(
+        n=200,
+        alpha=0.05,
+        iid=True,
+        steps=(Gaussian(value_min=0, value_max=1, sigma=1.0, delta=1e-9, times=2),),
+        power=PowerSpec("proportion", 0.3, "larger", p0=0.5),
+    )
+    g = _gamma_of_n(st, {})
+    with pytest.raises(NoValidRoute):
+        plan(study_at_n(st, 12), refine=False)
+    assert g(12) == 0.0
+    coarse = plan(study_at_n(st, 100), refine=False)
+    fine = plan(study_at_n(st, 100))
+    assert coarse.route == "tight DP composition (delta=1e-09) then RRST Thm 3.1"
+    assert fine.gamma > coarse.gamma > 0
+    assert g(100) == coarse.gamma
+
+
+def test_no_n_on_the_unproven_grid_reaches_the_target_says_none():
+    """Thresholdout beside a Laplace step (gamma not monotone in n: the grid of 4 points per
+    doubling, not proven), and a one-sided z test of effect 1e-7. Even at level alpha = 0.05
+    the z test needs (z_0.95 + z_0.8)^2 / (1e-7)^2 = 6.18e14 records for power 0.8, beyond
+    the search's 10^12; every route's gamma is at most alpha, so no n reaches it: the reuse row
+    says none on the grid, and splitting none by the power bound."""
+    z = 1.6448536269514722 + 0.8416212335729143  # z_0.95 + z_0.8 (standard normal table)
+    assert (z / 1e-7) ** 2 > 6.18e14
+    sp = PowerSpec("z", 1e-7, "larger", 0.8, None, 0.5)
+    st = Study(
+        n=100_000,
+        alpha=0.05,
+        iid=True,
+        steps=(Thresholdout(budget=10, sigma=0.01), Laplace(sensitivity=0.001, eps=0.01)),
+        power=sp,
+    )
+    rows = {r.kind.value: r for r in plan_power(st).rows}
+    assert rows["reuse"].required_n is None
+    assert rows["reuse"].required_n_note == (
+        "none on a grid up to 2^40 (not proven: with Thresholdout beside other DP steps (or run several "
+        "times) γ is not monotone in n)"
+    )
+    assert rows["split"].required_n is None
+    assert rows["split"].required_n_note == "no n <= 1e+12 reaches power 0.8 (proven by the power bound)"
+
+
+def test_a_vacuous_reuse_row_says_why_with_its_k_rounded_up():
+    """One mutual-information step of 100 bits on 1,000 records: every route needs k above
+    1075 + log2(0.05) = 1070.68 bits, where (alpha - beta) 2^-k is below the smallest float
+    (2^-1074) and the certified threshold rounds down to 0. The reuse row is kept (it is a
+    valid route) with a note that says so and quotes the route's k, rounded up."""
+    st = Study(n=1000, alpha=0.05, iid=True, steps=(MutualInformation(mi_bits=100),))
+    r = plan(st)
+    assert r.gamma == 0.0 and r.k is not None and r.k > 1075 + math.log2(0.05)
+    (row,) = [row for row in plan_power(st).rows if row.kind.value == "reuse"]
+    assert row.valid and row.threshold == 0.0
+    m = re.fullmatch(
+        r"vacuous: the certified threshold is 0 \(k = (\S+) bits leaves no usable threshold\), "
+        r"so this route can never reject",
+        row.note,
+    )
+    assert m is not None
+    assert r.k <= float(m.group(1)) <= r.k * (1 + 1e-5)
+
+
+@pytest.mark.parametrize(
+    ("n", "m_test", "note"),
+    [
+        (3, 0, "the test part would have no records"),
+        (4, 1, "the analysis runs on 3 records, the test on 1 fresh ones at alpha"),
+        (10, 3, "the analysis runs on 7 records, the test on 3 fresh ones at alpha"),
+    ],
+)
+def test_the_splitting_row_uses_the_power_tables_fraction_and_needs_one_test_record(n, m_test, note):
+    """Splitting at the [power] table's split_fraction 0.3 tests on floor(0.3 n) records: 0 on
+    n = 3 (not valid: nothing to test on), 1 on n = 4 (valid: a test needs one record), 3 on
+    n = 10, by hand."""
+    sp = PowerSpec("z", 0.5, "larger", 0.8, None, 0.3)
+    st = Study(n=n, alpha=0.05, iid=True, steps=(Description(range_size=2),), power=sp)
+    (row,) = [r for r in plan_power(st).rows if r.kind.value == "split"]
+    assert row.name == "sample splitting (test on 0.3 of the records)"
+    assert (row.valid, row.threshold, row.test_records, row.note) == (m_test >= 1, 0.05, m_test, note)
+
+
+def test_the_estimation_row_counts_every_mean_query_and_says_why_it_is_invalid():
+    """Two Laplace and three Gaussian mean queries, then a proportion: 2 + 3 = 5 adaptive
+    statistical queries plus the final one, 6 in the row's name. On data not known to be i.i.d.
+    the row is listed, not valid, at alpha on the study's n records with its reason; with 51
+    answers asked of 5 i.i.d. records the estimation planner has no route with a half-width
+    below 1, and the row is listed with that reason."""
+    sp = PowerSpec("proportion", 0.2, "larger", p0=0.5)
+    steps = (
+        Laplace(value_min=0, value_max=1, scale=0.05, times=2),
+        Gaussian(value_min=0, value_max=1, sigma=0.05, delta=1e-9, times=3),
+    )
+    st = Study(n=1000, alpha=0.05, iid=False, steps=steps, power=sp)
+    assert estimate_queries(st) == 5
+    (row,) = [r for r in plan_power(st).rows if r.kind.value == "estimate"]
+    assert row.name == "estimate then decide (6 statistical queries, estimation planner)"
+    assert (row.valid, row.threshold, row.test_records) == (False, 0.05, 1000)
+    assert row.note == "not valid: the data are not i.i.d."
+    tiny = Study(n=5, alpha=0.05, iid=True, steps=(Laplace(value_min=0, value_max=1, scale=0.05, times=50),), power=sp)
+    (row,) = [r for r in plan_power(tiny).rows if r.kind.value == "estimate"]
+    assert row.name == "estimate then decide (51 statistical queries, estimation planner)"
+    assert (row.valid, row.threshold, row.test_records) == (False, 0.05, 5)
+    assert row.note == "no estimation route has a half-width below 1 here"
