@@ -12,12 +12,14 @@ import re
 
 import mpmath
 import pytest
+from scipy import stats
 
 from maxinfo_bounds.planning import (
     Description,
     Gaussian,
     Laplace,
     MutualInformation,
+    PlanError,
     PowerSpec,
     Study,
     Thresholdout,
@@ -182,3 +184,27 @@ def test_the_estimation_row_counts_every_mean_query_and_says_why_it_is_invalid()
     assert row.name == "estimate then decide (51 statistical queries, estimation planner)"
     assert (row.valid, row.threshold, row.test_records) == (False, 0.05, 5)
     assert row.note == "no estimation route has a half-width below 1 here"
+
+
+def test_the_split_note_counts_a_test_of_the_fewest_records_and_is_empty_without_a_power_table():
+    """A one-sided z test of d = 5 on n = 20: the grid's first fraction 0.05 tests on
+    floor(0.05 * 20) = 1 record, the z test's fewest, where the power at alpha = 0.05 is
+    Phi(5 - z_0.95) = Phi(3.355) = 0.9996 >= 0.8 (normal table): that fraction is the note's.
+    Without a [power] table, or on data not known to be i.i.d. (no splitting), no note."""
+    assert stats.norm.cdf(5 - stats.norm.isf(0.05)) > 0.9995
+    sp = PowerSpec("z", 5.0, "larger")
+    steps = (Description(range_size=2),)
+    pp = plan_power(Study(n=20, alpha=0.05, iid=True, steps=steps, power=sp))
+    assert pp.split_note == (
+        "smallest test fraction on the grid 0.05..0.95 reaching power 0.8: 0.05 (1 test records); "
+        "the analysis keeps 19 records"
+    )
+    assert plan_power(Study(n=20, alpha=0.05, iid=True, steps=steps)).split_note == ""
+    assert plan_power(Study(n=20, alpha=0.05, iid=False, steps=steps, power=sp)).split_note == ""
+
+
+def test_plan_power_refuses_what_is_not_a_study_by_name():
+    with pytest.raises(PlanError) as e:
+        plan_power("study.toml")  # type: ignore[arg-type]
+    assert str(e.value) == "study: must be a Study (see load_study / parse_study), got str"
+    assert e.value.name == "study"
