@@ -199,6 +199,7 @@ def test_the_split_note_counts_a_test_of_the_fewest_records_and_is_empty_without
         "smallest test fraction on the grid 0.05..0.95 reaching power 0.8: 0.05 (1 test records); "
         "the analysis keeps 19 records"
     )
+    assert pp.reuse is not None and pp.reuse_refusal == ""  # (a valid reuse route: no refusal, not None)
     assert plan_power(Study(n=20, alpha=0.05, iid=True, steps=steps)).split_note == ""
     assert plan_power(Study(n=20, alpha=0.05, iid=False, steps=steps, power=sp)).split_note == ""
 
