@@ -11,6 +11,7 @@ import math
 import re
 
 import mpmath
+import numpy as np
 import pytest
 from scipy import stats
 
@@ -28,7 +29,13 @@ from maxinfo_bounds.planning import (
     power_at,
 )
 from maxinfo_bounds.planning.power import min_records
-from maxinfo_bounds.planning.recommend import _gamma_of_n, estimate_queries, study_at_n
+from maxinfo_bounds.planning.recommend import (
+    _gamma_of_n,
+    estimate_queries,
+    format_rows,
+    requirement_notes,
+    study_at_n,
+)
 from maxinfo_bounds.planning.routes import NoValidRoute
 
 
@@ -209,3 +216,101 @@ def test_plan_power_refuses_what_is_not_a_study_by_name():
         plan_power("study.toml")  # type: ignore[arg-type]
     assert str(e.value) == "study: must be a Study (see load_study / parse_study), got str"
     assert e.value.name == "study"
+
+
+def _binom_powers(ns, level: float, p0: float, p1: float) -> dict[int, float]:
+    """The one-sided exact binomial test's power at each n (scipy.stats.binom, independent of
+    the planner's tails): c(n) the smallest c with P0(X >= c) <= level, power P1(X >= c)."""
+    out = {}
+    for n in ns:
+        ks = np.arange(n + 2)
+        c = int(ks[np.argmax(stats.binom.sf(ks - 1, n, p0) <= level)])
+        out[n] = float(stats.binom.sf(c - 1, n, p1))
+    return out
+
+
+def test_a_binomial_power_that_never_falls_back_says_so_and_splitting_stays_from_its_own_records():
+    """One description step of 2 outputs on n = 200 i.i.d. records, the exact binomial test of
+    p = 0.5 against 0.9 (power 0.8). The union bound tests at 0.05/2 = 0.025: at n = 11 the
+    critical count is 10 (P0(X >= 9) = 67/2048 > 0.025 >= P0(X >= 10) = 12/2048) and the power
+    P(Bin(11, 0.9) >= 10) = 0.6974; at n = 12 the count is 10 again (P0(X >= 10) = 79/4096)
+    and the power 0.8891; from there on (checked here to n = 1,500 with scipy.stats.binom) the
+    power never falls back: the note says it stays from the required n. Against 0.7 instead,
+    splitting at 0.5 tests on floor(n/2) records at 0.05, whose power saw-tooths: by brute
+    force over those records it first reaches 0.8 at n = 74 and stays from n = 84 (to 1,500).
+    The reuse route's gamma moves with n, so no "stays from" is claimed for it."""
+    st = Study(
+        n=200,
+        alpha=0.05,
+        iid=True,
+        steps=(Description(range_size=2),),
+        power=PowerSpec("proportion", 0.4, "larger", p0=0.5),
+    )
+    pp = plan_power(st)
+    rows = {r.kind.value: r for r in pp.rows}
+    union, split = rows["union"], rows["split"]
+    assert union.threshold == 0.025
+    exact = _binom_powers(range(1, 1501), 0.025, 0.5, 0.9)
+    assert exact[11] == pytest.approx(0.6973568802, rel=1e-9) and exact[12] == pytest.approx(0.8891300222, rel=1e-9)
+    assert [n for n in exact if exact[n] < 0.8] == list(range(1, 12))
+    assert union.required_n == union.stays_from == 12
+    assert (
+        f"{union.name}: the power stays at or above 0.8 for every n from the required n on "
+        "(proven up to 10^12; exact binomial test)"
+    ) in requirement_notes(pp)
+    st2 = Study(n=200, alpha=0.05, iid=True, steps=st.steps, power=PowerSpec("proportion", 0.2, "larger", p0=0.5))
+    split2 = next(r for r in plan_power(st2).rows if r.kind.value == "split")
+    halves = _binom_powers(range(1, 751), 0.05, 0.5, 0.7)  # on floor(n/2) test records
+    below = [n for n in range(2, 1501) if halves[n // 2] < 0.8]
+    assert split2.required_n == 74 == min(n for n in range(2, 1501) if halves[n // 2] >= 0.8)
+    assert split2.stays_from == 84 == max(below) + 1
+    assert split.required_n is not None and split.stays_from is not None
+    assert rows["reuse"].required_n is not None and rows["reuse"].stays_from is None
+
+
+def test_requirement_notes_go_past_an_invalid_row_and_name_the_estimates_own_power():
+    """One Laplace mean query on 19 records, the binomial test of 0.5 against 0.95, splitting at
+    0.05: floor(0.05 * 19) = 0 test records, so the splitting row is not valid and comes
+    before the estimation row, which is. Its power is that of its own decision (reject when the
+    noisy estimate is beyond p0 + the half-width), not of the exact binomial test, so no
+    normal approximation of that test is quoted beside it."""
+    st = Study(
+        n=19,
+        alpha=0.05,
+        iid=True,
+        steps=(Laplace(value_min=0, value_max=1, scale=1.0, times=1),),
+        power=PowerSpec("proportion", 0.45, "larger", p0=0.5, split_fraction=0.05),
+    )
+    pp = plan_power(st)
+    kinds = [(r.kind.value, r.valid) for r in pp.rows]
+    assert kinds == [("reuse", True), ("split", False), ("estimate", True), ("naive", False)]
+    est = pp.rows[2]
+    notes = requirement_notes(pp)
+    assert notes[1:] == [
+        f"{est.name}: power {est.power:.4f} of the decision from the estimate (reject when the answer, noise "
+        "included, is beyond p0 +- the certified half-width; an exact sum over the binomial), not of the exact "
+        "binomial test"
+    ]
+    assert notes[0].startswith("adaptive reuse (max-information composition): power ")
+
+
+def test_the_route_table_says_none_for_a_valid_route_no_n_rescues():
+    """One mutual-information step of 100 bits (the reuse threshold rounds to 0: see above) and
+    a one-sided z test of d = 0.1 on 1,000 records. Reuse at level 0 has power 0 at every n:
+    its required n and minimum detectable effect are "none". Splitting tests 500 records at
+    0.05: power Phi(0.1 sqrt(500) - z_0.95) = 0.7228, 619 test records (1,238 in all) reach 0.8
+    ((z_0.95 + z_0.8)/0.1)^2 = 618.3), and the MDE at 500 is (z_0.95 + z_0.8)/sqrt(500) =
+    0.1112 (normal table)."""
+    z95, z80 = stats.norm.isf(0.05), stats.norm.isf(0.2)
+    assert f"{stats.norm.cdf(0.1 * math.sqrt(500) - z95):.4f}" == "0.7228"
+    assert math.ceil(((z95 + z80) / 0.1) ** 2) == 619 and f"{(z95 + z80) / math.sqrt(500):.4f}" == "0.1112"
+    st = Study(
+        n=1000, alpha=0.05, iid=True, steps=(MutualInformation(mi_bits=100),), power=PowerSpec("z", 0.1, "larger")
+    )
+    lines = format_rows(plan_power(st).rows)
+    assert lines[1].split() == ["adaptive", "reuse", "(max-information", "composition)", "0.0", "1000", "yes"] + [
+        "0.0000",
+        "none",
+        "none",
+    ]
+    assert lines[2].split()[-6:] == ["0.05", "500", "yes", "0.7228", "1,238", "0.1112"]

@@ -662,8 +662,9 @@ def groups(m: int) -> tuple[int, int]:
 
 def requirement_notes(pp: PowerPlan) -> list[str]:
     """Notes on each valid route's required n in the conventions of G*Power and pwr: the
-    groups of a two-sample test (and the per-group n of equal groups), and for the exact
-    binomial test the n from which the power stays at or above the target."""
+    groups of a two-sample test (and the per-group n of equal groups), for the exact binomial
+    test its power beside the normal approximation's and the n from which the power stays at or
+    above the target, and for the estimation route that its power is of its own decision."""
     spec = pp.study.power
     if spec is None:
         return []
@@ -684,7 +685,13 @@ def requirement_notes(pp: PowerPlan) -> list[str]:
                     f"(G*Power and pwr give the n per group of equal groups: {rb})"
                 )
             out.append(line)
-        if spec.test is FinalTest.PROPORTION:
+        if r.kind is RouteKind.ESTIMATE:  # (its decision is not the binomial test: no approximation of it)
+            out.append(
+                f"{r.name}: power {r.power:.4f} of the decision from the estimate (reject when the answer, "
+                "noise included, is beyond p0 +- the certified half-width; an exact sum over the binomial), "
+                "not of the exact binomial test"
+            )
+        elif spec.test is FinalTest.PROPORTION:
             approx = normal_approximation_power(spec, r.threshold, r.test_records)
             out.append(
                 f"{r.name}: power {r.power:.4f} by the exact binomial test (used here); the large-sample normal "
