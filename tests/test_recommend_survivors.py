@@ -273,7 +273,10 @@ def test_requirement_notes_go_past_an_invalid_row_and_name_the_estimates_own_pow
     0.05: floor(0.05 * 19) = 0 test records, so the splitting row is not valid and comes
     before the estimation row, which is. Its power is that of its own decision (reject when the
     noisy estimate is beyond p0 + the half-width), not of the exact binomial test, so no
-    normal approximation of that test is quoted beside it."""
+    normal approximation of that test is quoted beside it. By hand: the route answers from 9
+    records without noise with half-width 0.4934, so it rejects only when all 9 are 1: power
+    0.95^9 = 0.6302, and the minimum detectable effect solves p1^9 = 0.8, p1 - 0.5 = 0.8^(1/9)
+    - 0.5 = 0.475511."""
     st = Study(
         n=19,
         alpha=0.05,
@@ -292,6 +295,32 @@ def test_requirement_notes_go_past_an_invalid_row_and_name_the_estimates_own_pow
         "binomial test"
     ]
     assert notes[0].startswith("adaptive reuse (max-information composition): power ")
+    assert (est.test_records, est.power) == (9, pytest.approx(0.95**9, rel=1e-9))
+    assert est.mde == pytest.approx(0.8 ** (1 / 9) - 0.5, abs=1e-5)
+    assert (
+        est.required_n_note
+        == "smallest n found by bisection (power checked below target at n - 1; not proven monotone)"
+    )
+
+
+def test_a_reuse_refusal_that_is_not_a_missing_route_is_kept_word_for_word():
+    """200,000 binary descriptions: 200,000 bits of output, above the 100,000 the planner
+    evaluates (the bound is vacuous), so planning reuse raises a refusal naming the step, not
+    "no valid route"; the power plan keeps it as the reuse refusal and plans the other rows."""
+    st = Study(
+        n=1000,
+        alpha=0.05,
+        iid=True,
+        steps=(Description(range_size=2, times=200_000),),
+        power=PowerSpec("z", 0.1, "larger"),
+    )
+    pp = plan_power(st)
+    assert pp.reuse is None
+    assert pp.reuse_refusal == (
+        "<study>: steps[0]: the description stage would have more than 100000 bits of output "
+        "(range_size^times): its max-information bound is vacuous; lower range_size or times"
+    )
+    assert [(r.kind.value, r.valid) for r in pp.rows] == [("split", True), ("naive", False)]
 
 
 def test_the_route_table_says_none_for_a_valid_route_no_n_rescues():
