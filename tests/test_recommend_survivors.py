@@ -343,3 +343,25 @@ def test_the_route_table_says_none_for_a_valid_route_no_n_rescues():
         "none",
     ]
     assert lines[2].split()[-6:] == ["0.05", "500", "yes", "0.7228", "1,238", "0.1112"]
+
+
+def test_required_n_where_small_n_have_no_valid_route():
+    """Two Gaussian mean queries (values in [0, 1], sigma 1) and the binomial test of 0.5
+    against 0.8 on 200 records: below n = 13 no route is valid (see above), so the branch and
+    bound meets intervals whose relaxed plan has none either, and must read them as power 0
+    (never as a level, never as an error). The required n, 164, was checked once by brute force
+    over every n from 1 (each n's coarse plan and its exact binomial power: 15 s); here the
+    last 15 sizes below it fall short and 164 reaches 0.8."""
+    spec = PowerSpec("proportion", 0.3, "larger", p0=0.5)
+    st = Study(
+        n=200,
+        alpha=0.05,
+        iid=True,
+        steps=(Gaussian(value_min=0, value_max=1, sigma=1.0, delta=1e-9, times=2),),
+        power=spec,
+    )
+    reuse = next(r for r in plan_power(st).rows if r.kind.value == "reuse")
+    assert reuse.required_n == 164
+    assert reuse.required_n_note == "smallest n (proven: branch and bound on the power)"
+    powers = {n: power_at(spec, plan(study_at_n(st, n), refine=False).gamma, n) for n in range(149, 165)}
+    assert max(powers[n] for n in range(149, 164)) < 0.8 <= powers[164]
