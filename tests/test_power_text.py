@@ -7,7 +7,13 @@ from __future__ import annotations
 import mpmath
 import pytest
 
-from maxinfo_bounds.planning.power import critical_value_text, normal_approximation_power, power_lower
+from maxinfo_bounds.planning.power import (
+    critical_value_text,
+    describe,
+    method_of,
+    normal_approximation_power,
+    power_lower,
+)
 from maxinfo_bounds.planning.study import PowerSpec
 
 
@@ -134,3 +140,39 @@ def test_normal_approximation_is_refused_for_other_tests():
     with pytest.raises(PlanError) as info:
         normal_approximation_power(PowerSpec(test="z", effect_size=0.3), 0.05, 100)
     assert str(info.value) == "spec: the normal approximation is reported for the test of a proportion only"
+
+
+@pytest.mark.parametrize(
+    ("test", "text"),
+    [
+        ("z", "exact normal power of the z-test (normal CDF by math.erfc, as statsmodels NormalIndPower, one sample)"),
+        (
+            "t",
+            "exact noncentral-t power of the one-sample t-test (scipy.special.nctdtr, as statsmodels TTestPower)",
+        ),
+        (
+            "t2",
+            "exact noncentral-t power of the two-sample t-test, two equal groups (scipy.special.nctdtr, as "
+            "statsmodels TTestIndPower)",
+        ),
+        (
+            "proportion",
+            "exact binomial test and exact binomial power (scipy.special.betainc); two-sided: equal tails",
+        ),
+    ],
+)
+def test_each_tests_method_line_names_its_computation_and_the_tool_it_matches(test, text):
+    """The report's "computed by" line for each test kind, word for word: the reader checks the
+    figure against the named statsmodels class (the external vectors of tests/test_power.py hold
+    the numbers to those classes)."""
+    spec = PowerSpec(test, 0.2, p0=0.5) if test == "proportion" else PowerSpec(test, 0.2)
+    assert method_of(spec) == text
+
+
+def test_describe_names_the_test_effect_target_and_a_design_effect():
+    assert describe(PowerSpec("proportion", 0.1, "larger", 0.9, 0.3)) == (
+        "proportion test (larger), p1 - p0 = 0.1 (p0 = 0.3), target power 0.9"
+    )
+    assert describe(PowerSpec("t2", 0.5, design_effect=2.5)) == (
+        "t2 test (two-sided), Cohen's d = 0.5, target power 0.8, design effect 2.5 (power on n / 2.5 records)"
+    )
