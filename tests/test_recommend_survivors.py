@@ -30,7 +30,9 @@ from maxinfo_bounds.planning import (
 )
 from maxinfo_bounds.planning.power import min_records
 from maxinfo_bounds.planning.recommend import (
+    _estimate_mechanism,
     _gamma_of_n,
+    estimate_power,
     estimate_queries,
     format_rows,
     requirement_notes,
@@ -301,6 +303,19 @@ def test_requirement_notes_go_past_an_invalid_row_and_name_the_estimates_own_pow
         est.required_n_note
         == "smallest n found by bisection (power checked below target at n - 1; not proven monotone)"
     )
+    # its required n: at n = 26 the route answers from 13 records with half-width 0.4105, so it
+    # rejects at 12 or 13 ones: 0.95^13 + 13 0.95^12 0.05 = 0.8646; at n = 24 and 25, from 12
+    # records with half-width 0.4273 (11/12 is not beyond 0.9273): 0.95^12 = 0.5404; and the
+    # route's power stays below 0.8 at every smaller n (each n's plan, brute force)
+    assert est.required_n == 26
+    p26 = 0.95**13 + 13 * 0.95**12 * 0.05
+    assert f"{p26:.4f}" == "0.8646" and f"{0.95**12:.4f}" == "0.5404"
+    for n in range(2, 27):
+        mech = _estimate_mechanism(st, n)
+        p = 0.0 if mech is None else estimate_power(st.power, *mech[1:])
+        assert (p >= 0.8) == (n == 26)
+        if n in (24, 25, 26):
+            assert p == pytest.approx(p26 if n == 26 else 0.95**12, rel=1e-9)
 
 
 def test_a_reuse_refusal_that_is_not_a_missing_route_is_kept_word_for_word():
