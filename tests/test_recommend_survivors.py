@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 
 import mpmath
 import numpy as np
@@ -380,3 +381,34 @@ def test_required_n_where_small_n_have_no_valid_route():
     assert reuse.required_n_note == "smallest n (proven: branch and bound on the power)"
     powers = {n: power_at(spec, plan(study_at_n(st, n), refine=False).gamma, n) for n in range(149, 165)}
     assert max(powers[n] for n in range(149, 164)) < 0.8 <= powers[164]
+
+
+@pytest.mark.parametrize(("gap", "count"), [(5000, "at 0 of the sizes"), (5001, "at some sizes")])
+def test_the_saw_tooth_note_counts_the_sizes_below_target_only_up_to_5000_of_them(gap, count):
+    """Between the required n and the n the power stays from, the note counts the sizes where
+    the binomial power falls back below the target, one power evaluation per size, when there
+    are at most 5,000 of them (n = required + 1 .. stays - 2; the last, stays - 1, is below by
+    definition); beyond, it says "at some sizes". At n near 2e8 the gap is about 12,000 sizes
+    (the planner gives 196,227,697 and 196,239,462 for the union route of a binary description
+    and a proportion effect of 1e-4: 22 s, too slow here), so the rule is held on the union row
+    of a small study with its two ends set 5,002 and 5,003 sizes apart; its power (the binomial
+    test of 0.5 against 0.9 at 0.025) is above 0.8 at every n from 101 (scipy.stats.binom)."""
+    st = Study(
+        n=200,
+        alpha=0.05,
+        iid=True,
+        steps=(Description(range_size=2),),
+        power=PowerSpec("proportion", 0.4, "larger", p0=0.5),
+    )
+    pp = plan_power(st)
+    assert min(_binom_powers(range(101, 100 + gap + 3), 0.025, 0.5, 0.9).values()) > 0.8
+    rows = tuple(
+        replace(r, required_n=100, stays_from=100 + gap + 2) if r.kind.value == "union" else r for r in pp.rows
+    )
+    name = rows[1].name
+    note = next(x for x in requirement_notes(replace(pp, rows=rows)) if x.startswith(f"{name}: the exact binomial"))
+    assert note == (
+        f"{name}: the exact binomial test's power saw-tooths in n: it reaches 0.8 at n = 100 but falls back below "
+        f"it {count} up to {100 + gap + 1:,}; it stays at or above 0.8 from n = {100 + gap + 2:,} on "
+        "(proven up to 10^12)"
+    )
