@@ -232,6 +232,18 @@ def _binom_powers(ns, level: float, p0: float, p1: float) -> dict[int, float]:
     return out
 
 
+def _binary_description_study() -> Study:
+    """One binary description step on 200 i.i.d. records, then the exact one-sided binomial
+    test of p = 0.5 against 0.9 (power 0.8): the union bound tests it at 0.05/2 = 0.025."""
+    return Study(
+        n=200,
+        alpha=0.05,
+        iid=True,
+        steps=(Description(range_size=2),),
+        power=PowerSpec("proportion", 0.4, "larger", p0=0.5),
+    )
+
+
 def test_a_binomial_power_that_never_falls_back_says_so_and_splitting_stays_from_its_own_records():
     """One description step of 2 outputs on n = 200 i.i.d. records, the exact binomial test of
     p = 0.5 against 0.9 (power 0.8). The union bound tests at 0.05/2 = 0.025: at n = 11 the
@@ -242,13 +254,7 @@ def test_a_binomial_power_that_never_falls_back_says_so_and_splitting_stays_from
     splitting at 0.5 tests on floor(n/2) records at 0.05, whose power saw-tooths: by brute
     force over those records it first reaches 0.8 at n = 74 and stays from n = 84 (to 1,500).
     The reuse route's gamma moves with n, so no "stays from" is claimed for it."""
-    st = Study(
-        n=200,
-        alpha=0.05,
-        iid=True,
-        steps=(Description(range_size=2),),
-        power=PowerSpec("proportion", 0.4, "larger", p0=0.5),
-    )
+    st = _binary_description_study()
     pp = plan_power(st)
     rows = {r.kind.value: r for r in pp.rows}
     union, split = rows["union"], rows["split"]
@@ -393,13 +399,7 @@ def test_the_saw_tooth_note_counts_the_sizes_below_target_only_up_to_5000_of_the
     and a proportion effect of 1e-4: 22 s, too slow here), so the rule is held on the union row
     of a small study with its two ends set 5,002 and 5,003 sizes apart; its power (the binomial
     test of 0.5 against 0.9 at 0.025) is above 0.8 at every n from 101 (scipy.stats.binom)."""
-    st = Study(
-        n=200,
-        alpha=0.05,
-        iid=True,
-        steps=(Description(range_size=2),),
-        power=PowerSpec("proportion", 0.4, "larger", p0=0.5),
-    )
+    st = _binary_description_study()
     pp = plan_power(st)
     assert min(_binom_powers(range(101, 100 + gap + 3), 0.025, 0.5, 0.9).values()) > 0.8
     rows = tuple(
