@@ -14,6 +14,7 @@ import pytest
 import sympy
 
 from maxinfo_bounds.catalog import get
+from maxinfo_bounds.theorems.dp_accounting.mixed import mixed_epsilon
 
 
 def _delta_40(eps: str, k: int, mu: str, eps_tot: mpmath.mpf) -> mpmath.mpf:
@@ -61,3 +62,20 @@ def test_mix_exact_statement_is_the_privacy_loss_expectation():
         ref = _delta_40("0.1", 3, "0.5", mpmath.mpf("0.4"))
         assert abs(mpmath.mpf(str(val)) - ref) < mpmath.mpf("1e-25") * ref
         assert 0.05 < ref < 0.2
+
+
+def test_mixed_epsilon_at_and_below_the_delta_of_eps_zero_by_hand():
+    """One randomized response of eps = 0.1 and no Gaussian part: L = +-0.1 with probabilities
+    p = e^0.1/(1 + e^0.1) and 1 - p, so delta(x) = p (1 - e^(x - 0.1)) for 0 <= x < 0.1 and
+    delta(0) = tanh(0.05) = 0.0499583749579... At a delta of 0.05 eps 0 suffices (the answer is 0,
+    exactly); at 0.04 it is 0.1 + ln(1 - 0.04/p) = 0.0207474..., rounded up within 1e-9."""
+    with mpmath.workdps(40):
+        e = mpmath.mpf("0.1")
+        p = mpmath.exp(e) / (1 + mpmath.exp(e))
+        assert mpmath.nstr(p * (1 - mpmath.exp(-e)), 12) == mpmath.nstr(mpmath.tanh(e / 2), 12) == "0.0499583749579"
+        x = e + mpmath.log(1 - mpmath.mpf(0.04) / p)
+        assert mpmath.nstr(x, 6) == "0.0207474"
+    assert mixed_epsilon({0.1: 1}, 0.0, 0.05) == 0.0
+    got = mixed_epsilon({0.1: 1}, 0.0, 0.04)
+    assert x <= got <= x * (1 + mpmath.mpf("1e-9"))
+    assert mixed_epsilon({0.1: 1}, 0.0, 0.0499) > 0.0  # just below delta(0): eps > 0
