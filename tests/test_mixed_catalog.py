@@ -10,11 +10,12 @@ unread.)
 from __future__ import annotations
 
 import mpmath
+import numpy as np
 import pytest
 import sympy
 
 from maxinfo_bounds.catalog import get
-from maxinfo_bounds.theorems.dp_accounting.mixed import mixed_epsilon
+from maxinfo_bounds.theorems.dp_accounting.mixed import _delta_upper, mixed_epsilon
 
 
 def _delta_40(eps: str, k: int, mu: str, eps_tot: mpmath.mpf) -> mpmath.mpf:
@@ -79,3 +80,22 @@ def test_mixed_epsilon_at_and_below_the_delta_of_eps_zero_by_hand():
     got = mixed_epsilon({0.1: 1}, 0.0, 0.04)
     assert x <= got <= x * (1 + mpmath.mpf("1e-9"))
     assert mixed_epsilon({0.1: 1}, 0.0, 0.0499) > 0.0  # just below delta(0): eps > 0
+
+
+def test_the_coarse_bound_of_a_negligible_term_is_the_normal_tails_chernoff_bound():
+    """``_delta_upper`` bounds a term marked coarse (far below the float sum) by Phi(-a) <=
+    e^(-a^2/2)/2 at a = x/mu - mu/2 >= 0, else by 1, instead of evaluating g_mu(x) (issue 45).
+    With every term of 3 steps of eps = 0.1, mu = 0.5, eps_tot = 0.4 marked coarse, the result
+    is that sum at 40 digits (a = -0.05, 0.35, 0.75, 1.15 for m = 0..3; weights C(3, m)
+    p^(3 - m) q^m), rounded up; and it is an upper bound on the true delta (the quadrature)."""
+    with mpmath.workdps(40):
+        e, mu, et = mpmath.mpf(0.1), mpmath.mpf(0.5), mpmath.mpf(0.4)
+        p = mpmath.exp(e) / (1 + mpmath.exp(e))
+        ref = mpmath.mpf(0)
+        for m in range(4):
+            a = (et - (3 - 2 * m) * e) / mu - mu / 2
+            c = mpmath.exp(-(a**2) / 2) / 2 if a >= 0 else mpmath.mpf(1)
+            ref += mpmath.binomial(3, m) * p ** (3 - m) * (1 - p) ** m * c
+        got = _delta_upper([(0.1, 3)], 0.5, 0.4, [(0,), (1,), (2,), (3,)], np.ones(4, dtype=bool))
+        assert ref <= got <= ref * (1 + mpmath.mpf("1e-15"))
+        assert got > _delta_40("0.1", 3, "0.5", et)
