@@ -14,7 +14,7 @@ import pytest
 
 from maxinfo_bounds.catalog import get
 from maxinfo_bounds.numeric import InvalidParameter
-from maxinfo_bounds.theorems.dp_accounting.zcdp import zcdp_compose
+from maxinfo_bounds.theorems.dp_accounting.zcdp import zcdp_compose, zcdp_epsilon
 
 
 def _cks_min_50(rho: str, delta: str) -> mpmath.mpf:
@@ -69,3 +69,16 @@ def test_zcdp_compose_refusals_name_the_parameter():
     # 0.29999999999999998890 and 0.30000000000000004441: rounded up, the second
     total = zcdp_compose([0.1, 0.2])
     assert total == 0.30000000000000004 and Fraction(total) >= Fraction(0.1) + Fraction(0.2)
+
+
+def test_zcdp_epsilon_at_a_given_order_by_hand():
+    """At order a = 5: eps = 5 rho + (ln(1/delta) + 4 ln(1 - 1/5) - ln 5)/4 = 2.5 + (ln 10^6 +
+    4 ln 0.8 - ln 5)/4 = 5.32837... at rho = 1/2, delta = 10^-6 (CKS20 Prop. 12), rounded up;
+    the best order gives less (5.2215, above)."""
+    with mpmath.workdps(40):
+        d = mpmath.mpf(1e-6)  # the double the caller passes
+        ref = mpmath.mpf("2.5") + (-mpmath.log(d) + 4 * mpmath.log(mpmath.mpf("0.8")) - mpmath.log(5)) / 4
+    assert mpmath.nstr(ref, 6) == "5.32837"
+    at5 = zcdp_epsilon(0.5, 1e-6, a=5.0)
+    assert ref <= at5 <= ref * (1 + mpmath.mpf("1e-14"))
+    assert zcdp_epsilon(0.5, 1e-6) < at5
