@@ -15,7 +15,7 @@ import pytest
 import sympy
 
 from maxinfo_bounds.catalog import get
-from maxinfo_bounds.theorems.dp_accounting.mixed import _delta_upper, mixed_epsilon
+from maxinfo_bounds.theorems.dp_accounting.mixed import _delta_upper, mixed_delta, mixed_epsilon
 
 
 def _delta_40(eps: str, k: int, mu: str, eps_tot: mpmath.mpf) -> mpmath.mpf:
@@ -99,3 +99,43 @@ def test_the_coarse_bound_of_a_negligible_term_is_the_normal_tails_chernoff_boun
         got = _delta_upper([(0.1, 3)], 0.5, 0.4, [(0,), (1,), (2,), (3,)], np.ones(4, dtype=bool))
         assert ref <= got <= ref * (1 + mpmath.mpf("1e-15"))
         assert got > _delta_40("0.1", 3, "0.5", et)
+
+
+def test_mixed_epsilon_within_rounding_of_the_delta_of_eps_zero():
+    """One randomized response of the float 0.1 (0.1000000000000000055...), no Gaussian part:
+    delta(x) = p (1 - e^(x - 0.1)) on [0, 0.1), so at a target d just below delta(0) the
+    smallest eps is 0.1 + ln(1 - d/p) (40 digits, the step's float value). At d =
+    0.04995837495787997, one float below the float nearest delta(0) = tanh(0.05...) =
+    0.0499583749578799795..., that is 1.12469405588709e-17: far above the ladder's candidates
+    above a float root of 0 (2^-1074 4^j, at most 2^-956), which the float sum gives here. The
+    module once refused this valid target ("a target the certified sum reaches near its float
+    root"); it now gallops up to a certified eps and bisects."""
+    d = 0.04995837495787997
+    with mpmath.workdps(40):
+        e = mpmath.mpf(0.1)
+        p = mpmath.exp(e) / (1 + mpmath.exp(e))
+        assert mpmath.mpf(d) < p * (1 - mpmath.exp(-e)) < mpmath.mpf(np.nextafter(d, 1))
+        x = e + mpmath.log(1 - mpmath.mpf(d) / p)
+        assert mpmath.nstr(x, 12) == "1.12469405589e-17"
+    got = mixed_epsilon({0.1: 1}, 0.0, d)
+    assert x <= got <= x * (1 + mpmath.mpf("1e-11"))
+    # the float nearest delta(0) lies above it: eps 0 exactly
+    assert mixed_epsilon({0.1: 1}, 0.0, float(np.nextafter(d, 1))) == 0.0
+
+
+def test_mixed_delta_of_a_near_certain_step_is_one_not_above():
+    """One (100, 0)-DP step and mu = 1, at eps 0: delta(0) = p g_1(-100) + q g_1(100) with p = 1 -
+    q, q = 1/(1 + e^100) = 3.7e-44, so 1 - delta(0) < 10^-43 and the smallest float at or above
+    it is 1.0; the interval sum's upper end (p's outward rounding) lies just above 1, and a
+    delta is never reported above 1."""
+    with mpmath.workdps(60):
+        e = mpmath.mpf(100)
+        p, q = 1 / (1 + mpmath.exp(-e)), 1 / (1 + mpmath.exp(e))
+
+        def g(x: mpmath.mpf) -> mpmath.mpf:
+            return mpmath.ncdf(-x + mpmath.mpf(1) / 2) - mpmath.exp(x) * mpmath.ncdf(-x - mpmath.mpf(1) / 2)
+
+        ref = p * g(-e) + q * g(e)
+        assert 0 < 1 - ref < mpmath.mpf("1e-43")
+    assert _delta_upper([(100.0, 1)], 1.0, 0.0, [(0,), (1,)]) > 1.0
+    assert mixed_delta({100.0: 1}, 1.0, 0.0) == 1.0

@@ -39,7 +39,7 @@ import numpy as np
 from ...domain import Int, Real
 from ...numeric import InvalidParameter, enclosure, float_down, float_up
 from ...numeric.special import special
-from ...search import root
+from ...search import _bisect, root
 from ..registry import Param, Theorem, register
 from .mechanisms import _ag_delta_bounds
 
@@ -212,7 +212,9 @@ def mixed_epsilon(pure: Mapping[float, int], mu: float, delta: float) -> float:
     composition of ``pure`` and a mu-GDP part is certified (eps, delta)-DP; rounded up.
 
     The root is found in floats and then certified: the first of e0 (1 + 1e-12 4^j) whose
-    certified delta is at most ``delta``.
+    certified delta is at most ``delta``; where none is (a float root of 0 while the target lies
+    within rounding of delta(0)), a certified eps found by galloping up, then bisected to a
+    relative 1e-12.
 
     >>> round(mixed_epsilon({1.0: 30}, 0.0, 0.06), 9) <= 20.0   # 30 x (1, 0)-DP at total delta 0.06
     True
@@ -237,11 +239,21 @@ def mixed_epsilon(pure: Mapping[float, int], mu: float, delta: float) -> float:
     e0 = _float_root(groups, m, d, logw, s)
     if e0 is None:
         raise InvalidParameter("delta", delta, "a delta the composition reaches at some eps <= 1e12 nats")
+    cand = e0
     for j in range(60):
         cand = e0 * (1 + 1e-12 * 4.0**j) + (2.0**-1074 if e0 == 0 else 0.0) * 4.0**j
         if ok(cand):
             return cand
-    raise InvalidParameter("delta", delta, "a target the certified sum reaches near its float root")
+    # the ladder missed: a float root of 0 whose certified eps is far above 2^-956 (a target
+    # within rounding of delta(0): one (0.1, 0)-DP step at the float nearest tanh(0.05), which
+    # lies below it, needs eps = 0.1 + ln(1 - delta/p) = 1.1e-18). Gallop up from the last
+    # candidate to a certified eps, then bisect (in the floats' order) to a relative 1e-12.
+    lo = hi = cand
+    while not ok(hi):
+        lo, hi = hi, hi * 65536.0
+        if hi > 1e12:
+            raise InvalidParameter("delta", delta, "a delta the composition reaches at some eps <= 1e12 nats")
+    return _bisect(ok, hi, lo, False, 1e-12)
 
 
 def _float_root(groups: list[tuple[float, int]], m: float, d: float, logw: np.ndarray, s: np.ndarray) -> float | None:
