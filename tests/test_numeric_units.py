@@ -613,6 +613,44 @@ def test_contexts_and_entries_keep_shapes(monkeypatch: pytest.MonkeyPatch) -> No
     assert free_cpus(busy=0.0) == 1  # an unknown CPU count: one
 
 
+def test_private_contexts_are_one_per_thread_cached_and_public_values_exact() -> None:
+    """:mod:`maxinfo_bounds.numeric.contexts`: each thread has one multiprecision and one interval
+    context of its own, made once and then reused (never the global ``mpmath.mp`` / ``mpmath.iv``,
+    never a fresh one per call), another thread another pair; ``to_public`` hands a private mpf
+    over as the global context's class with the same bits (a 300-bit 1/3, not re-rounded to
+    the global 53); ``is_mpf`` is True for a real of either context and False otherwise."""
+    import threading
+
+    import mpmath
+    from mpmath.ctx_iv import MPIntervalContext
+    from mpmath.ctx_mp import MPContext
+
+    from maxinfo_bounds.numeric.contexts import is_mpf, iv_ctx, mp_ctx, to_public
+
+    mine, mine_iv = mp_ctx(), iv_ctx()
+    assert isinstance(mine, MPContext) and isinstance(mine_iv, MPIntervalContext)
+    assert mine is not mpmath.mp and mine_iv is not mpmath.iv
+    assert mp_ctx() is mine and iv_ctx() is mine_iv
+    seen: dict[str, object] = {}
+
+    def other_thread() -> None:
+        seen["mp"], seen["iv"] = mp_ctx(), iv_ctx()
+        seen["cached"] = mp_ctx() is seen["mp"] and iv_ctx() is seen["iv"]
+
+    th = threading.Thread(target=other_thread)
+    th.start()
+    th.join()
+    assert seen["mp"] is not mine and seen["iv"] is not mine_iv and seen["cached"] is True
+    with mine.workprec(300):
+        third = mine.mpf(1) / 3
+    public = to_public(third)
+    assert type(public) is type(mpmath.mpf(1)) and type(third) is not type(public)
+    assert public._mpf_ == third._mpf_ and public._mpf_[3] == 300  # every bit kept
+    assert is_mpf(third) and is_mpf(public) and is_mpf(mpmath.mpf(2))
+    assert not is_mpf(2.0) and not is_mpf(Fraction(1, 3)) and not is_mpf(mpmath.mpc(1, 1))
+    assert not is_mpf(mpmath.iv.mpf(1))
+
+
 def test_unwritable_output_refused_in_one_line(tmp_path: Path) -> None:
     import matplotlib
 

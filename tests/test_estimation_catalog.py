@@ -1,0 +1,124 @@
+"""The estimation catalog entries (``theorems/estimation.py``: ``JLNRSS-transfer``,
+``JLNRSS-transfer-sensitive``, ``GAUSS-max``, ``SPLIT-Hoeffding``) evaluated through the
+catalog, as ``maxinfo bound`` and the fuzz campaign call them, and their printed sympy
+statements, against hand values at 50 digits (the inputs read as the doubles given). A mutation
+run of the module found the four entries' evaluators reached by no test in-process.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import pytest
+import sympy
+
+from maxinfo_bounds.catalog import get
+
+
+def _mp(x: float) -> mpmath.mpf:
+    return mpmath.mpf(x)  # the double exactly (mpmath keeps a float's 53 bits)
+
+
+def _sym(expr: sympy.Basic) -> dict[str, sympy.Symbol]:
+    return {s.name: s for s in expr.free_symbols}
+
+
+def _rounded_up_once(got: float, ref: mpmath.mpf, ulps: int = 2) -> bool:
+    """ref <= got, and got at most ``ulps`` doubles above the smallest double >= ref."""
+    below = got
+    for _ in range(ulps):
+        below = math.nextafter(below, 0.0)
+    return ref <= got and _mp(below) < ref
+
+
+def test_jlnrss_transfer_entry_by_hand():
+    """JLNRSS Thm 4 with Lemma 7: half-width alpha + (e^eps - 1) + c + 2d, failure beta/c +
+    delta/d. At eps = 0.1, delta = 1e-6, alpha = 0.05, beta = 0.01, c = 0.02, d = 0.001:
+    0.072 + 0.10517091807564762... = 0.17717091807564762..., coverage 1 - 0.5 - 0.001 = 0.499."""
+    kw = {"eps": 0.1, "delta": 1e-6, "alpha": 0.05, "beta": 0.01, "c": 0.02, "d": 0.001}
+    out = get("JLNRSS-transfer").report(**kw)
+    with mpmath.workdps(50):
+        e, a, c, d = (_mp(kw[x]) for x in ("eps", "alpha", "c", "d"))
+        width = a + mpmath.expm1(e) + c + 2 * d
+        cover = 1 - _mp(0.01) / c - _mp(1e-6) / d
+        assert mpmath.nstr(width, 15) == "0.177170918075648"
+    assert _rounded_up_once(out["half_width"], width)
+    assert cover - mpmath.mpf("1e-15") < out["coverage"] <= cover and out["coverage"] == pytest.approx(0.499, abs=1e-15)
+    assert (out["half_width_rounding"], out["coverage_rounding"]) == ("up", "down")
+    st = get("JLNRSS-transfer").sympy_statement()
+    s = _sym(st)
+    q = sympy.Rational
+    val = st.subs({s["epsilon"]: q(1, 10), s["alpha"]: q(1, 20), s["c"]: q(1, 50), s["d"]: q(1, 1000)}).evalf(40)
+    with mpmath.workdps(40):
+        hand = mpmath.mpf("0.072") + mpmath.expm1(mpmath.mpf("0.1"))
+        assert abs(mpmath.mpf(str(val)) - hand) < mpmath.mpf("1e-35")
+
+
+def test_jlnrss_transfer_sensitive_entry_by_hand():
+    """JLNRSS Lemma 15 with Thm 4's step: alpha + n Delta (e^eps - 1 + 4d) + R c. With n = 1000,
+    Delta = 0.001 (n Delta = 1), R = 1 and the point above: 0.05 + 0.10917091807564762... + 0.02
+    = 0.17917091807564762...; with R = 0.5 and Delta = 1/(2n): 0.05 + 0.054585... + 0.01."""
+    base = {"eps": 0.1, "delta": 1e-6, "alpha": 0.05, "beta": 0.01, "c": 0.02, "d": 0.001, "n": 1000}
+    for sens, rng, digits in ((0.001, 1.0, "0.179170918075648"), (0.0005, 0.5, "0.114585459037824")):
+        out = get("JLNRSS-transfer-sensitive").report(**base, sensitivity=sens, value_range=rng)
+        with mpmath.workdps(50):
+            e, a, c, d = (_mp(base[x]) for x in ("eps", "alpha", "c", "d"))
+            width = a + 1000 * _mp(sens) * (mpmath.expm1(e) + 4 * d) + _mp(rng) * c
+            assert mpmath.nstr(width, 15) == digits
+        assert _rounded_up_once(out["half_width"], width)
+        assert out["coverage"] == pytest.approx(0.499, abs=1e-15) and out["coverage"] <= 0.499 + 1e-16
+    st = get("JLNRSS-transfer-sensitive").sympy_statement()
+    s = _sym(st)
+    q = sympy.Rational
+    at = {s["epsilon"]: q(1, 10), s["alpha"]: q(1, 20), s["c"]: q(1, 50), s["d"]: q(1, 1000)}
+    at |= {s["n"]: 1000, s["Delta"]: q(1, 2000), s["R"]: q(1, 2)}
+    with mpmath.workdps(40):
+        hand = mpmath.mpf("0.06") + (mpmath.expm1(mpmath.mpf("0.1")) + mpmath.mpf("0.004")) / 2
+        assert abs(mpmath.mpf(str(st.subs(at).evalf(40))) - hand) < mpmath.mpf("1e-35")
+
+
+def test_gauss_max_entry_by_hand():
+    """(2 Phi(t/sigma) - 1)^k = 1 - beta: t = sigma Phi^-1((1 + (1 - beta)^(1/k))/2). At sigma =
+    0.01, k = 100, beta = 0.05: 0.0347397886915404841...; at sigma = 1, k = 1, beta = 0.05 the
+    familiar 1.959963984540054. The half-width is rounded up (within 1e-12) and the coverage,
+    the exact (2 Phi(t/sigma) - 1)^k at the returned t, is reported at most that and at least
+    1 - beta."""
+    for sigma, k, beta, digits in ((0.01, 100, 0.05, "0.0347397886915405"), (1.0, 1, 0.05, "1.95996398454005")):
+        out = get("GAUSS-max").report(sigma=sigma, k=k, beta=beta)
+        with mpmath.workdps(50):
+            b = _mp(beta)
+            t = _mp(sigma) * mpmath.sqrt(2) * mpmath.erfinv((1 - b) ** (mpmath.mpf(1) / k))
+            assert mpmath.nstr(t, 15) == digits
+            cover_at = mpmath.erf(_mp(out["half_width"]) / (_mp(sigma) * mpmath.sqrt(2))) ** k
+        assert t <= out["half_width"] <= t * (1 + mpmath.mpf("1e-12"))
+        assert 1 - b <= out["coverage"] <= cover_at
+    st = get("GAUSS-max").sympy_statement()
+    s = _sym(st)
+    with mpmath.workdps(40):
+        t40 = str(mpmath.sqrt(2) * mpmath.erfinv(mpmath.mpf("0.95")))  # sigma = 1, k = 1
+        lhs = st.lhs.subs({s["t"]: sympy.Float(t40, 40), s["sigma"]: 1, s["k"]: 1}).evalf(35)
+        assert abs(mpmath.mpf(str(lhs)) - mpmath.mpf("0.95")) < mpmath.mpf("1e-30")
+    assert st.rhs.subs(s["beta"], sympy.Rational(1, 20)) == sympy.Rational(19, 20)
+
+
+@pytest.mark.parametrize(("n", "k", "beta", "m"), [(1000, 7, 0.05, 142), (100_000, 219, 0.05, 456), (10, 10, 0.5, 1)])
+def test_split_hoeffding_entry_by_hand(n, k, beta, m):
+    """sqrt(ln(2k/beta) / (2 floor(n/k))) (Hoeffding 1963 Thm 2, union bound over k): at n =
+    1000, k = 7, beta = 0.05 it is sqrt(ln 280 / 284) = 0.14085740471080517...; the coverage is
+    1 - beta rounded down, and the condition names the floor(n/k) records each query gets."""
+    out = get("SPLIT-Hoeffding").report(n=n, k=k, beta=beta)
+    with mpmath.workdps(50):
+        width = mpmath.sqrt(mpmath.log(2 * k / _mp(beta)) / (2 * m))
+    if n == 1000:
+        assert mpmath.nstr(width, 15) == "0.140857404710805"
+    assert _rounded_up_once(out["half_width"], width)
+    assert Fraction(out["coverage"]) <= 1 - Fraction(beta) < Fraction(math.nextafter(out["coverage"], 2.0))
+    assert f"each query on its own {m} fresh records" in out["conditions_checked"]
+    st = get("SPLIT-Hoeffding").sympy_statement()
+    s = _sym(st)
+    val = st.subs({s["n"]: n, s["k"]: k, s["beta"]: sympy.Rational(str(beta))}).evalf(40)
+    with mpmath.workdps(40):
+        hand = mpmath.sqrt(mpmath.log(2 * k / mpmath.mpf(str(beta))) / (2 * m))
+        assert abs(mpmath.mpf(str(val)) - hand) < mpmath.mpf("1e-35")
