@@ -15,7 +15,8 @@ import pytest
 import sympy
 
 from maxinfo_bounds.catalog import get
-from maxinfo_bounds.theorems.dp_accounting.mixed import _delta_upper, mixed_delta, mixed_epsilon
+from maxinfo_bounds.numeric import InvalidParameter
+from maxinfo_bounds.theorems.dp_accounting.mixed import _delta_upper, mixed_delta, mixed_epsilon, mixed_epsilon_estimate
 
 
 def _delta_40(eps: str, k: int, mu: str, eps_tot: mpmath.mpf) -> mpmath.mpf:
@@ -139,3 +140,79 @@ def test_mixed_delta_of_a_near_certain_step_is_one_not_above():
         assert 0 < 1 - ref < mpmath.mpf("1e-43")
     assert _delta_upper([(100.0, 1)], 1.0, 0.0, [(0,), (1,)]) > 1.0
     assert mixed_delta({100.0: 1}, 1.0, 0.0) == 1.0
+
+
+def _delta_closed_50(steps: dict[float, int], mu: mpmath.mpf, et: mpmath.mpf) -> mpmath.mpf:
+    """The exact sum with the closed-form Gaussian term g_mu(x) = Phi(-x/mu + mu/2) - e^x
+    Phi(-x/mu - mu/2) (DRS22 Cor. 2.13), at the working precision (50 digits by the caller)."""
+
+    def g(x: mpmath.mpf) -> mpmath.mpf:
+        return mpmath.ncdf(-x / mu + mu / 2) - mpmath.exp(x) * mpmath.ncdf(-x / mu - mu / 2)
+
+    if not steps:
+        return g(et)
+    ((e, k),) = steps.items()
+    e = mpmath.mpf(e)
+    p = mpmath.exp(e) / (1 + mpmath.exp(e))
+    return sum(mpmath.binomial(k, m) * p ** (k - m) * (1 - p) ** m * g(et - (k - 2 * m) * e) for m in range(k + 1))
+
+
+def _root_50(steps: dict[float, int], mu: str, d: float, lo: str, hi: str) -> mpmath.mpf:
+    """The eps at which the 50-digit sum equals the double ``d``: plain bisection of its log on
+    [lo, hi] (delta decreases in eps) to 1e-40 relative."""
+    with mpmath.workdps(50):
+        m_, target = mpmath.mpf(mu), mpmath.log(mpmath.mpf(d))
+        a, b = mpmath.mpf(lo), mpmath.mpf(hi)
+        assert mpmath.log(_delta_closed_50(steps, m_, a)) > target > mpmath.log(_delta_closed_50(steps, m_, b))
+        while b - a > a * mpmath.mpf("1e-40"):
+            mid = (a + b) / 2
+            if mpmath.log(_delta_closed_50(steps, m_, mid)) > target:
+                a = mid
+            else:
+                b = mid
+        return b
+
+
+def test_the_gaussian_curve_alone_against_its_50_digit_root():
+    """mu = 1 and no pure step: the bracket's first end is mu^2/2 + 8 mu + 1 = 9.5, where
+    delta = 1.1059685710426530024e-20 (50 digits). At half of that the root, 9.5750056307213787,
+    lies just past it (the search must look beyond its first end); at 1e-30, 11.743883025231...,
+    the end is doubled. Both certified within 1e-11 above the root; the float estimate within
+    1e-9 of it."""
+    with mpmath.workdps(50):
+        d95 = _delta_closed_50({}, mpmath.mpf(1), mpmath.mpf("9.5"))
+        assert mpmath.nstr(d95, 12) == "1.10596857104e-20"
+    for d, lo, hi, digits in ((float(d95 / 2), "9.5", "10", "9.57500563072138"), (1e-30, "11", "13", "11.7438830252")):
+        ref = _root_50({}, "1", d, lo, hi)
+        assert mpmath.nstr(ref, len(digits) - 1) == digits
+        got = mixed_epsilon({}, 1.0, d)
+        assert ref <= got <= ref * (1 + mpmath.mpf("1e-11"))
+        assert abs(mixed_epsilon_estimate({}, 1.0, d) - ref) <= ref * mpmath.mpf("1e-9")
+
+
+def test_a_flat_curve_is_certified_tight_past_the_first_rung():
+    """40 (1, 0)-DP steps and mu = 0.5, at a target 1e-10 below delta(0) = 0.99813929669300085638...:
+    delta falls so slowly in eps there that the float root misses the certified boundary by
+    about 1e-5 relative, and the ladder of e0 (1 + 1e-12 4^j) first certifies at j = 13, 8.8e-5
+    above the 50-digit root 1.0728626916896210e-7; the answer is bisected back to within 1e-12.
+    The same target must not be answered with 0 (delta(0) exceeds it)."""
+    with mpmath.workdps(50):
+        d0 = _delta_closed_50({1.0: 40}, mpmath.mpf("0.5"), mpmath.mpf(0))
+        assert mpmath.nstr(d0, 15) == "0.998139296693001"
+        d = float(d0 * (1 - mpmath.mpf("1e-10")))
+    ref = _root_50({1.0: 40}, "0.5", d, "1e-8", "1e-6")
+    assert mpmath.nstr(ref, 12) == "1.07286269169e-7"
+    got = mixed_epsilon({1.0: 40}, 0.5, d)
+    assert ref <= got <= ref * (1 + mpmath.mpf("1e-11"))
+
+
+def test_the_float_root_of_zero_and_the_unreachable_target():
+    """The float estimate is 0 where delta(0) is already at or below the target (one (0.1,
+    0)-DP step: delta(0) = tanh(0.05) < 0.05); a target no eps up to 10^12 nats reaches (mu =
+    10^7 at 1e-300: about mu^2/2 = 5e13 nats) is refused naming delta, its value and the range."""
+    assert mixed_epsilon_estimate({0.1: 1}, 0.0, 0.05) == 0.0
+    assert mixed_epsilon_estimate({}, 1e7, 1e-300) is None
+    with pytest.raises(InvalidParameter) as exc:
+        mixed_epsilon({}, 1e7, 1e-300)
+    assert (exc.value.name, exc.value.value) == ("delta", 1e-300)
+    assert exc.value.allowed == "a delta the composition reaches at some eps <= 1e12 nats"

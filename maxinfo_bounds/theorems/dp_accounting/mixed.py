@@ -211,10 +211,12 @@ def mixed_epsilon(pure: Mapping[float, int], mu: float, delta: float) -> float:
     """The smallest eps (nats, within a relative 1e-12 or so of the optimum) at which the
     composition of ``pure`` and a mu-GDP part is certified (eps, delta)-DP; rounded up.
 
-    The root is found in floats and then certified: the first of e0 (1 + 1e-12 4^j) whose
-    certified delta is at most ``delta``; where none is (a float root of 0 while the target lies
-    within rounding of delta(0)), a certified eps found by galloping up, then bisected to a
-    relative 1e-12.
+    The root e0 is found in floats and then certified: e0 (1 + 1e-12) if its certified delta is
+    at most ``delta``; else the first of e0 (1 + 1e-12 4^j) that is, bisected down to a relative
+    1e-12 of the last that was not; where none is (a float root of 0 while the target lies
+    within rounding of delta(0)), a certified eps found by galloping up, bisected likewise. (A
+    float root above the true one by more than 1e-12, which the float sum's rounding can give
+    where delta is flat in eps, is certified as it is: sound, that much looser.)
 
     >>> round(mixed_epsilon({1.0: 30}, 0.0, 0.06), 9) <= 20.0   # 30 x (1, 0)-DP at total delta 0.06
     True
@@ -241,9 +243,13 @@ def mixed_epsilon(pure: Mapping[float, int], mu: float, delta: float) -> float:
         raise InvalidParameter("delta", delta, "a delta the composition reaches at some eps <= 1e12 nats")
     cand = e0
     for j in range(60):
-        cand = e0 * (1 + 1e-12 * 4.0**j) + (2.0**-1074 if e0 == 0 else 0.0) * 4.0**j
+        last, cand = cand, e0 * (1 + 1e-12 * 4.0**j) + (2.0**-1074 if e0 == 0 else 0.0) * 4.0**j
         if ok(cand):
-            return cand
+            # past the first rung the float root lay below the certified boundary by more than
+            # 1e-12 (the float sum's error where delta is flat in eps: 40 (1, 0)-DP steps and mu
+            # = 0.5 at 1e-10 below delta(0) stopped at rung 13, 8.8e-5 above the 50-digit root):
+            # bisect between the last rung that failed and this one
+            return cand if j == 0 else _bisect(ok, cand, last, False, 1e-12)
     # the ladder missed: a float root of 0 whose certified eps is far above 2^-956 (a target
     # within rounding of delta(0): one (0.1, 0)-DP step at the float nearest tanh(0.05), which
     # lies below it, needs eps = 0.1 + ln(1 - delta/p) = 1.1e-18). Gallop up from the last
