@@ -109,10 +109,38 @@ def test_bad_inputs_name_the_parameter(kw, name):
     assert err.value.name == name
 
 
-def test_split_refuses_a_range_whose_c_overflows():
+@pytest.mark.parametrize(
+    ("args", "name", "value", "allowed"),
+    [
+        # c = sqrt(beta/R) s / F = beta/F = 2.5e308 with delta = 0: past the floats
+        (
+            (0.5, 0.0, 2e-309, 10, 0.1, 1.0),
+            "value_range",
+            1.0,
+            "a range at which c = sqrt(beta/R) s/F is a finite float",
+        ),
+        # 4 n Delta = 4e309
+        ((0.01, 0.02, 0.05, 10, 1e308, 1.0), "sensitivity", 1e308, "a sensitivity with 4 n Delta a finite float"),
+        # d = sqrt(delta/(4 n Delta)) s / F = sqrt(0.5/4e-320) 0.1 / 1e-200 = 3.5e358
+        ((0.01, 0.5, 1e-200, 1, 1e-320, 1.0), "sensitivity", 1e-320, "a sensitivity at which d is a finite float"),
+        # the total failure probability is named as such, in (0, 1)
+        ((0.01, 0.02, 1.0, 10, 0.1, 1.0), "failure", 1.0, "a real number in (0, 1)"),
+        ((0.01, 0.02, 0.0, 10, 0.1, 1.0), "failure", 0.0, "a real number in (0, 1)"),
+    ],
+)
+def test_split_refusals_word_for_word(args, name, value, allowed):
     with pytest.raises(InvalidParameter) as err:
-        jlnrss_sensitive_split(0.5, 0.0, 2e-309, 10, 0.1, 1.0)  # c = beta/F = 2.5e308
-    assert err.value.name == "value_range"
+        jlnrss_sensitive_split(*args)
+    assert (err.value.name, err.value.value, err.value.allowed) == (name, value, allowed)
+
+
+def test_the_conditions_checked_are_stated_word_for_word():
+    bound = jlnrss_transfer_sensitive(0.0, 0.0625, 0.25, 0.125, 0.5, 0.25, 8, 0.0625, 1.0)
+    assert bound.conditions == (
+        "the mechanism is (eps, delta)-DP and (alpha, beta)-sample accurate",
+        "queries Delta-sensitive, each valued in a known interval of length R, answers clipped into it",
+        "n i.i.d. records",
+    )
 
 
 def test_catalog_entry_evaluates_and_cites():
