@@ -57,6 +57,10 @@ def test_mix_exact_statement_is_the_privacy_loss_expectation():
     st = get("MIX-exact").sympy_statement()
     sym = {s.name: s for s in st.free_symbols}
     assert set(sym) == {"epsilon", "epsilon_tot", "mu", "k"}
+    # the sum runs over m = 0..k, m the number of steps whose sign came out negative, printed
+    # as m: a nonnegative integer (its assumptions are part of what sympy prints and simplifies)
+    ((m, lo, hi),) = st.limits
+    assert (m.name, lo, hi) == ("m", 0, sym["k"]) and m.is_integer is True and m.is_nonnegative is True
     q = sympy.Rational
     at = {sym["epsilon"]: q(1, 10), sym["epsilon_tot"]: q(2, 5), sym["mu"]: q(1, 2)}
     val = st.subs(at).subs(sym["k"], 3).doit().evalf(40)
