@@ -633,14 +633,15 @@ def test_private_contexts_are_one_per_thread_cached_and_public_values_exact() ->
     assert mp_ctx() is mine and iv_ctx() is mine_iv
     seen: dict[str, object] = {}
 
-    def other_thread() -> None:
+    def other_thread() -> None:  # a fresh thread: its contexts are made here, on first use
         seen["mp"], seen["iv"] = mp_ctx(), iv_ctx()
         seen["cached"] = mp_ctx() is seen["mp"] and iv_ctx() is seen["iv"]
+        seen["kinds"] = isinstance(seen["mp"], MPContext) and isinstance(seen["iv"], MPIntervalContext)
 
     th = threading.Thread(target=other_thread)
     th.start()
     th.join()
-    assert seen["mp"] is not mine and seen["iv"] is not mine_iv and seen["cached"] is True
+    assert seen["mp"] is not mine and seen["iv"] is not mine_iv and seen["cached"] is seen["kinds"] is True
     with mine.workprec(300):
         third = mine.mpf(1) / 3
     public = to_public(third)
@@ -944,3 +945,10 @@ def test_as_mpf_converts_every_input_type_exactly() -> None:
     assert float_down(near) == f and float_up(near) == math.nextafter(f, 1)
     below = Fraction(f) - Fraction(1, 2**200)
     assert float_up(below) == f and float_down(below) == math.nextafter(f, 0)
+    # any other number mpmath reads (a decimal string, a sympy Rational) at 256 bits: 0.1 and
+    # 1/3 lie strictly between two doubles
+    import sympy
+
+    assert (float_up("0.1"), float_down("0.1")) == (0.1, math.nextafter(0.1, 0))
+    third_up, third_down = float_up(sympy.Rational(1, 3)), float_down(sympy.Rational(1, 3))
+    assert Fraction(third_down) < Fraction(1, 3) < Fraction(third_up) == Fraction(math.nextafter(third_down, 1))
