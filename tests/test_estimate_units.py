@@ -1657,3 +1657,17 @@ def test_bnsssu_certificate_raises_delta_to_b2_s_floor(eps):
         bs = mpmath.mpf(f) - mpmath.mpf(s["delta"]) / e
         width = mpmath.mpf(s["sigma"]) * _mp_z(bs, k) + 18 * e
     assert c.half_width == pytest.approx(float(width), rel=1e-9) and c.coverage >= 0.95
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_a_half_width_whose_record_count_is_past_the_floats_plans(binary):
+    """A target half-width of 1e-200: splitting needs k ceil(ln(2k/beta)/(2 t^2)) = 10 x 1.8e401
+    records, past the floats. The plan is made (it raised OverflowError, squaring the
+    max-information route's width ratio, then ZeroDivisionError in split_required_n, and with
+    binary = true the binomial count's refusal, out of ``maxinfo estimate``), every route's
+    required n is none ("-") and no route answers a single query within it."""
+    p = E.plan_estimate(1_000_000, 10, 0.95, 1e-200, binary=binary)
+    assert {r.required_n_records for r in p.routes} == {None}
+    assert {r.max_queries_at_half_width for r in p.routes if r.valid} == {0}
+    split = p.route(E.SPLIT)
+    assert split.valid and split.required_n_records is None

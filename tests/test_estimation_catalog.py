@@ -122,3 +122,24 @@ def test_split_hoeffding_entry_by_hand(n, k, beta, m):
     with mpmath.workdps(40):
         hand = mpmath.sqrt(mpmath.log(2 * k / mpmath.mpf(str(beta))) / (2 * m))
         assert abs(mpmath.mpf(str(val)) - hand) < mpmath.mpf("1e-35")
+
+
+def test_split_required_n_refuses_a_half_width_beyond_the_floats():
+    """At t = 1e-200 a single query needs m = ln(2/0.05)/(2 t^2) = 1.8e400 records: beyond the
+    floats, refused naming t (it raised ZeroDivisionError: t^2 is 0 in floats); at t = 0.1, k =
+    219 it is 219 ceil(ln 8760 / 0.02) = 219 x 454."""
+    from maxinfo_bounds.numeric import InvalidParameter
+    from maxinfo_bounds.theorems.estimation import split_required_n
+
+    assert math.ceil(math.log(8760) / 0.02) == 454
+    assert split_required_n(219, 0.1, 0.05) == 219 * 454
+    with pytest.raises(InvalidParameter) as exc:
+        split_required_n(1, 1e-200, 0.05)
+    assert (exc.value.name, exc.value.value, exc.value.allowed) == (
+        "t",
+        1e-200,
+        "a half-width whose record count is finite",
+    )
+    with pytest.raises(InvalidParameter) as exc:
+        split_required_n(3, 5e-324, 0.5)  # the smallest subnormal
+    assert (exc.value.name, exc.value.value) == ("t", 5e-324)

@@ -16,7 +16,14 @@ import sympy
 
 from maxinfo_bounds.catalog import get
 from maxinfo_bounds.numeric import InvalidParameter
-from maxinfo_bounds.theorems.dp_accounting.mixed import _delta_upper, mixed_delta, mixed_epsilon, mixed_epsilon_estimate
+from maxinfo_bounds.theorems.dp_accounting.mixed import (
+    MAX_PATTERNS,
+    _delta_upper,
+    mixed_delta,
+    mixed_epsilon,
+    mixed_epsilon_estimate,
+    pattern_count,
+)
 
 
 def _delta_40(eps: str, k: int, mu: str, eps_tot: mpmath.mpf) -> mpmath.mpf:
@@ -220,3 +227,23 @@ def test_the_float_root_of_zero_and_the_unreachable_target():
         mixed_epsilon({}, 1e7, 1e-300)
     assert (exc.value.name, exc.value.value) == ("delta", 1e-300)
     assert exc.value.allowed == "a delta the composition reaches at some eps <= 1e12 nats"
+
+
+def test_pattern_count_and_the_refusals_word_for_word():
+    """prod_j (k_j + 1) sign-count patterns: 4 x 5 = 20 for 3 and 4 steps; 100 x 200 = 20,000
+    (MAX_PATTERNS) is evaluated, 101 x 200 refused; an empty composition, and a list where a
+    mapping eps -> count is meant, are refused naming ``pure``."""
+    assert pattern_count({1.0: 3, 2.0: 4}) == 20 and pattern_count({0.5: 1}) == 2
+    assert pattern_count({1.0: 99, 2.0: 199}) == 20_000 == MAX_PATTERNS
+    assert mixed_epsilon_estimate({1.0: 99, 2.0: 199}, 0.0, 0.5) > 0
+    cases = [
+        (({1.0: 100, 2.0: 199}, 0.0, 0.5), "2 distinct eps", "at most 20000 sign-count patterns prod (k_j + 1)"),
+        (({}, 0.0, 0.1), {}, "at least one step (or mu > 0)"),
+        (([1.0], 0.0, 0.1), [1.0], "a mapping eps -> number of steps"),
+    ]
+    for args, value, allowed in cases:
+        for fn in (mixed_epsilon, mixed_epsilon_estimate):
+            with pytest.raises(InvalidParameter) as exc:
+                fn(*args)
+            assert (exc.value.name, exc.value.value, exc.value.allowed) == ("pure", value, allowed)
+    assert mixed_epsilon_estimate({}, 0.5, 0.1) > 0  # a Gaussian part alone is a composition

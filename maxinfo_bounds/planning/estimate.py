@@ -962,6 +962,16 @@ def _thresholdout_args(budget: Any, threshold: Any) -> tuple[int | None, float |
     return b, thr
 
 
+def _split_required_n(k: int, t: float, f: float) -> int | None:
+    """Splitting's smallest n (Hoeffding), or None where that count is past the floats (a
+    half-width of 1e-200: split_required_n refuses it, and the plan shows "-", as for a reuse
+    route with no n up to MAX_RECORDS)."""
+    try:
+        return split_required_n(k, t, f)
+    except InvalidParameter:
+        return None
+
+
 def plan_estimate(
     n: int,
     queries: int,
@@ -1069,7 +1079,11 @@ def plan_estimate(
             # the half-width falls about as 1/sqrt(n): the route's own value at n gives the guess
             n_start = jl.required_n_records
             if mi is not None and mi.half_width > 0:
-                n_start = min(MAX_RECORDS, max(1, math.ceil(nn * (mi.half_width / t) ** 2)))
+                # (a product, not ** 2: past the floats it is inf, where ** raises OverflowError;
+                # a half-width of 1e-200 did)
+                ratio = mi.half_width / t
+                guess = nn * ratio * ratio
+                n_start = MAX_RECORDS if not guess < MAX_RECORDS else max(1, math.ceil(guess))
             mi_extra["required_n_records"] = _reuse_required_n(
                 k, t, f, _maxinfo_search, _certify_maxinfo, n_start, _MaxinfoLocal()
             )
@@ -1103,7 +1117,7 @@ def plan_estimate(
 
     ex_split: dict[str, Any] = {
         "max_queries_at_half_width": None if t is None else split_max_queries(nn, t, f),
-        "required_n_records": None if t is None else split_required_n(k, t, f),
+        "required_n_records": None if t is None else _split_required_n(k, t, f),
     }
     if k <= nn:
         sp = split_hoeffding(nn, k, f)
@@ -1188,6 +1202,8 @@ def _split_binary_route(n: int, k: int, f: float, t: float | None, binary: bool)
             except Undecided as exc:  # an enclosure straddling the target: refused, not guessed
                 extra[key] = None
                 notes.append(f"{key}: refused, not decided within the rounding at {exc.value}")
+            except InvalidParameter:  # a record count past the floats (half-width 1e-200): none
+                extra[key] = None
     if k > n:
         return invalid(f"{k} queries need at least {k} records (one each)", **extra)
     b = split_binomial(n, k, f)

@@ -393,7 +393,8 @@ def split_required_n(k: int, t: float, beta: float) -> int:
     """
     kk: int = QUERIES.check(k)
     tt, b = Fraction(HALF.check(t)), Fraction(BETA.check(beta))
-    est = math.log(2 * kk / float(b)) / (2 * float(tt) ** 2)
+    # (divided by t twice: t^2 is 0 in floats below 1.5e-162, where the count is past them)
+    est = math.log(2 * kk / float(b)) / 2 / float(tt) / float(tt)
     if not est < 1e300:
         raise InvalidParameter("t", t, "a half-width whose record count is finite")
     m = max(1, math.ceil(est))
