@@ -652,6 +652,28 @@ def test_private_contexts_are_one_per_thread_cached_and_public_values_exact() ->
     assert not is_mpf(mpmath.iv.mpf(1))
 
 
+def test_check_real_keeps_exact_what_a_double_would_round_and_nothing_else() -> None:
+    """check_real's types: an int (Python or numpy) comes back as a Fraction, exact; a numpy
+    longdouble (64-bit mantissa here) that a double holds exactly comes back as that float,
+    one a double would round (1/3) or overflow (1e400) as its exact Fraction; a float32 as a
+    float."""
+    from maxinfo_bounds.numeric.validate import check_real
+
+    for n in (3, np.int64(3)):
+        got = check_real("n", n)
+        assert type(got) is Fraction and got == 3
+    half = check_real("x", np.longdouble(0.5))
+    assert type(half) is float and half == 0.5
+    if np.finfo(np.longdouble).nmant > 52:  # an extended longdouble (x86-64, not every platform)
+        third = np.longdouble(1) / np.longdouble(3)
+        got = check_real("x", third)
+        assert type(got) is Fraction and got == Fraction(*third.as_integer_ratio()) != Fraction(1 / 3)
+        big = check_real("x", np.longdouble("1e400"))
+        assert type(big) is Fraction and Fraction(999, 1000) * 10**400 < big < Fraction(1001, 1000) * 10**400
+    f32 = check_real("x", np.float32(0.5))
+    assert type(f32) is float and f32 == 0.5
+
+
 def test_unwritable_output_refused_in_one_line(tmp_path: Path) -> None:
     import matplotlib
 
