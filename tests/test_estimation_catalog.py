@@ -143,3 +143,29 @@ def test_split_required_n_refuses_a_half_width_beyond_the_floats():
     with pytest.raises(InvalidParameter) as exc:
         split_required_n(3, 5e-324, 0.5)  # the smallest subnormal
     assert (exc.value.name, exc.value.value) == ("t", 5e-324)
+
+
+@pytest.mark.parametrize(("k", "t", "m_float"), [(27, 0.005379185831943817, 120695), (49, 0.007568315672218021, 66173)])
+def test_split_required_n_where_the_float_estimate_misses_by_one(k, t, m_float):
+    """The smallest m with ln(2k/beta) <= 2 m t^2 is ceil(ln(2k/beta)/(2 t^2)) at 50 digits
+    (t and beta = 0.05 the doubles given). At these two t, found by a seeded scan of t =
+    sqrt(ln(2k/beta)/(2m)), the float quotient's ceiling is one above it (120,695 for 120,694)
+    and one below it (66,173 for 66,174): the exact walks down and up from the float start are
+    what make the count right."""
+    from maxinfo_bounds.theorems.estimation import split_required_n
+
+    with mpmath.workdps(50):
+        m = int(mpmath.ceil(mpmath.log(2 * k / _mp(0.05)) / (2 * _mp(t) ** 2)))
+    assert math.ceil(math.log(2 * k / 0.05) / 2 / t / t) == m_float != m
+    assert split_required_n(k, t, 0.05) == k * m
+
+
+def test_split_max_queries_at_one_query_and_at_none():
+    """n = 100, beta = 0.05: one query on all 100 records meets t = 0.14 (ln 40 / 200 = 0.01844
+    <= 0.0196) and two on 50 each do not (ln 80 / 100 = 0.0438): exactly 1. At t = 0.01 not even
+    one query does (ln 40 / 200 > 0.0001): 0."""
+    from maxinfo_bounds.theorems.estimation import split_max_queries
+
+    assert math.log(40) / 200 <= 0.14**2 < math.log(80) / 100
+    assert split_max_queries(100, 0.14, 0.05) == 1
+    assert split_max_queries(100, 0.01, 0.05) == 0

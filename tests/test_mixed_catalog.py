@@ -247,3 +247,17 @@ def test_pattern_count_and_the_refusals_word_for_word():
                 fn(*args)
             assert (exc.value.name, exc.value.value, exc.value.allowed) == ("pure", value, allowed)
     assert mixed_epsilon_estimate({}, 0.5, 0.1) > 0  # a Gaussian part alone is a composition
+
+
+def test_a_step_past_exp_s_float_range():
+    """One (800, 0)-DP step (e^800 is past the doubles: the weights' logs are taken as -e there):
+    delta(x) = p (1 - e^(x - 800)) below 800, p = 1/(1 + e^-800), so at delta = 0.5 the eps is
+    800 + ln(1 - 0.5/p) = 800 - ln 2 = 799.30685281944005469... (to 1e-300), estimated within
+    1e-12 and certified above it within 2e-12; with mu = 0.5 added it can only grow."""
+    with mpmath.workdps(40):
+        ref = 800 - mpmath.log(2)
+    est = mixed_epsilon_estimate({800.0: 1}, 0.0, 0.5)
+    assert abs(est - ref) <= ref * mpmath.mpf("1e-12")
+    got = mixed_epsilon({800.0: 1}, 0.0, 0.5)
+    assert ref <= got <= ref * (1 + mpmath.mpf("2e-12"))
+    assert mixed_epsilon({800.0: 1}, 0.5, 0.5) > got
