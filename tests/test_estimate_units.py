@@ -1671,3 +1671,17 @@ def test_a_half_width_whose_record_count_is_past_the_floats_plans(binary):
     assert {r.max_queries_at_half_width for r in p.routes if r.valid} == {0}
     split = p.route(E.SPLIT)
     assert split.valid and split.required_n_records is None
+
+
+def test_a_study_no_noise_level_serves_plans_without_warnings_or_crashes():
+    """18 records, 8e7 queries, coverage 7e-193, half-width 0.1: no Gaussian route has a usable
+    noise level and splitting needs a record per query. Nelder-Mead's polish once walked to
+    log mu = 1e3 (exp overflowed: a RuntimeWarning, an error under this suite), and its certificate
+    then composed a mu past the floats (OverflowError) or took a GDP delta of 1 into the transfer
+    (a refusal naming delta, which the user never gave). The plan is made: those routes invalid,
+    with their reasons."""
+    p = E.plan_estimate(18, 80_000_000, 7e-193, 0.1)
+    jl, split = p.route(E.REUSE_JLNRSS), p.route(E.SPLIT)
+    assert not jl.valid and jl.note == "no noise level gives a finite half-width here"
+    assert not split.valid and split.note == "80000000 queries need at least 80000000 records (one each)"
+    assert p.recommended is None

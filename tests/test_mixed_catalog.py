@@ -9,6 +9,8 @@ unread.)
 
 from __future__ import annotations
 
+import math
+
 import mpmath
 import numpy as np
 import pytest
@@ -261,3 +263,14 @@ def test_a_step_past_exp_s_float_range():
     got = mixed_epsilon({800.0: 1}, 0.0, 0.5)
     assert ref <= got <= ref * (1 + mpmath.mpf("2e-12"))
     assert mixed_epsilon({800.0: 1}, 0.5, 0.5) > got
+
+
+def test_gdp_compose_past_the_floats_refuses_in_words():
+    """One 1e200-GDP step: mu^2 = 1e400 is past the floats; refused naming mu (it raised
+    OverflowError building the refusal's value)."""
+    from maxinfo_bounds.theorems.dp_accounting import gdp_compose
+
+    with pytest.raises(InvalidParameter) as exc:
+        gdp_compose({1e200: 1})
+    assert exc.value.name == "mu" and exc.value.value == math.inf
+    assert exc.value.allowed == "a composed mu whose square is a finite float (at most 1e+07^2)"

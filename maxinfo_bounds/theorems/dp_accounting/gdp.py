@@ -94,7 +94,9 @@ def _sqrt_up(s: Fraction) -> float:
         return 0.0
     r = math.sqrt(float(s)) if s < Fraction(10**300) else math.inf
     if not math.isfinite(r):
-        raise InvalidParameter("mu", float(s), f"a composed mu whose square is a finite float (at most {MU_MAX:g}^2)")
+        # (the value shown: mu^2 as a float, inf past them; float(s) itself raised OverflowError)
+        shown = float(s) if s < 2**1023 else math.inf
+        raise InvalidParameter("mu", shown, f"a composed mu whose square is a finite float (at most {MU_MAX:g}^2)")
     lg = s.numerator.bit_length() - s.denominator.bit_length()  # about log2(s)
     if lg < -1000:
         # s below the floats (mu under 1e-150 or so): the root of s 4^e, scaled back by 2^-e, so
