@@ -169,3 +169,17 @@ def test_split_max_queries_at_one_query_and_at_none():
     assert math.log(40) / 200 <= 0.14**2 < math.log(80) / 100
     assert split_max_queries(100, 0.14, 0.05) == 1
     assert split_max_queries(100, 0.01, 0.05) == 0
+
+
+def test_split_required_n_far_past_the_floats_resolution():
+    """At t = 6e-58 one query needs m = ceil(ln 40 / (2 t^2)) = 5.12e114 records (150 digits,
+    t and beta the doubles): exact to the last record, found in well under a second (a walk
+    by ones from the float estimate, whose ulp there is 1e99, never ended: ``maxinfo estimate``
+    hung at such a half-width)."""
+    from maxinfo_bounds.theorems.estimation import split_required_n
+
+    with mpmath.workdps(150):
+        m = int(mpmath.ceil(mpmath.log(2 / _mp(0.05)) / (2 * _mp(6e-58) ** 2)))
+    assert str(m).startswith("51234436862693556356") and len(str(m)) == 115
+    assert split_required_n(1, 6e-58, 0.05) == m
+    assert split_required_n(3, 6e-58, 0.05) % 3 == 0

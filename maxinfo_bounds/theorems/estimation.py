@@ -49,6 +49,7 @@ from ..domain import Int, Real
 from ..numeric import InvalidParameter, float_down, float_up, is_mpf, log_le, mp_ctx
 from ..numeric.special import special
 from ..results import AccuracyBound
+from ..search import first_true_int
 from .generalization import SENS
 from .registry import N_RECORDS, Param, Theorem, register
 
@@ -397,11 +398,12 @@ def split_required_n(k: int, t: float, beta: float) -> int:
     est = math.log(2 * kk / float(b)) / 2 / float(tt) / float(tt)
     if not est < 1e300:
         raise InvalidParameter("t", t, "a half-width whose record count is finite")
-    m = max(1, math.ceil(est))
-    while m > 1 and _split_meets(m - 1, kk, b, tt):
-        m -= 1
-    while not _split_meets(m, kk, b, tt):
-        m += 1
+    # the float start is within a few ulps of the answer: exact galloping and bisection from it
+    # (a walk by ones took 1e98 steps at t = 6e-58, where m is 5e114 and an ulp of it 1e99)
+    hi = math.ceil(est * (1 + 1e-9)) + 1
+    while not _split_meets(hi, kk, b, tt):
+        hi *= 2
+    m = first_true_int(lambda c: _split_meets(c, kk, b, tt), max(1, math.ceil(est)), 1, hi)
     return kk * m
 
 
