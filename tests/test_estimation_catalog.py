@@ -183,3 +183,65 @@ def test_split_required_n_far_past_the_floats_resolution():
     assert str(m).startswith("51234436862693556356") and len(str(m)) == 115
     assert split_required_n(1, 6e-58, 0.05) == m
     assert split_required_n(3, 6e-58, 0.05) % 3 == 0
+
+
+def test_the_bounds_name_their_theorem_and_conditions_word_for_word():
+    """What each estimation bound states beside its numbers (a mutation run found every such
+    string unread): the catalog id it cites and the conditions it holds under."""
+    from maxinfo_bounds.theorems.estimation import gaussian_sample_accuracy, jlnrss_transfer, split_hoeffding
+
+    sq = ("statistical queries q_j: X -> [0, 1]", "n i.i.d. records")
+    jl = jlnrss_transfer(0.1, 1e-6, 0.05, 0.01, 0.02, 0.001)
+    assert (jl.theorem, jl.conditions) == (
+        "JLNRSS-transfer",
+        ("the mechanism is (eps, delta)-DP and (alpha, beta)-sample accurate", *sq),
+    )
+    ga = gaussian_sample_accuracy(1.0, 1, 0.05)
+    assert (ga.theorem, ga.conditions) == ("GAUSS-max", ("independent N(0, sigma^2) noise on each of the k answers",))
+    sp = split_hoeffding(1000, 7, 0.05)
+    assert (sp.theorem, sp.conditions) == ("SPLIT-Hoeffding", ("each query on its own 142 fresh records", *sq))
+
+
+def test_the_estimation_refusals_word_for_word():
+    from maxinfo_bounds.numeric import InvalidParameter
+    from maxinfo_bounds.theorems.estimation import (
+        gaussian_max_failure,
+        gaussian_sample_accuracy,
+        jlnrss_split,
+        split_hoeffding,
+    )
+
+    cases = [
+        (split_hoeffding, (10, 11, 0.05), ("k", 11, "at most n = 10 (each query needs its own record)")),
+        # a beta below every positive double: rounded down it is 0
+        (
+            gaussian_sample_accuracy,
+            (1.0, 1, Fraction(1, 10**400)),
+            ("beta", Fraction(1, 10**400), "at least the smallest positive float 5e-324"),
+        ),
+        (gaussian_max_failure, (1.0, 1, -1.0), ("t", -1.0, "a real number in [0, inf)")),
+        (jlnrss_split, (0.01, 0.01, 1.0), ("failure", 1.0, "a real number in (0, 1)")),
+    ]
+    for fn, args, want in cases:
+        with pytest.raises(InvalidParameter) as exc:
+            fn(*args)
+        assert (exc.value.name, exc.value.value, exc.value.allowed) == want
+
+
+def test_gaussian_half_width_where_beta_over_k_underflows():
+    """k = 10^6 answers at beta = 1e-320: u = 1 - (1 - beta)^(1/k) = 1e-326 is 0 in floats, so
+    the float estimate is infinite and the search starts from the tail's asymptote instead.
+    The exact t solves erfc(t / sqrt 2) = 1 - (1 - beta)^(1/k) (60 digits: 38.64613422...; the
+    asymptote sqrt(2 ln(2k/beta)) = 38.764 lies 0.3% above it, and was returned as it was):
+    the half-width is at or above it, within 1e-12, and the coverage it reports is at least
+    1 - beta (1 in doubles)."""
+    from maxinfo_bounds.theorems.estimation import gaussian_sample_accuracy
+
+    with mpmath.workdps(60):
+        beta = _mp(1e-320)
+        u = -mpmath.expm1(mpmath.log1p(-beta) / 10**6)
+        t = mpmath.findroot(lambda x: mpmath.log(mpmath.erfc(x / mpmath.sqrt(2))) - mpmath.log(u), 38)
+        assert mpmath.nstr(t, 10) == "38.64613422"
+    b = gaussian_sample_accuracy(1.0, 10**6, 1e-320)
+    assert t <= b.half_width <= t * (1 + mpmath.mpf("1e-12"))
+    assert b.coverage <= 1.0 and Fraction(b.coverage) >= 1 - Fraction(1e-320) - Fraction(1, 2**53)

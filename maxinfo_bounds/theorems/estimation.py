@@ -49,7 +49,7 @@ from ..domain import Int, Real
 from ..numeric import InvalidParameter, float_down, float_up, is_mpf, log_le, mp_ctx
 from ..numeric.special import special
 from ..results import AccuracyBound
-from ..search import first_true_int
+from ..search import first_true, first_true_int
 from .generalization import SENS
 from .registry import N_RECORDS, Param, Theorem, register
 
@@ -288,6 +288,10 @@ def gaussian_half_width_estimate(sigma: Any, k: Any, beta: Any) -> Any:
         return np.asarray(sigma, dtype=float) * -ndtri(u / 2)
 
 
+#: the theorem and condition a Gaussian sample-accuracy bound states
+_GAUSS_NAMES = ("GAUSS-max", ("independent N(0, sigma^2) noise on each of the k answers",))
+
+
 def gaussian_sample_accuracy(sigma: float, k: int, beta: float) -> AccuracyBound:
     r"""Half-width t of k answers with independent N(0, sigma^2) noise, all within t of their
     empirical values with probability at least 1 - beta.
@@ -312,8 +316,12 @@ def gaussian_sample_accuracy(sigma: float, k: int, beta: float) -> AccuracyBound
         raise InvalidParameter("beta", beta, "at least the smallest positive float 5e-324")
     t = float(gaussian_half_width_estimate(s, kk, b))
     if not math.isfinite(t) or t <= 0:
-        # u/2 underflowed (beta/k below 1e-308): start from the tail's asymptote
-        t = s * math.sqrt(2 * (math.log(2 * kk) - math.log(b)))
+        # u/2 underflowed (beta/k below 1e-308): from the tail's asymptote, which lies above the
+        # root (it drops the tail's 1/(t sqrt(2 pi)); 0.3% above at k = 10^6, beta = 1e-320),
+        # down and up to the boundary of the certified check
+        t0 = s * math.sqrt(2 * (math.log(2 * kk) - math.log(b)))
+        t = first_true(t0, lambda x: bool(gaussian_max_failure(s, kk, x) <= b), up=True, rel_step=2.0**-44)
+        return AccuracyBound(t, _coverage(gaussian_max_failure(s, kk, t)), *_GAUSS_NAMES)
     step = 2.0**-44
     while True:
         t = t * (1 + step)
@@ -323,12 +331,7 @@ def gaussian_sample_accuracy(sigma: float, k: int, beta: float) -> AccuracyBound
         if f <= b:
             break
         step *= 2
-    return AccuracyBound(
-        t,
-        _coverage(f),
-        "GAUSS-max",
-        ("independent N(0, sigma^2) noise on each of the k answers",),
-    )
+    return AccuracyBound(t, _coverage(f), *_GAUSS_NAMES)
 
 
 def split_hoeffding(n: int, k: int, beta: float) -> AccuracyBound:
