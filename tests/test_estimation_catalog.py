@@ -133,6 +133,8 @@ def test_split_required_n_refuses_a_half_width_beyond_the_floats():
 
     assert math.ceil(math.log(8760) / 0.02) == 454
     assert split_required_n(219, 0.1, 0.05) == 219 * 454
+    # one record suffices: ln(2/0.5) = 1.386 <= 2 x 0.81 (the smallest count is 1, not 2)
+    assert math.log(4) <= 2 * 0.9**2 and split_required_n(1, 0.9, 0.5) == 1
     with pytest.raises(InvalidParameter) as exc:
         split_required_n(1, 1e-200, 0.05)
     assert (exc.value.name, exc.value.value, exc.value.allowed) == (
