@@ -252,7 +252,7 @@ def mixed_epsilon(pure: Mapping[float, int], mu: float, delta: float) -> float:
             return cand if j == 0 else _bisect(ok, cand, last, False, 1e-12)
     # the ladder missed: a float root of 0 whose certified eps is far above 2^-956 (a target
     # within rounding of delta(0): one (0.1, 0)-DP step at the float nearest tanh(0.05), which
-    # lies below it, needs eps = 0.1 + ln(1 - delta/p) = 1.1e-18). Gallop up from the last
+    # lies above it, one double lower needs eps = 0.1 + ln(1 - delta/p) = 1.12e-17). Gallop up from the last
     # candidate to a certified eps, then bisect (in the floats' order) to a relative 1e-12.
     lo = hi = cand
     while not ok(hi):
