@@ -44,6 +44,7 @@ __all__ = [
     "root",
     "first_true",
     "first_true_int",
+    "bisect_floats",
     "minimise",
     "minimise_nd",
     "nearest_passing",
@@ -197,6 +198,18 @@ def _bisect(pred: Callable[[Num], bool], yes: Num, no: Num, integer: bool, rel_t
         else:
             b_o = mid
     return _from_ord(a_o)  # type: ignore[return-value]
+
+
+def bisect_floats(pred: Callable[[float], bool], yes: float, no: float, rel_tol: float = 0.0) -> float:
+    """The last float from ``yes`` (where ``pred`` holds) towards ``no`` (where it fails) at
+    which ``pred`` holds, by bisection on the floats' order (so the midpoint is geometric across
+    orders of magnitude), stopped at adjacent floats or, if given, a relative ``rel_tol``.
+    For a bracket the caller has already found; :func:`boundary` finds one and then bisects.
+
+    >>> bisect_floats(lambda x: x * x <= 2.0, 1.0, 2.0)
+    1.414213562373095
+    """
+    return float(_bisect(pred, yes, no, False, rel_tol))
 
 
 def boundary(

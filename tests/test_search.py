@@ -126,3 +126,30 @@ def test_brentq_with_numpy_tolerances_stays_in_python_floats() -> None:
             maxiter=500,
         )
     assert type(x) is float and abs(x - 0.3) < 1e-14
+
+
+def test_bisect_floats_ends_at_adjacent_floats_or_at_the_tolerance() -> None:
+    from maxinfo_bounds.search import bisect_floats
+
+    # to adjacent floats: the last double whose double square is <= 2 is 1.4142135623730951
+    # (the double nearest sqrt(2) = 1.41421356237309504880...; its square rounds to 2.0000000000000004,
+    # above 2, so the answer is the double below it, the doctest's 1.414213562373095)
+    x = bisect_floats(lambda v: v * v <= 2.0, 1.0, 2.0)
+    assert x == 1.414213562373095 and x * x <= 2.0 and math.nextafter(x, 3.0) ** 2 > 2.0
+    # across orders of magnitude the midpoint is geometric: 10^-300 .. 10^300 in about 64 steps
+    calls: list[float] = []
+
+    def pred(v: float) -> bool:
+        calls.append(v)
+        return v <= 1e-200
+
+    y = bisect_floats(pred, 1e-300, 1e300)
+    assert y == 1e-200 or (y < 1e-200 < math.nextafter(y, 1.0))
+    assert len(calls) <= 64
+    # a relative tolerance stops early, on the passing side, within it of the boundary pi
+    # (with none, the answer is the double nearest pi's lower neighbour or pi's double itself)
+    z = bisect_floats(lambda v: v <= 3.141592653589793, 1.0, 8.0, 1e-6)
+    assert z <= 3.141592653589793 and 3.141592653589793 - z <= 1e-6 * 3.2 and z < 3.14159265358
+    assert bisect_floats(lambda v: v <= 3.141592653589793, 1.0, 8.0) == 3.141592653589793
+    # the direction may run downwards: the last float from 8 towards 1 with v >= 3
+    assert bisect_floats(lambda v: v >= 3.0, 8.0, 1.0) == 3.0

@@ -39,7 +39,7 @@ import numpy as np
 from ...domain import Int, Real
 from ...numeric import InvalidParameter, enclosure, float_down, float_up
 from ...numeric.special import special
-from ...search import _bisect, root
+from ...search import bisect_floats, root
 from ..registry import Param, Theorem, register
 from .mechanisms import _ag_delta_bounds
 
@@ -249,7 +249,7 @@ def mixed_epsilon(pure: Mapping[float, int], mu: float, delta: float) -> float:
             # 1e-12 (the float sum's error where delta is flat in eps: 40 (1, 0)-DP steps and mu
             # = 0.5 at 1e-10 below delta(0) stopped at rung 13, 8.8e-5 above the 50-digit root):
             # bisect between the last rung that failed and this one
-            return cand if j == 0 else _bisect(ok, cand, last, False, 1e-12)
+            return cand if j == 0 else bisect_floats(ok, cand, last, 1e-12)
     # the ladder missed: a float root of 0 whose certified eps is far above 2^-956 (a target
     # within rounding of delta(0): one (0.1, 0)-DP step at the float nearest tanh(0.05), which
     # lies above it, one double lower needs eps = 0.1 + ln(1 - delta/p) = 1.12e-17). Gallop up from the last
@@ -259,7 +259,7 @@ def mixed_epsilon(pure: Mapping[float, int], mu: float, delta: float) -> float:
         lo, hi = hi, hi * 65536.0
         if hi > 1e12:
             raise InvalidParameter("delta", delta, "a delta the composition reaches at some eps <= 1e12 nats")
-    return _bisect(ok, hi, lo, False, 1e-12)
+    return bisect_floats(ok, hi, lo, 1e-12)
 
 
 def _float_root(groups: list[tuple[float, int]], m: float, d: float, logw: np.ndarray, s: np.ndarray) -> float | None:
