@@ -146,6 +146,55 @@ def test_max_queries_against_exhaustive_exact_search() -> None:
     assert got >= split_max_queries(n, float(t), beta)
 
 
+@pytest.mark.parametrize(
+    ("n", "t", "beta", "expected", "block"),
+    [
+        # F(10, 2/5) = 0.01229 (the reference), 1 - 0.5^(1/56) = 0.01230 >= it > 1 - 0.5^(1/57):
+        # k = 56 inside the block 55..60 of k with 600 // k = 10 (m = 9 fails at its k = 61)
+        (600, Fraction(2, 5), 0.5, 56, (55, 60)),
+        # one record per query: F(1, t) = 1 - t (X = 0 misses when p > t, X = 1 when p < 1 - t,
+        # each with probability below 1 - t), here 1 - float(0.99) = 0.0100000000000000089;
+        # (1 - F)^k >= 0.1 for k <= ln 0.1 / ln(1 - F) = 229.105: k = 229 inside 151..300
+        (300, Fraction(0.99), 0.9, 229, (151, 300)),
+        # the same with every k of the block meeting (44 <= 229): the block's top, k = n,
+        # although Hoeffding's records per query (m = 2, k = 22) would allow only 22
+        (44, Fraction(0.99), 0.9, 44, (23, 44)),
+    ],
+)
+def test_max_queries_inside_a_block_against_exhaustive_exact_search(
+    n: int, t: Fraction, beta: float, expected: int, block: tuple[int, int]
+) -> None:
+    # the answer strictly inside the block of k sharing one record count (so the bisection
+    # within the block decides it; the guide's examples all sit in blocks of one k), and the
+    # exhaustive search over every k from the top (only small m: the reference is exact)
+    m = n // expected
+    assert (n // (m + 1) + 1, n // m) == block
+    assert expected == next(k for k in range(n, 0, -1) if _meets_exact(n // k, k, t, beta))
+    assert split_binomial_max_queries(n, float(t), beta) == expected
+    assert split_max_queries(n, float(t), beta) < expected
+
+
+@pytest.mark.parametrize("undecided_k", [55, 60, 57])
+def test_an_undecided_record_count_is_refused_naming_t(monkeypatch: pytest.MonkeyPatch, undecided_k: int) -> None:
+    # where the certified search cannot decide (an enclosure straddling the target), the
+    # largest k is refused, not guessed; simulated at n = 600, t = 2/5, beta = 0.5 (the block
+    # 55..60 at m = 10, searched at its bottom 55, its top 60, then its middle 57)
+    from maxinfo_bounds.theorems import binomial_split as B
+
+    real = B._decide
+
+    def decide(m: int, t: Fraction, fstar: float) -> bool | None:
+        return None if m == 10 and fstar == B._fstar(undecided_k, 0.5) else real(m, t, fstar)
+
+    monkeypatch.setattr(B, "_decide", decide)
+    with pytest.raises(B.Undecided) as err:
+        split_binomial_max_queries(600, 0.4, 0.5)
+    assert (err.value.name, err.value.value) == ("t", f"m = 10, k = {undecided_k}")
+    assert str(err.value) == (
+        f"t='m = 10, k = {undecided_k}' is invalid: must be a record count the certified search can decide"
+    )
+
+
 def test_required_n_against_exhaustive_exact_search() -> None:
     k, t, beta = 3, Fraction(1, 5), 0.1
     m = next(m for m in range(1, 200) if _meets_exact(m, k, t, beta))
