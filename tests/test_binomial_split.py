@@ -331,3 +331,134 @@ def test_the_float_estimate_by_hand_and_above_the_cap() -> None:
     assert split_binomial_estimate(n, 10, 0.05) == split_hoeffding(n, 10, 0.05).half_width
     with pytest.raises(InvalidParameter, match="^k=11 is invalid"):
         split_binomial_estimate(10, 11, 0.05)
+
+
+# --------------------------------------------------------------------------------------------
+# written against the first mutation run of the module (issue 44): the catalog entry and its
+# statement, the exported decision, a steer that misses, and the quick refusal's soundness
+
+
+def test_catalog_entry_returns_the_lattice_half_width_by_hand() -> None:
+    from maxinfo_bounds.catalog import get
+
+    # n = 600 records, k = 56 queries: m = 10 each. F(10, 2/5) = 120064/9765625 = 0.0122945536
+    # (the reference), at most 1 - 0.5^(1/56) = 0.0123013; just below 2/5 the two tails' counts
+    # move together and F is 0.021484375 > 0.0123. So the smallest half-width is the lattice point
+    # 2/5 itself, and the route returns the double 0.4 (0.4000000000000000222 >= 2/5), not its
+    # float steer 0.4000000033 (the steer lies above the lattice point: the snap must take it)
+    fs = _fstar_exact(56, 0.5)
+    assert exact_sup(10, Fraction(2, 5)) == Fraction(120064, 9765625) and _mp(Fraction(120064, 9765625)) <= fs
+    assert _mp(exact_sup(10, Fraction(2, 5) - Fraction(1, 10**12))) > fs
+    out = get("SPLIT-binomial").report(n=600, k=56, beta=0.5)
+    assert out["half_width"] == 0.4 and out["half_width_rounding"] == "up"
+    # the coverage: (1 - F(10, 0.4))^56 at the double 0.4, rounded down (within 1e-12)
+    cover = (1 - _mp(exact_sup(10, Fraction(0.4)))) ** 56
+    assert cover - mpmath.mpf("1e-12") <= out["coverage"] <= cover and out["coverage_rounding"] == "down"
+    assert out["conditions_checked"] == [
+        "each query on its own 10 fresh records",
+        "{0, 1}-valued queries",
+        "n i.i.d. records",
+    ]
+
+
+def test_statement_is_the_coverage_equation() -> None:
+    import sympy
+
+    from maxinfo_bounds.catalog import get
+
+    st = get("SPLIT-binomial").sympy_statement()
+    sym = {s.name: s for s in st.free_symbols}
+    assert set(sym) == {"m", "t", "k", "beta"}
+    assert sym["k"].is_integer and sym["m"].is_integer and sym["t"].is_positive
+    (f,) = st.atoms(sympy.Function("F"))
+    assert f.func.__name__ == "F" and f.args == (sym["m"], sym["t"])
+    # with F = 1/100 and k = 3: (99/100)^3 = 970299/1000000 on the left, 1 - beta on the right
+    assert isinstance(st, sympy.Eq)
+    at = {f: sympy.Rational(1, 100), sym["k"]: 3, sym["beta"]: sympy.Rational(1, 20)}
+    assert st.lhs.subs(at) == sympy.Rational(970299, 10**6) and st.rhs.subs(at) == sympy.Rational(19, 20)
+
+
+@pytest.mark.parametrize(
+    ("m", "k", "t", "beta", "meets"),
+    [
+        # F(5, 2/5) = 0.088 <= 0.09 < F(6, 2/5) = 0.0917 (the reference): more records can fail
+        (5, 1, 0.4, 0.09, True),
+        (6, 1, 0.4, 0.09, False),
+        # the block above: k = 56 meets at m = 10, k = 57 does not
+        (10, 56, 0.4, 0.5, True),
+        (10, 57, 0.4, 0.5, False),
+    ],
+)
+def test_split_binomial_meets_against_the_exact_supremum(m: int, k: int, t: float, beta: float, meets: bool) -> None:
+    from maxinfo_bounds.theorems.binomial_split import split_binomial_meets
+
+    assert _meets_exact(m, k, Fraction(t), beta) is meets
+    assert split_binomial_meets(m, k, t, beta) is meets
+
+
+def test_a_steer_below_the_answer_is_widened_to_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the float steer may land below the smallest certified half-width (it is scipy's CDF in
+    # floats): the route then widens it by 2^-30, 2^-27, ... relative until one certifies. Here
+    # the steer is put 2^-29 below the lattice answer 2/5 (n = 600, k = 56, beta = 0.5, above)
+    from maxinfo_bounds.theorems import binomial_split as B
+
+    monkeypatch.setattr(B, "_half_width_float", lambda m, fstar, t_hi: 0.4 * (1 - 2.0**-29))
+    b = B.split_binomial(600, 56, 0.5)
+    t = Fraction(b.half_width)
+    assert Fraction(2, 5) <= t <= Fraction(2, 5) * (1 + Fraction(1, 2**20))
+    assert _mp(exact_sup(10, t)) <= _fstar_exact(56, 0.5)
+    assert b.half_width < split_hoeffding(600, 56, 0.5).half_width
+
+
+def _float_above(x: Fraction) -> float:
+    f = float(x)
+    return f if Fraction(f) >= x else math.nextafter(f, 2.0)
+
+
+@pytest.mark.parametrize(
+    ("m", "t"),
+    [
+        (3, Fraction(1, 2)),  # F = 1/8, approached as p -> 1/2; the upper count is then past m
+        (10, Fraction(2, 5)),
+        (37, Fraction(1, 10)),
+        (40, Fraction(1, 16)),
+        (12, Fraction(1, 8)),
+    ],
+)
+def test_the_quick_refusal_never_refuses_a_target_at_the_supremum(m: int, t: Fraction) -> None:
+    # _quick_fails says "F(m, t) > fstar, certified" from lower bounds only; at fstar = F itself
+    # (the exact supremum, rounded up to a double) it must say nothing, though the upper ends of
+    # its tails' enclosures lie above fstar; and the decision must not be False there, nor True
+    # a double below F (rounded down)
+    from maxinfo_bounds.theorems.binomial_split import _decide, _quick_fails
+
+    tt = Fraction(float(t))
+    f = exact_sup(m, tt)
+    up = _float_above(f)
+    down = math.nextafter(up, 0.0) if Fraction(up) > f else math.nextafter(float(f), 0.0)
+    assert Fraction(down) < f <= Fraction(up)
+    assert _quick_fails(m, tt, up) is False
+    assert _decide(m, tt, up) is not False
+    assert _decide(m, tt, down) is not True
+
+
+def test_the_quick_refusal_beyond_its_256_terms_is_sound() -> None:
+    # m = 2,400 records at t = 0.02: the counts below the breakpoint next below 1/2 number 1,152,
+    # more than the 256 terms of the cheap partial tails, so their upper ends are unbounded. The
+    # supremum from scipy's binomial CDF at the breakpoints near 1/2 (at most 1e-9 off, the
+    # module's float steer's own figure) is 0.05 in rough terms; just above it nothing is refused
+    from scipy.stats import binom
+
+    from maxinfo_bounds.theorems.binomial_split import _quick_fails
+
+    m, t = 2_400, Fraction(0.02)
+    tf = float(t)
+    best = 0.0
+    for j in range(int(m * (0.5 - tf)) - 60, int(m * (0.5 - tf)) + 1):
+        for p in (j / m + tf, (j + 2 * m * tf) / m - tf):  # lower and upper breakpoints near 1/2
+            if 0 < p <= 0.5:
+                a, b = math.floor(m * (p - tf) + 1e-9), math.ceil(m * (p + tf) - 1e-9)
+                best = max(best, binom.cdf(a, m, p) + binom.sf(b - 1, m, p))
+    assert 0.04 < best < 0.06
+    assert _quick_fails(m, t, best * (1 + 1e-6)) is False
+    assert _quick_fails(m, t, best * 0.5) is True

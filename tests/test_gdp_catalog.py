@@ -1,0 +1,73 @@
+"""The Gaussian-DP catalog entries (``theorems/dp_accounting/gdp.py``: ``DRS22-2.7``,
+``DRS22-2.13``, ``DRS22-3.3``, ``DRS22-mu``) evaluated through the catalog, as ``maxinfo bound``
+and the fuzz campaign call them, and their printed sympy statement, against hand values and
+50-digit roots of Dong, Roth & Su (2022) Cor. 2.13's curve computed here with mpmath. A mutation
+run of the module found the entries' evaluators reached by no test in-process and the statement's
+substitution of Delta = mu, sigma = 1 compared with nothing.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import pytest
+import sympy
+
+from maxinfo_bounds.catalog import get
+
+
+def _delta(mu: mpmath.mpf, eps: mpmath.mpf) -> mpmath.mpf:
+    """DRS22 Cor. 2.13: Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2), at the working precision."""
+    return mpmath.ncdf(-eps / mu + mu / 2) - mpmath.exp(eps) * mpmath.ncdf(-eps / mu - mu / 2)
+
+
+def test_gaussian_mu_and_composition_entries_by_hand() -> None:
+    # Thm 2.7: mu = Delta / sigma = 1.5 / 4 = 0.375, exact in doubles
+    out = get("DRS22-2.7").report(sensitivity=1.5, sigma=4.0)
+    assert (out["mu"], out["rounding"]) == (0.375, "up")
+    # a quotient that is not a double is rounded up: the double nearest 1/3 is
+    # 0.33333333333333331483 (below it), so mu is the double after it
+    assert get("DRS22-2.7").report(sensitivity=1.0, sigma=3.0)["mu"] == math.nextafter(1 / 3, 1.0)
+    # Cor. 3.3: 4 steps of 0.375 are sqrt(4 * 0.140625) = 0.75-GDP, exact
+    out = get("DRS22-3.3").report(k=4, mu=0.375)
+    assert (out["mu_total"], out["rounding"]) == (0.75, "up")
+    # 25 steps of mu = 0.1 (the double 0.1000000000000000055511...): 5 times it is
+    # 0.50000000000000002776 > 0.5, so the composed mu rounded up is the double after 0.5
+    assert get("DRS22-3.3").report(k=25, mu=0.1)["mu_total"] == math.nextafter(0.5, 1.0)
+
+
+def test_gdp_epsilon_and_mu_entries_against_50_digit_roots() -> None:
+    with mpmath.workdps(50):
+        one, d = mpmath.mpf(1), mpmath.mpf(1e-5)
+        # the smallest eps of a 1-GDP mechanism at delta = 1e-5 (delta(eps) falls in eps)
+        eps_ref = mpmath.findroot(lambda e: _delta(one, e) - d, (mpmath.mpf(4), mpmath.mpf(5)), solver="anderson")
+        # the largest mu that is (1, 1e-5)-DP (delta(1) rises in mu)
+        mu_ref = mpmath.findroot(
+            lambda m: _delta(m, one) - d, (mpmath.mpf("0.2"), mpmath.mpf("0.3")), solver="anderson"
+        )
+        assert mpmath.nstr(eps_ref, 12) == "4.37717809568" and mpmath.nstr(mu_ref, 12) == "0.268051123211"
+    out = get("DRS22-2.13").report(mu=1.0, delta=1e-5)
+    assert out["rounding"] == "up" and eps_ref <= out["eps_nats"] <= eps_ref * (1 + mpmath.mpf(2) ** -40)
+    out = get("DRS22-mu").report(eps=1.0, delta=1e-5)
+    assert out["rounding"] == "down" and mu_ref * (1 - mpmath.mpf(2) ** -40) <= out["mu"] <= mu_ref
+    # dp_accounting's value: sigma = 1/3 at sensitivity 1 and eps = 1 gives delta 0.78760074,
+    # so mu = 3 is (1, 0.78760074)-DP to 8 digits
+    assert get("DRS22-mu").report(eps=1.0, delta=0.78760074)["mu"] == pytest.approx(3.0, rel=1e-7)
+
+
+def test_gdp_statement_is_the_curve_in_mu_and_eps() -> None:
+    st = get("DRS22-2.13").sympy_statement()
+    sym = {s.name: s for s in st.free_symbols}
+    # Delta replaced by mu and sigma by 1: no other symbol is left
+    assert set(sym) == {"mu", "epsilon"}
+    assert all(s.is_positive for s in sym.values())
+    with mpmath.workdps(40):
+        for (mp_, mq), (ep, eq) in (((3, 1), (1, 1)), ((1, 1), (1, 2)), ((1, 10), (2, 1))):
+            at = {sym["mu"]: sympy.Rational(mp_, mq), sym["epsilon"]: sympy.Rational(ep, eq)}
+            got = mpmath.mpf(str(st.subs(at).evalf(40)))
+            ref = _delta(mpmath.mpf(mp_) / mq, mpmath.mpf(ep) / eq)
+            assert abs(got - ref) <= mpmath.mpf("1e-35") * max(1, abs(ref))
+    # dp_accounting's test value at mu = 3, eps = 1
+    assert float(st.subs({sym["mu"]: 3, sym["epsilon"]: 1})) == pytest.approx(0.78760074, abs=5e-9)
+    assert get("DRS22-mu").sympy_statement() == st
