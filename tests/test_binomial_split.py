@@ -462,3 +462,30 @@ def test_the_quick_refusal_beyond_its_256_terms_is_sound() -> None:
     assert 0.04 < best < 0.06
     assert _quick_fails(m, t, best * (1 + 1e-6)) is False
     assert _quick_fails(m, t, best * 0.5) is True
+
+
+def test_required_n_at_one_record_a_query_by_hand() -> None:
+    # F(1, t) = 1 - t (above): at t = 0.99 it is 0.0100000000000000089, within
+    # 1 - 0.1^(1/5) = 0.369 for k = 5 queries at beta = 0.9, so one record each: n = 5;
+    # Hoeffding's m is ceil(ln(2 * 5 / 0.9) / (2 * 0.99^2)) = ceil(1.23) = 2, n = 10
+    assert split_binomial_required_n(5, 0.99, 0.9) == 5
+    assert split_required_n(5, 0.99, 0.9) == 10
+
+
+def test_required_n_refuses_an_undecided_record_count_naming_t(monkeypatch: pytest.MonkeyPatch) -> None:
+    from maxinfo_bounds.theorems import binomial_split as B
+
+    monkeypatch.setattr(B, "_decide", lambda m, t, fstar: None)
+    with pytest.raises(B.Undecided) as err:
+        split_binomial_required_n(3, 0.2, 0.1)
+    assert (err.value.name, err.value.value) == ("t", "m = 1, k = 3")
+
+
+def test_required_n_above_the_cap_is_hoeffdings() -> None:
+    # t = 0.004, one query, beta = 0.05: the exact route would need about (1.96 / 0.008)^2 =
+    # 60,025 records, past BINOMIAL_M_MAX = 50,000, so every m up to the cap is refused (each by
+    # a certified bound; about 4 s) and the answer is Hoeffding's: ln 40 / (2 * 0.004^2) =
+    # 115,277.48 at 50 digits (the double 0.004), so 115,278
+    assert BINOMIAL_M_MAX == 50_000
+    assert split_required_n(1, 0.004, 0.05) == 115_278
+    assert split_binomial_required_n(1, 0.004, 0.05) == 115_278
