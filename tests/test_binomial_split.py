@@ -489,3 +489,15 @@ def test_required_n_above_the_cap_is_hoeffdings() -> None:
     assert BINOMIAL_M_MAX == 50_000
     assert split_required_n(1, 0.004, 0.05) == 115_278
     assert split_binomial_required_n(1, 0.004, 0.05) == 115_278
+
+
+def test_the_float_estimate_returns_the_lattice_point_itself() -> None:
+    # at n = 600, k = 56, beta = 0.5 the smallest half-width is the lattice point 2/5 (by the
+    # exact supremum, above): the estimate returns the double 0.4 itself, not a float bisection's
+    # point 1e-7 above it
+    assert split_binomial_estimate(600, 56, 0.5) == 0.4
+    # at the cap itself (m = 50,000 records, one query) the exact route is still evaluated: near
+    # the normal approximation 1.959964 / (2 sqrt(50,000)) = 0.0043826, far below Hoeffding's
+    # sqrt(ln 40 / 100,000) = 0.0060736
+    got = split_binomial_estimate(BINOMIAL_M_MAX, 1, 0.05)
+    assert 0.00438 < got < 0.0044 < split_hoeffding(BINOMIAL_M_MAX, 1, 0.05).half_width
