@@ -247,3 +247,27 @@ def test_gaussian_half_width_where_beta_over_k_underflows():
     b = gaussian_sample_accuracy(1.0, 10**6, 1e-320)
     assert t <= b.half_width <= t * (1 + mpmath.mpf("1e-12"))
     assert b.coverage <= 1.0 and Fraction(b.coverage) >= 1 - Fraction(1e-320) - Fraction(1, 2**53)
+
+
+def test_exact_inputs_and_the_edges_of_three_helpers() -> None:
+    """Written against the mutation run's survivors: an exact input to gaussian_max_failure
+    (a Fraction is taken as its quotient, not through a float), a zero beta in jlnrss_split
+    (the smallest positive c, as documented), and split_max_queries past 10^12 queries."""
+    from maxinfo_bounds.theorems.estimation import gaussian_max_failure, jlnrss_split, split_max_queries
+
+    # sigma = 1/3, t = 1/2, k = 2: 1 - (1 - erfc(3 / (2 sqrt 2)))^2 = 0.24937599650992142088...
+    with mpmath.workdps(60):
+        p = mpmath.erfc(mpmath.mpf(3) / (2 * mpmath.sqrt(2)))
+        ref = 1 - (1 - p) ** 2
+        got = gaussian_max_failure(Fraction(1, 3), 2, Fraction(1, 2))
+        assert ref <= got <= ref * (1 + mpmath.mpf(10) ** -35)
+        assert mpmath.nstr(ref, 20) == "0.24937599650992142088"
+    # no sample-accuracy failure: c is the smallest positive double, d takes the whole budget
+    # (c + 2d with beta = 0: d = sqrt(delta/2) sqrt(2 delta) / F = delta / F = 0.4, nudged up)
+    c, d = jlnrss_split(0.0, 0.02, 0.05)
+    assert c == 5e-324 and 0.4 <= d <= 0.4 * (1 + 2.0**-39)
+    # 6.29e13 records at t = 1/2, beta = 0.05: a query needs m >= ln(4e13) / (2 / 4) = 62.64, so
+    # 63 records; the largest k is n // 63 = 998,412,698,412 (n / 10^12 = 62.9 records would not
+    # do: the count is whole)
+    n = 62_900_000_000_000
+    assert split_max_queries(n, 0.5, 0.05) == n // 63 == 998_412_698_412 and n // (n // 63 + 1) == 62
