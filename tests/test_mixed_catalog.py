@@ -274,3 +274,24 @@ def test_gdp_compose_past_the_floats_refuses_in_words():
         gdp_compose({1e200: 1})
     assert exc.value.name == "mu" and exc.value.value == math.inf
     assert exc.value.allowed == "a composed mu whose square is a finite float (at most 1e+07^2)"
+
+
+def test_where_nothing_certifies_the_search_refuses_at_1e12_nats(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the certified delta is the only judge: were it never at most the target (simulated here:
+    # every certified sum above 1), the search climbs its ladder of 60 rungs from the float root
+    # (5.15 nats here: the last rung is 5.15 (1 + 1e-12 4^59) = 1.7e24), then its gallop past
+    # 1e12 nats, and refuses in words, never returning an eps it has not certified
+    from maxinfo_bounds.theorems.dp_accounting import mixed as M
+
+    seen: list[float] = []
+
+    def never(groups: object, m: float, e: float, *rest: object) -> float:
+        seen.append(e)
+        return 2.0
+
+    monkeypatch.setattr(M, "_delta_upper", never)
+    with pytest.raises(InvalidParameter) as err:
+        M.mixed_epsilon({1.0: 3}, 0.5, 1e-6)
+    assert (err.value.name, err.value.value) == ("delta", 1e-6)
+    assert str(err.value) == "delta=1e-06 is invalid: must be a delta the composition reaches at some eps <= 1e12 nats"
+    assert 5.15 < seen[0] < 5.16 and 1.7e24 < max(seen) < 1.72e24
