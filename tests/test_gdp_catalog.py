@@ -71,3 +71,56 @@ def test_gdp_statement_is_the_curve_in_mu_and_eps() -> None:
     # dp_accounting's test value at mu = 3, eps = 1
     assert float(st.subs({sym["mu"]: 3, sym["epsilon"]: 1})) == pytest.approx(0.78760074, abs=5e-9)
     assert get("DRS22-mu").sympy_statement() == st
+
+
+def test_gdp_compose_edges_and_refusals_word_for_word() -> None:
+    from maxinfo_bounds.numeric import InvalidParameter
+    from maxinfo_bounds.theorems.dp_accounting.gdp import gdp_compose
+
+    # no privacy loss composes to none; large steps compose exactly while mu^2 is below 1e300
+    assert gdp_compose({0.0: 3}) == 0.0
+    assert gdp_compose({100.0: 1}) == 100.0 and gdp_compose([1e150]) == 1e150
+    # past that the square is refused, the value shown being mu^2 as a double (1e302), or inf
+    # once it passes 2^1023 (2 x 1e154^2 = 2e308 is not a double at all)
+    for mus, shown in (({1e151: 1}, "1e+302"), ({1e154: 2}, "inf")):
+        with pytest.raises(InvalidParameter) as err:
+            gdp_compose(mus)
+        assert err.value.name == "mu" and str(err.value) == (
+            f"mu={shown} is invalid: must be a composed mu whose square is a finite float (at most 1e+07^2)"
+        )
+    with pytest.raises(InvalidParameter) as err:
+        gdp_compose([])
+    assert (err.value.name, err.value.value, str(err.value)) == (
+        "mus",
+        [],
+        "mus=[] is invalid: must be at least one step",
+    )
+    with pytest.raises(InvalidParameter) as err:
+        gdp_compose({-0.5: 1})
+    assert (err.value.name, err.value.value) == ("mu", -0.5)
+
+
+def test_the_float_estimates_against_the_50_digit_curve() -> None:
+    import numpy as np
+
+    from maxinfo_bounds.theorems.dp_accounting.gdp import gdp_delta_estimate, gdp_epsilon_estimate
+
+    mus = np.array([3.0, 1.0, 0.1, 2.0, 0.5])
+    epss = np.array([1.0, 4.377178095681225, 2.0, 0.0, 30.0])
+    got = gdp_delta_estimate(mus, epss)
+    with mpmath.workdps(50):
+        for mu, eps, g in zip(mus, epss, got, strict=True):
+            ref = _delta(mpmath.mpf(mu), mpmath.mpf(eps))
+            # in logs it keeps its digits far in the tail (3.7e-91 at mu = 0.1, eps = 2: 7e-12
+            # relative there, log_ndtr's and expm1's rounding magnified by the exponent 20)
+            assert abs(g - ref) <= 1e-10 * ref, (mu, eps, g, ref)
+    # the ends it documents: 0 at mu = 0 and at eps = inf, 1 at mu = inf, no warning
+    assert gdp_delta_estimate(0.0, 1.0) == 0.0 and gdp_delta_estimate(1.0, np.inf) == 0.0
+    assert gdp_delta_estimate(np.inf, 1.0) == 1.0
+    # the epsilon estimate: within 1e-12 of the 50-digit root (4.37717809568 at mu = 1, 1e-5)
+    with mpmath.workdps(50):
+        one = mpmath.mpf(1)
+        ref = mpmath.findroot(
+            lambda e: _delta(one, e) - mpmath.mpf(1e-5), (mpmath.mpf(4), mpmath.mpf(5)), solver="anderson"
+        )
+    assert abs(gdp_epsilon_estimate(1.0, 1e-5) - ref) <= 1e-12 * ref
