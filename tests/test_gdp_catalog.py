@@ -106,7 +106,7 @@ def test_the_float_estimates_against_the_50_digit_curve() -> None:
     from maxinfo_bounds.theorems.dp_accounting.gdp import gdp_delta_estimate, gdp_epsilon_estimate
 
     mus = np.array([3.0, 1.0, 0.1, 2.0, 0.5])
-    epss = np.array([1.0, 4.377178095681225, 2.0, 0.0, 30.0])
+    epss = np.array([1.0, 4.377178095681225, 2.0, 0.0, 3.0])
     got = gdp_delta_estimate(mus, epss)
     with mpmath.workdps(50):
         for mu, eps, g in zip(mus, epss, got, strict=True):
@@ -117,6 +117,8 @@ def test_the_float_estimates_against_the_50_digit_curve() -> None:
     # the ends it documents: 0 at mu = 0 and at eps = inf, 1 at mu = inf, no warning
     assert gdp_delta_estimate(0.0, 1.0) == 0.0 and gdp_delta_estimate(1.0, np.inf) == 0.0
     assert gdp_delta_estimate(np.inf, 1.0) == 1.0
+    # and 0 below the doubles: 3.3e-780 at mu = 0.5, eps = 30 (50 digits)
+    assert gdp_delta_estimate(0.5, 30.0) == 0.0
     # the epsilon estimate: within 1e-12 of the 50-digit root (4.37717809568 at mu = 1, 1e-5)
     with mpmath.workdps(50):
         one = mpmath.mpf(1)
