@@ -150,6 +150,9 @@ def gdp_delta_estimate(mu: Any, eps: Any) -> Any:
     0.78760074
     """
     log_ndtr = special().log_ndtr
+    # as arrays, so that mu = 0 divides to inf under the errstate below: Python floats raised
+    # ZeroDivisionError there (a mutation run's test of the documented ends found it)
+    mu, eps = np.asarray(mu, dtype=float), np.asarray(eps, dtype=float)
     with np.errstate(all="ignore"):
         a, b = -eps / mu + mu / 2, -eps / mu - mu / 2
         la, lb = log_ndtr(a), log_ndtr(b)
