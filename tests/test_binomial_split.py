@@ -501,3 +501,33 @@ def test_the_float_estimate_returns_the_lattice_point_itself() -> None:
     # sqrt(ln 40 / 100,000) = 0.0060736
     got = split_binomial_estimate(BINOMIAL_M_MAX, 1, 0.05)
     assert 0.00438 < got < 0.0044 < split_hoeffding(BINOMIAL_M_MAX, 1, 0.05).half_width
+
+
+def test_the_bound_names_its_theorem_and_conditions_word_for_word(monkeypatch: pytest.MonkeyPatch) -> None:
+    from maxinfo_bounds.theorems import binomial_split as B
+
+    conds = ("each query on its own 10 fresh records", "{0, 1}-valued queries", "n i.i.d. records")
+    b = B.split_binomial(600, 56, 0.5)
+    assert (b.theorem, b.conditions) == ("SPLIT-binomial", conds)
+    # at the cap itself the exact tail is still evaluated: 0.00439 = 439/100,000, the lattice
+    # point next above the normal approximation 0.0043826 (Hoeffding's is 0.0060736), as the
+    # smallest double at or above it (the double nearest 0.00439 lies below)
+    b = B.split_binomial(BINOMIAL_M_MAX, 1, 0.05)
+    assert Fraction(math.nextafter(b.half_width, 0.0)) < Fraction(439, 100_000) <= Fraction(b.half_width)
+    assert b.conditions[-1] == "n i.i.d. records"
+    # above it, Hoeffding's bound, saying why
+    n = 2 * (BINOMIAL_M_MAX + 1)
+    b = B.split_binomial(n, 2, 0.05)
+    assert (b.theorem, b.half_width) == ("SPLIT-binomial", split_hoeffding(n, 2, 0.05).half_width)
+    assert b.conditions == (
+        f"each query on its own {BINOMIAL_M_MAX + 1} fresh records",
+        "{0, 1}-valued queries",
+        "n i.i.d. records",
+        "Hoeffding's bound: the exact tail is evaluated up to 50000 records per query",
+    )
+    assert b.coverage == 0.95
+    # where no candidate certifies (simulated: every search undecided), Hoeffding's, saying so
+    monkeypatch.setattr(B, "_search", lambda m, t, fstar, tol: (None, 0.0, 1.0))
+    b = B.split_binomial(600, 56, 0.5)
+    assert b.half_width == split_hoeffding(600, 56, 0.5).half_width and b.theorem == "SPLIT-binomial"
+    assert b.conditions == (*conds, "Hoeffding's bound: the exact tail certified no narrower")
