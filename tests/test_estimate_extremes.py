@@ -71,3 +71,22 @@ def test_every_estimation_study_plans_or_refuses_in_words(n, k, cov, half, budge
 @_GIVEN
 def test_every_estimation_study_plans_or_refuses_in_words_at_length(n, k, cov, half, budget, binary):
     _check(n, k, cov, half, budget, binary)
+
+
+def test_the_command_line_at_a_half_width_past_the_floats(capsys: pytest.CaptureFixture[str]) -> None:
+    # before the thirty-ninth session: a traceback (OverflowError, then ZeroDivisionError). A
+    # half-width of 1e-200 needs ln(2k/beta) / (2 t^2) = 2.3e400 records per query for splitting:
+    # past the doubles, so no record count is shown, and no route reaches it at n = 10^6
+    import json
+
+    from .cli_helpers import run_cli
+
+    args = ["estimate", "--n", "1000000", "--queries", "10", "--coverage", "0.95", "--half-width", "1e-200"]
+    code, out, err = run_cli([*args, "--json"], capsys)
+    assert code == 0 and err == ""
+    rows = {r["route"]: r for r in json.loads(out)["routes"]}
+    split = rows["split: each query on its own fresh records"]
+    assert split["valid"] and split["required_n_records"] is None and split["max_queries_at_half_width"] == 0
+    assert all(r["required_n_records"] is None for r in rows.values())
+    code, out, err = run_cli(args, capsys)
+    assert code == 0 and "recommended: split: each query on its own fresh records" in out
