@@ -82,7 +82,12 @@ def test_gdp_compose_edges_and_refusals_word_for_word() -> None:
     assert gdp_compose({100.0: 1}) == 100.0 and gdp_compose([1e150]) == 1e150
     # past that the square is refused, the value shown being mu^2 as a double (1e302), or inf
     # once it passes 2^1023 (2 x 1e154^2 = 2e308 is not a double at all)
-    for mus, shown in (({1e151: 1}, "1e+302"), ({1e154: 2}, "inf")):
+    # (2e150^2 = 4e300, the double 3.9999999999999996e300, is refused though its root is a
+    # double; 2 (2^511)^2 is 2^1023 exactly, the first square shown as inf; 1e154^2 = 1e308 lies
+    # between 2^1023 and the largest double)
+    cases = [({1e151: 1}, "1e+302"), ({2e150: 1}, "3.9999999999999996e+300"), ({2.0**511: 2}, "inf")]
+    cases.append(({1e154: 1}, "inf"))
+    for mus, shown in [*cases, ({1e154: 2}, "inf")]:
         with pytest.raises(InvalidParameter) as err:
             gdp_compose(mus)
         assert err.value.name == "mu" and str(err.value) == (
