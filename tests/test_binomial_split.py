@@ -531,3 +531,20 @@ def test_the_bound_names_its_theorem_and_conditions_word_for_word(monkeypatch: p
     b = B.split_binomial(600, 56, 0.5)
     assert b.half_width == split_hoeffding(600, 56, 0.5).half_width and b.theorem == "SPLIT-binomial"
     assert b.conditions == (*conds, "Hoeffding's bound: the exact tail certified no narrower")
+
+
+def test_three_edges_by_hand() -> None:
+    from maxinfo_bounds.theorems.binomial_split import _le_tail
+
+    # P(X <= 1) for X ~ Bin(10, 1/2) is 11/1024: a threshold of 1 sums the term at 0 too
+    lo, hi = _le_tail(10, 1, 1, 2)
+    assert lo <= 11 / 1024 <= hi and hi - lo < 1e-15
+    # more records can fail: at n = 6, t = 0.4, beta = 0.09 no k meets. k = 1 has all 6 records
+    # and F(6, 0.4) = 0.0917 > 0.09 (although F(5, 0.4) = 0.088 would meet), k = 2 has 3 (0.28),
+    # k >= 3 at most 2 (0.52 or more)
+    assert _meets_exact(5, 1, Fraction(0.4), 0.09) and not _meets_exact(6, 1, Fraction(0.4), 0.09)
+    assert split_binomial_max_queries(6, 0.4, 0.09) == 0
+    # more queries than records is refused in words
+    with pytest.raises(InvalidParameter) as err:
+        split_binomial(10, 11, 0.05)
+    assert str(err.value) == "k=11 is invalid: must be at most n = 10 (each query needs its own record)"
