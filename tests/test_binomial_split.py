@@ -527,7 +527,7 @@ def test_the_bound_names_its_theorem_and_conditions_word_for_word(monkeypatch: p
     )
     assert b.coverage == 0.95
     # where no candidate certifies (simulated: every search undecided), Hoeffding's, saying so
-    monkeypatch.setattr(B, "_search", lambda m, t, fstar, tol: (None, 0.0, 1.0))
+    monkeypatch.setattr(B, "_search", lambda m, t, fstar, tol=0.0: (None, 0.0, 1.0))
     b = B.split_binomial(600, 56, 0.5)
     assert b.half_width == split_hoeffding(600, 56, 0.5).half_width and b.theorem == "SPLIT-binomial"
     assert b.conditions == (*conds, "Hoeffding's bound: the exact tail certified no narrower")

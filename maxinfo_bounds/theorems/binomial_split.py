@@ -266,14 +266,14 @@ class _Miss:
         return best
 
 
-def _search(m: int, t: Fraction, fstar: float | None, tol: float) -> tuple[bool | None, float, float]:
+def _search(m: int, t: Fraction, fstar: float | None, tol: float = 0.0) -> tuple[bool | None, float, float]:
     """Branch and bound over p in [0, 1/2] (best first).
 
     With ``fstar``: decide F(m, t) <= fstar; returns (answer, lo, hi): True when every
     interval's bound is at most fstar (certified), False as soon as a leaf's lower bound
     exceeds it (certified), None when a leaf's enclosure straddles it (undecided within the
-    rounding). Without: returns (True, lo, hi) with lo <= F(m, t) <= hi, hi within a factor
-    (1 + tol) of lo."""
+    rounding; ``tol`` is not used). Without: returns (True, lo, hi) with lo <= F(m, t) <= hi,
+    hi within a factor (1 + tol) of lo."""
     g = _Miss(m, t)
     best_lo = 0.0
     acc_hi = 0.0
@@ -322,7 +322,10 @@ def _miss_float(m: int, t: float, spread: float = 12.0) -> float:
     sp = special()
     bdtr, bdtrc = sp.bdtr, sp.bdtrc
 
+    # pragma: no mutate start (the window's width: the supremum lies well inside it, so a wider one,
+    # or the whole of [0, 1/2] from another record count on, gives the same value)
     w = 0.5 if m <= 4000 else min(0.5, spread / math.sqrt(m) + 2 * t)
+    # pragma: no mutate end
     # the breakpoints in [1/2 - w, 1/2]: lower ones j/m + t and upper ones j/m - t
     jl = np.arange(max(0, math.floor(m * (0.5 - w - t))), math.floor(m * (0.5 - t)) + 1)
     ju = np.arange(max(math.ceil(m * t), math.floor(m * (0.5 - w + t))), math.floor(m * (0.5 + t)) + 1)
@@ -394,7 +397,7 @@ def split_binomial(n: int, k: int, beta: float) -> AccuracyBound:
         # first when the steer lies just above one (9/24 rather than 9/24 + 2^-30)
         snap = float_up(Fraction(math.floor(2 * m * t), 2 * m))
         for cand in _candidates(t, snap, hoeff.half_width):
-            ok, _, hi = _search(m, Fraction(cand), fstar, 0.0)
+            ok, _, hi = _search(m, Fraction(cand), fstar)
             if ok:
                 return AccuracyBound(cand, _all_within(hi, kk), "SPLIT-binomial", conds)
         why = "the exact tail certified no narrower"
@@ -451,13 +454,15 @@ def _lattice_half_width(m: int, fstar: float, t_hi: float) -> float:
     ndtri = special().ndtri
 
     def miss(t: float) -> float:
-        return _miss_float(m, t, spread=4.0)
+        return _miss_float(m, t, spread=4.0)  # pragma: no mutate (a wider window: the same value)
 
     two_m = 2 * m
     j_top = math.ceil(two_m * t_hi)
     if miss(j_top / two_m) > fstar:
         return t_hi
-    t_normal = float(-ndtri(fstar / 2)) / (2 * math.sqrt(m))  # the normal approximation at p = 1/2
+    # the gallop's start, the normal approximation at p = 1/2: first_true_int's answer is the
+    # same from any start
+    t_normal = float(-ndtri(fstar / 2)) / (2 * math.sqrt(m))  # pragma: no mutate (a start)
     # j = 0 (t = 0) always misses: F(m, 0) is 1
     j = first_true_int(lambda i: miss(i / two_m) <= fstar, round(two_m * t_normal), 1, j_top)
     hi, lo = j / two_m, (j - 1) / two_m
@@ -520,7 +525,7 @@ def _decide(m: int, t: Fraction, fstar: float) -> bool | None:
     """F(m, t) <= fstar: True or False certified, None undecided within the rounding."""
     if _quick_fails(m, t, fstar):
         return False
-    return _search(m, t, fstar, 0.0)[0]
+    return _search(m, t, fstar)[0]
 
 
 class Undecided(InvalidParameter):
