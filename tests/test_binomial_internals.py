@@ -434,3 +434,68 @@ def test_the_float_estimate_at_the_first_lattice_point_by_hand() -> None:
     assert binomial_miss_sup(2, Fraction(1, 4) * (1 - Fraction(1, 10**6))) == 1
     assert bs.split_binomial_estimate(2, 1, 0.7) == 0.25
     assert bs.split_binomial(2, 1, 0.7).half_width == 0.25
+
+
+# --------------------------------------------------------------------------------------------
+# the shortcuts do their work: the cheap paths are taken where they suffice (counted calls, not
+# timings; a regression that disabled one would leave every answer unchanged and every sweep
+# slower)
+
+
+def test_the_steer_stops_at_its_precision(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the float bisection from [0, Hoeffding's half-width] stops once the bracket is within
+    # 2^-26 of its upper end: about 27 halvings here, not the 60 it may take at most
+    calls = []
+    inner = bs._miss_float
+
+    def counted(m: int, t: float, spread: float = 12.0) -> float:
+        calls.append(t)
+        return inner(m, t, spread)
+
+    monkeypatch.setattr(bs, "_miss_float", counted)
+    fstar = bs._fstar(10, 0.05)
+    hi = bs._half_width_float(1000, fstar, 0.06)
+    assert 25 <= len(calls) <= 32
+    assert inner(1000, hi) <= fstar < inner(1000, hi * (1 - 2.0**-20))
+
+
+def test_a_target_far_above_the_supremum_is_decided_by_node_bounds_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # F(100, 0.0777) = 0.1336 (50 digits, above): against 1/2 the intervals' bounds fall below
+    # the target before any elementary interval is evaluated
+    leaves = []
+    inner = bs._Miss.leaf
+
+    def counted(self: bs._Miss, p1: int, p2: int) -> tuple[float, float]:
+        leaves.append((p1, p2))
+        return inner(self, p1, p2)
+
+    monkeypatch.setattr(bs._Miss, "leaf", counted)
+    assert bs._search(100, Fraction(0.0777), 0.5)[0] is True
+    assert leaves == []
+    assert bs._search(100, Fraction(0.0777), 0.14)[0] is True  # near it, leaves are needed
+    assert leaves
+
+
+@pytest.mark.parametrize(
+    ("m", "t", "target"),
+    [
+        (100, Fraction(0.0777), 0.1336),  # the supremum 0.13362 is the partial tails' own point
+        (100, Fraction(1, 10), 0.046),  # 1/2 is the breakpoint: P(X <= 40) + P(X >= 61) = 0.04604407 there
+        (2_400, Fraction(0.02), 0.025),  # far beyond 256 terms a side, half the supremum
+    ],
+)
+def test_the_cheap_refusal_needs_no_whole_tail(
+    monkeypatch: pytest.MonkeyPatch, m: int, t: Fraction, target: float
+) -> None:
+    # where the 256-term partial tails at the breakpoint next below 1/2 already exceed the
+    # target, the refusal is made from them alone: no whole tail is summed
+    whole = []
+    inner = bs._le_tail
+
+    def counted(m_: int, a: int, P: int, D: int) -> tuple[float, float]:
+        whole.append((m_, a))
+        return inner(m_, a, P, D)
+
+    monkeypatch.setattr(bs, "_le_tail", counted)
+    assert bs._quick_fails(m, t, target) is True
+    assert whole == []
