@@ -499,3 +499,23 @@ def test_the_cheap_refusal_needs_no_whole_tail(
     monkeypatch.setattr(bs, "_le_tail", counted)
     assert bs._quick_fails(m, t, target) is True
     assert whole == []
+
+
+def test_beyond_256_terms_a_side_the_whole_tails_refuse() -> None:
+    # m = 160,000, t = 1/200: 1/2 is itself a breakpoint (m(1/2 - t) = 79,200) and the tails'
+    # standard deviation is 200 records, so the 256 terms a side hold 99.8% of the miss
+    # probability there (50 digits, below); a target between the two is refused by the whole
+    # tails at 1/2, the cheap ones falling short
+    m, t = 160_000, Fraction(1, 200)
+    mpmath.mp.dps = 50
+
+    def tail(a: int, terms: int | None = None) -> mpmath.mpf:  # P(X <= a) at p = 1/2
+        return mpmath.binomial(m, a) / mpmath.mpf(2) ** m * _ratio_sum(m, a, Fraction(1, 2), terms)
+
+    whole = tail(79_200) + tail(79_199)  # P(X <= 79,200) + P(X >= 80,801)
+    cheap = tail(79_200, 256) + tail(79_199, 256)
+    assert 0.997 < cheap / whole < 0.999
+    target = float(mpmath.sqrt(whole * cheap))
+    assert bs._add_down(bs._partial_lower(m, 79_200, 1, 2), bs._partial_lower(m, 79_199, 1, 2)) < target
+    assert bs._quick_fails(m, t, target) is True
+    assert bs._quick_fails(m, t, float(whole) * (1 + 1e-6)) is False
