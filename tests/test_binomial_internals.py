@@ -444,7 +444,7 @@ def test_the_float_estimate_at_the_first_lattice_point_by_hand() -> None:
 
 def test_the_steer_stops_at_its_precision(monkeypatch: pytest.MonkeyPatch) -> None:
     # the float bisection from [0, Hoeffding's half-width] stops once the bracket is within
-    # 2^-26 of its upper end: about 27 halvings here, not the 60 it may take at most
+    # 2^-26 of its upper end, not after the 60 halvings it may take at most
     calls = []
     inner = bs._miss_float
 
@@ -455,7 +455,10 @@ def test_the_steer_stops_at_its_precision(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(bs, "_miss_float", counted)
     fstar = bs._fstar(10, 0.05)
     hi = bs._half_width_float(1000, fstar, 0.06)
-    assert 25 <= len(calls) <= 32
+    # the bracket after k halvings is 0.06 / 2^k exactly (dyadic steps of a double): the loop
+    # stops at the first k where that is within 2^-26 of its upper end, 27 here
+    k = next(k for k in range(61) if 0.06 / 2**k <= hi * 2.0**-26)
+    assert len(calls) == k == 27
     assert inner(1000, hi) <= fstar < inner(1000, hi * (1 - 2.0**-20))
 
 
