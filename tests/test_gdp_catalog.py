@@ -80,18 +80,17 @@ def test_gdp_compose_edges_and_refusals_word_for_word() -> None:
     # no privacy loss composes to none; large steps compose exactly while mu^2 is below 1e300
     assert gdp_compose({0.0: 3}) == 0.0
     assert gdp_compose({100.0: 1}) == 100.0 and gdp_compose([1e150]) == 1e150
-    # past that the square is refused, the value shown being mu^2 as a double (1e302), or inf
-    # once it passes 2^1023 (2 x 1e154^2 = 2e308 is not a double at all)
-    # (2e150^2 = 4e300, the double 3.9999999999999996e300, is refused though its root is a
-    # double; 2 (2^511)^2 is 2^1023 exactly, the first square shown as inf; 1e154^2 = 1e308 lies
-    # between 2^1023 and the largest double)
-    cases = [({1e151: 1}, "1e+302"), ({2e150: 1}, "3.9999999999999996e+300"), ({2.0**511: 2}, "inf")]
-    cases.append(({1e154: 1}, "inf"))
-    for mus, shown in [*cases, ({1e154: 2}, "inf")]:
+    # past that the square is refused, naming the composed mu (the nearest double to its root,
+    # at 50 digits: 2^511 sqrt 2 = 9.48075190810917673e153, 1e154 sqrt 2 = 1.41421356237309510e154)
+    # or inf past the doubles (4 steps of 1.7e308 compose to 3.4e308). 2e150 is refused though
+    # its root is a double: 2e150^2 = 4e300 (the double 3.9999999999999996e300) is past 1e300
+    cases = [({1e151: 1}, "1e+151"), ({2e150: 1}, "2e+150"), ({2.0**511: 2}, "9.480751908109177e+153")]
+    cases += [({1e154: 1}, "1e+154"), ({1e154: 2}, "1.414213562373095e+154"), ({1.7e308: 4}, "inf")]
+    for mus, shown in cases:
         with pytest.raises(InvalidParameter) as err:
             gdp_compose(mus)
         assert err.value.name == "mu" and str(err.value) == (
-            f"mu={shown} is invalid: must be a composed mu whose square is a finite float (at most 1e+07^2)"
+            f"mu={shown} is invalid: must be a composed mu below 1e150 (its square below 1e300)"
         )
     with pytest.raises(InvalidParameter) as err:
         gdp_compose([])

@@ -94,9 +94,11 @@ def _sqrt_up(s: Fraction) -> float:
         return 0.0
     r = math.sqrt(float(s)) if s < Fraction(10**300) else math.inf
     if not math.isfinite(r):
-        # (the value shown: mu^2 as a float, inf past them; float(s) itself raised OverflowError)
-        shown = float(s) if s < 2**1023 else math.inf
-        raise InvalidParameter("mu", shown, f"a composed mu whose square is a finite float (at most {MU_MAX:g}^2)")
+        # the value shown: the composed mu, the integer root of the integer part of its square
+        # as the nearest double (inf past the doubles; float(s) itself raised OverflowError)
+        root = math.isqrt(s.numerator // s.denominator)
+        shown = float(root) if root < 2**1024 - 2**970 else math.inf
+        raise InvalidParameter("mu", shown, "a composed mu below 1e150 (its square below 1e300)")
     lg = s.numerator.bit_length() - s.denominator.bit_length()  # about log2(s)
     if lg < -1000:
         # s below the floats (mu under 1e-150 or so): the root of s 4^e, scaled back by 2^-e, so
