@@ -271,3 +271,42 @@ def test_exact_inputs_and_the_edges_of_three_helpers() -> None:
     # do: the count is whole)
     n = 62_900_000_000_000
     assert split_max_queries(n, 0.5, 0.05) == n // 63 == 998_412_698_412 and n // (n // 63 + 1) == 62
+
+
+def test_gaussian_half_width_at_the_largest_double():
+    """sigma near 1.8e308 / Phi^-1(0.975) (one answer, beta = 0.05): the half-width sigma
+    Phi^-1(0.975) is then at the top of the doubles. Where that root (50 digits) is at most the
+    largest double, the largest double is returned (it holds: the widening step from the float
+    estimate overflowed and the route was refused); past it, the refusal names sigma (the
+    overflowing estimate sent the search to t = inf, and the refusal named t, which the user
+    never gave). Both ends of the estimate's search refuse the same way: directly (sigma =
+    1e308) and past the underflow of beta/k (sigma = 1e307, k = 10^6, beta = 1e-320, whose
+    root is 38.6 sigma)."""
+    from maxinfo_bounds.numeric import InvalidParameter
+    from maxinfo_bounds.theorems.estimation import gaussian_sample_accuracy
+
+    mpmath.mp.dps = 50
+    top = 1.7976931348623157e308
+    z = mpmath.sqrt(2) * mpmath.erfinv(mpmath.mpf("0.95"))  # Phi^-1(0.975)
+    s = 9.1720722882782e307  # the double nearest top / z
+    for sigma in (s, math.nextafter(s, 0.0), 9.172072288278001e307):
+        assert _mp(sigma) * z <= top
+        b = gaussian_sample_accuracy(sigma, 1, 0.05)
+        assert b.half_width == top and b.coverage >= 0.95
+    for sigma, k, beta in [(math.nextafter(s, math.inf), 1, 0.05), (1e308, 1, 0.05), (1e307, 10**6, 1e-320)]:
+        with pytest.raises(InvalidParameter) as exc:
+            gaussian_sample_accuracy(sigma, k, beta)
+        assert str(exc.value) == f"sigma={sigma!r} is invalid: must be a noise scale whose half-width is a finite float"
+    assert _mp(math.nextafter(s, math.inf)) * z > top
+
+
+def test_gaussian_failure_far_in_the_tail():
+    """t / sigma past 1e150: mpmath's erfc raised OverflowError (int too large to convert to
+    float); the failure is now taken at t / (sigma sqrt 2) = 1e100, an upper bound since erfc
+    decreases: erfc(1e100) < exp(-1e200) = 10^(-4.34e199), and positive."""
+    from maxinfo_bounds.theorems.estimation import gaussian_max_failure
+
+    for t in (1e200, 1.7976931348623157e308):
+        f = gaussian_max_failure(1.0, 3, t)
+        assert 0 < f < mpmath.mpf(10) ** (-4 * 10**199)
+    assert gaussian_max_failure(1.0, 3, 1e200) == gaussian_max_failure(1.0, 3, 1e300)

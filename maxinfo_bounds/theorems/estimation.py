@@ -39,6 +39,7 @@ True
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
 from typing import Any
 
@@ -265,12 +266,15 @@ def _mpf(c: Any, v: Any) -> Any:
 def gaussian_max_failure(sigma: float, k: int, t: float) -> Any:
     """An upper bound on P(max_{j <= k} |Z_j| > t) for i.i.d. Z_j ~ N(0, sigma^2): 1 - (1 - p)^k
     with p = erfc(t / (sigma sqrt 2)) >= P(|Z| > t), at 50 digits, each step widened by 10^-40
-    relative (mpmath has no interval erfc). An mpf in [0, 1]."""
+    relative (mpmath has no interval erfc). An mpf in [0, 1]. Beyond t / (sigma sqrt 2) = 1e100,
+    p is taken at 1e100 (erfc decreases: still an upper bound, below 10^(-4e199); mpmath's erfc
+    overflowed past about 1e150)."""
     s, kk, tt = SIGMA.check(sigma), QUERIES.check(k), Real(0).check("t", t)
     c = mp_ctx()  # this thread's own context: the caller's mpmath precision plays no part
     with c.workdps(50):
         w = c.mpf(10) ** -40
         x = _mpf(c, tt) / _mpf(c, s) / c.sqrt(2) * (1 - w)  # below t / (sigma sqrt 2)
+        x = min(x, c.mpf(10) ** 100)
         p = c.erfc(x) * (1 + w)
         if p >= 1:
             return c.mpf(1)
@@ -314,22 +318,27 @@ def gaussian_sample_accuracy(sigma: float, k: int, beta: float) -> AccuracyBound
     b = float_down(BETA.check(beta))
     if b == 0.0:
         raise InvalidParameter("beta", beta, "at least the smallest positive float 5e-324")
+    too_wide = InvalidParameter("sigma", sigma, "a noise scale whose half-width is a finite float")
+    top = sys.float_info.max
     t = float(gaussian_half_width_estimate(s, kk, b))
     if not math.isfinite(t) or t <= 0:
-        # u/2 underflowed (beta/k below 1e-308): from the tail's asymptote, which lies above the
-        # root (it drops the tail's 1/(t sqrt(2 pi)); 0.3% above at k = 10^6, beta = 1e-320),
-        # down and up to the boundary of the certified check
-        t0 = s * math.sqrt(2 * (math.log(2 * kk) - math.log(b)))
+        # u/2 underflowed (beta/k below 1e-308), or sigma Phi^-1 overflowed: from the tail's
+        # asymptote, which lies above the root (it drops the tail's 1/(t sqrt(2 pi)); 0.3% above
+        # at k = 10^6, beta = 1e-320), or from the largest double, down and up to the boundary
+        # of the certified check; refused when even the largest double does not hold
+        if gaussian_max_failure(s, kk, top) > b:
+            raise too_wide
+        t0 = min(s * math.sqrt(2 * (math.log(2 * kk) - math.log(b))), top)
         t = first_true(t0, lambda x: bool(gaussian_max_failure(s, kk, x) <= b), up=True, rel_step=2.0**-44)
         return AccuracyBound(t, _coverage(gaussian_max_failure(s, kk, t)), *_GAUSS_NAMES)
     step = 2.0**-44
     while True:
-        t = t * (1 + step)
-        if not math.isfinite(t):
-            raise InvalidParameter("sigma", sigma, "a noise scale whose half-width is a finite float")
+        t = min(t * (1 + step), top)  # past the doubles, the largest is the last one tried
         f = gaussian_max_failure(s, kk, t)
         if f <= b:
             break
+        if t == top:
+            raise too_wide
         step *= 2
     return AccuracyBound(t, _coverage(f), *_GAUSS_NAMES)
 
