@@ -310,3 +310,19 @@ def test_gaussian_failure_far_in_the_tail():
         f = gaussian_max_failure(1.0, 3, t)
         assert 0 < f < mpmath.mpf(10) ** (-4 * 10**199)
     assert gaussian_max_failure(1.0, 3, 1e200) == gaussian_max_failure(1.0, 3, 1e300)
+
+
+def test_gaussian_half_width_from_an_estimate_below_the_root(monkeypatch):
+    """The float estimate (scipy's ndtri) is within an ulp or two of the root, so the widening
+    loop stops after its first step of 2^-44. An estimate 1e-12 below (simulated) takes five
+    doubling steps (2^-44 (2^5 - 1) = 1.8e-12 >= 1e-12): the half-width is at or above the
+    50-digit root Phi^-1(0.975) = 1.95996398454005423552..., less than 1e-11 above it."""
+    from maxinfo_bounds.theorems import estimation as E
+
+    inner = E.gaussian_half_width_estimate
+    monkeypatch.setattr(E, "gaussian_half_width_estimate", lambda s, k, b: inner(s, k, b) * (1 - 1e-12))
+    mpmath.mp.dps = 50
+    root = mpmath.sqrt(2) * mpmath.erfinv(mpmath.mpf("0.95"))
+    b = E.gaussian_sample_accuracy(1.0, 1, 0.05)
+    assert root <= _mp(b.half_width) <= root * (1 + mpmath.mpf(10) ** -11)
+    assert b.coverage >= 0.95
