@@ -86,6 +86,11 @@ def test_gdp_compose_edges_and_refusals_word_for_word() -> None:
     # its root is a double: 2e150^2 = 4e300 (the double 3.9999999999999996e300) is past 1e300
     cases = [({1e151: 1}, "1e+151"), ({2e150: 1}, "2e+150"), ({2.0**511: 2}, "9.480751908109177e+153")]
     cases += [({1e154: 1}, "1e+154"), ({1e154: 2}, "1.414213562373095e+154"), ({1.7e308: 4}, "inf")]
+    # at the top of the doubles: the largest double M = 2^1024 - 2^971 itself is shown; with a
+    # second step of sqrt(3) 2^997 the composed mu is 2^1024 - 2^969 (to 1e-16), past the
+    # midpoint 2^1024 - 2^970 between M and 2^1024, where the double nearest it would be 2^1024
+    top = 1.7976931348623157e308
+    cases += [({top: 1}, "1.7976931348623157e+308"), ({top: 1, math.sqrt(3) * 2.0**997: 1}, "inf")]
     for mus, shown in cases:
         with pytest.raises(InvalidParameter) as err:
             gdp_compose(mus)
