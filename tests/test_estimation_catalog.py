@@ -326,3 +326,14 @@ def test_gaussian_half_width_from_an_estimate_below_the_root(monkeypatch):
     b = E.gaussian_sample_accuracy(1.0, 1, 0.05)
     assert root <= _mp(b.half_width) <= root * (1 + mpmath.mpf(10) ** -11)
     assert b.coverage >= 0.95
+
+
+def test_gaussian_failure_is_a_probability_near_the_origin():
+    """At t = 0 every answer misses surely (P(|Z| > 0) = 1): the bound is 1 exactly. At t = 1e-30
+    with two answers the failure is 1 - (1 - erfc(1e-30/sqrt 2))^2, within 1e-59 of 1, and the
+    10^-40 widening would carry it past 1: it is capped at 1."""
+    from maxinfo_bounds.theorems.estimation import gaussian_max_failure
+
+    assert gaussian_max_failure(1.0, 1, 0.0) == 1
+    assert gaussian_max_failure(1.0, 2, 1e-30) == 1
+    assert gaussian_max_failure(1.0, 1, 1e-30) < 1  # one answer: erfc(1e-30/sqrt 2) (1 + 1e-40)
