@@ -296,6 +296,11 @@ def gaussian_half_width_estimate(sigma: Any, k: Any, beta: Any) -> Any:
 _GAUSS_NAMES = ("GAUSS-max", ("independent N(0, sigma^2) noise on each of the k answers",))
 
 
+def _too_wide(sigma: Any) -> InvalidParameter:
+    """The refusal of a sigma whose half-width is past the largest double."""
+    return InvalidParameter("sigma", sigma, "a noise scale whose half-width is a finite float")
+
+
 def gaussian_sample_accuracy(sigma: float, k: int, beta: float) -> AccuracyBound:
     r"""Half-width t of k answers with independent N(0, sigma^2) noise, all within t of their
     empirical values with probability at least 1 - beta.
@@ -318,7 +323,6 @@ def gaussian_sample_accuracy(sigma: float, k: int, beta: float) -> AccuracyBound
     b = float_down(BETA.check(beta))
     if b == 0.0:
         raise InvalidParameter("beta", beta, "at least the smallest positive float 5e-324")
-    too_wide = InvalidParameter("sigma", sigma, "a noise scale whose half-width is a finite float")
     top = sys.float_info.max
     t = float(gaussian_half_width_estimate(s, kk, b))
     if not math.isfinite(t) or t <= 0:
@@ -327,7 +331,7 @@ def gaussian_sample_accuracy(sigma: float, k: int, beta: float) -> AccuracyBound
         # at k = 10^6, beta = 1e-320), or from the largest double, down and up to the boundary
         # of the certified check; refused when even the largest double does not hold
         if gaussian_max_failure(s, kk, top) > b:
-            raise too_wide
+            raise _too_wide(sigma)
         t0 = min(s * math.sqrt(2 * (math.log(2 * kk) - math.log(b))), top)
         t = first_true(t0, lambda x: bool(gaussian_max_failure(s, kk, x) <= b), up=True, rel_step=2.0**-44)
         return AccuracyBound(t, _coverage(gaussian_max_failure(s, kk, t)), *_GAUSS_NAMES)
@@ -338,7 +342,7 @@ def gaussian_sample_accuracy(sigma: float, k: int, beta: float) -> AccuracyBound
         if f <= b:
             break
         if t == top:
-            raise too_wide
+            raise _too_wide(sigma)
         step *= 2
     return AccuracyBound(t, _coverage(f), *_GAUSS_NAMES)
 
