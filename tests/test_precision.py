@@ -55,6 +55,7 @@ def _refused(call: Callable[[], object]) -> None:
 
 
 ONE = np.array([0.05])
+WIDE = (np.array([2.0**60, 1.0]), np.array([9.419280180123799, 0.1]), np.array([2.0**52, 100.0]))
 CALLS: dict[str, Callable[[int], object]] = {
     "pvalue_correction": lambda d: pv.pvalue_correction(0.05, 1.5, 0.001, dps=d),
     "mi_pvalue_correction paper": lambda d: pv.mi_pvalue_correction(0.05, 0.1, variant="paper", dps=d),
@@ -72,6 +73,7 @@ CALLS: dict[str, Callable[[int], object]] = {
     "gaussian_sigma": lambda d: me.gaussian_sigma(1.0, 0.5, 1e-5, dps=d),
     "mi_beta_exact": lambda d: mi.mi_beta_exact(0.1, 2.0, dps=d),
     "mi_to_approx_max_information": lambda d: mi.mi_to_approx_max_information(0.1, 2.0, dps=d),
+    "mi_to_approx_max_information, array": lambda d: mi.mi_to_approx_max_information(ONE * 2, 2.0, dps=d),
     "approx_max_information_to_mi": lambda d: mi.approx_max_information_to_mi(2.0, 0.01, 100, dps=d),
     "pure_dp_max_information": lambda d: pu.pure_dp_max_information(0.1, 100, dps=d),
     "pure_dp_max_information_product": lambda d: pu.pure_dp_max_information_product(0.1, 100, 0.01, dps=d),
@@ -80,6 +82,15 @@ CALLS: dict[str, Callable[[int], object]] = {
     "hoeffding_transfer": lambda d: ge.hoeffding_transfer(2.0, 0.01, 0.1, 1000, dps=d),
     "mcdiarmid_transfer": lambda d: ge.mcdiarmid_transfer(2.0, 0.01, 0.1, 1000, 0.001, dps=d),
     "pvalue_sensitivity_lower_bound": lambda d: ge.pvalue_sensitivity_lower_bound(1000, dps=d),
+    "pvalue_sensitivity_lower_bound paper": lambda d: ge.pvalue_sensitivity_lower_bound(1000, variant="paper", dps=d),
+    "pvalue_sensitivity_lower_bound, array": lambda d: ge.pvalue_sensitivity_lower_bound(np.array([1000]), dps=d),
+    # an entry beyond double-double (addends of 8e17 nats) goes to the certified scalar path
+    "hoeffding_transfer, array (an entry beyond double-double)": lambda d: ge.hoeffding_transfer(
+        WIDE[0], 0.0, WIDE[1], WIDE[2], dps=d
+    ),
+    "mcdiarmid_transfer, array (an entry beyond double-double)": lambda d: ge.mcdiarmid_transfer(
+        WIDE[0], 0.0, WIDE[1], WIDE[2], 1.0 / WIDE[2], dps=d
+    ),
 }
 
 

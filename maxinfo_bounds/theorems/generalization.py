@@ -388,7 +388,7 @@ def pvalue_sensitivity_lower_bound(n: IntOrArray, *, variant: str = "optimal", d
         return fast_down(c / np.sqrt(na))
     ni = N_RECORDS.check(n)
     if variant == "paper":
-        return enclosure(lambda iv: iv.mpf(37) / 100 / iv.sqrt(iv.mpf(ni)))[0]
+        return enclosure(lambda iv: iv.mpf(37) / 100 / iv.sqrt(iv.mpf(ni)), prec=iv_prec(dps))[0]
     (d_best,) = minimise(lambda d: -B1.estimate(d, 1.0), 1e-6, 0.49, xatol=1e-12)
     return B1.down(d_best, ni, prec=iv_prec(dps))
 
