@@ -542,6 +542,13 @@ REFUSALS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
         "sigma=1e-09 is invalid: must be large enough that the mechanism is (eps, 1e-05)-DP for "
         "some eps <= 1e12 nats (here sigma/sensitivity = 1e-09; eps would be about 5e+17 nats)",
     ),
+    (
+        "analytic Gaussian: sigma/sensitivity below 1e-150 (mu^2/2 beyond the floats)",
+        lambda: gaussian_epsilon(1e-160, 1, 1e-5),
+        IP,
+        "sigma=1e-160 is invalid: must be large enough that the mechanism is (eps, 1e-05)-DP for "
+        "some eps <= 1e12 nats (here sigma/sensitivity = 1e-160; eps would be more than 1e300 nats)",
+    ),
     # measures and the registry
     (
         "mutual information: a negative entry",

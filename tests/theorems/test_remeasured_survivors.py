@@ -301,3 +301,38 @@ def test_thresholdout_max_information_does_not_assume_iid_data():
     b = t.max_information(beta=0.01, iid=True)
     assert b.beta <= 0.01 and b.k == t.max_information().k
     assert t.max_information().product_only is False
+
+
+def _log_bw_delta60(s, sigma, eps):
+    with mpmath.workdps(60):
+        s, sg, e = mpmath.mpf(s), mpmath.mpf(sigma), mpmath.mpf(eps)
+        d = mpmath.ncdf(s / (2 * sg) - e * sg / s) - mpmath.exp(e) * mpmath.ncdf(-s / (2 * sg) - e * sg / s)
+        return mpmath.log(d)
+
+
+@pytest.mark.parametrize("s, sigma, eps", [(1.0, 1.0, 0.5), (1.0, 1.0, 0.0), (2.0, 0.5, 3.0), (1.0, 20.0, 1e-3)])
+def test_ag_log_delta_surrogate_against_60_digits(s, sigma, eps):
+    """The float surrogate of log delta (Balle-Wang Thm 8) that steers the sigma and eps
+    searches: within 1e-9 (absolute, in log) of the 60-digit value, including s = sigma."""
+    got = mechanisms._ag_log_delta(s, sigma, eps)
+    assert abs(got - _log_bw_delta60(s, sigma, eps)) < 1e-9
+
+
+def test_ag_log_delta_surrogate_beyond_the_floats_is_below_every_float():
+    """mu = s/sigma underflowing to 0, or eps sigma/s overflowing: delta is below every float,
+    and the surrogate says so (log delta = -745, the log of the smallest subnormal)."""
+    assert mechanisms._ag_log_delta(5e-324, 1e308, 1.0) == -745.0  # h = 0
+    assert mechanisms._ag_log_delta(1e-10, 1e10, 1e308) == -745.0  # eps sigma/s = inf
+
+
+def test_at_most_compares_exactly():
+    """``x <= y`` read exactly: equality counts (a certified delta equal to the budget meets
+    it), for a Fraction budget and for a float one, and a float x is read as the mpf it is."""
+    from fractions import Fraction
+
+    c = mp_ctx()
+    with c.workdps(50):
+        quarter = c.mpf(1) / 4
+        assert mechanisms._at_most(quarter, Fraction(1, 4)) and mechanisms._at_most(quarter, 0.25)
+        assert not mechanisms._at_most(quarter, Fraction(1, 4) - Fraction(1, 10**60))
+        assert mechanisms._at_most(0.25, Fraction(1, 4)) and not mechanisms._at_most(0.5, Fraction(1, 4))
