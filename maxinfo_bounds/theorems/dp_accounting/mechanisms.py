@@ -286,12 +286,14 @@ def _ag_epsilon_float(s: float, sigma: float, delta: float) -> float | None:
     ld = math.log(delta)
     if _ag_log_delta(s, sigma, 0.0) <= ld:
         return 0.0
-    hi = 1.0
+    hi = 1.0  # pragma: no mutate (a float bracket's start)
     while _ag_log_delta(s, sigma, hi) > ld:
-        hi *= 2
+        hi *= 2  # pragma: no mutate (the bracket's growth: any factor > 1 reaches the same root)
         if hi > 1e12:  # eps ~ (s/sigma)^2 / 2 nats
             return None
+    # pragma: no mutate start (the float root only steers first_true, which certifies the answer)
     return root(lambda t: _ag_log_delta(s, sigma, t) - ld, 0.0, hi, xtol=1e-300, rtol=1e-15)
+    # pragma: no mutate end
 
 
 def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> float:
@@ -311,12 +313,14 @@ def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> flo
     def ok(x: float) -> bool:
         return _at_most(_ag_delta_bounds(sx, x, ex)[1], dx)
 
-    lo, hi = math.log(s) - 10.0, math.log(s) + 1.0
+    lo, hi = math.log(s) - 10.0, math.log(s) + 1.0  # pragma: no mutate (a float bracket's start)
     while _ag_log_delta(s, math.exp(hi), e) > math.log(d):
         hi += 2.0
     while _ag_log_delta(s, math.exp(lo), e) < math.log(d):
         lo -= 2.0
+    # pragma: no mutate start (the float root only steers first_true, which certifies the answer)
     x = math.exp(root(lambda t: _ag_log_delta(s, math.exp(t), e) - math.log(d), lo, hi, xtol=1e-15, rtol=1e-15))
+    # pragma: no mutate end
     return first_true(x, ok, up=True, lo=5e-324)
 
 
@@ -449,7 +453,7 @@ def sparse_vector_scales(c: int, eps: float, *, sensitivity: float = 1.0, delta:
         if total(e) <= e:
             guess = e
         elif f(lo) < 0:  # (else basic composition's e/c is the answer, up to rounding)
-            guess = math.exp(root(f, lo, hi, xtol=1e-14))
+            guess = math.exp(root(f, lo, hi, xtol=1e-14))  # pragma: no mutate (steers first_true)
     e1 = first_true(guess, ok, up=False)
     return float_up(2 * s / Fraction(e1)), float_up(4 * s / Fraction(e1))
 
