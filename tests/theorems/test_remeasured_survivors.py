@@ -310,10 +310,15 @@ def _log_bw_delta60(s, sigma, eps):
         return mpmath.log(d)
 
 
-@pytest.mark.parametrize("s, sigma, eps", [(1.0, 1.0, 0.5), (1.0, 1.0, 0.0), (2.0, 0.5, 3.0), (1.0, 20.0, 1e-3)])
+@pytest.mark.parametrize(
+    "s, sigma, eps",
+    [(1.0, 1.0, 0.5), (1.0, 1.0, 0.0), (2.0, 0.5, 3.0), (1.0, 20.0, 1e-3), (1.0, 1 / 600, 190_000.0)],
+)
 def test_ag_log_delta_surrogate_against_60_digits(s, sigma, eps):
     """The float surrogate of log delta (Balle-Wang Thm 8) that steers the sigma and eps
-    searches: within 1e-9 (absolute, in log) of the 60-digit value, including s = sigma."""
+    searches: within 1e-9 (absolute, in log) of the 60-digit value, including s = sigma, several
+    quadrature pieces (s/sigma = 4) and the two-log branch beyond 256 pieces (s/sigma = 600,
+    log delta = -142.65230449836...)."""
     got = mechanisms._ag_log_delta(s, sigma, eps)
     assert abs(got - _log_bw_delta60(s, sigma, eps)) < 1e-9
 
