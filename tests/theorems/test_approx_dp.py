@@ -369,18 +369,22 @@ def test_thm31_implied_refusal_and_out_of_domain_surrogate():
     assert math.isfinite(thm31_implied_float_k(0.0, 1e-20, 10**4, 0.5)[0])  # eps = 0 is inside
 
 
-def test_thm31_implied_surrogate_against_a_brute_force_grid():
-    """The surrogate's k is at most (1% slack) the best certified k over a grid of 40 eps' in
-    [eps, 1/2], each optimised over (t, delta_hat) by the certified scalar path at the target."""
-    eps, delta, n, beta = 0.001, 1e-20, 10**4, 0.05
+@pytest.mark.parametrize(
+    "eps, delta, n, beta",
+    [(0.001, 1e-20, 10**4, 0.05), (0.01, 1e-14, 10**4, 0.02), (2.7392094149917024e-05, 1e-24, 10**6, 0.01)],
+)
+def test_thm31_implied_surrogate_against_a_brute_force_grid(eps, delta, n, beta):
+    """The surrogate's k is at most (0.2% slack) the best certified k over a grid of 60 eps' in
+    [eps, 1/2], each optimised over (t, delta_hat) by the certified scalar path at the target
+    (a different search). The second study's best eps' lies above eps."""
     k_sur = thm31_implied_float_k(eps, delta, n, beta)[0]
     best = math.inf
-    for e in np.exp(np.linspace(math.log(eps), math.log(0.5), 40)):
+    for e in np.exp(np.linspace(math.log(eps), math.log(0.5), 60)):
         try:
             best = min(best, approx_dp_max_information(float(e), delta, n, beta=beta).k)
         except (InvalidParameter, RegimeError):
             continue
-    assert math.isfinite(best) and k_sur <= best * 1.01, (k_sur, best)
+    assert math.isfinite(best) and k_sur <= best * 1.002, (k_sur, best)
 
 
 def test_thm31_implied_surrogate_cache_changes_nothing():
