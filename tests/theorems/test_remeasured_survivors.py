@@ -135,6 +135,26 @@ def test_thm31_implied_surrogate_returns_a_certifiable_point_it_prices_right(eps
     assert k * (1 - 1e-12) <= b.k <= k
 
 
+def test_thm31_paper_point_is_capped_at_the_exact_eps_over_15():
+    """eps = 3/13 given exactly and delta the largest float below it: the float eps/15 lies one
+    ulp above the exact 3/195, so the paper's delta_hat must be capped with the exact eps (the
+    float's cap would put it outside Lemma 3.7's delta_hat <= eps/15 and refuse the theorem
+    inside its own regime). The Bound also names its variant."""
+    from fractions import Fraction
+
+    from maxinfo_bounds.theorems.maxinfo_dp import approx_dp_max_information
+
+    e = Fraction(3, 13)
+    d = math.nextafter(float(e), 0.0)
+    while Fraction(d) >= e:
+        d = math.nextafter(d, 0.0)
+    b = approx_dp_max_information(e, d, 100, variant="paper")
+    dh = next(c for c in b.conditions if c.startswith("delta_hat = "))
+    assert Fraction(float(dh.removeprefix("delta_hat = "))) <= e / 15
+    assert b.in_regime and b.variant == "paper"
+    assert approx_dp_max_information(0.1, 1e-14, 1000).variant == "sound"
+
+
 # --------------------------------------------------------------------------------------------
 # mutual_info.py
 
