@@ -72,6 +72,7 @@ CALLS: dict[str, Callable[[int], object]] = {
     "compose_dp": lambda d: co.compose_dp([(0.1, 1e-6)] * 20, 1e-4, dps=d),
     "gaussian_sigma": lambda d: me.gaussian_sigma(1.0, 0.5, 1e-5, dps=d),
     "mi_beta_exact": lambda d: mi.mi_beta_exact(0.1, 2.0, dps=d),
+    "mi_beta_exact, m = 0 (k ln 2 >= 1 decided in intervals)": lambda d: mi.mi_beta_exact(0.0, 2.0, dps=d),
     "mi_to_approx_max_information": lambda d: mi.mi_to_approx_max_information(0.1, 2.0, dps=d),
     "mi_to_approx_max_information, array": lambda d: mi.mi_to_approx_max_information(ONE * 2, 2.0, dps=d),
     "approx_max_information_to_mi": lambda d: mi.approx_max_information_to_mi(2.0, 0.01, 100, dps=d),
