@@ -335,6 +335,20 @@ def test_ag_log_delta_surrogate_against_60_digits(s, sigma, eps):
     assert abs(got - _log_bw_delta60(s, sigma, eps)) < 1e-9
 
 
+@pytest.mark.parametrize("s, sigma, eps", [(1.0, 1000.0, 1e9), (1.0, 100.0, 1e6), (1.0, 10.0, 1e4), (1.0, 1.0, 0.5)])
+def test_ag_delta_enclosure_holds_the_250_digit_delta_at_large_arguments(s, sigma, eps):
+    """Balle-Wang's delta enclosed on both ends (the lower end is read by the planner's refuters
+    and the mixed stages): at |z| = 1e12 the 50-digit evaluation alone put the true delta
+    1.3e-12 (relative) above the enclosure, since Phi(z)'s relative error grows like z^2 u;
+    the working precision now rises with the arguments. Reference: 250 digits, from the theorem."""
+    lo, hi = mechanisms._ag_delta_bounds(s, sigma, eps)
+    with mpmath.workdps(250):
+        ss, sg, e = (mpmath.mpf(x) for x in (s, sigma, eps))
+        d = mpmath.ncdf(ss / (2 * sg) - e * sg / ss) - mpmath.exp(e) * mpmath.ncdf(-ss / (2 * sg) - e * sg / ss)
+        assert lo <= d <= hi
+        assert hi - lo <= d * mpmath.mpf(10) ** -20
+
+
 def test_ag_log_delta_surrogate_beyond_the_floats_is_below_every_float():
     """mu = s/sigma underflowing to 0, or eps sigma/s overflowing: delta is below every float,
     and the surrogate says so (log delta = -745, the log of the smallest subnormal)."""

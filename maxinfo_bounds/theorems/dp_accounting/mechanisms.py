@@ -140,10 +140,16 @@ def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
 
     mpmath has no interval erfc, so the two terms are evaluated at 50 digits and the difference
     is widened by (|t1| + |t2|) 10^-40, far above mpmath's own error (it evaluates special
-    functions with guard digits to the working precision).
+    functions with guard digits to the working precision). Phi(z)'s relative error grows with
+    the rounding of its argument, about z^2 u at large |z| (and e^eps's as eps u), so where
+    |z| or eps passes 10^3 the working precision rises by 2 log10 of it: at 50 digits alone,
+    sigma = 1000, eps = 1e9 (|z| = 1e12) put the true delta 1.3e-12 (relative) above the
+    enclosure (forty-second session; held against 150 digits in the tests).
     """
     c = mp_ctx()
-    with c.workdps(_AG_DPS):
+    size = max(abs(float(s) / (2 * float(sigma))) + abs(float(eps) * float(sigma) / float(s)), float(eps), 1.0)
+    extra = 2 * math.ceil(math.log10(size)) if 1e3 < size < 1e101 else (202 if size >= 1e101 else 0)
+    with c.workdps(_AG_DPS + extra):
         sx, sgx, ex = (
             c.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else c.mpf(x) for x in (s, sigma, eps)
         )
