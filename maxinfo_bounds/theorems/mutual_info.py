@@ -125,7 +125,7 @@ def _root(m: float, k: float, lo_b: float, hi_b: float) -> float:
             lambda b: _f_float(b, k) - m,
             lo_b,
             hi_b,
-            # brentq's tolerances: search tuning (the root is held to 1e-12 of 60 digits by the tests)
+            # brentq's tolerances: search tuning (the root is held to 1e-13 of 60 digits by the tests)
             xtol=max(m / k * 2**-60, 1e-300),  # pragma: no mutate
             rtol=4 * np.finfo(float).eps,  # pragma: no mutate
             maxiter=400,  # pragma: no mutate

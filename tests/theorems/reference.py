@@ -56,3 +56,20 @@ REL = 2.0**-40
 def rel_exp(arg):
     """Documented fast-path margin: 2^-44 relative plus 2^-50 per unit of |exponent| (x 16 slack)."""
     return REL + abs(float(arg)) * 2.0**-46
+
+
+def bw_delta(s, sigma, eps, dps: int = DPS) -> mpmath.mpf:
+    """Balle & Wang (2018) Thm 8's delta(sigma) = Phi(s/2σ - εσ/s) - e^ε Phi(-s/2σ - εσ/s),
+    written from the theorem, at ``dps`` digits (float or Fraction inputs read exactly to
+    dps + 20 digits; mpf inputs as they are)."""
+
+    def exact(x):
+        if isinstance(x, mpmath.mpf):
+            return x
+        f = Fraction(x)
+        return mpmath.mpf(f.numerator) / f.denominator
+
+    with mpmath.workdps(dps + 20):
+        S, sg, E = (exact(x) for x in (s, sigma, eps))
+    with mpmath.workdps(dps):
+        return mpmath.ncdf(S / (2 * sg) - E * sg / S) - mpmath.exp(E) * mpmath.ncdf(-S / (2 * sg) - E * sg / S)

@@ -38,7 +38,7 @@ from maxinfo_bounds.theorems.dp_accounting import (
     sparse_vector_scales,
 )
 
-from .reference import DPS, check_up, log_uniform, mp
+from .reference import DPS, bw_delta, check_up, log_uniform, mp
 
 
 @pytest.mark.slow
@@ -245,12 +245,6 @@ def test_kov_errors_and_monotone():
 # ---------------------------------------------------------------------------------------------
 
 
-def _bw_delta(s, sigma, e):
-    with mpmath.workdps(DPS):
-        S, sg, E = mp(s), mp(sigma), mp(e)
-        return mpmath.ncdf(S / (2 * sg) - E * sg / S) - mpmath.exp(E) * mpmath.ncdf(-S / (2 * sg) - E * sg / S)
-
-
 def test_analytic_gaussian_sweep():
     rng = np.random.default_rng(8)
     for _ in range(300):
@@ -258,13 +252,13 @@ def test_analytic_gaussian_sweep():
         e = float(log_uniform(rng, 1e-3, 20.0, 1)[0])
         d = float(log_uniform(rng, 1e-15, 0.3, 1)[0])
         sig = analytic_gaussian_sigma(s, e, d)
-        assert _bw_delta(s, sig, e) <= mp(d)
-        assert _bw_delta(s, sig * (1 - 1e-10), e) > mp(d)
+        assert bw_delta(s, sig, e) <= mp(d)
+        assert bw_delta(s, sig * (1 - 1e-10), e) > mp(d)
         if e < 1:
             assert sig <= gaussian_sigma(s, e, d)
         ee = gaussian_epsilon(sig, s, d)
-        assert ee <= e * (1 + 1e-9) and _bw_delta(s, sig, ee) <= mp(d)
-        check_up(gaussian_delta(sig, s, e), _bw_delta(s, sig, e), 2**-45)
+        assert ee <= e * (1 + 1e-9) and bw_delta(s, sig, ee) <= mp(d)
+        check_up(gaussian_delta(sig, s, e), bw_delta(s, sig, e), 2**-45)
 
 
 @pytest.mark.parametrize(
@@ -302,12 +296,12 @@ def test_gaussian_epsilon_of_a_tiny_mu(sigma, s, d, want):
     root finder now falls back to bisection. Held against the Balle-Wang curve's root bisected
     at 50 digits: certified (its delta at most the target) and within 1e-9 of the root."""
     e = gaussian_epsilon(sigma, s, d)
-    assert _bw_delta(s, sigma, e) <= mp(d)
+    assert bw_delta(s, sigma, e) <= mp(d)
     with mpmath.workdps(DPS):
         lo, hi = mpmath.mpf(0), mpmath.mpf("1e-27")
         for _ in range(200):
             mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if _bw_delta(s, sigma, mid) > mp(d) else (lo, mid)
+            lo, hi = (mid, hi) if bw_delta(s, sigma, mid) > mp(d) else (lo, mid)
         assert hi <= mp(e) <= hi * (1 + mpmath.mpf("1e-9"))
         assert mpmath.nstr(hi, 4) == want
 

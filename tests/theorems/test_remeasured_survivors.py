@@ -21,6 +21,8 @@ from maxinfo_bounds.theorems.dp_accounting import (
     report_noisy_max_epsilon,
 )
 
+from .reference import bw_delta
+
 # --------------------------------------------------------------------------------------------
 # dp_accounting/mechanisms.py
 
@@ -71,18 +73,15 @@ def test_phi_enclosure_gaussian_tail_beyond_mpmath(x):
 
 
 def _bw_sigma60(s, eps, delta):
-    """The Balle-Wang Thm 8 sigma at 60 digits, written here from the theorem: the root of
-    Phi(s/2σ - εσ/s) - e^ε Phi(-s/2σ - εσ/s) = δ (decreasing in σ), bisected in log σ."""
+    """The Balle-Wang Thm 8 sigma at 60 digits: the root of delta(sigma) = delta (decreasing in
+    sigma; the delta written from the theorem in tests/theorems/reference.py), bisected in log
+    sigma."""
     with mpmath.workdps(60):
-        s, e, d = mpmath.mpf(s), mpmath.mpf(eps), mpmath.mpf(delta)
-
-        def dl(sig):
-            return mpmath.ncdf(s / (2 * sig) - e * sig / s) - mpmath.exp(e) * mpmath.ncdf(-s / (2 * sig) - e * sig / s)
-
+        d = mpmath.mpf(delta)
         lo, hi = mpmath.mpf(10) ** -30, mpmath.mpf(10) ** 30
         for _ in range(400):
             mid = mpmath.sqrt(lo * hi)
-            lo, hi = (mid, hi) if dl(mid) > d else (lo, mid)
+            lo, hi = (mid, hi) if bw_delta(s, mid, eps, dps=60) > d else (lo, mid)
         return hi
 
 
@@ -315,13 +314,6 @@ def test_thresholdout_max_information_does_not_assume_iid_data():
     assert t.max_information().product_only is False
 
 
-def _log_bw_delta60(s, sigma, eps):
-    with mpmath.workdps(60):
-        s, sg, e = mpmath.mpf(s), mpmath.mpf(sigma), mpmath.mpf(eps)
-        d = mpmath.ncdf(s / (2 * sg) - e * sg / s) - mpmath.exp(e) * mpmath.ncdf(-s / (2 * sg) - e * sg / s)
-        return mpmath.log(d)
-
-
 @pytest.mark.parametrize(
     "s, sigma, eps",
     [(1.0, 1.0, 0.5), (1.0, 1.0, 0.0), (2.0, 0.5, 3.0), (1.0, 20.0, 1e-3), (1.0, 1 / 600, 190_000.0)],
@@ -332,7 +324,7 @@ def test_ag_log_delta_surrogate_against_60_digits(s, sigma, eps):
     quadrature pieces (s/sigma = 4) and the two-log branch beyond 256 pieces (s/sigma = 600,
     log delta = -142.65230449836...)."""
     got = mechanisms._ag_log_delta(s, sigma, eps)
-    assert abs(got - _log_bw_delta60(s, sigma, eps)) < 1e-9
+    assert abs(got - mpmath.log(bw_delta(s, sigma, eps, dps=60))) < 1e-9
 
 
 @pytest.mark.parametrize("s, sigma, eps", [(1.0, 1000.0, 1e9), (1.0, 100.0, 1e6), (1.0, 10.0, 1e4), (1.0, 1.0, 0.5)])
@@ -342,9 +334,8 @@ def test_ag_delta_enclosure_holds_the_250_digit_delta_at_large_arguments(s, sigm
     1.3e-12 (relative) above the enclosure, since Phi(z)'s relative error grows like z^2 u;
     the working precision now rises with the arguments. Reference: 250 digits, from the theorem."""
     lo, hi = mechanisms._ag_delta_bounds(s, sigma, eps)
+    d = bw_delta(s, sigma, eps, dps=250)
     with mpmath.workdps(250):
-        ss, sg, e = (mpmath.mpf(x) for x in (s, sigma, eps))
-        d = mpmath.ncdf(ss / (2 * sg) - e * sg / ss) - mpmath.exp(e) * mpmath.ncdf(-ss / (2 * sg) - e * sg / ss)
         assert lo <= d <= hi
         assert hi - lo <= d * mpmath.mpf(10) ** -20
 

@@ -144,7 +144,7 @@ def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
     the rounding of its argument, about z^2 u at large |z| (and e^eps's as eps u), so where
     |z| or eps passes 10^3 the working precision rises by 2 log10 of it: at 50 digits alone,
     sigma = 1000, eps = 1e9 (|z| = 1e12) put the true delta 1.3e-12 (relative) above the
-    enclosure (forty-second session; held against 150 digits in the tests).
+    enclosure (forty-second session; held against 250 digits in the tests).
     """
     c = mp_ctx()
     size = max(abs(float(s) / (2 * float(sigma))) + abs(float(eps) * float(sigma) / float(s)), float(eps), 1.0)
