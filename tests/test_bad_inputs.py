@@ -478,6 +478,8 @@ def _api_cases() -> list[tuple[str, object, str]]:
         ("max divergence beta 2", lambda: ms.approx_max_divergence([0.5, 0.5], [0.5, 0.5], 2.0), "beta"),
         ("max divergence nan", lambda: ms.approx_max_divergence([float("nan"), 1.0], [0.5, 0.5], 0.0), "p"),
         ("max divergence negative", lambda: ms.approx_max_divergence([-0.5, 1.5], [0.5, 0.5], 0.0), "p"),
+        ("log ratio tail k nan", lambda: ms.log_ratio_tail([[0.25, 0.25], [0.25, 0.25]], float("nan")), "k"),
+        ("log ratio tail k str", lambda: ms.log_ratio_tail([[0.25, 0.25], [0.25, 0.25]], "x"), "k"),
         ("plan: n 0", lambda: plan(Study(n=0, iid=True, alpha=0.05, steps=(GenericDP(eps=0.1),))), "n"),
     ]
     # the planning wing's typed model: every value validated at construction (each of these

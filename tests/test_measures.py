@@ -264,6 +264,26 @@ def test_log_ratio_tail_by_hand():
     assert log_ratio_tail(J, -1.0) == 1.0
     assert log_ratio_tail(J, 0.0) == 0.75
     assert log_ratio_tail(J, 0.6) == 0.0
+    # the infinite thresholds (hand: Z is finite wherever P(x,y) > 0)
+    assert log_ratio_tail(J, -math.inf) == 1.0 and log_ratio_tail(J, math.inf) == 0.0
+    assert log_ratio_tail(J, [-math.inf, 0.0, math.inf]).tolist() == [1.0, 0.75, 0.0]
+
+
+@pytest.mark.parametrize(
+    ("k", "text"),
+    [
+        (math.nan, "k=nan is invalid: must be real numbers or +-inf, not NaN"),
+        (None, "k=None is invalid: must be real numbers or +-inf, not NaN"),
+        ([0.5, math.nan], "k=nan is invalid: must be real numbers or +-inf, not NaN"),
+        ("abc", "k='abc' is invalid: must be real numbers or +-inf (thresholds"),
+        (1j, "k=1j is invalid: must be real numbers or +-inf (thresholds"),
+    ],
+)
+def test_log_ratio_tail_refuses_nan_thresholds(k, text):
+    # a NaN threshold was answered 0.0 (the search reads NaN as past every Z)
+    with pytest.raises(InvalidParameter) as err:
+        log_ratio_tail(_floats(RR_JOINT), k)
+    assert text in str(err.value)
 
 
 # ------------------------------------------------------------------------------------------

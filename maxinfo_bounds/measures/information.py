@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import overload
 
@@ -12,6 +13,7 @@ from ..domain import DPS
 from ..numeric import (
     PROB_TOL,
     ExactLog,
+    InvalidParameter,
     Unit,
     check_unit,
 )
@@ -112,6 +114,7 @@ def log_ratio_tail(
     """
     unit = check_unit(unit)
     pj, pq, _ = joint_table(joint, False, tol)
+    kk = _thresholds(k)
     keep = pj > 0
     with np.errstate(divide="ignore"):
         z = log_unit(pj[keep] / pq[keep], unit)
@@ -119,6 +122,23 @@ def log_ratio_tail(
     order = np.argsort(z)
     zs, ws = z[order], w[order]
     tail = np.concatenate((np.cumsum(ws[::-1])[::-1], [0.0]))
-    kk = np.asarray(k, dtype=np.float64)
     res = tail[np.searchsorted(zs, kk, side="left")]
     return float(res) if kk.ndim == 0 else res
+
+
+def _thresholds(k: object) -> FloatArray:
+    """The tail's thresholds as floats: any reals, -inf (tail 1) and +inf (tail 0) included;
+    NaN (which the search would read as +inf) and non-numbers refused, naming ``k``."""
+    allowed = "real numbers or +-inf (thresholds on the information density)"
+    try:
+        kk: FloatArray = np.asarray(k, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidParameter("k", k, allowed) from None
+    if np.isnan(kk).any():
+        # a scalar is shown as given (None reads as NaN), an array's entry as NaN
+        raise InvalidParameter(
+            "k",
+            k if kk.ndim == 0 else math.nan,
+            "real numbers or +-inf, not NaN (thresholds on the information density)",
+        )
+    return kk
