@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from maxinfo_bounds import InvalidParameter
 from maxinfo_bounds.catalog import Bound, catalog_markdown, entries, get
 from maxinfo_bounds.cli import main
 
@@ -190,6 +191,81 @@ def test_catalog_report_schema():
     assert list(c)[:5] == ["theorem", "source", "bounds", "k_bits", "beta"] and c["bounds"] == bs
     assert c["theorem"] == "RRST-A.3" and c["k_bits"] == 3.5  # 1.5 + 2.0, exact
     assert Fraction(c["beta"]) >= Fraction(0.01) + Fraction(0.02) and c["beta"] <= 0.03 * (1 + 1e-15)
+
+
+def _toy_theorem(params, optional, evaluator):
+    import sympy
+
+    from maxinfo_bounds.theorems.registry import Theorem
+
+    return Theorem(
+        id="TOY-1",
+        paper="Toy",
+        number="Thm 1",
+        title="a toy entry",
+        conditions=(),
+        units="bits",
+        params=params,
+        evaluator=evaluator,
+        returns="a Bound",
+        latex="k",
+        statement=lambda: sympy.Integer(0),
+        optional=optional,
+    )
+
+
+def test_registry_report_keys_names_and_the_result_theorem():
+    """The report's contract on entries the catalog does not yet have: a parameter whose name
+    already ends in its unit keeps its name (m_bits, not m_bits_bits); the report's theorem
+    is the entry's id even where the result names another; a required input given as None
+    reaches the evaluator (which refuses it, naming it) while an optional None is dropped; an
+    optional name's underscores become dashes in ``explain``."""
+    from maxinfo_bounds.domain import Real
+    from maxinfo_bounds.theorems.registry import Param
+
+    m_bits, n = Param("m_bits", Real(0, units="bits"), "a bound"), Param("m", Real(0, units="bits"), "a bound")
+    target = Param("target_beta", Real(0, 1), "a target")
+
+    def evaluate(**kw):  # validates its inputs as every catalog evaluator does
+        a, b = m_bits.check(kw["m_bits"]), n.check(kw["m"])
+        return Bound(a + b, kw.get("target_beta", 0.5), "INNER-7")
+
+    toy = _toy_theorem((m_bits, n), (target,), evaluate)
+    assert toy.report_key(m_bits) == "m_bits" and toy.report_key(n) == "m_bits"
+    r = toy.report(m_bits=1.0, m=2.0, target_beta=None)
+    assert r["theorem"] == "TOY-1" and r["k_bits"] == 3.0 and r["beta"] == 0.5 and "target_beta" not in r
+    with pytest.raises(InvalidParameter, match=r"^m_bits=None is invalid"):
+        toy.report(m_bits=None, m=2.0)
+    assert "    [--target-beta] ([0, 1], optional): a target" in toy.explain().split("\n")
+
+
+def test_param_check_with_a_tied_upper_end():
+    """``check(x, hi=h)`` closes the upper end at min(domain's hi, h) (``budget <= m``): h itself
+    is accepted, even where the domain's own end is open, and the refusal states the range."""
+    from maxinfo_bounds.domain import Real
+    from maxinfo_bounds.theorems.registry import Param
+
+    b = Param("b", Real(0, 1, hi_open=True), "x")
+    assert b.check(0.5, hi=0.5) == 0.5 and b.check(0.25, hi=2.0) == 0.25
+    with pytest.raises(InvalidParameter, match=r"^b=0\.6 is invalid: must be a real number in \[0, 0\.5\]"):
+        b.check(0.6, hi=0.5)
+    for h in (1.0, 2.0):  # the domain's own open end still holds (before the fix: accepted)
+        with pytest.raises(InvalidParameter, match=r"^b=1\.0 is invalid: must be a real number in \[0, 1\)"):
+            b.check(1.0, hi=h)
+
+
+def test_positive_float_down_at_zero_and_below_the_floats():
+    """0 is returned as 0.0 where the domain holds it; a positive value below the smallest
+    float cannot be echoed and is refused, naming the parameter."""
+    from fractions import Fraction
+
+    from maxinfo_bounds.domain import Real
+    from maxinfo_bounds.theorems.registry import Param, positive_float_down
+
+    assert positive_float_down(Param("b", Real(0, 1), "x"), 0) == 0.0
+    assert positive_float_down(Param("b", Real(0, 1), "x"), Fraction(1, 3)) == 0.3333333333333333
+    with pytest.raises(InvalidParameter, match=r"^b=.* is invalid: must be at least the smallest positive float"):
+        positive_float_down(Param("b", Real(0, 1), "x"), Fraction(1, 10**400))
 
 
 def test_catalog_registry_and_explain_text():

@@ -833,6 +833,84 @@ def test_dps_refusals_name_dps():
         dp_delta([[F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]], F(1, 2), [(0, 1)], dps=0)
 
 
+def _at_digits(x, dps):
+    with mpmath.workdps(dps):
+        return +x
+
+
+def test_exact_results_have_fifty_digits_by_default():
+    """The exact-mode docstrings promise an mpmath number with ``dps`` digits (default 50): the
+    result is the 90-digit value rounded to 50 digits, not to 51 (which the 51-digit call gives:
+    so this test can fail). References written from the definitions by hand:
+    delta(1/2) of rows (1/2, 1/2), (1/4, 3/4) is 1/2 - e^(1/2)/4 (the only positive term);
+    KL((1/2, 1/2) || (1/4, 3/4)) = 1 - log2(3)/2 bits; I(RR_JOINT) = (3/4) log2(3/2) - 1/4 bits."""
+    M = [[F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]]
+    with mpmath.workdps(90):
+        half = mpmath.mpf(1) / 2
+        refs = [half - mpmath.exp(half) / 4, 1 - mpmath.log(3, 2) / 2, 3 * mpmath.log(3 * half, 2) / 4 - half / 2]
+    calls = [
+        lambda **kw: dp_delta(M, F(1, 2), [(0, 1)], **kw),
+        lambda **kw: kl_divergence([F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)], **kw),
+        lambda **kw: mutual_information(RR_JOINT, **kw),
+    ]
+    for call, ref in zip(calls, refs):
+        assert call() == _at_digits(ref, 50)
+        assert call(dps=51) == _at_digits(ref, 51) != _at_digits(ref, 50)
+
+
+def test_indistinguishable_when_no_event_exceeds_delta():
+    """A float table may sum to 1 - tol: with delta above both totals no event's mass exceeds
+    delta, so P(O) <= e^eps Q(O) + delta holds for every O (hand) and c*(delta) = 0."""
+    x, y = [0.5, 0.5 - 5e-10], [0.25, 0.75 - 5e-10]
+    assert is_indistinguishable(x, y, 0.0, 1 - 1e-10)
+    assert not is_indistinguishable(x, y, 0.0, 0.2)  # P({0}) - Q({0}) = 1/4 > 0.2
+
+
+def test_default_beta_and_tol_reach_the_max_measures():
+    """beta's default is 0 (log2 3: hand, rows (3/4, 1/4), (1/4, 3/4)); tol is passed on by
+    max_divergence and max_information (tables 1e-7 off: refused at the default 1e-9)."""
+    p, q = [0.75, 0.25], [0.25, 0.75]
+    assert approx_max_divergence(p, q) == max_divergence(p, q) == math.log2(3)
+    off = [0.75 + 1e-7, 0.25]
+    with pytest.raises(InvalidParameter, match=r"^p="):
+        max_divergence(off, q)
+    assert max_divergence(off, q, tol=1e-6) == pytest.approx(math.log2(3), rel=1e-6)
+    joint = [[0.375 + 1e-7, 0.125], [0.125, 0.375]]
+    with pytest.raises(InvalidParameter, match=r"^joint="):
+        max_information(joint)
+    assert max_information(joint, tol=1e-6) == pytest.approx(math.log2(1.5), rel=1e-6)
+
+
+def test_max_information_never_stores_the_product_table():
+    """A float joint table's product of marginals is computed chunk by chunk (issue 17): the
+    peak memory of approx_max_information on a 1000 x 1000 table stays below 2.2 times the
+    table's own bytes (its ids kept between the two passes take one table's worth; a stored
+    product, another: about 2.6 times)."""
+    import tracemalloc
+
+    rng = np.random.default_rng(17)
+    J = rng.random((1000, 1000))
+    J /= J.sum()
+    approx_max_information(J, 0.01)  # imports and caches first
+    tracemalloc.start()
+    try:
+        approx_max_information(J, 0.01)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2.2 * J.nbytes
+
+
+def test_log_ratio_tail_where_the_product_underflows():
+    """P(x, y) = 1e-200 on the diagonal's first cell: the product of its marginals underflows
+    to 0, so the computed density there is +inf (the true one is log2(1e200) = 664.4 bits).
+    No numpy warning (the suite turns warnings into errors); the tail at k = 600 is the mass
+    1e-200 (hand: only that cell's density reaches 600)."""
+    J = [[1e-200, 0.0], [0.0, 1.0 - 1e-200]]
+    assert log_ratio_tail(J, 600.0) == 1e-200
+    assert log_ratio_tail(J, 0.0) == 1.0
+
+
 # ---------------------------------------------------------------------------------------------
 # the engine's input contract: the return type follows beta, Fraction betas on float tables,
 # exactness from either table, tol reaches every table, no numpy warning at c* = 0

@@ -52,7 +52,8 @@ def hockey_stick(
     cv = NONNEG.check("c", c)
     if ex:
         cf = Fraction(cv)
-        return sum((max(Fraction(0), pi - cf * qi) for pi, qi in zip(pa, qa)), Fraction(0))
+        h: Fraction = sum(max(Fraction(0), pi - cf * qi) for pi, qi in zip(pa, qa))
+        return h  # (tables are never empty: the sum is a Fraction)
     return float(np.sum(np.maximum(pa - float(cv) * qa, 0.0)))
 
 
@@ -129,7 +130,7 @@ def max_divergence(
     >>> max_divergence([0.5, 0.5], [0.25, 0.75])                     # log2(2), hand
     1.0
     """
-    return approx_max_divergence(p, q, 0.0, unit=unit, exact=exact, tol=tol)
+    return approx_max_divergence(p, q, unit=unit, exact=exact, tol=tol)  # beta's default: 0
 
 
 def kl_divergence(
@@ -163,5 +164,6 @@ def tv_distance(p: ArrayLike, q: ArrayLike, *, exact: bool | None = None, tol: f
     """
     pa, qa, ex = pair_tables(p, q, exact, tol)
     if ex:
-        return sum((abs(pi - qi) for pi, qi in zip(pa, qa)), Fraction(0)) / 2
+        tv: Fraction = sum(abs(pi - qi) for pi, qi in zip(pa, qa)) / 2
+        return tv  # (tables are never empty: the sum is a Fraction)
     return 0.5 * float(np.sum(np.abs(pa - qa)))

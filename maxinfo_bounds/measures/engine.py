@@ -212,14 +212,13 @@ def _ratios(
         r = np.divide(p, q, out=r_out)  # pragma: no mutate (out=: the caller's buffer, memory only)
     if r.size == 0 or r.max() < math.inf:  # no nan (p = q = 0), no +inf (q = 0 < p)
         return r, p, 0.0
-    zero_q = (q == 0) & (p > 0)
+    zero_q = q == 0  # (where p = 0 too, its mass adds nothing)
     p_inf = 0.0
     if zero_q.any():
         p_inf = math.fsum(p[zero_q])
         p = p.copy()
         p[zero_q] = 0.0
-        r[zero_q] = 0.0
-    r[p == 0] = 0.0
+    r[p == 0] = 0.0  # (the q = 0 outcomes among them)
     return r, p, p_inf
 
 
@@ -266,8 +265,11 @@ def _best_near_crossing(
     last = np.searchsorted(h, b, side="right") - 1  # pragma: no mutate (the window's centre)
     # every offset at once (one row per beta): a loop over the offsets paid numpy's fixed
     # costs five times, which dominated small tables (issue 45)
+    # pragma: no mutate start (the window: its extent is not observable, as argued above; an
+    # index left unclipped below 0 wraps to another real prefix)
     idx = last[:, None] + np.asarray(offsets)
     np.minimum(np.maximum(idx, 0, out=idx), P.size - 1, out=idx)
+    # pragma: no mutate end
     bb = b[:, None]
     Pi, Qi = P[idx], Q[idx]
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -76,7 +76,7 @@ def max_information(
     >>> max_information([[0.5, 0.0], [0.0, 0.5]])       # Y = X, one fair bit: 1 bit, hand
     1.0
     """
-    return approx_max_information(joint, 0.0, unit=unit, exact=exact, tol=tol)
+    return approx_max_information(joint, unit=unit, exact=exact, tol=tol)  # beta's default: 0
 
 
 def mutual_information(

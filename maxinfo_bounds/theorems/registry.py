@@ -55,9 +55,11 @@ class Param:
         """Validate a scalar argument against the domain (InvalidParameter naming it).
 
         ``hi`` tightens the upper end where the domain's relation ties it to another argument
-        (``budget <= m``: ``check(budget, hi=m)``); the error then states the actual range."""
+        (``budget <= m``: ``check(budget, hi=m)``, closed at m); the error then states the actual
+        range. A ``hi`` at or above the domain's own end leaves the domain as it is (an open end
+        stays open)."""
         assert isinstance(self.domain, Domain)
-        d = self.domain if hi is None else replace(self.domain, hi=min(self.domain.hi, hi), hi_open=False)
+        d = self.domain if hi is None or hi >= self.domain.hi else replace(self.domain, hi=hi, hi_open=False)
         return d.check(label or self.name, x)
 
     def check_float(self, x: object, *, label: str | None = None) -> float:
