@@ -858,6 +858,45 @@ def test_exact_results_have_fifty_digits_by_default():
         assert call(dps=51) == _at_digits(ref, 51) != _at_digits(ref, 50)
 
 
+def test_dp_delta_past_the_float_exponential():
+    """e^eps overflows a float past eps = 709.78, yet delta(eps) is still the mass a row puts
+    where e^eps times its neighbour's is smaller: rows (1/2, 1/2) and (1, 2^-1074) give
+    delta = 1/2 - e^eps 2^-1074 while that is positive (50-digit mpmath; it reaches 0 at
+    eps = ln(2^1073) = 743.75), and rows (1/2, 1/2), (1, 0) give 1/2 at every eps (hand). The
+    float path raised OverflowError at eps = 710; eps = 10^400 (an int) is read exactly."""
+    M = [[0.5, 0.5], [1.0, 5e-324]]
+    for eps in (100.0, 710.0, 740.0, 743.0, 743.75, 800.0):
+        with mpmath.workdps(50):
+            ref = max(mpmath.mpf(0), mpmath.mpf(1) / 2 - mpmath.exp(eps) * mpmath.mpf(2) ** -1074)
+        assert dp_delta(M, eps, [(0, 1)]) == pytest.approx(float(ref), rel=1e-14, abs=0.0), eps
+    for eps in (710.0, 1400.0, 5000.0, 10**400, F(10**400, 3)):
+        assert dp_delta([[0.5, 0.5], [1.0, 0.0]], eps, [(0, 1)]) == 0.5
+        assert dp_delta([[0.75, 0.25], [0.25, 0.75]], eps, [(0, 1)]) == 0.0
+
+
+def test_huge_eps_and_c_on_the_float_paths():
+    """eps beyond the largest float (an int or Fraction) is compared exactly: full-support
+    rows are then indistinguishable, rows with mass where the other has none are not at
+    delta = 0 (hand); a hockey-stick c beyond the largest float is refused on the float path,
+    naming c, and read exactly in exact mode (H_c = 0: c q > p everywhere, hand); a table entry
+    beyond the largest float is refused naming the table (all raised OverflowError)."""
+    big = 10**400
+    assert is_indistinguishable([0.5, 0.5], [0.25, 0.75], big, 0)
+    assert not is_indistinguishable([0.5, 0.5], [0.0, 1.0], big, 0)
+    assert is_pointwise_indistinguishable([0.5, 0.5], [0.25, 0.75], F(big, 7), 0)
+    assert not is_pointwise_indistinguishable([0.5, 0.5], [0.0, 1.0], big, 0.25)
+    with pytest.raises(InvalidParameter, match=r"^c=1000.* must be at most 1.7976931348623157e\+308"):
+        hockey_stick([0.5, 0.5], [0.25, 0.75], big)
+    assert hockey_stick([F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)], big) == 0
+    for call, name in (
+        (lambda: approx_max_divergence([big, 0], [0.5, 0.5]), "p"),
+        (lambda: mutual_information([[big]]), "joint"),
+        (lambda: dp_delta([[big, 0], [0.5, 0.5]], 0.1, [(0, 1)]), "mechanism"),
+    ):
+        with pytest.raises(InvalidParameter, match=rf"^{name}=.*with finite entries \(an entry beyond the largest"):
+            call()
+
+
 def test_indistinguishable_when_no_event_exceeds_delta():
     """A float table may sum to 1 - tol: with delta above both totals no event's mass exceeds
     delta, so P(O) <= e^eps Q(O) + delta holds for every O (hand) and c*(delta) = 0."""

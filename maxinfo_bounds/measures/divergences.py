@@ -54,7 +54,8 @@ def hockey_stick(
         cf = Fraction(cv)
         h: Fraction = sum(max(Fraction(0), pi - cf * qi) for pi, qi in zip(pa, qa))
         return h  # (tables are never empty: the sum is a Fraction)
-    return float(np.sum(np.maximum(pa - float(cv) * qa, 0.0)))
+    # (the float path reads c as a float: beyond the largest one, refused; exact mode takes any c)
+    return float(np.sum(np.maximum(pa - NONNEG.check_float("c", c) * qa, 0.0)))
 
 
 @overload

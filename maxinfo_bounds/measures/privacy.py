@@ -62,15 +62,20 @@ def dp_delta(
         with ctx.workdps(dps):
             out: MpfLike = to_public(+best)
             return out
-    c = math.exp(float(e))
+    # e^eps as h h with h = e^(eps/2): e^eps overflows past eps = 709.78, yet a term
+    # a - e^eps b is positive only where b < a e^-eps; (b h) h overflows to inf exactly where the
+    # term is 0 anyway (b = 0 gives a: no inf * 0). Past eps = 1400 every term with b > 0 is 0
+    # (b >= 2^-1074 and e^(1400 - 745) > 1 >= a), so eps is capped there: the same result
+    h = math.exp(float(min(e, 1400)) / 2)
     I = np.fromiter((i for i, _ in pairs), dtype=np.intp, count=len(pairs))  # pragma: no mutate (count: memory)
     J = np.fromiter((j for _, j in pairs), dtype=np.intp, count=len(pairs))  # pragma: no mutate (count: memory)
     # pairs per step: bounds temporary memory to ~32 MiB; any chunk >= 1 gives the same maximum
     chunk = max(1, (1 << 22) // M.shape[1])  # pragma: no mutate (memory only)
     best_f = 0.0
     for s in range(0, len(pairs), chunk):  # pragma: no mutate (the step: memory only, as above)
-        h = np.maximum(M[I[s : s + chunk]] - c * M[J[s : s + chunk]], 0.0).sum(axis=1)
-        best_f = max(best_f, float(h.max()))
+        with np.errstate(over="ignore"):
+            t = np.maximum(M[I[s : s + chunk]] - (M[J[s : s + chunk]] * h) * h, 0.0).sum(axis=1)
+        best_f = max(best_f, float(t.max()))
     return best_f
 
 
@@ -161,7 +166,8 @@ def is_indistinguishable(
     b = np.array([float(d)])
     cf = max(float(sup_ratio_float(xa, ya, b)[0]), float(sup_ratio_float(ya, xa, b)[0]))
     # cf = 0 where no event's mass exceeds delta: a float table may sum to 1 - tol < delta
-    return cf == 0.0 or math.log(cf) <= float(e)  # (log(inf) = inf: not indistinguishable)
+    # (log(inf) = inf: not indistinguishable; the float log is compared with eps exactly)
+    return cf == 0.0 or math.log(cf) <= e
 
 
 def is_pointwise_indistinguishable(
@@ -201,5 +207,6 @@ def is_pointwise_indistinguishable(
         return good >= 1 - Fraction(d)
     # a zero on either side gives |log ratio| = inf, or nan where both are zero: never <= eps
     with np.errstate(divide="ignore", invalid="ignore"):
-        ok = np.abs(np.log(xa) - np.log(za)) <= float(e)
+        # (finite log ratios of floats are below 1490: eps is capped at 2000, the same test)
+        ok = np.abs(np.log(xa) - np.log(za)) <= float(min(e, 2000))
     return math.fsum(xa[ok]) >= 1.0 - float(d)

@@ -263,6 +263,10 @@ def as_table(
         arr = np.asarray(table, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise InvalidParameter(name, table, what, "entries are not real numbers") from exc
+    except OverflowError:  # an integer or Fraction beyond the largest float
+        raise InvalidParameter(
+            name, table, f"{what} with finite entries", "an entry beyond the largest float"
+        ) from None
     if arr.ndim != ndim or arr.size == 0:
         raise InvalidParameter(name, table, what, f"got shape {arr.shape}")
     # NaN propagates through min (so `low >= 0` is False); +inf makes the total below infinite,
