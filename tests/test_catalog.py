@@ -236,6 +236,13 @@ def test_registry_report_keys_names_and_the_result_theorem():
     assert r["theorem"] == "TOY-1" and r["k_bits"] == 3.0 and r["beta"] == 0.5 and "target_beta" not in r
     with pytest.raises(InvalidParameter, match=r"^m_bits=None is invalid"):
         toy.report(m_bits=None, m=2.0)
+
+    class Plain:  # a result type whose JSON names no theorem (Reportable asks only for as_dict)
+        def as_dict(self):
+            return {"value_bits": 1.5}
+
+    plain = _toy_theorem((m_bits,), (), lambda m_bits: Plain()).report(m_bits=1.0)
+    assert plain == {"theorem": "TOY-1", "source": "Toy Thm 1", "m_bits": 1.0, "value_bits": 1.5}
     assert "    [--target-beta] ([0, 1], optional): a target" in toy.explain().split("\n")
 
 

@@ -903,6 +903,17 @@ def test_indistinguishable_when_no_event_exceeds_delta():
     x, y = [0.5, 0.5 - 5e-10], [0.25, 0.75 - 5e-10]
     assert is_indistinguishable(x, y, 0.0, 1 - 1e-10)
     assert not is_indistinguishable(x, y, 0.0, 0.2)  # P({0}) - Q({0}) = 1/4 > 0.2
+    # delta = 1 holds for every pair, even where a float table's total is 1 + tol and all its
+    # mass lies where the other has none (c*(1) is +inf there)
+    assert is_indistinguishable([1 + 1e-10, 0.0], [0.0, 1.0], 0.0, 1)
+
+
+def test_pointwise_indistinguishable_with_a_common_zero():
+    """An outcome neither table can produce changes nothing (ratios 2 and 2/3: the doctest's
+    pair, hand; |ln 2| = 0.6931 < 0.6932) and raises no numpy warning (0/0 in the log ratio)."""
+    x, z = [0.5, 0.0, 0.5], [0.25, 0.0, 0.75]
+    assert is_pointwise_indistinguishable(x, z, 0.6932, 0)
+    assert not is_pointwise_indistinguishable(x, z, 0.5, 0) and is_pointwise_indistinguishable(x, z, 0.5, 0.5)
 
 
 def test_default_beta_and_tol_reach_the_max_measures():

@@ -212,12 +212,11 @@ def _ratios(
         r = np.divide(p, q, out=r_out)  # pragma: no mutate (out=: the caller's buffer, memory only)
     if r.size == 0 or r.max() < math.inf:  # no nan (p = q = 0), no +inf (q = 0 < p)
         return r, p, 0.0
+    # past here some q is 0 (both a nan and a +inf ratio need one)
     zero_q = q == 0  # (where p = 0 too, its mass adds nothing)
-    p_inf = 0.0
-    if zero_q.any():
-        p_inf = math.fsum(p[zero_q])
-        p = p.copy()
-        p[zero_q] = 0.0
+    p_inf = math.fsum(p[zero_q])
+    p = p.copy()
+    p[zero_q] = 0.0
     r[p == 0] = 0.0  # (the q = 0 outcomes among them)
     return r, p, p_inf
 

@@ -154,7 +154,7 @@ def is_indistinguishable(
     xa, ya, ex = pair_tables(x, y, exact, tol, names=("x", "y"))
     e = NONNEG.check("eps", eps)
     d = PROB.check("delta", delta)
-    if d == 1:
+    if d == 1:  # vacuous, also for a float table whose total is 1 + tol
         return True
     if ex:
         df = Fraction(d)
