@@ -982,6 +982,15 @@ def test_beta_forms_on_float_tables():
     assert both.tolist() == pytest.approx([math.log2(1.6), math.log2(1.2)], rel=1e-15)
 
 
+@pytest.mark.parametrize("beta", [["x"], [0.1, 10**400], [[0.1], [0.2, 0.3]]])
+def test_unreadable_beta_arrays_are_refused_naming_beta(beta):
+    """A list numpy cannot read as floats (a string, an int past the floats, a ragged list)
+    raised numpy's own ValueError or OverflowError on the float path (the exact path names the
+    entry: beta[1]=...)."""
+    with pytest.raises(InvalidParameter, match=r"^beta=.* is invalid: must be a real number or a non-empty array"):
+        approx_max_divergence([0.5, 0.5], [0.25, 0.75], beta)
+
+
 def test_a_bad_beta_entry_is_the_one_named():
     from maxinfo_bounds.measures import approx_max_divergence
 

@@ -138,14 +138,19 @@ class ProductTable:
 
 def _betas(beta: Any, exact: bool) -> tuple[list[Fraction] | NDArray[np.float64], bool]:
     """Validate beta (scalar or array) in [0, 1); return (values, was_scalar)."""
-    if np.ndim(beta) == 0:
+    allowed = "a real number or a non-empty array of reals in [0, 1)"
+    try:
+        scalar = np.ndim(beta) == 0
+        arr = None if scalar else np.asarray(beta, dtype=object if exact else np.float64)
+    except (TypeError, ValueError, OverflowError):  # not numbers, a ragged list, an int past the floats
+        raise InvalidParameter("beta", beta, allowed) from None
+    if arr is None:
         b = PROB_BELOW_1.check("beta", beta)
         if exact:
             return [Fraction(b)], True
         return np.array([float(b)]), True
-    arr = np.asarray(beta, dtype=object if exact else np.float64)
     if arr.size == 0:
-        raise InvalidParameter("beta", beta, "a real number or a non-empty array of reals in [0, 1)")
+        raise InvalidParameter("beta", beta, allowed)
     if exact:
         return [Fraction(PROB_BELOW_1.check(f"beta[{i}]", v)) for i, v in enumerate(arr.ravel())], False
     if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr >= 1):
