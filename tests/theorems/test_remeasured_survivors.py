@@ -358,3 +358,22 @@ def test_at_most_compares_exactly():
         assert mechanisms._at_most(quarter, Fraction(1, 4)) and mechanisms._at_most(quarter, 0.25)
         assert not mechanisms._at_most(quarter, Fraction(1, 4) - Fraction(1, 10**60))
         assert mechanisms._at_most(0.25, Fraction(1, 4)) and not mechanisms._at_most(0.5, Fraction(1, 4))
+
+
+def test_implied_guarantee_at_the_regime_end():
+    """eps = 1/2 is inside RRST Thm 3.1 (eps <= 1/2): the implied-guarantee search has the one
+    column eps' = 1/2 to search and must find the theorem's own bound there (a `>=` at the
+    surrogate's first guard returned no point); one float above 1/2 no eps' exists and the
+    target is refused, naming beta and the empty range."""
+    import maxinfo_bounds as mb
+    from maxinfo_bounds.theorems.maxinfo_dp.approx import approx_dp_max_information_implied
+
+    direct = mb.approx_dp_max_information(0.5, 1e-12, 100, beta=0.01)
+    implied = approx_dp_max_information_implied(0.5, 1e-12, 100, 0.01)
+    assert math.isfinite(implied.k) and implied.k == pytest.approx(direct.k, rel=1e-9)
+    above = math.nextafter(0.5, 1.0)
+    with pytest.raises(
+        ValueError,
+        match=r"^beta=0.01 is invalid: must be reachable by RRST Thm 3.1 at some eps' in \[0.5000000000000001, 1/2\]",
+    ):
+        approx_dp_max_information_implied(above, 1e-12, 100, 0.01)

@@ -474,8 +474,10 @@ def thm31_implied_float_k(
     # pragma: no mutate start (the grid's placement: which points a float search visits; points
     # outside the theorem's conditions are masked by `inside`, the chosen point is certified)
     e_lo = max(eps, delta * (1 + 2**-30), 1e-300)
-    if e_lo > THM31_EPS_MAX:
+    # pragma: no mutate end
+    if e_lo > THM31_EPS_MAX:  # no eps' in [eps, 1/2] above delta: no point
         return math.inf, eps, math.nan, math.nan
+    # pragma: no mutate start (as above)
     le_lo, le_hi = math.log(e_lo), math.log(THM31_EPS_MAX)
     ld_lo, ld_hi = math.log(max(delta * 1e-8, 1e-300)), math.log(0.5)
     # pragma: no mutate end
