@@ -300,6 +300,28 @@ def test_gaussian_half_width_at_the_largest_double():
     assert _mp(math.nextafter(s, math.inf)) * z > top
 
 
+def test_gaussian_refusal_where_the_estimate_is_finite_but_the_root_is_not():
+    """Two answers, beta = 0.05: the float estimate of sigma = 8.038059057029701e307 is the
+    largest double itself, but the 50-digit root sigma Phi^-1(1 - (1 - sqrt(0.95))/2) is
+    1 + 3.3e-17 times it, so the widening search reaches the top of the doubles and refuses
+    there (its own refusal, which no test reached: a mutant naming None survived); one double
+    lower the root is at most the largest double, which is returned."""
+    from maxinfo_bounds.numeric import InvalidParameter
+    from maxinfo_bounds.theorems.estimation import gaussian_half_width_estimate, gaussian_sample_accuracy
+
+    top = 1.7976931348623157e308
+    sigma = 8.038059057029701e307
+    with mpmath.workdps(50):
+        z = mpmath.sqrt(2) * mpmath.erfinv(mpmath.sqrt(mpmath.mpf("0.95")))
+        assert _mp(sigma) * z > top and _mp(math.nextafter(sigma, 0.0)) * z <= top
+    assert float(gaussian_half_width_estimate(sigma, 2, 0.05)) == top  # finite: not the first refusal
+    with pytest.raises(InvalidParameter) as exc:
+        gaussian_sample_accuracy(sigma, 2, 0.05)
+    assert str(exc.value) == f"sigma={sigma!r} is invalid: must be a noise scale whose half-width is a finite float"
+    b = gaussian_sample_accuracy(math.nextafter(sigma, 0.0), 2, 0.05)
+    assert b.half_width == top and b.coverage >= 0.95
+
+
 def test_gaussian_failure_far_in_the_tail():
     """t / sigma past 1e150: mpmath's erfc raised OverflowError (int too large to convert to
     float); the failure is now taken at t / (sigma sqrt 2) = 1e100, an upper bound since erfc
