@@ -377,3 +377,37 @@ def test_implied_guarantee_at_the_regime_end():
         match=r"^beta=0.01 is invalid: must be reachable by RRST Thm 3.1 at some eps' in \[0.5000000000000001, 1/2\]",
     ):
         approx_dp_max_information_implied(above, 1e-12, 100, 0.01)
+
+
+def test_analytic_gaussian_sigma_at_the_ends_of_the_floats():
+    """The steer runs at unit sensitivity (delta depends on s/sigma only) and the certificate
+    reads the exact inputs, so a sensitivity whose sigma is near the largest double, or an eps
+    or sensitivity given as an integer past the floats, is answered: the smallest float sigma
+    whose 250-digit Balle-Wang delta is at most the target (the float below fails it). Where
+    even the largest double fails, the refusal names the sensitivity. All of these raised
+    OverflowError (the bracket's exp(log(s) + 1), float(eps), the enclosure's float(s))."""
+    from maxinfo_bounds.theorems.dp_accounting.mechanisms import analytic_gaussian_sigma
+
+    top = 1.7976931348623157e308
+    for s, eps, delta in [(2.5e307, 0.5, 1e-5), (10**400, 1e300, 1e-5), (1.0, top, 1e-5)]:
+        sigma = analytic_gaussian_sigma(s, eps, delta)
+        assert bw_delta(s, sigma, eps, 250) <= delta < bw_delta(s, math.nextafter(sigma, 0.0), eps, 250), s
+    assert bw_delta(2.6e307, top, 0.5, 250) > 1e-5  # no float sigma is enough
+    for s in (2.6e307, 10**400):
+        with pytest.raises(ValueError) as exc:
+            analytic_gaussian_sigma(s, 0.5, 1e-5)
+        shown = repr(s) if len(repr(s)) <= 80 else repr(s)[:77] + "..."
+        assert str(exc.value) == f"sensitivity={shown} is invalid: must be a sensitivity whose sigma is a finite float"
+
+
+def test_thm31_refuses_an_eps_past_the_floats():
+    """RRST Thm 3.1 needs eps <= 1/2: an integer eps past the floats is refused as any eps
+    above 1/2 is (it raised OverflowError while steering and deciding the regime), and with
+    strict=False the vacuous bound (k = inf, beta = 1) comes back."""
+    import maxinfo_bounds as mb
+    from maxinfo_bounds.numeric import RegimeError
+
+    with pytest.raises(RegimeError, match=r"^RRST Thm 3.1 does not apply: it requires eps in \(0, 1/2\], got eps="):
+        mb.approx_dp_max_information(10**400, 1e-9, 100)
+    b = mb.approx_dp_max_information(10**400, 1e-9, 100, strict=False)
+    assert b.k == math.inf and b.beta == 1.0

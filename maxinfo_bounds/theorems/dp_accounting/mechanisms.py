@@ -147,7 +147,10 @@ def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
     enclosure (forty-second session; held against 250 digits in the tests).
     """
     c = mp_ctx()
-    size = max(abs(float(s) / (2 * float(sigma))) + abs(float(eps) * float(sigma) / float(s)), float(eps), 1.0)
+    try:
+        size = max(abs(float(s) / (2 * float(sigma))) + abs(float(eps) * float(sigma) / float(s)), float(eps), 1.0)
+    except OverflowError:  # an exact argument past the floats: the most precision (never less)
+        size = math.inf
     extra = 2 * math.ceil(math.log10(size)) if 1e3 < size < 1e101 else (202 if size >= 1e101 else 0)
     with c.workdps(_AG_DPS + extra):
         sx, sgx, ex = (
@@ -302,6 +305,10 @@ def _ag_epsilon_float(s: float, sigma: float, delta: float) -> float | None:
     # pragma: no mutate end
 
 
+#: the largest float
+_TOP = 1.7976931348623157e308
+
+
 def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> float:
     r"""The smallest sigma with which N(0, sigma^2) noise on an L2-sensitivity-Δ query is
     (eps, delta)-DP: the analytic Gaussian mechanism (Balle & Wang 2018, Thm 8 / Alg. 1).
@@ -314,20 +321,25 @@ def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> flo
     (7.031827, True)
     """
     sx, ex, dx = SENS_L2.check(sensitivity), EPS.check(eps), DELTA.check(delta)
-    s, e, d = float(sx), float(ex), float(dx)  # the search; the certificate reads sx, ex, dx
+    # the float search steers sigma/s at unit sensitivity (delta depends on s/sigma only), at eps
+    # capped at the largest float; the certificate reads sx, ex, dx exactly
+    e, d = float(min(ex, _TOP)), float(dx)
 
     def ok(x: float) -> bool:
         return _at_most(_ag_delta_bounds(sx, x, ex)[1], dx)
 
-    lo, hi = math.log(s) - 10.0, math.log(s) + 1.0  # pragma: no mutate (a float bracket's start)
-    while _ag_log_delta(s, math.exp(hi), e) > math.log(d):
+    lo, hi = -10.0, 1.0  # pragma: no mutate (a float bracket's start)
+    while _ag_log_delta(1.0, math.exp(hi), e) > math.log(d):
         hi += 2.0
-    while _ag_log_delta(s, math.exp(lo), e) < math.log(d):
+    while _ag_log_delta(1.0, math.exp(lo), e) < math.log(d):
         lo -= 2.0
     # pragma: no mutate start (the float root only steers first_true, which certifies the answer)
-    x = math.exp(root(lambda t: _ag_log_delta(s, math.exp(t), e) - math.log(d), lo, hi, xtol=1e-15, rtol=1e-15))
+    u = math.exp(root(lambda t: _ag_log_delta(1.0, math.exp(t), e) - math.log(d), lo, hi, xtol=1e-15, rtol=1e-15))
     # pragma: no mutate end
-    return first_true(x, ok, up=True, lo=5e-324)
+    x = Fraction(sx) * Fraction(u)  # the steer, exactly: it may lie past the floats
+    if x > _TOP / 2 and not ok(_TOP):
+        raise InvalidParameter("sensitivity", sensitivity, "a sensitivity whose sigma is a finite float")
+    return first_true(float(min(x, _TOP)), ok, up=True, lo=5e-324)
 
 
 def exponential_mechanism_epsilon(sensitivity: float, coefficient: float, *, monotone: bool = False) -> DPGuarantee:

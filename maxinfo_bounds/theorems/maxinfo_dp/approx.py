@@ -161,7 +161,8 @@ def _thm31_regime(eps: Any, delta: Any, dhat: Any, variant: str) -> list[tuple[s
         # float64 decides unless within 1e-12 of the boundary (its error is a few ulp);
         # there interval arithmetic does (the optimisers call this for every candidate)
         with np.errstate(all="ignore"):
-            lhs = float(_sound_regime_lhs(NUMPY, float(eps), float(dhat)))
+            # (an eps past the floats, outside the regime already, read as the largest float)
+            lhs = float(_sound_regime_lhs(NUMPY, float(min(eps, 1.7976931348623157e308)), float(dhat)))
         if abs(lhs - 1) > 1e-12:
             inside = lhs < 1
         else:
@@ -279,7 +280,8 @@ def approx_dp_max_information(
         return _thm31_vectorised(eps, delta, n, t, delta_hat, variant, strict)
     ex = EPS_ANY.check(eps)
     dx, ni = DELTA.check(delta), N.check(n)
-    e, d = float(ex), float(dx)  # the float values steer the searches; the certified
+    # (an eps past the floats, outside the regime anyway, steers as the largest float)
+    e, d = float(min(ex, 1.7976931348623157e308)), float(dx)  # the float values steer the searches; the certified
     # evaluation and the regime test below read the exact inputs (Fractions, big integers)
     if (t is None) != (delta_hat is None):
         raise InvalidParameter("t" if t is None else "delta_hat", None, "given together with the other")
