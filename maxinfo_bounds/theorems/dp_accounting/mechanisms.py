@@ -339,7 +339,7 @@ def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> flo
     x = Fraction(sx) * Fraction(u)  # the steer, exactly: it may lie past the floats
     if x > _TOP / 2 and not ok(_TOP):
         raise InvalidParameter("sensitivity", sensitivity, "a sensitivity whose sigma is a finite float")
-    return first_true(float(min(x, _TOP)), ok, up=True, lo=5e-324)
+    return first_true(float(x) if x < _TOP else _TOP, ok, up=True, lo=5e-324)
 
 
 def exponential_mechanism_epsilon(sensitivity: float, coefficient: float, *, monotone: bool = False) -> DPGuarantee:
