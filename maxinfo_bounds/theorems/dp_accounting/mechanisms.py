@@ -10,6 +10,7 @@ catalog entry each; they share the parameter declarations at the top.
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -306,7 +307,7 @@ def _ag_epsilon_float(s: float, sigma: float, delta: float) -> float | None:
 
 
 #: the largest float
-_TOP = 1.7976931348623157e308
+_TOP = sys.float_info.max
 
 
 def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> float:

@@ -10,6 +10,7 @@ optimises t and delta_hat); each piece reads the same body and regime tests.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
@@ -162,7 +163,7 @@ def _thm31_regime(eps: Any, delta: Any, dhat: Any, variant: str) -> list[tuple[s
         # there interval arithmetic does (the optimisers call this for every candidate)
         with np.errstate(all="ignore"):
             # (an eps past the floats, outside the regime already, read as the largest float)
-            lhs = float(_sound_regime_lhs(NUMPY, float(min(eps, 1.7976931348623157e308)), float(dhat)))
+            lhs = float(_sound_regime_lhs(NUMPY, float(min(eps, sys.float_info.max)), float(dhat)))
         if abs(lhs - 1) > 1e-12:
             inside = lhs < 1
         else:
@@ -281,7 +282,7 @@ def approx_dp_max_information(
     ex = EPS_ANY.check(eps)
     dx, ni = DELTA.check(delta), N.check(n)
     # (an eps past the floats, outside the regime anyway, steers as the largest float)
-    e, d = float(min(ex, 1.7976931348623157e308)), float(dx)  # the float values steer the searches; the certified
+    e, d = float(min(ex, sys.float_info.max)), float(dx)  # the float values steer the searches; the certified
     # evaluation and the regime test below read the exact inputs (Fractions, big integers)
     if (t is None) != (delta_hat is None):
         raise InvalidParameter("t" if t is None else "delta_hat", None, "given together with the other")
