@@ -400,6 +400,85 @@ def test_analytic_gaussian_sigma_at_the_ends_of_the_floats():
         assert str(exc.value) == f"sensitivity={shown} is invalid: must be a sensitivity whose sigma is a finite float"
 
 
+@pytest.mark.parametrize(
+    "s, eps, delta, old",
+    [
+        (1.0, 1e-45, 1e-50, "6.47e45, 1.8 times the root"),
+        (1.0, 1e-200, 1e-300, "3.45e201, 1.6 times the root"),
+        (5e-324, 5e-324, 5e-324, "36.0, 130 times the root"),
+        (1.0, 5e-324, 2.2250738585072014e-308, "inf"),
+        (1e-300, 5e-324, 1e-5, "3.99e-296, already tight"),
+    ],
+)
+def test_analytic_gaussian_sigma_where_the_two_terms_cancel(s, eps, delta, old):
+    """At a tiny eps, e^eps ~ 1 and Balle-Wang's two terms Phi(a) and e^eps Phi(b) agree to
+    many more digits than delta has: the enclosure's width of 10^-40 of the terms was wider than
+    delta, so the certified check failed well above the root (the answer ``old``, sound but loose)
+    or at every float (inf returned). The precision now rises until delta is resolved: the
+    smallest float whose 800-digit delta is at most the target, the float below failing it."""
+    sigma = analytic_gaussian_sigma(s, eps, delta)
+    assert math.isfinite(sigma), old
+    assert bw_delta(s, sigma, eps, 800) <= delta < bw_delta(s, math.nextafter(sigma, 0.0), eps, 800), old
+
+
+def test_gaussian_delta_where_the_two_terms_cancel():
+    """gaussian_delta rounds the enclosure's upper end up: at eps = 1e-45 and sigma = 3.6e45
+    (terms near 1/2, delta 1e-50) within 2 ulps above the 800-digit delta; it returned 2.96e-44
+    there, and 1e-40 for a delta of 4e-101 (the enclosure's width, not delta)."""
+    from maxinfo_bounds.theorems.dp_accounting import gaussian_delta
+
+    for sigma, s, eps in [(3.6190374487441344e45, 1.0, 1e-45), (1e100, 1.0, 1e-120)]:
+        got, ref = gaussian_delta(sigma, s, eps), bw_delta(s, sigma, eps, 800)
+        assert ref <= got <= ref * (1 + 2 * 2.0**-52)
+
+
+@pytest.mark.parametrize(
+    "eps, delta, want",
+    [
+        (5e-324, 5e-324, 1.5e-323),  # refused, naming "sensitivity=1.0"
+        (5e-324, 2.2250738585072014e-308, None),  # OverflowError (sigma at unit sensitivity was inf)
+    ],
+)
+def test_gdp_mu_below_one_over_the_largest_double(eps, delta, want):
+    """gdp_mu steered mu = 1/sigma at unit sensitivity, whose sigma is past the floats when eps
+    and delta are both tiny; mu itself is a subnormal. Now: the largest float mu whose
+    800-digit delta (a mu-GDP curve is Balle-Wang's at s = mu, sigma = 1) is at most the
+    target, the next float above failing it."""
+    from maxinfo_bounds.theorems.dp_accounting import gdp_mu
+
+    mu = gdp_mu(eps, delta)
+    assert bw_delta(mu, 1, eps, 800) <= delta < bw_delta(math.nextafter(mu, 1.0), 1, eps, 800)
+    if want is not None:
+        assert mu == want
+
+
+def test_analytic_gaussian_sigma_below_the_smallest_double():
+    """A tiny sensitivity at a large eps: the steer s * sigma(1) underflowed to 0.0 and the
+    check divided by it (ZeroDivisionError). sigma = 0 adds no noise, so the answer is the
+    smallest positive double when the true sigma lies below it (here 1e-320 times the 60-digit
+    unit-sensitivity root 2.236e-5), and its delta at 250 digits is within the target; at
+    s = 1e-310 the answer is a subnormal tight to one float."""
+    assert _bw_sigma60(1.0, 1e9, 0.5) * mpmath.mpf(1e-320) < 5e-324
+    assert analytic_gaussian_sigma(1e-320, 1e9, 0.5) == 5e-324
+    assert bw_delta(1e-320, 5e-324, 1e9, 250) <= 0.5
+    sigma = analytic_gaussian_sigma(1e-310, 1e9, 0.5)
+    assert bw_delta(1e-310, sigma, 1e9, 250) <= 0.5 < bw_delta(1e-310, math.nextafter(sigma, 0.0), 1e9, 250)
+
+
+@pytest.mark.parametrize(
+    "s, eps, delta",
+    [(1.822564987367569e307, 0.5, 1e-8), (3.5246750927269563e307, 1.0, 1e-8), (5.846239023817762e306, 0.1, 1e-5)],
+)
+def test_analytic_gaussian_sigma_steered_past_the_largest_double(s, eps, delta):
+    """Sensitivities whose float steer s * sigma(1) lands at or above the largest double while
+    the largest double itself passes the check (found by search; the second's answer is the
+    largest double): the start is read as the largest double, not float() of the steer (which
+    raised OverflowError). The answer: the smallest float whose 250-digit delta is at most the
+    target, the float below failing it."""
+    sigma = analytic_gaussian_sigma(s, eps, delta)
+    assert bw_delta(s, sigma, eps, 250) <= delta < bw_delta(s, math.nextafter(sigma, 0.0), eps, 250)
+
+
 def test_thm31_refuses_an_eps_past_the_floats():
     """RRST Thm 3.1 needs eps <= 1/2: an integer eps past the floats is refused as any eps
     above 1/2 is (it raised OverflowError while steering and deciding the regime), and with

@@ -196,8 +196,16 @@ def gdp_mu(eps: float, delta: float) -> float:
     def ok(m: float) -> bool:
         return _at_most(_ag_delta_bounds(Fraction(m), 1, ex)[1], dx)
 
-    guess = float_down(1 / Fraction(analytic_gaussian_sigma(1.0, ex, dx)))
+    try:  # mu = s / sigma at any sensitivity s (delta depends on s/sigma only)
+        guess = float_down(1 / Fraction(analytic_gaussian_sigma(1.0, ex, dx)))
+    except InvalidParameter:  # sigma past the floats at unit sensitivity: mu is below 1/max float
+        guess = float_down(_SMALL_S / Fraction(analytic_gaussian_sigma(_SMALL_S, ex, dx)))
     return first_true(guess, ok, up=False)
+
+
+#: the sensitivity at which :func:`gdp_mu` steers a mu below 1/max float (there sigma/s lies
+#: between about 2^1024 and 2^1075, so the sigma of 2^-600 is a normal float)
+_SMALL_S = 2.0**-600
 
 
 def gdp_sigma(sensitivity: float | Fraction, mu: float, k: int = 1) -> float:

@@ -145,7 +145,11 @@ def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
     the rounding of its argument, about z^2 u at large |z| (and e^eps's as eps u), so where
     |z| or eps passes 10^3 the working precision rises by 2 log10 of it: at 50 digits alone,
     sigma = 1000, eps = 1e9 (|z| = 1e12) put the true delta 1.3e-12 (relative) above the
-    enclosure (forty-second session; held against 250 digits in the tests).
+    enclosure (forty-second session; held against 250 digits in the tests). Where the two
+    terms cancel (eps and s/sigma both tiny: delta is far below t1 ~ t2) a width of 10^-40 of
+    the terms exceeds delta itself (at eps = 5e-324, delta = 2.2e-308 no finite sigma passed),
+    so the precision rises by the digits that resolve delta to 20 digits, the width shrinking to
+    10^-(40 + added): the same rule, since every error above scales with the unit roundoff.
     """
     c = mp_ctx()
     try:
@@ -153,22 +157,38 @@ def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
     except OverflowError:  # an exact argument past the floats: the most precision (never less)
         size = math.inf
     extra = 2 * math.ceil(math.log10(size)) if 1e3 < size < 1e101 else (202 if size >= 1e101 else 0)
-    with c.workdps(_AG_DPS + extra):
-        sx, sgx, ex = (
-            c.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else c.mpf(x) for x in (s, sigma, eps)
-        )
-        a, b = sx / (2 * sgx) - ex * sgx / sx, -sx / (2 * sgx) - ex * sgx / sx  # (as in _ag_terms)
-        if max(abs(a), abs(b)) <= _PHI_ARG_MAX:
+    more = 0  # digits added where the two terms cancel, the width shrinking with them
+    while True:
+        with c.workdps(_AG_DPS + extra + more):
+            sx, sgx, ex = (
+                c.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else c.mpf(x) for x in (s, sigma, eps)
+            )
+            a, b = sx / (2 * sgx) - ex * sgx / sx, -sx / (2 * sgx) - ex * sgx / sx  # (as in _ag_terms)
+            if max(abs(a), abs(b)) > _PHI_ARG_MAX:
+                # an argument of Phi beyond mpmath's erfc (its series test overflows a float past
+                # about 1.3e154): each Phi enclosed by the Gaussian tail bound Phi(-|z|) <= e^(-z^2/2)/2
+                l1, h1 = _phi_enclosure(c, a)
+                l2, h2 = _phi_enclosure(c, b)
+                ee = c.exp(ex)
+                err = (h1 + ee * h2) * c.mpf(10) ** -40
+                return l1 - ee * h2 - err, h1 - ee * l2 + err
             t1, t2 = _ag_terms(_Mp(c), sx, sgx, ex)
-            err = (t1 + t2) * c.mpf(10) ** -40
-            return t1 - t2 - err, t1 - t2 + err
-        # an argument of Phi beyond mpmath's erfc (its series test overflows a float past about
-        # 1.3e154): each Phi enclosed by the Gaussian tail bound Phi(-|z|) <= e^(-z^2/2)/2
-        l1, h1 = _phi_enclosure(c, a)
-        l2, h2 = _phi_enclosure(c, b)
-        ee = c.exp(ex)
-        err = (h1 + ee * h2) * c.mpf(10) ** -40
-        return l1 - ee * h2 - err, h1 - ee * l2 + err
+            err = (t1 + t2) * c.mpf(10) ** -(40 + more)
+            gap = abs(t1 - t2)
+            if err * _AG_RESOLVE <= gap or more >= _AG_MORE_MAX:
+                return t1 - t2 - err, t1 - t2 + err
+            # the terms agree to more digits than the width resolves (eps and s/sigma both tiny,
+            # e^eps ~ 1): the digits that resolve delta to 20 digits, or 40 more if none do
+            need = math.ceil(float(c.log10(err * _AG_RESOLVE / gap))) + 1 if gap > err else 40 + more
+            more = min(_AG_MORE_MAX, more + need)
+
+
+#: the enclosure's width is at most delta / _AG_RESOLVE (delta to 20 digits: a sigma tight to one
+#: float), raising the precision where the terms cancel
+_AG_RESOLVE = 10**20
+#: the most digits :func:`_ag_delta_bounds` adds where Balle-Wang's two terms cancel (it resolves
+#: a delta down to about 10^-1040 of the terms: below every double)
+_AG_MORE_MAX = 1000
 
 
 #: the largest |z| at which :func:`_ag_delta_bounds` asks mpmath for Phi(z)
@@ -308,6 +328,8 @@ def _ag_epsilon_float(s: float, sigma: float, delta: float) -> float | None:
 
 #: the largest float
 _TOP = sys.float_info.max
+#: the smallest positive float (a subnormal)
+_TINY = math.ulp(0.0)
 
 
 def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> float:
@@ -322,25 +344,40 @@ def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> flo
     (7.031827, True)
     """
     sx, ex, dx = SENS_L2.check(sensitivity), EPS.check(eps), DELTA.check(delta)
-    # the float search steers sigma/s at unit sensitivity (delta depends on s/sigma only), at eps
-    # capped at the largest float; the certificate reads sx, ex, dx exactly
-    e, d = float(min(ex, _TOP)), float(dx)
+    # the float search steers t = log(sigma/s) (delta depends on s/sigma only), at eps capped at
+    # the largest float; the certificate reads sx, ex, dx exactly
+    e, ld = float(min(ex, _TOP)), math.log(float(dx))
 
     def ok(x: float) -> bool:
         return _at_most(_ag_delta_bounds(sx, x, ex)[1], dx)
 
+    def log_delta(t: float) -> float:  # s = e^(-t/2), sigma = e^(t/2): neither overflows for |t| < 1419
+        return _ag_log_delta(math.exp(-t / 2), math.exp(t / 2), e)
+
+    # the bracket; it ends: past t = 745, s/sigma underflows to 0 and the surrogate reads
+    # -745 < log(delta) (a delta is at least the smallest double, e^-744.4), and below t = -709 at
+    # eps <= the largest float the surrogate's delta is 1
     lo, hi = -10.0, 1.0  # pragma: no mutate (a float bracket's start)
-    while _ag_log_delta(1.0, math.exp(hi), e) > math.log(d):
+    while log_delta(hi) > ld:
         hi += 2.0
-    while _ag_log_delta(1.0, math.exp(lo), e) < math.log(d):
+    while log_delta(lo) < ld:
         lo -= 2.0
     # pragma: no mutate start (the float root only steers first_true, which certifies the answer)
-    u = math.exp(root(lambda t: _ag_log_delta(1.0, math.exp(t), e) - math.log(d), lo, hi, xtol=1e-15, rtol=1e-15))
+    t = root(lambda t: log_delta(t) - ld, lo, hi, xtol=1e-15, rtol=1e-15)
+    if t < 700.0:
+        x = Fraction(sx) * Fraction(math.exp(t))  # the steer, exactly: it may lie past the floats
+    else:  # sigma/s past the floats (eps and delta both near the smallest doubles): through logs
+        sf = Fraction(sx)
+        lx = math.log(sf.numerator) - math.log(sf.denominator) + t
+        x = Fraction(_TOP) if lx > 709.0 else Fraction(math.exp(lx))
     # pragma: no mutate end
-    x = Fraction(sx) * Fraction(u)  # the steer, exactly: it may lie past the floats
     if x > _TOP / 2 and not ok(_TOP):
         raise InvalidParameter("sensitivity", sensitivity, "a sensitivity whose sigma is a finite float")
-    return first_true(float(x) if x < _TOP else _TOP, ok, up=True, lo=5e-324)
+    # the steer read as a float: past the largest double it is the largest double; below the
+    # smallest positive double (a tiny sensitivity at a large eps) it is the smallest one, whose
+    # delta is then checked first (sigma = 0 adds no noise and is never an answer)
+    start = float(x) if x < _TOP else _TOP
+    return first_true(max(start, _TINY), ok, up=True, lo=_TINY)
 
 
 def exponential_mechanism_epsilon(sensitivity: float, coefficient: float, *, monotone: bool = False) -> DPGuarantee:
