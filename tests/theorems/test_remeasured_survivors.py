@@ -327,12 +327,27 @@ def test_ag_log_delta_surrogate_against_60_digits(s, sigma, eps):
     assert abs(got - mpmath.log(bw_delta(s, sigma, eps, dps=60))) < 1e-9
 
 
-@pytest.mark.parametrize("s, sigma, eps", [(1.0, 1000.0, 1e9), (1.0, 100.0, 1e6), (1.0, 10.0, 1e4), (1.0, 1.0, 0.5)])
+@pytest.mark.parametrize(
+    "s, sigma, eps",
+    [
+        (1.0, 1000.0, 1e9),
+        (1.0, 100.0, 1e6),
+        (1.0, 10.0, 1e4),
+        (1.0, 1.0, 0.5),
+        (1.0, 1e20, 1e-3),  # |z| = eps sigma/s = 1e17 at a small eps, delta 1e-37 of the terms
+        (1e-10, 1e10, 1e-3),  # the same z with s != 1 (eps sigma s in the rule: 1e-3)
+        (1.0, 1e-75, 1e150),  # the rule's 202 digits: eps >= 1e101 with |z| = 1.5e75 <= 1e100
+    ],
+)
 def test_ag_delta_enclosure_holds_the_250_digit_delta_at_large_arguments(s, sigma, eps):
     """Balle-Wang's delta enclosed on both ends (the lower end is read by the planner's refuters
     and the mixed stages): at |z| = 1e12 the 50-digit evaluation alone put the true delta
     1.3e-12 (relative) above the enclosure, since Phi(z)'s relative error grows like z^2 u;
-    the working precision now rises with the arguments. Reference: 250 digits, from the theorem."""
+    the working precision now rises with the arguments. Reference: 250 digits, from the theorem.
+    The last three points (forty-fourth session) are where the rule's terms are needed although
+    the digits added for cancelling terms are in play: without eps sigma/s in it, or without
+    the 202 digits past 1e101, the enclosure misses delta (its upper end was negative at
+    sigma = 1e20)."""
     lo, hi = mechanisms._ag_delta_bounds(s, sigma, eps)
     d = bw_delta(s, sigma, eps, dps=250)
     with mpmath.workdps(250):

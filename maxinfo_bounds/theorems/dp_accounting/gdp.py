@@ -196,10 +196,12 @@ def gdp_mu(eps: float, delta: float) -> float:
     def ok(m: float) -> bool:
         return _at_most(_ag_delta_bounds(Fraction(m), 1, ex)[1], dx)
 
+    # pragma: no mutate start (the guess only steers first_true, which certifies the answer)
     try:  # mu = s / sigma at any sensitivity s (delta depends on s/sigma only)
         guess = float_down(1 / Fraction(analytic_gaussian_sigma(1.0, ex, dx)))
     except InvalidParameter:  # sigma past the floats at unit sensitivity: mu is below 1/max float
         guess = float_down(_SMALL_S / Fraction(analytic_gaussian_sigma(_SMALL_S, ex, dx)))
+    # pragma: no mutate end
     return first_true(guess, ok, up=False)
 
 
