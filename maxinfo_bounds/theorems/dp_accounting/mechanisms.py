@@ -351,7 +351,9 @@ def analytic_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> flo
     def ok(x: float) -> bool:
         return _at_most(_ag_delta_bounds(sx, x, ex)[1], dx)
 
-    def log_delta(t: float) -> float:  # s = e^(-t/2), sigma = e^(t/2): neither overflows for |t| < 1419
+    def log_delta(t: float) -> float:  # at unit sensitivity (one rounding in s/sigma) while
+        if abs(t) < 700.0:  # e^t is a float; beyond, s = e^(-t/2), sigma = e^(t/2) (|t| < 1419)
+            return _ag_log_delta(1.0, math.exp(t), e)
         return _ag_log_delta(math.exp(-t / 2), math.exp(t / 2), e)
 
     # the bracket; it ends: past t = 745, s/sigma underflows to 0 and the surrogate reads
