@@ -8,6 +8,7 @@ written from the paper's formula in this file, exact rationals, or hand calculat
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -505,3 +506,74 @@ def test_thm31_refuses_an_eps_past_the_floats():
         mb.approx_dp_max_information(10**400, 1e-9, 100)
     b = mb.approx_dp_max_information(10**400, 1e-9, 100, strict=False)
     assert b.k == math.inf and b.beta == 1.0
+
+
+# Exact arguments past the floats (forty-fifth session: a probe of every public function of
+# mechanisms.py at Fractions 10^-400 and 10^400 found a ZeroDivisionError in four of them and,
+# in analytic_gaussian_sigma at delta = 1/3, a 24 GB allocation the machine killed).
+_TINY_F = Fraction(1, 10**400)
+
+
+def test_gaussian_mechanism_at_a_sensitivity_below_the_floats():
+    """s = 10^-400 at sigma = 1 (mu = 1e-400): delta(0) = 2 Phi(mu/2) - 1 < mu / sqrt(2 pi)
+    = 4e-401 is below every double yet positive, so gaussian_delta at eps = 1/2 (smaller still,
+    and positive: both Phi terms are Gaussian tails) rounds up to the smallest double, and
+    gaussian_epsilon at delta = 1e-5 is 0. Both divided s/sigma in floats (ZeroDivisionError)."""
+    from maxinfo_bounds.theorems.dp_accounting import gaussian_delta, gaussian_epsilon
+
+    with mpmath.workdps(30):  # 2 Phi(x) - 1 = erf(x / sqrt 2)
+        assert mpmath.erf(mpmath.mpf(10) ** -400 / (2 * mpmath.sqrt(2))) < mpmath.mpf("4e-401")
+    assert gaussian_delta(1.0, _TINY_F, 0.5) == 5e-324
+    assert gaussian_epsilon(1.0, _TINY_F, 1e-5) == 0.0
+
+
+def test_gaussian_delta_at_a_sigma_below_the_floats():
+    """sigma = 10^-400 at s = 1 (mu = 1e400): delta = Phi(5e399 - ...) - e^(1/2) Phi(-5e399 - ...)
+    is 1 less a tail below 10^(-10^799), so the upper end rounds to 1.0."""
+    from maxinfo_bounds.theorems.dp_accounting import gaussian_delta
+
+    assert gaussian_delta(_TINY_F, 1.0, 0.5) == 1.0
+
+
+def test_gaussian_epsilon_reads_the_ratio_exactly():
+    """s = 10^-401, sigma = 10^-400: both are 0.0 as floats, mu = 1/10 exactly. The answer is
+    the smallest float eps whose 250-digit delta at mu = 1/10 is at most 1e-5 (the float below
+    failing it); and sigma = 10^-400 at s = 1 is refused naming sigma, the ratio below 1e-300
+    (it divided by float(sigma) = 0)."""
+    from maxinfo_bounds.numeric import InvalidParameter
+    from maxinfo_bounds.theorems.dp_accounting import gaussian_epsilon
+
+    s, sg = Fraction(1, 10**401), _TINY_F
+    eps = gaussian_epsilon(sg, s, 1e-5)
+    assert bw_delta(1, 10, eps, 250) <= 1e-5 < bw_delta(1, 10, math.nextafter(eps, 0.0), 250)
+    with pytest.raises(InvalidParameter, match=r"^sigma=Fraction\(1, 1000.*sigma/sensitivity = below 1e-300"):
+        gaussian_epsilon(_TINY_F, 1.0, 1e-5)
+
+
+@pytest.mark.parametrize("eps, delta", [(1.0, 1e-5), (1.0, Fraction(1, 3)), (1e9, 0.5)])
+def test_analytic_gaussian_sigma_at_a_sensitivity_below_the_floats(eps, delta):
+    """s = 10^-400: the true sigma is s times the unit-sensitivity sigma (at most 4, the
+    60-digit root), far below the smallest double, so the answer is the smallest double.
+    Its delta is below 10^(-10^150): at delta = 1/3 the exact comparison wrote 2^-(1.8e159) out
+    as a Fraction (24 GB, killed); at 1e-5 it divided by float(s) = 0."""
+    assert _bw_sigma60(1.0, eps, float(delta)) < 4
+    assert analytic_gaussian_sigma(_TINY_F, eps, delta) == 5e-324
+
+
+def test_at_most_is_the_exact_comparison():
+    """mechanisms._at_most(x, y) is x <= y for an mpf x and a Fraction y, exactly: held against
+    the product man * 2^exp written out, at 20,000 random pairs of both signs (ties included),
+    and decided from binary orders where writing 2^exp out is impossible. (It read a negative
+    x as |x|, mpf.man_exp being unsigned: never a false pass, since the enclosure's upper end
+    compared is at least delta >= 0.)"""
+    import random
+
+    rng = random.Random(20261202)
+    for _ in range(20_000):
+        man, exp = rng.choice([-1, 1]) * rng.randint(0, 2 ** rng.randint(1, 52)), rng.randint(-80, 80)
+        x, xf = mpmath.ldexp(mpmath.mpf(man), exp), Fraction(man) * Fraction(2) ** exp  # (exact: man < 2^53)
+        y = xf if rng.random() < 0.1 else Fraction(rng.choice([-1, 1]) * rng.randint(0, 2**40), rng.randint(1, 2**40))
+        assert mechanisms._at_most(x, y) == (xf <= y)
+    huge = mpmath.mpf(mpmath.mpf(2) ** (-(10**160)))
+    assert mechanisms._at_most(huge, _TINY_F) and not mechanisms._at_most(-huge, -_TINY_F)
+    assert not mechanisms._at_most(1 / huge, Fraction(10**400)) and mechanisms._at_most(-1 / huge, -Fraction(10**400))

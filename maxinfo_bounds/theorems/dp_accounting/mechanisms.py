@@ -152,17 +152,14 @@ def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
     10^-(40 + added): the same rule, since every error above scales with the unit roundoff.
     """
     c = mp_ctx()
-    try:
-        size = max(abs(float(s) / (2 * float(sigma))) + abs(float(eps) * float(sigma) / float(s)), float(eps), 1.0)
-    except OverflowError:  # an exact argument past the floats: the most precision (never less)
-        size = math.inf
-    extra = 2 * math.ceil(math.log10(size)) if 1e3 < size < 1e101 else (202 if size >= 1e101 else 0)
+    with c.workdps(15):  # the size of the arguments, read exactly (a Fraction past the floats)
+        sx, sgx, ex = (_mp_exact(c, x) for x in (s, sigma, eps))
+        size = max(abs(sx / (2 * sgx)) + abs(ex * sgx / sx), ex)
+        extra = min(202, 2 * math.ceil(float(c.log10(size)))) if size > 1000 else 0
     more = 0  # digits added where the two terms cancel, the width shrinking with them
     while True:
         with c.workdps(_AG_DPS + extra + more):
-            sx, sgx, ex = (
-                c.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else c.mpf(x) for x in (s, sigma, eps)
-            )
+            sx, sgx, ex = (_mp_exact(c, x) for x in (s, sigma, eps))
             a, b = sx / (2 * sgx) - ex * sgx / sx, -sx / (2 * sgx) - ex * sgx / sx  # (as in _ag_terms)
             if max(abs(a), abs(b)) > _PHI_ARG_MAX:
                 # an argument of Phi beyond mpmath's erfc (its series test overflows a float past
@@ -181,6 +178,11 @@ def _ag_delta_bounds(s: Any, sigma: Any, eps: Any) -> tuple[Any, Any]:
             # e^eps ~ 1): the digits that resolve delta to 20 digits, or 40 more if none do
             need = math.ceil(float(c.log10(err * _AG_RESOLVE / gap))) + 1 if gap > err else 40 + more
             more = min(_AG_MORE_MAX, more + need)
+
+
+def _mp_exact(c: Any, x: Any) -> Any:
+    """x (a float or an exact Fraction, of any size) as an mpf at c's working precision."""
+    return c.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else c.mpf(x)
 
 
 #: the enclosure's width is at most delta / _AG_RESOLVE (delta to 20 digits: a sigma tight to one
@@ -211,7 +213,16 @@ def _at_most(x: Any, y: float | Fraction) -> bool:
     is: ``mpmath.mpf(x)`` would round it to the caller's working precision first, and a bound
     50 digits wide rounded to 53 bits can land below ``y`` while its true value is above.)"""
     if isinstance(y, Fraction):
-        man, exp = (x if is_mpf(x) else mp_ctx().mpf(x)).man_exp
+        sign, man, exp, _ = (x if is_mpf(x) else mp_ctx().mpf(x))._mpf_  # (mpf.man_exp drops the sign)
+        man = -man if sign else man
+        if man == 0 or y == 0 or (man < 0) != (y < 0):  # the signs decide
+            return bool((man > 0) - (man < 0) <= (y > 0) - (y < 0))
+        # |x| in [2^(m-1), 2^m) and |y| in (2^(k-1), 2^(k+1)): binary orders apart decide without
+        # 2^exp, which an enclosure of a delta below 10^(-10^150) (a tiny sensitivity next to
+        # sigma) would write out in full (forty-fifth session: 24 GB)
+        m, k = exp + abs(man).bit_length(), abs(y.numerator).bit_length() - y.denominator.bit_length()
+        if m < k - 1 or m - 1 > k + 1:
+            return bool((m < k - 1) == (man > 0))
         return bool(Fraction(man) * (Fraction(2) ** exp) <= y)
     return bool(x <= y)
 
@@ -280,19 +291,21 @@ def gaussian_epsilon(sigma: float, sensitivity: float | Fraction, delta: float) 
     True
     """
     sx, sgx, dx = SENS_L2.check(sensitivity), SIGMA.check(sigma), DELTA.check(delta)
-    s, sg, d = float(sx), float(sgx), float(dx)  # the search; the certificate reads sx, sgx, dx
+    # the search reads mu = s/sigma, exact (delta depends on it only; each of s and sigma may be
+    # a Fraction past the floats); the certificate reads sx, sgx, dx
+    mu = Fraction(sx) / Fraction(sgx)
 
     def ok(x: float) -> bool:
         return _at_most(_ag_delta_bounds(sx, sgx, x)[1], dx)
 
     def too_small() -> InvalidParameter:  # sigma tiny next to the sensitivity
-        mu = s / sg
-        about = f"about {mu * mu / 2:.3g}" if mu < 1e150 else "more than 1e300"
+        about = f"about {float(mu * mu / 2):.3g}" if mu < 10**150 else "more than 1e300"
+        ratio = f"{float(1 / mu):.3g}" if mu < 10**300 else "below 1e-300"
         return InvalidParameter(
             "sigma",
             sigma,
             f"large enough that the mechanism is (eps, {delta!r})-DP for "
-            f"some eps <= 1e12 nats (here sigma/sensitivity = {sg / s:.3g}; eps would be "
+            f"some eps <= 1e12 nats (here sigma/sensitivity = {ratio}; eps would be "
             f"{about} nats)",
         )
 
@@ -300,11 +313,11 @@ def gaussian_epsilon(sigma: float, sensitivity: float | Fraction, delta: float) 
     # e^eps Phi(-mu/2 - eps/mu) >= Phi(4.9e6) - exp(eps/2 - mu^2/8) > 1 - 2^-53 > delta (Mills'
     # ratio on the second term), so no eps <= 1e12 works; refused before mpmath's normal tail
     # is asked for arguments near 1e300, where it overflows
-    if s > 1e7 * sg:
+    if mu > 10**7:
         raise too_small()
-    if ok(0.0):
+    if ok(0.0):  # (so mu > 1e-324: delta(0) <= mu Phi'(0) would be below every delta)
         return 0.0
-    x = _ag_epsilon_float(s, sg, d)
+    x = _ag_epsilon_float(float(mu), 1.0, float(dx))
     if x is None:
         raise too_small()
     return first_true(x, ok, up=True)
