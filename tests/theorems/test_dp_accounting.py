@@ -620,7 +620,7 @@ def test_analytic_gaussian_exact_delta():
         assert at <= R.exact(delta) < prev
     assert analytic_gaussian_sigma(1.0, 0.5, F(1, 10**5)) >= analytic_gaussian_sigma(1.0, 0.5, 1e-5)
     # sensitivity 2: the refusal's ratios are sigma/sensitivity and (sensitivity/sigma)^2 / 2
-    with pytest.raises(InvalidParameter, match=r"sigma/sensitivity = 5e-10; eps would be about 2e\+18 nats"):
+    with pytest.raises(InvalidParameter, match=r"sigma/sensitivity = 5\.0e-10; eps would be about 2\.0e\+18 nats"):
         gaussian_epsilon(1e-9, 2.0, 1e-5)
 
 

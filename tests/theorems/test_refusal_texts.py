@@ -540,14 +540,14 @@ REFUSALS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
         lambda: gaussian_epsilon(1e-9, 1, 1e-5),
         IP,
         "sigma=1e-09 is invalid: must be large enough that the mechanism is (eps, 1e-05)-DP for "
-        "some eps <= 1e12 nats (here sigma/sensitivity = 1e-09; eps would be about 5e+17 nats)",
+        "some eps <= 1e12 nats (here sigma/sensitivity = 1.0e-9; eps would be about 5.0e+17 nats)",
     ),
     (
-        "analytic Gaussian: sigma/sensitivity below 1e-150 (mu^2/2 beyond the floats)",
+        "analytic Gaussian: sigma/sensitivity below 1e-150 (mu^2/2 = 5e319, past the floats)",
         lambda: gaussian_epsilon(1e-160, 1, 1e-5),
         IP,
         "sigma=1e-160 is invalid: must be large enough that the mechanism is (eps, 1e-05)-DP for "
-        "some eps <= 1e12 nats (here sigma/sensitivity = 1e-160; eps would be more than 1e300 nats)",
+        "some eps <= 1e12 nats (here sigma/sensitivity = 1.0e-160; eps would be about 5.0e+319 nats)",
     ),
     # measures and the registry
     (

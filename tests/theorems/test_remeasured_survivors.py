@@ -538,16 +538,36 @@ def test_gaussian_delta_at_a_sigma_below_the_floats():
 def test_gaussian_epsilon_reads_the_ratio_exactly():
     """s = 10^-401, sigma = 10^-400: both are 0.0 as floats, mu = 1/10 exactly. The answer is
     the smallest float eps whose 250-digit delta at mu = 1/10 is at most 1e-5 (the float below
-    failing it); and sigma = 10^-400 at s = 1 is refused naming sigma, the ratio below 1e-300
-    (it divided by float(sigma) = 0)."""
+    failing it); and sigma = 10^-400 at s = 1 is refused naming sigma, with its ratio 1e-400 and
+    the eps it would need, mu^2/2 = 5e799 (it divided by float(sigma) = 0)."""
     from maxinfo_bounds.numeric import InvalidParameter
     from maxinfo_bounds.theorems.dp_accounting import gaussian_epsilon
 
     s, sg = Fraction(1, 10**401), _TINY_F
     eps = gaussian_epsilon(sg, s, 1e-5)
     assert bw_delta(1, 10, eps, 250) <= 1e-5 < bw_delta(1, 10, math.nextafter(eps, 0.0), 250)
-    with pytest.raises(InvalidParameter, match=r"^sigma=Fraction\(1, 1000.*sigma/sensitivity = below 1e-300"):
+    with pytest.raises(
+        InvalidParameter,
+        match=r"^sigma=Fraction\(1, 1000.*sensitivity = 1\.0e-400; eps would be about 5\.0e\+799 nats\)$",
+    ):
         gaussian_epsilon(_TINY_F, 1.0, 1e-5)
+
+
+@pytest.mark.parametrize("mu", [70, 100, 9_999_999])
+def test_gaussian_epsilon_below_the_refusal_at_mu_1e7(mu):
+    """mu = s/sigma up to 1e7 is answered, not refused (eps near mu^2/2 = 2450, 5000 and 5e13,
+    the last past 1e12 and so refused by the search, naming sigma): the smallest float eps whose
+    250-digit delta is at most 1e-5, the float below failing it. (The refusal's threshold read
+    as 10 * 7 = 70 survived every test.)"""
+    from maxinfo_bounds.numeric import InvalidParameter
+    from maxinfo_bounds.theorems.dp_accounting import gaussian_epsilon
+
+    if mu > 10**6:
+        with pytest.raises(InvalidParameter, match=r"^sigma=1\.0 is invalid: .*eps would be about 5\.0e\+13 nats\)$"):
+            gaussian_epsilon(1.0, float(mu), 1e-5)
+        return
+    eps = gaussian_epsilon(1.0, float(mu), 1e-5)
+    assert bw_delta(mu, 1, eps, 250) <= 1e-5 < bw_delta(mu, 1, math.nextafter(eps, 0.0), 250)
 
 
 @pytest.mark.parametrize("eps, delta", [(1.0, 1e-5), (1.0, Fraction(1, 3)), (1e9, 0.5)])

@@ -275,8 +275,7 @@ def gaussian_delta(sigma: float, sensitivity: float, eps: float) -> float:
     0.38292492254802624
     """
     s, sg, e = SENS_L2.check(sensitivity), SIGMA.check(sigma), EPS0.check(eps)  # exact
-    hi = float_up(_ag_delta_bounds(s, sg, e)[1])
-    return 0.0 if hi <= 0 else min(hi, 1.0)  # (a negative enclosure end is no -0.0 delta)
+    return min(float_up(_ag_delta_bounds(s, sg, e)[1]), 1.0)  # (the upper end is at least delta > 0)
 
 
 def gaussian_epsilon(sigma: float, sensitivity: float | Fraction, delta: float) -> float:
@@ -299,14 +298,14 @@ def gaussian_epsilon(sigma: float, sensitivity: float | Fraction, delta: float) 
         return _at_most(_ag_delta_bounds(sx, sgx, x)[1], dx)
 
     def too_small() -> InvalidParameter:  # sigma tiny next to the sensitivity
-        about = f"about {float(mu * mu / 2):.3g}" if mu < 10**150 else "more than 1e300"
-        ratio = f"{float(1 / mu):.3g}" if mu < 10**300 else "below 1e-300"
+        c = mp_ctx()  # (the ratios at 3 digits, of any size: mu may lie past the floats)
+        ratio, about = (c.nstr(_mp_exact(c, x), 3) for x in (1 / mu, mu * mu / 2))
         return InvalidParameter(
             "sigma",
             sigma,
             f"large enough that the mechanism is (eps, {delta!r})-DP for "
             f"some eps <= 1e12 nats (here sigma/sensitivity = {ratio}; eps would be "
-            f"{about} nats)",
+            f"about {about} nats)",
         )
 
     # mu = s/sigma >= 1e7: for every eps <= 1e12, delta(eps) >= Phi(mu/2 - eps/mu) -
