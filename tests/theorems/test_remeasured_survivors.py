@@ -594,6 +594,13 @@ def test_at_most_is_the_exact_comparison():
         x, xf = mpmath.ldexp(mpmath.mpf(man), exp), Fraction(man) * Fraction(2) ** exp  # (exact: man < 2^53)
         y = xf if rng.random() < 0.1 else Fraction(rng.choice([-1, 1]) * rng.randint(0, 2**40), rng.randint(1, 2**40))
         assert mechanisms._at_most(x, y) == (xf <= y)
+    # the sign cases one by one: zero, one and minus one against powers of two (mantissa 1),
+    # odd mantissas and zero, both signs (a random y is almost never 0 or 1)
+    for man, exp in [(1, 0), (1, 3), (1, -3), (3, 0), (3, -1), (5, 4), (0, 0)]:
+        for sx in (1, -1):
+            x, xf = mpmath.ldexp(mpmath.mpf(sx * man), exp), Fraction(sx * man) * Fraction(2) ** exp
+            for y in (Fraction(0), Fraction(1), Fraction(-1), Fraction(1, 2), Fraction(-3, 2), Fraction(8)):
+                assert mechanisms._at_most(x, y) == (xf <= y), (x, y)
     huge = mpmath.mpf(mpmath.mpf(2) ** (-(10**160)))
     assert mechanisms._at_most(huge, _TINY_F) and not mechanisms._at_most(-huge, -_TINY_F)
     assert not mechanisms._at_most(1 / huge, Fraction(10**400)) and mechanisms._at_most(-1 / huge, -Fraction(10**400))
