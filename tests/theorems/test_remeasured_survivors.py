@@ -356,6 +356,20 @@ def test_ag_delta_enclosure_holds_the_250_digit_delta_at_large_arguments(s, sigm
         assert hi - lo <= d * mpmath.mpf(10) ** -20
 
 
+@pytest.mark.parametrize("s, eps", [(1e300, 1.0), (1e120, 1e-3)])
+def test_ag_delta_enclosure_beyond_mpmaths_phi_near_one(s, eps):
+    """sigma = 1 and s = 1e300 or 1e120: a = s/2 - eps/s lies beyond 10^100, where each Phi is
+    enclosed by the Gaussian tail bound. By hand: Phi(a) and 1 - e^eps Phi(b) are both within
+    e^(-a^2/2) < 10^-(10^199) of 1, so 1 - 10^-1000 < delta < 1: the enclosure's lower end below
+    1, its upper end above 1 - 10^-1000, and no wider than 10^-35. (Its lower end as
+    l1 - e^eps h2 + err, above 1, its upper end less err, below delta, and e^eps / h2 in place of
+    e^eps h2, a lower end near -10^(10^199), all survived.)"""
+    lo, hi = mechanisms._ag_delta_bounds(s, 1.0, eps)
+    with mpmath.workdps(1100):
+        assert lo < 1 and hi > 1 - mpmath.mpf(10) ** -1000
+        assert hi - lo <= mpmath.mpf(10) ** -35
+
+
 def test_ag_log_delta_surrogate_beyond_the_floats_is_below_every_float():
     """mu = s/sigma underflowing to 0, or eps sigma/s overflowing: delta is below every float,
     and the surrogate says so (log delta = -745, the log of the smallest subnormal)."""
