@@ -567,6 +567,17 @@ def test_gaussian_epsilon_reads_the_ratio_exactly():
         gaussian_epsilon(_TINY_F, 1.0, 1e-5)
 
 
+def test_gaussian_epsilon_refusal_prints_three_digits():
+    """sigma = 3e-9 at s = 7: by hand sigma/s = 4.2857e-10 and mu^2/2 = (7/3e-9)^2/2 = 2.7222e18,
+    printed to 3 digits (with 4 digits, or mpmath's default 6, the message survived the
+    round values 1e-9, 1e-160 and 1e-400 of the other refusal tests)."""
+    from maxinfo_bounds.numeric import InvalidParameter
+    from maxinfo_bounds.theorems.dp_accounting import gaussian_epsilon
+
+    with pytest.raises(InvalidParameter, match=r"sigma/sensitivity = 4\.29e-10; eps would be about 2\.72e\+18 nats\)$"):
+        gaussian_epsilon(3e-9, 7.0, 1e-5)
+
+
 @pytest.mark.parametrize("mu", [70, 100, 9_999_999])
 def test_gaussian_epsilon_below_the_refusal_at_mu_1e7(mu):
     """mu = s/sigma up to 1e7 is answered, not refused (eps near mu^2/2 = 2450, 5000 and 5e13,
